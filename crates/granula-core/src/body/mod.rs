@@ -1,0 +1,146 @@
+//! Rigid bodies: the [`Body`] trait, the built-in [`RigidBody`] and its builders.
+
+mod builder;
+mod motion;
+
+pub use builder::{CylinderBuilder, PlaneBuilder, RigidBodyBuilder, SphereBuilder};
+pub use motion::{Dofs, Motion, Prescribed};
+
+use crate::error::{BodyRef, CoreError, Result};
+use crate::handle::MaterialId;
+use crate::math::{DQuat, DVec3};
+use crate::shape::{MassProperties, Shape};
+
+/// Where a body's mass comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MassSource {
+    /// From the shape's volume and the density of the body's material (a wall: infinite).
+    Material,
+    /// From an explicit density (kg/m³), overriding the material's.
+    Density(f64),
+    /// Explicit mass and principal moments.
+    Explicit(MassProperties),
+}
+
+/// The initial kinematic state of a body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyState {
+    /// Position of the centre of mass (m).
+    pub position: DVec3,
+    /// Orientation of the principal axes (body frame) in the world frame.
+    pub orientation: DQuat,
+    /// Velocity (m/s).
+    pub velocity: DVec3,
+    /// Angular velocity in the world frame (rad/s).
+    pub angular_velocity: DVec3,
+}
+
+impl Default for BodyState {
+    fn default() -> Self {
+        BodyState {
+            position: DVec3::ZERO,
+            orientation: DQuat::IDENTITY,
+            velocity: DVec3::ZERO,
+            angular_velocity: DVec3::ZERO,
+        }
+    }
+}
+
+/// What a world needs to know of a rigid body in order to insert it. Solvers then work on
+/// the structure-of-arrays copy in [`BodySet`](crate::BodySet).
+pub trait Body {
+    /// The shape.
+    fn shape(&self) -> &Shape;
+    /// Where the mass properties come from.
+    fn mass_source(&self) -> MassSource;
+    /// The material.
+    fn material(&self) -> MaterialId;
+    /// How the body moves.
+    fn motion(&self) -> &Motion;
+    /// Degrees of freedom locked for this body (the world's planar mode adds its own).
+    fn locked(&self) -> Dofs;
+    /// Initial state.
+    fn state(&self) -> BodyState;
+    /// A constant external force (N) and torque (N m), world frame, besides gravity.
+    fn external_load(&self) -> (DVec3, DVec3) {
+        (DVec3::ZERO, DVec3::ZERO)
+    }
+}
+
+/// The built-in rigid body description, made by the builders of this module.
+#[derive(Clone, Debug)]
+pub struct RigidBody {
+    /// Shape.
+    pub shape: Shape,
+    /// Mass source.
+    pub mass: MassSource,
+    /// Material.
+    pub material: MaterialId,
+    /// Motion kind.
+    pub motion: Motion,
+    /// Locked dofs.
+    pub locked: Dofs,
+    /// Initial state.
+    pub state: BodyState,
+    /// Constant external force (N).
+    pub external_force: DVec3,
+    /// Constant external torque (N m).
+    pub external_torque: DVec3,
+}
+
+impl Body for RigidBody {
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+    fn mass_source(&self) -> MassSource {
+        self.mass
+    }
+    fn material(&self) -> MaterialId {
+        self.material
+    }
+    fn motion(&self) -> &Motion {
+        &self.motion
+    }
+    fn locked(&self) -> Dofs {
+        self.locked
+    }
+    fn state(&self) -> BodyState {
+        self.state
+    }
+    fn external_load(&self) -> (DVec3, DVec3) {
+        (self.external_force, self.external_torque)
+    }
+}
+
+/// Checks a vector parameter for finiteness.
+pub(crate) fn finite_vec(body: BodyRef, field: &'static str, v: DVec3) -> Result<DVec3> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(CoreError::invalid_body(body, field, v, "finite components"))
+    }
+}
+
+/// Checks a direction parameter: finite, non-zero; returns it normalised.
+pub(crate) fn unit_vec(body: BodyRef, field: &'static str, v: DVec3) -> Result<DVec3> {
+    let len = v.length();
+    if v.is_finite() && len > 1e-300 {
+        Ok(v / len)
+    } else {
+        Err(CoreError::invalid_body(
+            body,
+            field,
+            v,
+            "a finite, non-zero vector",
+        ))
+    }
+}
+
+/// Checks a scalar parameter: finite and strictly positive.
+pub(crate) fn positive(body: BodyRef, field: &'static str, v: f64) -> Result<f64> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(CoreError::invalid_body(body, field, v, "finite and > 0"))
+    }
+}

@@ -1,0 +1,363 @@
+//! Structure-of-arrays storage of all bodies of a world.
+//!
+//! Solvers index bodies by a dense index `0..len()`; users hold stable [`BodyHandle`]s.
+//! Removing a body moves the last one into its slot (swap-remove), so dense indices change
+//! only on removal, and [`BodySet::structure_version`] counts such changes for solvers that
+//! keep per-body state of their own.
+
+use crate::body::{Body, Dofs, MassSource, Motion, Prescribed};
+use crate::error::{BodyRef, CoreError, Result};
+use crate::handle::{BodyHandle, MaterialId};
+use crate::material::MaterialTable;
+use crate::math::{integrate_orientation, DMat3, DQuat, DVec3};
+use crate::shape::{Aabb, MassProperties, Shape};
+
+/// Kinematic prescription of one body, stored beside its dense index.
+#[derive(Clone, Debug)]
+pub struct KinematicDrive {
+    /// Velocity as a function of time.
+    pub linear: Prescribed,
+    /// Angular velocity as a function of time.
+    pub angular: Prescribed,
+}
+
+/// How a stored body moves (the data-free part of [`Motion`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MotionKind {
+    /// Integrated from forces.
+    Dynamic,
+    /// Never moves.
+    Fixed,
+    /// Velocity prescribed by [`BodySet::drive`].
+    Kinematic,
+}
+
+/// All bodies, one column per quantity. Columns are public for solvers' hot loops; only
+/// [`BodySet::insert`] and [`BodySet::remove`] may change their length.
+#[derive(Clone, Debug, Default)]
+pub struct BodySet {
+    /// Handle of each dense index.
+    pub handle: Vec<BodyHandle>,
+    /// Position of the centre of mass.
+    pub position: Vec<DVec3>,
+    /// Orientation of the principal axes.
+    pub orientation: Vec<DQuat>,
+    /// Velocity.
+    pub velocity: Vec<DVec3>,
+    /// Angular velocity (world frame).
+    pub angular_velocity: Vec<DVec3>,
+    /// Force accumulator: contact forces of the current step (solvers fill it).
+    pub force: Vec<DVec3>,
+    /// Torque accumulator (world frame).
+    pub torque: Vec<DVec3>,
+    /// Constant external force (besides gravity).
+    pub external_force: Vec<DVec3>,
+    /// Constant external torque.
+    pub external_torque: Vec<DVec3>,
+    /// Mass (infinite for walls).
+    pub mass: Vec<f64>,
+    /// `1/m`, zero unless the body is dynamic.
+    pub inv_mass: Vec<f64>,
+    /// Principal moments of inertia.
+    pub inertia: Vec<DVec3>,
+    /// `1/I` per principal axis, zero unless the body is dynamic.
+    pub inv_inertia: Vec<DVec3>,
+    /// Shape.
+    pub shape: Vec<Shape>,
+    /// Sphere radius, or `f64::INFINITY` for any other shape (hot-loop copy of `shape`).
+    pub radius: Vec<f64>,
+    /// Material.
+    pub material: Vec<MaterialId>,
+    /// Motion kind.
+    pub motion: Vec<MotionKind>,
+    /// Kinematic drive (`Some` for kinematic bodies).
+    pub drive: Vec<Option<KinematicDrive>>,
+    /// Locked degrees of freedom (the world's planar mode included).
+    pub locked: Vec<Dofs>,
+    slot: Vec<u32>,
+    version: u64,
+}
+
+const REMOVED: u32 = u32::MAX;
+
+impl BodySet {
+    /// Number of bodies.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.handle.len()
+    }
+
+    /// `true` when there is no body.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.handle.is_empty()
+    }
+
+    /// Counts insertions and removals; per-body solver state keyed by dense index must be
+    /// rebuilt when it changes.
+    #[inline]
+    pub fn structure_version(&self) -> u64 {
+        self.version
+    }
+
+    /// The dense index of a handle.
+    #[inline]
+    pub fn index(&self, h: BodyHandle) -> Result<usize> {
+        match self.slot.get(h.0 as usize) {
+            Some(&s) if s != REMOVED => Ok(s as usize),
+            _ => Err(CoreError::NoSuchBody { handle: h }),
+        }
+    }
+
+    /// Inserts a body; mass properties come from its shape, its material (or explicit
+    /// density or mass) and the planar flag (spheres become discs of unit thickness when
+    /// their mass comes from a density).
+    pub fn insert(
+        &mut self,
+        body: &impl Body,
+        materials: &MaterialTable,
+        planar: bool,
+    ) -> Result<BodyHandle> {
+        let handle = BodyHandle(self.slot.len() as u32);
+        let who = BodyRef::New;
+        let material = body.material();
+        let density_of_material = materials
+            .get(material)
+            .map_err(|_| CoreError::unknown_material_id(who, material))?
+            .density;
+        let shape = body.shape().clone();
+        let state = body.state();
+        let motion = body.motion().clone();
+        let props = mass_properties(&shape, body.mass_source(), density_of_material, planar)?;
+        let (kind, drive) = match motion {
+            Motion::Dynamic => (MotionKind::Dynamic, None),
+            Motion::Fixed => (MotionKind::Fixed, None),
+            Motion::Kinematic { linear, angular } => (
+                MotionKind::Kinematic,
+                Some(KinematicDrive { linear, angular }),
+            ),
+        };
+        if kind == MotionKind::Dynamic && !props.mass.is_finite() {
+            return Err(CoreError::invalid_body(
+                who,
+                "mass",
+                props.mass,
+                "finite for a dynamic body: give a mass or make it fixed or kinematic",
+            ));
+        }
+        let mut locked = body.locked();
+        if planar {
+            locked = locked | Dofs::PLANAR;
+        }
+        let dynamic = kind == MotionKind::Dynamic;
+        let (f_ext, t_ext) = body.external_load();
+        self.handle.push(handle);
+        self.position.push(state.position);
+        self.orientation.push(state.orientation);
+        self.velocity.push(if dynamic {
+            locked.mask_linear(state.velocity)
+        } else {
+            state.velocity
+        });
+        self.angular_velocity.push(if dynamic {
+            locked.mask_angular(state.angular_velocity)
+        } else {
+            state.angular_velocity
+        });
+        self.force.push(DVec3::ZERO);
+        self.torque.push(DVec3::ZERO);
+        self.external_force.push(f_ext);
+        self.external_torque.push(t_ext);
+        self.mass.push(props.mass);
+        self.inv_mass
+            .push(if dynamic { props.inv_mass() } else { 0.0 });
+        self.inertia.push(props.inertia);
+        self.inv_inertia.push(if dynamic {
+            props.inv_inertia()
+        } else {
+            DVec3::ZERO
+        });
+        self.radius
+            .push(shape.sphere_radius().unwrap_or(f64::INFINITY));
+        self.shape.push(shape);
+        self.material.push(material);
+        self.motion.push(kind);
+        self.drive.push(drive);
+        self.locked.push(locked);
+        self.slot.push((self.handle.len() - 1) as u32);
+        self.version += 1;
+        Ok(handle)
+    }
+
+    /// Removes a body (swap-remove). The handle is retired for good.
+    pub fn remove(&mut self, h: BodyHandle) -> Result<()> {
+        let i = self.index(h)?;
+        let last = self.len() - 1;
+        macro_rules! swap_remove_all {
+            ($($col:ident),*) => { $( self.$col.swap_remove(i); )* };
+        }
+        swap_remove_all!(
+            handle,
+            position,
+            orientation,
+            velocity,
+            angular_velocity,
+            force,
+            torque,
+            external_force,
+            external_torque,
+            mass,
+            inv_mass,
+            inertia,
+            inv_inertia,
+            shape,
+            radius,
+            material,
+            motion,
+            drive,
+            locked
+        );
+        self.slot[h.0 as usize] = REMOVED;
+        if i != last {
+            let moved = self.handle[i];
+            self.slot[moved.0 as usize] = i as u32;
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// World-frame bounding box of body `i`.
+    #[inline]
+    pub fn aabb(&self, i: usize) -> Aabb {
+        match self.shape[i] {
+            Shape::Sphere { radius } => Aabb::around(self.position[i], DVec3::splat(radius)),
+            ref s => s.aabb(self.position[i], self.orientation[i]),
+        }
+    }
+
+    /// Inverse inertia tensor of body `i` in the world frame, `R diag(1/I) Rᵀ`.
+    #[inline]
+    pub fn inv_inertia_world(&self, i: usize) -> DMat3 {
+        let r = DMat3::from_quat(self.orientation[i]);
+        r * DMat3::from_diagonal(self.inv_inertia[i]) * r.transpose()
+    }
+
+    /// Velocity of the material point at world position `p` of body `i`: v + ω × (p − x).
+    #[inline]
+    pub fn point_velocity(&self, i: usize, p: DVec3) -> DVec3 {
+        self.velocity[i] + self.angular_velocity[i].cross(p - self.position[i])
+    }
+
+    /// Angular acceleration of body `i` from a world-frame torque, with Euler's gyroscopic
+    /// term: α = R I⁻¹ (Rᵀ T − ω_b × I ω_b), ω_b = Rᵀ ω (003 eq. 1; 004 §2.3.2). Locked
+    /// rotation components are zeroed. Zero for non-dynamic bodies.
+    #[inline]
+    pub fn angular_acceleration(&self, i: usize, torque: DVec3, omega: DVec3) -> DVec3 {
+        let inv_i = self.inv_inertia[i];
+        if inv_i == DVec3::ZERO {
+            return DVec3::ZERO;
+        }
+        let inertia = self.inertia[i];
+        let alpha = if inertia.x == inertia.y && inertia.y == inertia.z {
+            // Spherical top: the gyroscopic term vanishes.
+            torque * inv_i.x
+        } else {
+            let q = self.orientation[i];
+            let wb = q.inverse() * omega;
+            let tb = q.inverse() * torque;
+            q * ((tb - wb.cross(inertia * wb)) * inv_i)
+        };
+        self.locked[i].mask_angular(alpha)
+    }
+
+    /// Advances every kinematic body from `t` to `t + dt`: velocities are set to their value
+    /// at `t + dt`, positions move with the midpoint velocity v(t + dt/2) and orientations
+    /// rotate by ω(t + dt/2) dt (exact for constant or linear-in-time drives).
+    pub fn advance_kinematic(&mut self, t: f64, dt: f64) {
+        for i in 0..self.len() {
+            if let Some(d) = &self.drive[i] {
+                let tm = t + 0.5 * dt;
+                let (v_mid, w_mid) = (d.linear.at(tm), d.angular.at(tm));
+                self.position[i] += v_mid * dt;
+                self.orientation[i] = integrate_orientation(self.orientation[i], w_mid, dt);
+                self.velocity[i] = d.linear.at(t + dt);
+                self.angular_velocity[i] = d.angular.at(t + dt);
+            }
+        }
+    }
+
+    /// Sets the velocities of kinematic bodies to their prescribed values at `t`.
+    pub fn set_kinematic_velocities(&mut self, t: f64) {
+        for i in 0..self.len() {
+            if let Some(d) = &self.drive[i] {
+                self.velocity[i] = d.linear.at(t);
+                self.angular_velocity[i] = d.angular.at(t);
+            }
+        }
+    }
+
+    /// Checks that every body's state is finite; the error names the first body and field.
+    pub fn check_finite(&self, step: u64, time: f64) -> Result<()> {
+        for i in 0..self.len() {
+            let field = if !self.position[i].is_finite() {
+                "position"
+            } else if !self.velocity[i].is_finite() {
+                "velocity"
+            } else if !self.angular_velocity[i].is_finite() {
+                "angular velocity"
+            } else if !self.orientation[i].is_finite() {
+                "orientation"
+            } else {
+                continue;
+            };
+            return Err(CoreError::NonFiniteState {
+                body: self.handle[i],
+                field,
+                step,
+                time,
+            });
+        }
+        Ok(())
+    }
+
+    /// Mass properties of body `i`.
+    pub fn mass_properties(&self, i: usize) -> MassProperties {
+        MassProperties {
+            mass: self.mass[i],
+            inertia: self.inertia[i],
+        }
+    }
+}
+
+/// Mass properties of a shape from a mass source.
+fn mass_properties(
+    shape: &Shape,
+    source: MassSource,
+    material_density: f64,
+    planar: bool,
+) -> Result<MassProperties> {
+    let from_density = |rho: f64| -> Result<MassProperties> {
+        Ok(match shape {
+            Shape::Sphere { radius } if planar => MassProperties::disc(rho, *radius),
+            Shape::Sphere { radius } => MassProperties::solid_sphere(rho, *radius),
+            Shape::Plane { .. } | Shape::Cylinder(_) => MassProperties::INFINITE,
+            Shape::Custom(c) => c.mass_properties(rho).unwrap_or(MassProperties::INFINITE),
+        })
+    };
+    match source {
+        MassSource::Material => from_density(material_density),
+        MassSource::Density(rho) => from_density(rho),
+        MassSource::Explicit(p) => Ok(match shape {
+            // An explicit mass on a sphere keeps the sphere's (or disc's) moments.
+            Shape::Sphere { radius } if !p.inertia.is_finite() => {
+                if planar {
+                    MassProperties::disc_of_mass(p.mass, *radius)
+                } else {
+                    MassProperties::sphere_of_mass(p.mass, *radius)
+                }
+            }
+            Shape::Sphere { radius } if planar => MassProperties::disc_of_mass(p.mass, *radius),
+            _ => p,
+        }),
+    }
+}

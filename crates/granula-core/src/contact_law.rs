@@ -1,0 +1,68 @@
+//! The smooth (MD) contact law trait: force and torque from contact kinematics and history.
+
+use crate::energy::Dissipation;
+use crate::material::PairMaterial;
+use crate::math::DVec3;
+use std::fmt::Debug;
+
+/// Everything a smooth contact law may use about one contact at one instant.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactKinematics<'a> {
+    /// Unit normal from body 1 to body 2.
+    pub normal: DVec3,
+    /// Overlap δ = −g (m); positive when the surfaces interpenetrate.
+    pub overlap: f64,
+    /// Relative velocity at the contact point, 𝒱 = v₂ + ω₂×l₂ − v₁ − ω₁×l₁ (000 eq. 3).
+    pub relative_velocity: DVec3,
+    /// Relative angular velocity ω₂ − ω₁.
+    pub relative_angular_velocity: DVec3,
+    /// Branch vector of body 1 (centre to contact point).
+    pub branch1: DVec3,
+    /// Branch vector of body 2.
+    pub branch2: DVec3,
+    /// Effective radius R* (m).
+    pub effective_radius: f64,
+    /// Effective (reduced) mass m* = (1/m₁ + 1/m₂)⁻¹ (kg); the particle's mass against a wall.
+    pub effective_mass: f64,
+    /// Material values of the pair.
+    pub material: &'a PairMaterial,
+    /// Time step Δt (s).
+    pub dt: f64,
+}
+
+/// What a contact law returns for one contact.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactForce {
+    /// Force on body 2 applied at the contact point; body 1 receives the opposite.
+    pub force: DVec3,
+    /// Pure couple on body 2 (rolling and twisting resistance); body 1 receives the opposite.
+    pub torque: DVec3,
+    /// Energy dissipated by this contact during this step, per mechanism (J).
+    pub dissipated: Dissipation,
+    /// Elastic energy stored in the contact after this step (J).
+    pub stored: f64,
+}
+
+/// A smooth contact law. Implement this trait to plug a new law into the MD solver; the
+/// built-in laws of `granula-md` are ordinary implementations of it.
+///
+/// Contract: the law is called once per step for each contact with gap g ≤
+/// [`ContactLaw::range`]; it updates the contact's history in place (e.g. the tangential
+/// spring). When a contact moves out of range its history is reset to `History::default()`.
+pub trait ContactLaw: Send + Sync {
+    /// Per-contact state carried from step to step.
+    type History: Copy + Default + Send + Sync + Debug + PartialEq;
+
+    /// A stable name, e.g. `"hertz+hertz_damping+cundall_strack"`, used by scene files and
+    /// checkpoints.
+    fn name(&self) -> String;
+
+    /// Largest gap (m) at which the law still acts (0 for contact-only laws; the cohesion
+    /// range for cohesive ones).
+    fn range(&self, _material: &PairMaterial) -> f64 {
+        0.0
+    }
+
+    /// The force and couple of one contact, updating its history.
+    fn force(&self, k: &ContactKinematics<'_>, history: &mut Self::History) -> ContactForce;
+}

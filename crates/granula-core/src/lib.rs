@@ -1,0 +1,44 @@
+//! # granula-core
+//!
+//! The foundation of granula: rigid bodies in structure-of-arrays storage, materials, the
+//! world, contact geometry (narrowphase), the persistent contact store, and the traits that
+//! solvers, contact laws, integrators and broadphase backends implement.
+//!
+//! The core knows no concrete law, integrator or broadphase: those live in their own crates
+//! and meet here through [`ContactLaw`], [`Integrator`], [`Broadphase`] and [`Solver`].
+#![deny(missing_docs)]
+
+pub mod body;
+pub mod body_set;
+pub mod broadphase;
+pub mod contact;
+pub mod contact_law;
+pub mod energy;
+pub mod error;
+pub mod handle;
+pub mod integrator;
+pub mod material;
+pub mod math;
+pub mod narrowphase;
+pub mod prelude;
+pub mod shape;
+pub mod solver;
+pub mod world;
+
+pub use body::{
+    Body, BodyState, CylinderBuilder, Dofs, Motion, PlaneBuilder, Prescribed, RigidBody,
+    RigidBodyBuilder, SphereBuilder,
+};
+pub use body_set::{BodySet, MotionKind};
+pub use broadphase::Broadphase;
+pub use contact::{Contact, ContactGeometry, ContactKey, ContactStore};
+pub use contact_law::{ContactForce, ContactKinematics, ContactLaw};
+pub use energy::{Dissipation, EnergyLedger};
+pub use error::{BodyRef, CoreError, Result};
+pub use handle::{BodyHandle, MaterialId};
+pub use integrator::{AccelerationField, Integrator};
+pub use material::{Material, MaterialTable, PairMaterial};
+pub use math::{DMat3, DQuat, DVec3};
+pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape};
+pub use solver::{ContactStatusCounts, Solver, StepReport, StepWarning};
+pub use world::{Observer, World, WorldBuilder};

@@ -1,0 +1,188 @@
+//! Mass properties: mass and principal moments of inertia.
+
+use crate::error::{BodyRef, CoreError, Result};
+use crate::math::{DMat3, DQuat, DVec3};
+use std::f64::consts::PI;
+
+/// Mass and principal moments of inertia about the centre of mass, in the body frame.
+/// Infinite values stand for walls and other bodies that no force can move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MassProperties {
+    /// Mass m (kg), possibly `f64::INFINITY`.
+    pub mass: f64,
+    /// Principal moments (I₁, I₂, I₃) about the body axes (kg m²), possibly infinite.
+    pub inertia: DVec3,
+}
+
+impl MassProperties {
+    /// Infinite mass and inertia (walls).
+    pub const INFINITE: MassProperties = MassProperties {
+        mass: f64::INFINITY,
+        inertia: DVec3::splat(f64::INFINITY),
+    };
+
+    /// Solid sphere: m = ρ (4/3) π r³, I = (2/5) m r².
+    pub fn solid_sphere(density: f64, radius: f64) -> Self {
+        let mass = density * 4.0 / 3.0 * PI * radius.powi(3);
+        MassProperties {
+            mass,
+            inertia: DVec3::splat(0.4 * mass * radius * radius),
+        }
+    }
+
+    /// Solid sphere of a given mass: I = (2/5) m r².
+    pub fn sphere_of_mass(mass: f64, radius: f64) -> Self {
+        MassProperties {
+            mass,
+            inertia: DVec3::splat(0.4 * mass * radius * radius),
+        }
+    }
+
+    /// Disc of unit thickness (planar mode): m = ρ π r², I_z = ½ m r², I_x = I_y = ¼ m r².
+    pub fn disc(density: f64, radius: f64) -> Self {
+        Self::disc_of_mass(density * PI * radius * radius, radius)
+    }
+
+    /// Disc of a given mass: I_z = ½ m r², I_x = I_y = ¼ m r².
+    pub fn disc_of_mass(mass: f64, radius: f64) -> Self {
+        let r2 = radius * radius;
+        MassProperties {
+            mass,
+            inertia: DVec3::new(0.25 * mass * r2, 0.25 * mass * r2, 0.5 * mass * r2),
+        }
+    }
+
+    /// From a full inertia tensor (body frame, about the centre of mass): the principal
+    /// moments and the rotation `R` with `tensor = R diag(I) Rᵀ`. The eigen-decomposition is
+    /// nalgebra's symmetric eigensolver. The rotation is right-handed and deterministic.
+    pub fn from_tensor(mass: f64, tensor: DMat3) -> Result<(Self, DQuat)> {
+        if !(mass.is_finite() && mass > 0.0) {
+            return Err(CoreError::invalid_body(
+                BodyRef::New,
+                "mass",
+                mass,
+                "finite and > 0",
+            ));
+        }
+        let c = tensor.to_cols_array();
+        if c.iter().any(|v| !v.is_finite()) {
+            return Err(CoreError::invalid_body(
+                BodyRef::New,
+                "inertia tensor",
+                c,
+                "finite entries",
+            ));
+        }
+        let sym = (tensor - tensor.transpose())
+            .to_cols_array()
+            .iter()
+            .map(|v| v.abs())
+            .fold(0.0, f64::max);
+        let scale = c.iter().map(|v| v.abs()).fold(0.0, f64::max);
+        if sym > 1e-12 * scale {
+            return Err(CoreError::invalid_body(
+                BodyRef::New,
+                "inertia tensor",
+                c,
+                "a symmetric matrix",
+            ));
+        }
+        let m = nalgebra::Matrix3::from_column_slice(&c);
+        let eig = nalgebra::SymmetricEigen::new(m);
+        // Sort eigenpairs by value for a deterministic frame.
+        let mut idx = [0usize, 1, 2];
+        idx.sort_by(|&a, &b| eig.eigenvalues[a].total_cmp(&eig.eigenvalues[b]));
+        let vals = DVec3::new(
+            eig.eigenvalues[idx[0]],
+            eig.eigenvalues[idx[1]],
+            eig.eigenvalues[idx[2]],
+        );
+        if vals.min_element() <= 0.0 {
+            return Err(CoreError::invalid_body(
+                BodyRef::New,
+                "inertia tensor",
+                vals,
+                "positive definite",
+            ));
+        }
+        let col = |k: usize| {
+            let v = eig.eigenvectors.column(idx[k]);
+            DVec3::new(v[0], v[1], v[2]).normalize()
+        };
+        let (e0, e1) = (col(0), col(1));
+        let e2 = e0.cross(e1);
+        let r = DMat3::from_cols(e0, e1, e2);
+        Ok((
+            MassProperties {
+                mass,
+                inertia: vals,
+            },
+            DQuat::from_mat3(&r).normalize(),
+        ))
+    }
+
+    /// `1/m`, zero for infinite mass.
+    #[inline]
+    pub fn inv_mass(&self) -> f64 {
+        if self.mass.is_finite() {
+            1.0 / self.mass
+        } else {
+            0.0
+        }
+    }
+
+    /// Component-wise `1/I`, zero for infinite moments.
+    #[inline]
+    pub fn inv_inertia(&self) -> DVec3 {
+        let inv = |v: f64| if v.is_finite() { 1.0 / v } else { 0.0 };
+        DVec3::new(
+            inv(self.inertia.x),
+            inv(self.inertia.y),
+            inv(self.inertia.z),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    #[test]
+    fn sphere_mass_and_inertia_are_exact() {
+        let p = MassProperties::solid_sphere(1000.0, 0.1);
+        // 4/3 π 0.001 * 1000 = 4.18879...; round-off only.
+        assert_relative_eq!(p.mass, 4.0 / 3.0 * PI, max_relative = 1e-14);
+        assert_relative_eq!(p.inertia.x, 0.4 * p.mass * 0.01, max_relative = 1e-14);
+    }
+
+    #[test]
+    fn tensor_of_a_rotated_box_gives_back_its_principal_moments() {
+        let principal = DVec3::new(1.0, 2.0, 3.0);
+        let q = DQuat::from_euler(glam::EulerRot::XYZ, 0.3, -0.7, 1.1);
+        let r = DMat3::from_quat(q);
+        let t = r * DMat3::from_diagonal(principal) * r.transpose();
+        let (p, q2) = MassProperties::from_tensor(5.0, t).unwrap();
+        // Eigenvalues of a well-conditioned 3x3 symmetric matrix: round-off ~1e-14.
+        assert_relative_eq!(p.inertia.x, 1.0, max_relative = 1e-12);
+        assert_relative_eq!(p.inertia.y, 2.0, max_relative = 1e-12);
+        assert_relative_eq!(p.inertia.z, 3.0, max_relative = 1e-12);
+        let r2 = DMat3::from_quat(q2);
+        let back = r2 * DMat3::from_diagonal(p.inertia) * r2.transpose();
+        for (a, b) in back.to_cols_array().iter().zip(t.to_cols_array()) {
+            assert!((a - b).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn bad_tensors_are_errors() {
+        assert!(MassProperties::from_tensor(-1.0, DMat3::IDENTITY).is_err());
+        assert!(
+            MassProperties::from_tensor(1.0, DMat3::from_diagonal(DVec3::new(1.0, -1.0, 1.0)))
+                .is_err()
+        );
+        let mut t = DMat3::IDENTITY;
+        t.x_axis.y = 0.5;
+        assert!(MassProperties::from_tensor(1.0, t).is_err());
+    }
+}

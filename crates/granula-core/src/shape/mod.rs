@@ -1,0 +1,142 @@
+//! Shapes of rigid bodies, their bounding boxes and mass properties.
+//!
+//! Built-in shapes are an enum so the hot loops dispatch without a virtual call; a host adds
+//! its own shape through [`CustomShape`] (the [`Shape::Custom`] variant).
+
+mod aabb;
+mod mass;
+
+pub use aabb::Aabb;
+pub use mass::MassProperties;
+
+use crate::contact::ContactGeometry;
+use crate::math::{DQuat, DVec3};
+use std::fmt;
+use std::sync::Arc;
+
+/// A cylindrical wall: the lateral surface of a circular cylinder, open at both ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CylinderWall {
+    /// Radius of the surface (m).
+    pub radius: f64,
+    /// Unit axis in the body frame.
+    pub axis: DVec3,
+    /// `true`: particles live inside (a drum or a silo); `false`: outside (an obstacle).
+    pub inside: bool,
+    /// Half of the length along the axis, or `None` for an infinite cylinder. A sphere whose
+    /// centre projects beyond the ends does not touch the wall (there are no caps).
+    pub half_length: Option<f64>,
+}
+
+/// What a host implements to add a shape. Contacts are computed against spheres, the
+/// particles of DEM; a pair of two custom shapes is reported as unsupported.
+pub trait CustomShape: Send + Sync + fmt::Debug {
+    /// A short name for messages, e.g. `"cone"`.
+    fn name(&self) -> &'static str;
+    /// World-space bounding box for a body at `position` with `orientation`.
+    fn aabb(&self, position: DVec3, orientation: DQuat) -> Aabb;
+    /// Mass properties for a density, if the shape is a finite solid; `None` for a wall.
+    fn mass_properties(&self, density: f64) -> Option<MassProperties>;
+    /// Contact with a sphere of `radius` centred at `center`, reported when the gap is at most
+    /// `margin`. The normal points from this shape to the sphere; branch vectors are from this
+    /// body's position (`branch1`) and from the sphere's centre (`branch2`).
+    fn contact_sphere(
+        &self,
+        position: DVec3,
+        orientation: DQuat,
+        center: DVec3,
+        radius: f64,
+        margin: f64,
+    ) -> Option<ContactGeometry>;
+}
+
+/// The shape of a body.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    /// A sphere of this radius (m), centred at the body's position.
+    Sphere {
+        /// Radius (m).
+        radius: f64,
+    },
+    /// An infinite plane through the body's position; `normal` (body frame, unit) points
+    /// to the free side, where particles are.
+    Plane {
+        /// Unit normal in the body frame.
+        normal: DVec3,
+    },
+    /// A cylindrical wall centred at the body's position.
+    Cylinder(CylinderWall),
+    /// A host-defined shape.
+    Custom(Arc<dyn CustomShape>),
+}
+
+impl Shape {
+    /// A short name for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Shape::Sphere { .. } => "sphere",
+            Shape::Plane { .. } => "plane",
+            Shape::Cylinder(_) => "cylinder",
+            Shape::Custom(c) => c.name(),
+        }
+    }
+
+    /// The sphere radius, if this is a sphere.
+    #[inline]
+    pub fn sphere_radius(&self) -> Option<f64> {
+        match self {
+            Shape::Sphere { radius } => Some(*radius),
+            _ => None,
+        }
+    }
+
+    /// World-space bounding box at a pose. Planes and infinite cylinders have unbounded
+    /// boxes (infinite bounds on the free directions).
+    pub fn aabb(&self, position: DVec3, orientation: DQuat) -> Aabb {
+        match self {
+            Shape::Sphere { radius } => Aabb::around(position, DVec3::splat(*radius)),
+            Shape::Plane { normal } => {
+                let n = orientation * *normal;
+                // A plane normal to an axis is bounded along that axis: a thin slab.
+                let mut min = DVec3::splat(f64::NEG_INFINITY);
+                let mut max = DVec3::splat(f64::INFINITY);
+                for k in 0..3 {
+                    let mut e = DVec3::ZERO;
+                    e[k] = 1.0;
+                    if n.abs().dot(e) > 1.0 - 1e-12 {
+                        min[k] = position[k];
+                        max[k] = position[k];
+                    }
+                }
+                Aabb { min, max }
+            }
+            Shape::Cylinder(c) => {
+                let a = (orientation * c.axis).normalize();
+                match c.half_length {
+                    None => {
+                        let mut min = DVec3::splat(f64::NEG_INFINITY);
+                        let mut max = DVec3::splat(f64::INFINITY);
+                        for k in 0..3 {
+                            // Along an axis perpendicular to the cylinder axis the extent is finite.
+                            if a[k].abs() < 1e-12 {
+                                min[k] = position[k] - c.radius;
+                                max[k] = position[k] + c.radius;
+                            }
+                        }
+                        Aabb { min, max }
+                    }
+                    Some(h) => {
+                        // Exact box of a finite cylinder: h|a_k| + R sqrt(1 - a_k²) per axis.
+                        let ext = DVec3::new(
+                            h * a.x.abs() + c.radius * (1.0 - a.x * a.x).max(0.0).sqrt(),
+                            h * a.y.abs() + c.radius * (1.0 - a.y * a.y).max(0.0).sqrt(),
+                            h * a.z.abs() + c.radius * (1.0 - a.z * a.z).max(0.0).sqrt(),
+                        );
+                        Aabb::around(position, ext)
+                    }
+                }
+            }
+            Shape::Custom(c) => c.aabb(position, orientation),
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The solver trait and the per-step report.
+
+use crate::energy::Dissipation;
+use crate::handle::BodyHandle;
+use crate::world::World;
+
+/// Advances a [`World`] by one time step. Smooth solvers are generic over contact law,
+/// integrator and broadphase; the contact-dynamics solver over broadphase and non-smooth law.
+///
+/// Contract: `step` moves every body from `world.time` to `world.time + dt` and returns a
+/// report; it does not advance `world.time` or `world.step` itself: call it through
+/// [`World::step`], which validates `dt`, checks the new state, advances the clock and calls
+/// the observers.
+pub trait Solver {
+    /// The solver's own error type.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// A stable name, e.g. `"md"` or `"nscd"`.
+    fn name(&self) -> &'static str;
+
+    /// One step of size `dt` (already validated as finite and positive).
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, Self::Error>;
+}
+
+/// Counts of contact states at the end of a step (NSCD) or of force regimes (MD).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContactStatusCounts {
+    /// Contacts with zero normal force (open, incipient).
+    pub open: usize,
+    /// Closed contacts whose tangential force is below the Coulomb limit.
+    pub sticking: usize,
+    /// Closed contacts at the Coulomb limit.
+    pub sliding: usize,
+}
+
+/// Something the user should know about a step that is not an error.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepWarning {
+    /// Δt exceeds the recommended step of the contact law.
+    TimeStepTooLarge {
+        /// The step used.
+        dt: f64,
+        /// The recommended upper bound.
+        recommended: f64,
+    },
+    /// An iterative solver stopped at its iteration cap before meeting its criterion.
+    IterationCapReached {
+        /// Iterations performed.
+        iterations: u32,
+        /// Criterion value when it stopped.
+        residual: f64,
+    },
+}
+
+/// What happened in one step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// Number of contacts (closed or within the detection margin).
+    pub contacts: usize,
+    /// Contacts by state.
+    pub status: ContactStatusCounts,
+    /// Largest overlap −g over all contacts (m), zero if none.
+    pub max_overlap: f64,
+    /// Largest overlap divided by the smaller radius of its pair, and that pair.
+    pub max_overlap_ratio: f64,
+    /// The pair with the largest overlap ratio, if any contact overlaps.
+    pub max_overlap_pair: Option<(BodyHandle, BodyHandle)>,
+    /// Broadphase rebuilds since the solver was created.
+    pub broadphase_rebuilds: u64,
+    /// Iterations of an iterative solver (0 for explicit ones).
+    pub iterations: u32,
+    /// Final value of the iterative solver's convergence criterion.
+    pub residual: f64,
+    /// Energy dissipated during this step, per mechanism (J).
+    pub dissipated: Dissipation,
+    /// Elastic energy stored in contacts at the end of the step (J).
+    pub stored_elastic: f64,
+    /// Work done on the dynamic bodies during the step by external forces other than gravity
+    /// and by kinematic bodies (J).
+    pub external_work: f64,
+    /// Non-fatal notices.
+    pub warnings: Vec<StepWarning>,
+}

@@ -1,0 +1,269 @@
+//! The world: bodies, materials, gravity, clock, energy ledger and observers.
+
+use crate::body::Body;
+use crate::body_set::{BodySet, MotionKind};
+use crate::energy::EnergyLedger;
+use crate::error::{CoreError, Result};
+use crate::handle::BodyHandle;
+use crate::material::{Material, MaterialTable};
+use crate::math::{DMat3, DVec3};
+use crate::solver::{Solver, StepReport};
+
+/// User code called after every step of [`World::step`].
+pub trait Observer: Send {
+    /// Called with the world after the step and the step's report.
+    fn after_step(&mut self, world: &World, report: &StepReport);
+}
+
+impl<F: FnMut(&World, &StepReport) + Send> Observer for F {
+    fn after_step(&mut self, world: &World, report: &StepReport) {
+        self(world, report)
+    }
+}
+
+/// A simulation world. Fields are public in the manner of a physics-world bundle; use
+/// [`World::insert`] and [`World::remove`] to change the set of bodies.
+pub struct World {
+    /// All bodies (structure of arrays).
+    pub bodies: BodySet,
+    /// All materials and their pair table.
+    pub materials: MaterialTable,
+    /// Gravitational acceleration (m/s²).
+    pub gravity: DVec3,
+    /// Simulated time (s).
+    pub time: f64,
+    /// Steps taken.
+    pub step: u64,
+    /// Planar (2D) mode: spheres act as discs (no z translation, rotation about z only).
+    pub planar: bool,
+    /// Cumulative energy accounts.
+    pub ledger: EnergyLedger,
+    /// Largest allowed overlap as a fraction of the smaller radius of a pair; a step that
+    /// exceeds it fails with [`CoreError::ExcessiveOverlap`]. Default 0.5.
+    pub max_overlap_ratio: f64,
+    observers: Vec<Box<dyn Observer>>,
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("bodies", &self.bodies.len())
+            .field("materials", &self.materials.len())
+            .field("gravity", &self.gravity)
+            .field("time", &self.time)
+            .field("step", &self.step)
+            .field("planar", &self.planar)
+            .finish()
+    }
+}
+
+/// Builds a [`World`].
+#[must_use = "call build() to get the world"]
+#[derive(Clone, Debug)]
+pub struct WorldBuilder {
+    gravity: DVec3,
+    planar: bool,
+    materials: Vec<Material>,
+    max_overlap_ratio: f64,
+}
+
+impl Default for WorldBuilder {
+    fn default() -> Self {
+        WorldBuilder {
+            gravity: DVec3::new(0.0, 0.0, -9.81),
+            planar: false,
+            materials: Vec::new(),
+            max_overlap_ratio: 0.5,
+        }
+    }
+}
+
+impl WorldBuilder {
+    /// Gravity (default (0, 0, −9.81) m/s²).
+    pub fn gravity(mut self, g: DVec3) -> Self {
+        self.gravity = g;
+        self
+    }
+    /// Planar (2D) mode (default off).
+    pub fn planar(mut self, on: bool) -> Self {
+        self.planar = on;
+        self
+    }
+    /// Adds a material; the first one added gets `MaterialId(0)`. Without any, the world
+    /// has [`Material::default`].
+    pub fn material(mut self, m: Material) -> Self {
+        self.materials.push(m);
+        self
+    }
+    /// The overlap limit of the blow-up guard (default 0.5 of the smaller radius).
+    pub fn max_overlap_ratio(mut self, r: f64) -> Self {
+        self.max_overlap_ratio = r;
+        self
+    }
+    /// Validates and builds the world.
+    pub fn build(self) -> Result<World> {
+        if !self.gravity.is_finite() {
+            return Err(CoreError::InvalidWorld {
+                field: "gravity",
+                value: format!("{:?}", self.gravity),
+                expected: "finite",
+            });
+        }
+        if !(self.max_overlap_ratio > 0.0) {
+            return Err(CoreError::InvalidWorld {
+                field: "max_overlap_ratio",
+                value: format!("{}", self.max_overlap_ratio),
+                expected: "> 0",
+            });
+        }
+        let mut materials = MaterialTable::new();
+        if self.materials.is_empty() {
+            materials.add(Material::default())?;
+        }
+        for m in self.materials {
+            materials.add(m)?;
+        }
+        Ok(World {
+            bodies: BodySet::default(),
+            materials,
+            gravity: self.gravity,
+            time: 0.0,
+            step: 0,
+            planar: self.planar,
+            ledger: EnergyLedger::default(),
+            max_overlap_ratio: self.max_overlap_ratio,
+            observers: Vec::new(),
+        })
+    }
+}
+
+impl World {
+    /// A builder with the defaults.
+    pub fn builder() -> WorldBuilder {
+        WorldBuilder::default()
+    }
+
+    /// Inserts a body; errors name the field at fault or the unknown material.
+    pub fn insert(&mut self, body: impl Body) -> Result<BodyHandle> {
+        self.bodies.insert(&body, &self.materials, self.planar)
+    }
+
+    /// Removes a body; its handle is retired.
+    pub fn remove(&mut self, h: BodyHandle) -> Result<()> {
+        self.bodies.remove(h)
+    }
+
+    /// Adds an observer called after every [`World::step`].
+    pub fn add_observer(&mut self, o: impl Observer + 'static) {
+        self.observers.push(Box::new(o));
+    }
+
+    /// One step with `solver`: validates `dt`, runs the solver, checks that the state is
+    /// finite and that no pair overlaps beyond [`World::max_overlap_ratio`], updates the
+    /// ledger, advances the clock, then calls the observers.
+    pub fn step<S: Solver>(&mut self, solver: &mut S, dt: f64) -> Result<StepReport> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(CoreError::InvalidTimeStep { dt });
+        }
+        let report = solver.step(self, dt).map_err(|e| CoreError::Solver {
+            step: self.step,
+            time: self.time,
+            source: Box::new(e),
+        })?;
+        self.step += 1;
+        self.time += dt;
+        self.bodies.check_finite(self.step, self.time)?;
+        if report.max_overlap_ratio > self.max_overlap_ratio {
+            let (body1, body2) = report
+                .max_overlap_pair
+                .unwrap_or((BodyHandle(u32::MAX), BodyHandle(u32::MAX)));
+            return Err(CoreError::ExcessiveOverlap {
+                body1,
+                body2,
+                overlap: report.max_overlap,
+                ratio: report.max_overlap_ratio,
+                limit: self.max_overlap_ratio,
+                step: self.step,
+                time: self.time,
+            });
+        }
+        self.ledger.dissipated += report.dissipated;
+        self.ledger.stored_elastic = report.stored_elastic;
+        self.ledger.external_work += report.external_work;
+        if !self.observers.is_empty() {
+            let mut observers = std::mem::take(&mut self.observers);
+            for o in observers.iter_mut() {
+                o.after_step(self, &report);
+            }
+            self.observers = observers;
+        }
+        Ok(report)
+    }
+
+    /// Translational kinetic energy Σ ½ m v² of dynamic bodies (J).
+    pub fn kinetic_energy_translational(&self) -> f64 {
+        let b = &self.bodies;
+        (0..b.len())
+            .filter(|&i| b.motion[i] == MotionKind::Dynamic)
+            .map(|i| 0.5 * b.mass[i] * b.velocity[i].length_squared())
+            .sum()
+    }
+
+    /// Rotational kinetic energy Σ ½ ω_b · I ω_b of dynamic bodies, over finite moments (J).
+    pub fn kinetic_energy_rotational(&self) -> f64 {
+        let b = &self.bodies;
+        (0..b.len())
+            .filter(|&i| b.motion[i] == MotionKind::Dynamic)
+            .map(|i| {
+                let wb = b.orientation[i].inverse() * b.angular_velocity[i];
+                let inertia = b.inertia[i];
+                let mut e = 0.0;
+                for k in 0..3 {
+                    if inertia[k].is_finite() {
+                        e += 0.5 * inertia[k] * wb[k] * wb[k];
+                    }
+                }
+                e
+            })
+            .sum()
+    }
+
+    /// Total kinetic energy (J).
+    pub fn kinetic_energy(&self) -> f64 {
+        self.kinetic_energy_translational() + self.kinetic_energy_rotational()
+    }
+
+    /// Gravitational potential energy Σ −m g·x of dynamic bodies, zero at the origin (J).
+    pub fn potential_energy(&self) -> f64 {
+        let b = &self.bodies;
+        (0..b.len())
+            .filter(|&i| b.motion[i] == MotionKind::Dynamic)
+            .map(|i| -b.mass[i] * self.gravity.dot(b.position[i]))
+            .sum()
+    }
+
+    /// Linear momentum Σ m v of dynamic bodies (kg m/s).
+    pub fn momentum(&self) -> DVec3 {
+        let b = &self.bodies;
+        (0..b.len())
+            .filter(|&i| b.motion[i] == MotionKind::Dynamic)
+            .map(|i| b.mass[i] * b.velocity[i])
+            .sum()
+    }
+
+    /// Angular momentum about the origin Σ (x × m v + R I Rᵀ ω) of dynamic bodies, over
+    /// finite moments (kg m²/s).
+    pub fn angular_momentum(&self) -> DVec3 {
+        let b = &self.bodies;
+        (0..b.len())
+            .filter(|&i| b.motion[i] == MotionKind::Dynamic)
+            .map(|i| {
+                let r = DMat3::from_quat(b.orientation[i]);
+                let inertia =
+                    DVec3::select(b.inertia[i].is_finite_mask(), b.inertia[i], DVec3::ZERO);
+                b.position[i].cross(b.mass[i] * b.velocity[i])
+                    + r * (inertia * (r.transpose() * b.angular_velocity[i]))
+            })
+            .sum()
+    }
+}
