@@ -112,19 +112,12 @@ impl BodySet {
     /// Inserts a body; mass properties come from its shape, its material (or explicit
     /// density or mass) and the planar flag (spheres become discs of unit thickness when
     /// their mass comes from a density).
-    pub fn insert(
-        &mut self,
-        body: &impl Body,
-        materials: &MaterialTable,
-        planar: bool,
-    ) -> Result<BodyHandle> {
+    pub fn insert(&mut self, body: &impl Body, materials: &MaterialTable, planar: bool) -> Result<BodyHandle> {
         let handle = BodyHandle(self.slot.len() as u32);
         let who = BodyRef::New;
         let material = body.material();
-        let density_of_material = materials
-            .get(material)
-            .map_err(|_| CoreError::unknown_material_id(who, material))?
-            .density;
+        let density_of_material =
+            materials.get(material).map_err(|_| CoreError::unknown_material_id(who, material))?.density;
         let shape = body.shape().clone();
         let state = body.state();
         let motion = body.motion().clone();
@@ -132,10 +125,7 @@ impl BodySet {
         let (kind, drive) = match motion {
             Motion::Dynamic => (MotionKind::Dynamic, None),
             Motion::Fixed => (MotionKind::Fixed, None),
-            Motion::Kinematic { linear, angular } => (
-                MotionKind::Kinematic,
-                Some(KinematicDrive { linear, angular }),
-            ),
+            Motion::Kinematic { linear, angular } => (MotionKind::Kinematic, Some(KinematicDrive { linear, angular })),
         };
         if kind == MotionKind::Dynamic && !props.mass.is_finite() {
             return Err(CoreError::invalid_body(
@@ -154,11 +144,7 @@ impl BodySet {
         self.handle.push(handle);
         self.position.push(state.position);
         self.orientation.push(state.orientation);
-        self.velocity.push(if dynamic {
-            locked.mask_linear(state.velocity)
-        } else {
-            state.velocity
-        });
+        self.velocity.push(if dynamic { locked.mask_linear(state.velocity) } else { state.velocity });
         self.angular_velocity.push(if dynamic {
             locked.mask_angular(state.angular_velocity)
         } else {
@@ -169,16 +155,10 @@ impl BodySet {
         self.external_force.push(f_ext);
         self.external_torque.push(t_ext);
         self.mass.push(props.mass);
-        self.inv_mass
-            .push(if dynamic { props.inv_mass() } else { 0.0 });
+        self.inv_mass.push(if dynamic { props.inv_mass() } else { 0.0 });
         self.inertia.push(props.inertia);
-        self.inv_inertia.push(if dynamic {
-            props.inv_inertia()
-        } else {
-            DVec3::ZERO
-        });
-        self.radius
-            .push(shape.sphere_radius().unwrap_or(f64::INFINITY));
+        self.inv_inertia.push(if dynamic { props.inv_inertia() } else { DVec3::ZERO });
+        self.radius.push(shape.sphere_radius().unwrap_or(f64::INFINITY));
         self.shape.push(shape);
         self.material.push(material);
         self.motion.push(kind);
@@ -310,32 +290,19 @@ impl BodySet {
             } else {
                 continue;
             };
-            return Err(CoreError::NonFiniteState {
-                body: self.handle[i],
-                field,
-                step,
-                time,
-            });
+            return Err(CoreError::NonFiniteState { body: self.handle[i], field, step, time });
         }
         Ok(())
     }
 
     /// Mass properties of body `i`.
     pub fn mass_properties(&self, i: usize) -> MassProperties {
-        MassProperties {
-            mass: self.mass[i],
-            inertia: self.inertia[i],
-        }
+        MassProperties { mass: self.mass[i], inertia: self.inertia[i] }
     }
 }
 
 /// Mass properties of a shape from a mass source.
-fn mass_properties(
-    shape: &Shape,
-    source: MassSource,
-    material_density: f64,
-    planar: bool,
-) -> Result<MassProperties> {
+fn mass_properties(shape: &Shape, source: MassSource, material_density: f64, planar: bool) -> Result<MassProperties> {
     let from_density = |rho: f64| -> Result<MassProperties> {
         Ok(match shape {
             Shape::Sphere { radius } if planar => MassProperties::disc(rho, *radius),

@@ -28,12 +28,7 @@ impl Dissipation {
     /// Sum over mechanisms.
     #[inline]
     pub fn total(&self) -> f64 {
-        self.normal
-            + self.sliding
-            + self.rolling
-            + self.twisting
-            + self.cohesion
-            + self.body_damping
+        self.normal + self.sliding + self.rolling + self.twisting + self.cohesion + self.body_damping
     }
 }
 

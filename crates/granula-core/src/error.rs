@@ -147,26 +147,13 @@ pub enum CoreError {
 
 impl CoreError {
     /// Shorthand for [`CoreError::InvalidBody`].
-    pub fn invalid_body(
-        body: BodyRef,
-        field: &'static str,
-        value: impl fmt::Debug,
-        expected: &'static str,
-    ) -> Self {
-        CoreError::InvalidBody {
-            body,
-            field,
-            value: format!("{value:?}"),
-            expected,
-        }
+    pub fn invalid_body(body: BodyRef, field: &'static str, value: impl fmt::Debug, expected: &'static str) -> Self {
+        CoreError::InvalidBody { body, field, value: format!("{value:?}"), expected }
     }
 
     /// Shorthand for [`CoreError::UnknownMaterial`] with an id.
     pub fn unknown_material_id(body: BodyRef, id: MaterialId) -> Self {
-        CoreError::UnknownMaterial {
-            body,
-            material: id.to_string(),
-        }
+        CoreError::UnknownMaterial { body, material: id.to_string() }
     }
 }
 

@@ -18,9 +18,7 @@ impl fmt::Display for BodyHandle {
 }
 
 /// Index of a material in a [`MaterialTable`](crate::MaterialTable).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct MaterialId(pub u16);
 
 impl fmt::Display for MaterialId {

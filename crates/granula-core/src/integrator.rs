@@ -43,8 +43,7 @@ impl AccelerationField {
         if inv_m == 0.0 {
             return DVec3::ZERO;
         }
-        bodies.locked[i]
-            .mask_linear((bodies.force[i] + bodies.external_force[i]) * inv_m + self.gravity)
+        bodies.locked[i].mask_linear((bodies.force[i] + bodies.external_force[i]) * inv_m + self.gravity)
     }
 
     /// Angular acceleration of body `i` at angular velocity `omega` (Euler's equations with

@@ -26,8 +26,8 @@ pub mod solver;
 pub mod world;
 
 pub use body::{
-    Body, BodyState, CylinderBuilder, Dofs, Motion, PlaneBuilder, Prescribed, RigidBody,
-    RigidBodyBuilder, SphereBuilder,
+    Body, BodyState, CylinderBuilder, Dofs, Motion, PlaneBuilder, Prescribed, RigidBody, RigidBodyBuilder,
+    SphereBuilder,
 };
 pub use body_set::{BodySet, MotionKind};
 pub use broadphase::Broadphase;

@@ -70,20 +70,13 @@ impl Default for Material {
 impl Material {
     /// A default material with the given name.
     pub fn named(name: impl Into<String>) -> Self {
-        Material {
-            name: name.into(),
-            ..Default::default()
-        }
+        Material { name: name.into(), ..Default::default() }
     }
 
     /// Checks every field's domain; the error names the material and the field.
     pub fn validate(&self) -> Result<()> {
-        let bad = |field, value, expected| CoreError::InvalidMaterial {
-            material: self.name.clone(),
-            field,
-            value,
-            expected,
-        };
+        let bad =
+            |field, value, expected| CoreError::InvalidMaterial { material: self.name.clone(), field, value, expected };
         let positive = |v: f64| v.is_finite() && v > 0.0;
         let non_negative = |v: f64| v.is_finite() && v >= 0.0;
         if !positive(self.density) {
@@ -98,18 +91,10 @@ impl Material {
             }
         }
         if !non_negative(self.rolling_friction) {
-            return Err(bad(
-                "rolling_friction",
-                self.rolling_friction,
-                "finite and >= 0",
-            ));
+            return Err(bad("rolling_friction", self.rolling_friction, "finite and >= 0"));
         }
         if !non_negative(self.torsion_friction) {
-            return Err(bad(
-                "torsion_friction",
-                self.torsion_friction,
-                "finite and >= 0",
-            ));
+            return Err(bad("torsion_friction", self.torsion_friction, "finite and >= 0"));
         }
         if !(self.restitution > 0.0 && self.restitution <= 1.0) {
             return Err(bad("restitution", self.restitution, "in (0, 1]"));
@@ -121,18 +106,10 @@ impl Material {
             return Err(bad("poisson_ratio", self.poisson_ratio, "in (-1, 0.5)"));
         }
         if !non_negative(self.cohesion_force) {
-            return Err(bad(
-                "cohesion_force",
-                self.cohesion_force,
-                "finite and >= 0",
-            ));
+            return Err(bad("cohesion_force", self.cohesion_force, "finite and >= 0"));
         }
         if !non_negative(self.cohesion_range) {
-            return Err(bad(
-                "cohesion_range",
-                self.cohesion_range,
-                "finite and >= 0",
-            ));
+            return Err(bad("cohesion_range", self.cohesion_range, "finite and >= 0"));
         }
         if self.cohesion_range > 0.0 && self.cohesion_force == 0.0 {
             return Err(bad(
@@ -176,11 +153,8 @@ impl PairMaterial {
         let dyn_a = a.dynamic_friction.unwrap_or(a.friction);
         let dyn_b = b.dynamic_friction.unwrap_or(b.friction);
         let e_star = 1.0
-            / ((1.0 - a.poisson_ratio.powi(2)) / a.young_modulus
-                + (1.0 - b.poisson_ratio.powi(2)) / b.young_modulus);
-        let shear = |m: &Material| {
-            2.0 * (2.0 - m.poisson_ratio) * (1.0 + m.poisson_ratio) / m.young_modulus
-        };
+            / ((1.0 - a.poisson_ratio.powi(2)) / a.young_modulus + (1.0 - b.poisson_ratio.powi(2)) / b.young_modulus);
+        let shear = |m: &Material| 2.0 * (2.0 - m.poisson_ratio) * (1.0 + m.poisson_ratio) / m.young_modulus;
         PairMaterial {
             friction: a.friction.min(b.friction),
             dynamic_friction: dyn_a.min(dyn_b),
@@ -266,10 +240,7 @@ impl MaterialTable {
     pub fn set_pair(&mut self, a: MaterialId, b: MaterialId, pair: PairMaterial) -> Result<()> {
         self.get(a)?;
         self.get(b)?;
-        pair.validate(&format!(
-            "{}/{}",
-            self.materials[a.0 as usize].name, self.materials[b.0 as usize].name
-        ))?;
+        pair.validate(&format!("{}/{}", self.materials[a.0 as usize].name, self.materials[b.0 as usize].name))?;
         self.overrides.insert((a.0.min(b.0), a.0.max(b.0)), pair);
         self.rebuild_pairs();
         Ok(())
@@ -277,25 +248,17 @@ impl MaterialTable {
 
     /// The material with this id.
     pub fn get(&self, id: MaterialId) -> Result<&Material> {
-        self.materials
-            .get(id.0 as usize)
-            .ok_or_else(|| CoreError::unknown_material_id(BodyRef::New, id))
+        self.materials.get(id.0 as usize).ok_or_else(|| CoreError::unknown_material_id(BodyRef::New, id))
     }
 
     /// The id of the material with this name, if any.
     pub fn id(&self, name: &str) -> Option<MaterialId> {
-        self.materials
-            .iter()
-            .position(|m| m.name == name)
-            .map(|i| MaterialId(i as u16))
+        self.materials.iter().position(|m| m.name == name).map(|i| MaterialId(i as u16))
     }
 
     /// The id of the material with this name, or [`CoreError::UnknownMaterial`].
     pub fn require(&self, name: &str) -> Result<MaterialId> {
-        self.id(name).ok_or_else(|| CoreError::UnknownMaterial {
-            body: BodyRef::New,
-            material: name.to_string(),
-        })
+        self.id(name).ok_or_else(|| CoreError::UnknownMaterial { body: BodyRef::New, material: name.to_string() })
     }
 
     /// Number of materials.
@@ -343,41 +306,23 @@ mod tests {
 
     #[test]
     fn mixing_a_material_with_itself_gives_its_own_values() {
-        let m = Material {
-            friction: 0.4,
-            restitution: 0.7,
-            young_modulus: 2e8,
-            poisson_ratio: 0.25,
-            ..Default::default()
-        };
+        let m =
+            Material { friction: 0.4, restitution: 0.7, young_modulus: 2e8, poisson_ratio: 0.25, ..Default::default() };
         let p = PairMaterial::mix(&m, &m);
         assert_eq!(p.friction, 0.4);
         // sqrt(0.7*0.7) is 0.7 to one rounding.
         assert_relative_eq!(p.restitution, 0.7, max_relative = 1e-15);
         // E* for identical materials: E / (2 (1 - ν²)), exact algebra, round-off only.
-        assert_relative_eq!(
-            p.effective_young,
-            2e8 / (2.0 * (1.0 - 0.0625)),
-            max_relative = 1e-14
-        );
+        assert_relative_eq!(p.effective_young, 2e8 / (2.0 * (1.0 - 0.0625)), max_relative = 1e-14);
         // G* = E / (4 (2 - ν)(1 + ν)) for identical materials.
-        assert_relative_eq!(
-            p.effective_shear,
-            2e8 / (4.0 * 1.75 * 1.25),
-            max_relative = 1e-14
-        );
+        assert_relative_eq!(p.effective_shear, 2e8 / (4.0 * 1.75 * 1.25), max_relative = 1e-14);
     }
 
     #[test]
     fn overrides_win_over_mixing_in_both_orders() {
         let mut t = MaterialTable::new();
         let a = t.add(Material::named("glass")).unwrap();
-        let b = t
-            .add(Material {
-                friction: 0.9,
-                ..Material::named("steel")
-            })
-            .unwrap();
+        let b = t.add(Material { friction: 0.9, ..Material::named("steel") }).unwrap();
         assert_eq!(t.pair(a, b).friction, 0.5);
         let mut p = *t.pair(a, b);
         p.friction = 0.123;
@@ -391,49 +336,15 @@ mod tests {
     #[test]
     fn invalid_materials_are_named() {
         let mut t = MaterialTable::new();
-        let err = t
-            .add(Material {
-                restitution: 1.5,
-                ..Material::named("rubber")
-            })
-            .unwrap_err();
+        let err = t.add(Material { restitution: 1.5, ..Material::named("rubber") }).unwrap_err();
         assert!(
             matches!(err, CoreError::InvalidMaterial { ref material, field: "restitution", .. } if material == "rubber")
         );
-        let err = t
-            .add(Material {
-                density: -1.0,
-                ..Material::named("x")
-            })
-            .unwrap_err();
-        assert!(matches!(
-            err,
-            CoreError::InvalidMaterial {
-                field: "density",
-                ..
-            }
-        ));
-        let err = t
-            .add(Material {
-                cohesion_range: 1e-3,
-                cohesion_force: 0.0,
-                ..Material::named("y")
-            })
-            .unwrap_err();
-        assert!(matches!(
-            err,
-            CoreError::InvalidMaterial {
-                field: "cohesion_range",
-                ..
-            }
-        ));
-        assert!(matches!(
-            t.require("unobtainium"),
-            Err(CoreError::UnknownMaterial { .. })
-        ));
-        assert!(matches!(
-            t.get(MaterialId(7)),
-            Err(CoreError::UnknownMaterial { .. })
-        ));
+        let err = t.add(Material { density: -1.0, ..Material::named("x") }).unwrap_err();
+        assert!(matches!(err, CoreError::InvalidMaterial { field: "density", .. }));
+        let err = t.add(Material { cohesion_range: 1e-3, cohesion_force: 0.0, ..Material::named("y") }).unwrap_err();
+        assert!(matches!(err, CoreError::InvalidMaterial { field: "cohesion_range", .. }));
+        assert!(matches!(t.require("unobtainium"), Err(CoreError::UnknownMaterial { .. })));
+        assert!(matches!(t.get(MaterialId(7)), Err(CoreError::UnknownMaterial { .. })));
     }
 }

@@ -13,11 +13,7 @@ pub fn tangent_frame(n: DVec3) -> (DVec3, DVec3) {
 /// The matrix of the cross product, `skew(a) * b == a.cross(b)`.
 #[inline]
 pub fn skew(a: DVec3) -> DMat3 {
-    DMat3::from_cols(
-        DVec3::new(0.0, a.z, -a.y),
-        DVec3::new(-a.z, 0.0, a.x),
-        DVec3::new(a.y, -a.x, 0.0),
-    )
+    DMat3::from_cols(DVec3::new(0.0, a.z, -a.y), DVec3::new(-a.z, 0.0, a.x), DVec3::new(a.y, -a.x, 0.0))
 }
 
 /// Rotates `q` by the rotation vector `omega * dt` (exponential map), then renormalises.
@@ -46,12 +42,7 @@ mod tests {
 
     #[test]
     fn tangent_frame_is_orthonormal_and_right_handed() {
-        for n in [
-            DVec3::X,
-            DVec3::Y,
-            DVec3::Z,
-            DVec3::new(1.0, -2.0, 0.5).normalize(),
-        ] {
+        for n in [DVec3::X, DVec3::Y, DVec3::Z, DVec3::new(1.0, -2.0, 0.5).normalize()] {
             let (t, s) = tangent_frame(n);
             // Orthonormality holds to round-off (a few ulps of 1.0).
             assert_abs_diff_eq!(t.dot(n), 0.0, epsilon = 1e-15);

@@ -1,8 +1,7 @@
 //! The types a host program needs most: `use granula_core::prelude::*;`.
 
 pub use crate::body::{
-    Body, CylinderBuilder, Dofs, Motion, PlaneBuilder, Prescribed, RigidBody, RigidBodyBuilder,
-    SphereBuilder,
+    Body, CylinderBuilder, Dofs, Motion, PlaneBuilder, Prescribed, RigidBody, RigidBodyBuilder, SphereBuilder,
 };
 pub use crate::broadphase::Broadphase;
 pub use crate::contact::{Contact, ContactGeometry, ContactKey, ContactStore};

@@ -174,9 +174,7 @@ impl World {
         self.time += dt;
         self.bodies.check_finite(self.step, self.time)?;
         if report.max_overlap_ratio > self.max_overlap_ratio {
-            let (body1, body2) = report
-                .max_overlap_pair
-                .unwrap_or((BodyHandle(u32::MAX), BodyHandle(u32::MAX)));
+            let (body1, body2) = report.max_overlap_pair.unwrap_or((BodyHandle(u32::MAX), BodyHandle(u32::MAX)));
             return Err(CoreError::ExcessiveOverlap {
                 body1,
                 body2,
@@ -245,10 +243,7 @@ impl World {
     /// Linear momentum Σ m v of dynamic bodies (kg m/s).
     pub fn momentum(&self) -> DVec3 {
         let b = &self.bodies;
-        (0..b.len())
-            .filter(|&i| b.motion[i] == MotionKind::Dynamic)
-            .map(|i| b.mass[i] * b.velocity[i])
-            .sum()
+        (0..b.len()).filter(|&i| b.motion[i] == MotionKind::Dynamic).map(|i| b.mass[i] * b.velocity[i]).sum()
     }
 
     /// Angular momentum about the origin Σ (x × m v + R I Rᵀ ω) of dynamic bodies, over
@@ -259,10 +254,8 @@ impl World {
             .filter(|&i| b.motion[i] == MotionKind::Dynamic)
             .map(|i| {
                 let r = DMat3::from_quat(b.orientation[i]);
-                let inertia =
-                    DVec3::select(b.inertia[i].is_finite_mask(), b.inertia[i], DVec3::ZERO);
-                b.position[i].cross(b.mass[i] * b.velocity[i])
-                    + r * (inertia * (r.transpose() * b.angular_velocity[i]))
+                let inertia = DVec3::select(b.inertia[i].is_finite_mask(), b.inertia[i], DVec3::ZERO);
+                b.position[i].cross(b.mass[i] * b.velocity[i]) + r * (inertia * (r.transpose() * b.angular_velocity[i]))
             })
             .sum()
     }

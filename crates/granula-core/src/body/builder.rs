@@ -1,9 +1,7 @@
 //! Builders for the built-in bodies. Every builder validates its input in `build()` and
 //! returns an error that names the field at fault.
 
-use super::{
-    finite_vec, positive, unit_vec, BodyState, Dofs, MassSource, Motion, Prescribed, RigidBody,
-};
+use super::{finite_vec, positive, unit_vec, BodyState, Dofs, MassSource, Motion, Prescribed, RigidBody};
 use crate::error::{BodyRef, CoreError, Result};
 use crate::handle::MaterialId;
 use crate::math::{DQuat, DVec3};
@@ -24,10 +22,7 @@ struct Common {
 impl Common {
     fn new(position: DVec3, motion: Motion) -> Self {
         Common {
-            state: BodyState {
-                position,
-                ..Default::default()
-            },
+            state: BodyState { position, ..Default::default() },
             material: MaterialId(0),
             motion,
             locked: Dofs::NONE,
@@ -46,12 +41,7 @@ impl Common {
         finite_vec(b, "external torque", self.external_torque)?;
         let q = self.state.orientation;
         if !q.is_finite() || (q.length() - 1.0).abs() > 1e-9 {
-            return Err(CoreError::invalid_body(
-                b,
-                "orientation",
-                q,
-                "a finite unit quaternion",
-            ));
+            return Err(CoreError::invalid_body(b, "orientation", q, "a finite unit quaternion"));
         }
         match self.mass {
             MassSource::Density(rho) => {
@@ -61,22 +51,13 @@ impl Common {
                 positive(b, "mass", p.mass)?;
                 for k in 0..3 {
                     if !(p.inertia[k] > 0.0) || p.inertia[k].is_nan() {
-                        return Err(CoreError::invalid_body(
-                            b,
-                            "inertia",
-                            p.inertia,
-                            "> 0 (or infinite)",
-                        ));
+                        return Err(CoreError::invalid_body(b, "inertia", p.inertia, "> 0 (or infinite)"));
                     }
                 }
             }
             MassSource::Material => {}
         }
-        if let Motion::Kinematic {
-            linear: Prescribed::Constant(v),
-            angular: Prescribed::Constant(w),
-        } = &self.motion
-        {
+        if let Motion::Kinematic { linear: Prescribed::Constant(v), angular: Prescribed::Constant(w) } = &self.motion {
             finite_vec(b, "kinematic velocity", *v)?;
             finite_vec(b, "kinematic angular velocity", *w)?;
         }
@@ -137,10 +118,7 @@ macro_rules! common_setters {
         }
         /// Explicit mass; inertia is derived from the shape where it is finite.
         pub fn mass(mut self, m: f64) -> Self {
-            self.common.mass = MassSource::Explicit(MassProperties {
-                mass: m,
-                inertia: DVec3::splat(f64::INFINITY),
-            });
+            self.common.mass = MassSource::Explicit(MassProperties { mass: m, inertia: DVec3::splat(f64::INFINITY) });
             self.explicit_mass_hook(m);
             self
         }
@@ -173,10 +151,7 @@ pub struct SphereBuilder {
 impl SphereBuilder {
     /// A sphere of `radius` (m) centred at `position`.
     pub fn new(radius: f64, position: DVec3) -> Self {
-        SphereBuilder {
-            radius,
-            common: Common::new(position, Motion::Dynamic),
-        }
+        SphereBuilder { radius, common: Common::new(position, Motion::Dynamic) }
     }
     common_setters!();
     fn explicit_mass_hook(&mut self, m: f64) {
@@ -201,10 +176,7 @@ pub struct PlaneBuilder {
 impl PlaneBuilder {
     /// The plane through `point` with `normal` pointing to the side where particles are.
     pub fn new(point: DVec3, normal: DVec3) -> Self {
-        PlaneBuilder {
-            normal,
-            common: Common::new(point, Motion::Fixed),
-        }
+        PlaneBuilder { normal, common: Common::new(point, Motion::Fixed) }
     }
     common_setters!();
     fn explicit_mass_hook(&mut self, _m: f64) {}
@@ -227,12 +199,7 @@ impl CylinderBuilder {
     /// A cylinder of `radius` around the line through `center` along `axis`.
     pub fn new(center: DVec3, axis: DVec3, radius: f64) -> Self {
         CylinderBuilder {
-            wall: CylinderWall {
-                radius,
-                axis,
-                inside: true,
-                half_length: None,
-            },
+            wall: CylinderWall { radius, axis, inside: true, half_length: None },
             common: Common::new(center, Motion::Fixed),
         }
     }
@@ -278,10 +245,7 @@ pub struct RigidBodyBuilder {
 impl RigidBodyBuilder {
     /// A dynamic body of `shape` at `position`.
     pub fn new(shape: Shape, position: DVec3) -> Self {
-        RigidBodyBuilder {
-            shape,
-            common: Common::new(position, Motion::Dynamic),
-        }
+        RigidBodyBuilder { shape, common: Common::new(position, Motion::Dynamic) }
     }
     common_setters!();
     fn explicit_mass_hook(&mut self, _m: f64) {}
@@ -309,107 +273,28 @@ mod tests {
             CoreError::InvalidBody { field, .. } => field,
             other => panic!("unexpected {other}"),
         };
+        assert_eq!(field(SphereBuilder::new(-1.0, DVec3::ZERO).build().unwrap_err()), "radius");
+        assert_eq!(field(SphereBuilder::new(f64::NAN, DVec3::ZERO).build().unwrap_err()), "radius");
+        assert_eq!(field(SphereBuilder::new(1.0, DVec3::ZERO).mass(0.0).build().unwrap_err()), "mass");
+        assert_eq!(field(SphereBuilder::new(1.0, DVec3::ZERO).density(f64::INFINITY).build().unwrap_err()), "density");
+        assert_eq!(field(SphereBuilder::new(1.0, DVec3::new(f64::NAN, 0.0, 0.0)).build().unwrap_err()), "position");
         assert_eq!(
-            field(SphereBuilder::new(-1.0, DVec3::ZERO).build().unwrap_err()),
-            "radius"
-        );
-        assert_eq!(
-            field(
-                SphereBuilder::new(f64::NAN, DVec3::ZERO)
-                    .build()
-                    .unwrap_err()
-            ),
-            "radius"
-        );
-        assert_eq!(
-            field(
-                SphereBuilder::new(1.0, DVec3::ZERO)
-                    .mass(0.0)
-                    .build()
-                    .unwrap_err()
-            ),
-            "mass"
-        );
-        assert_eq!(
-            field(
-                SphereBuilder::new(1.0, DVec3::ZERO)
-                    .density(f64::INFINITY)
-                    .build()
-                    .unwrap_err()
-            ),
-            "density"
-        );
-        assert_eq!(
-            field(
-                SphereBuilder::new(1.0, DVec3::new(f64::NAN, 0.0, 0.0))
-                    .build()
-                    .unwrap_err()
-            ),
-            "position"
-        );
-        assert_eq!(
-            field(
-                SphereBuilder::new(1.0, DVec3::ZERO)
-                    .velocity(DVec3::INFINITY)
-                    .build()
-                    .unwrap_err()
-            ),
+            field(SphereBuilder::new(1.0, DVec3::ZERO).velocity(DVec3::INFINITY).build().unwrap_err()),
             "velocity"
         );
-        assert_eq!(
-            field(
-                PlaneBuilder::new(DVec3::ZERO, DVec3::ZERO)
-                    .build()
-                    .unwrap_err()
-            ),
-            "normal"
-        );
-        assert_eq!(
-            field(
-                PlaneBuilder::new(DVec3::ZERO, DVec3::NAN)
-                    .build()
-                    .unwrap_err()
-            ),
-            "normal"
-        );
-        assert_eq!(
-            field(
-                CylinderBuilder::new(DVec3::ZERO, DVec3::ZERO, 1.0)
-                    .build()
-                    .unwrap_err()
-            ),
-            "axis"
-        );
-        assert_eq!(
-            field(
-                CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 0.0)
-                    .build()
-                    .unwrap_err()
-            ),
-            "radius"
-        );
-        assert_eq!(
-            field(
-                CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 1.0)
-                    .length(-2.0)
-                    .build()
-                    .unwrap_err()
-            ),
-            "length"
-        );
+        assert_eq!(field(PlaneBuilder::new(DVec3::ZERO, DVec3::ZERO).build().unwrap_err()), "normal");
+        assert_eq!(field(PlaneBuilder::new(DVec3::ZERO, DVec3::NAN).build().unwrap_err()), "normal");
+        assert_eq!(field(CylinderBuilder::new(DVec3::ZERO, DVec3::ZERO, 1.0).build().unwrap_err()), "axis");
+        assert_eq!(field(CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 0.0).build().unwrap_err()), "radius");
+        assert_eq!(field(CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 1.0).length(-2.0).build().unwrap_err()), "length");
     }
 
     #[test]
     fn builders_normalise_directions_and_keep_state() {
-        let p = PlaneBuilder::new(DVec3::ZERO, DVec3::new(0.0, 0.0, 2.0))
-            .build()
-            .unwrap();
+        let p = PlaneBuilder::new(DVec3::ZERO, DVec3::new(0.0, 0.0, 2.0)).build().unwrap();
         assert!(matches!(p.shape, Shape::Plane { normal } if normal == DVec3::Z));
         assert!(matches!(p.motion, Motion::Fixed));
-        let s = SphereBuilder::new(0.5, DVec3::ONE)
-            .velocity(DVec3::X)
-            .build()
-            .unwrap();
+        let s = SphereBuilder::new(0.5, DVec3::ONE).velocity(DVec3::X).build().unwrap();
         assert_eq!(s.state.velocity, DVec3::X);
         assert!(s.motion.is_dynamic());
     }

@@ -127,12 +127,7 @@ pub(crate) fn unit_vec(body: BodyRef, field: &'static str, v: DVec3) -> Result<D
     if v.is_finite() && len > 1e-300 {
         Ok(v / len)
     } else {
-        Err(CoreError::invalid_body(
-            body,
-            field,
-            v,
-            "a finite, non-zero vector",
-        ))
+        Err(CoreError::invalid_body(body, field, v, "a finite, non-zero vector"))
     }
 }
 

@@ -53,12 +53,7 @@ impl Contact {
     /// 𝒱 = v₂ + ω₂ × l₂ − (v₁ + ω₁ × l₁) (000 eq. 3).
     #[inline]
     pub fn relative_velocity(&self, bodies: &BodySet) -> DVec3 {
-        relative_velocity(
-            bodies,
-            self.body1 as usize,
-            self.body2 as usize,
-            &self.geometry,
-        )
+        relative_velocity(bodies, self.body1 as usize, self.body2 as usize, &self.geometry)
     }
 }
 

@@ -93,10 +93,7 @@ impl<S: Copy + Default> ContactStore<S> {
 
     /// The state of a key, if present (O(n); for tests and tools, not hot loops).
     pub fn get(&self, key: &ContactKey) -> Option<&S> {
-        self.keys
-            .iter()
-            .position(|k| k == key)
-            .map(|i| &self.states[i])
+        self.keys.iter().position(|k| k == key).map(|i| &self.states[i])
     }
 
     /// Number of entries.
@@ -127,11 +124,7 @@ mod tests {
     use super::*;
 
     fn key(a: u32, b: u32) -> ContactKey {
-        ContactKey {
-            body1: BodyHandle(a),
-            body2: BodyHandle(b),
-            feature: 0,
-        }
+        ContactKey { body1: BodyHandle(a), body2: BodyHandle(b), feature: 0 }
     }
 
     #[test]
@@ -145,10 +138,6 @@ mod tests {
         s.rebuild([key(3, 4), key(5, 6), key(0, 1)]);
         assert_eq!(s.states(), &[3.0, 0.0, 1.0]);
         s.rebuild([key(0, 2)]);
-        assert_eq!(
-            s.states(),
-            &[0.0],
-            "a pair that left the list restarts from default"
-        );
+        assert_eq!(s.states(), &[0.0], "a pair that left the list restarts from default");
     }
 }

@@ -22,12 +22,7 @@ impl ContactGeometry {
     /// The same contact seen with the bodies swapped.
     #[inline]
     pub fn swapped(self) -> Self {
-        ContactGeometry {
-            normal: -self.normal,
-            branch1: self.branch2,
-            branch2: self.branch1,
-            ..self
-        }
+        ContactGeometry { normal: -self.normal, branch1: self.branch2, branch2: self.branch1, ..self }
     }
 }
 
@@ -38,48 +33,29 @@ impl ContactGeometry {
 /// spheres, a sphere on the axis of a cylinder it overlaps), and
 /// [`CoreError::UnsupportedPair`] for shape pairs without geometry (two walls, two custom
 /// shapes).
-pub fn collide(
-    bodies: &BodySet,
-    i: usize,
-    j: usize,
-    margin: f64,
-) -> Result<Option<ContactGeometry>> {
+pub fn collide(bodies: &BodySet, i: usize, j: usize, margin: f64) -> Result<Option<ContactGeometry>> {
     let (xi, xj) = (bodies.position[i], bodies.position[j]);
-    let degenerate = |reason| CoreError::DegenerateContact {
-        body1: bodies.handle[i],
-        body2: bodies.handle[j],
-        reason,
-    };
+    let degenerate = |reason| CoreError::DegenerateContact { body1: bodies.handle[i], body2: bodies.handle[j], reason };
     let result = match (&bodies.shape[i], &bodies.shape[j]) {
-        (Shape::Sphere { radius: ri }, Shape::Sphere { radius: rj }) => {
-            sphere_sphere(xi, *ri, xj, *rj, margin)
+        (Shape::Sphere { radius: ri }, Shape::Sphere { radius: rj }) => sphere_sphere(xi, *ri, xj, *rj, margin),
+        (Shape::Plane { normal }, Shape::Sphere { radius }) => {
+            Ok(sphere_plane(xi, bodies.orientation[i] * *normal, xj, *radius, margin))
         }
-        (Shape::Plane { normal }, Shape::Sphere { radius }) => Ok(sphere_plane(
-            xi,
-            bodies.orientation[i] * *normal,
-            xj,
-            *radius,
-            margin,
-        )),
         (Shape::Sphere { radius }, Shape::Plane { normal }) => {
-            Ok(
-                sphere_plane(xj, bodies.orientation[j] * *normal, xi, *radius, margin)
-                    .map(ContactGeometry::swapped),
-            )
+            Ok(sphere_plane(xj, bodies.orientation[j] * *normal, xi, *radius, margin).map(ContactGeometry::swapped))
         }
         (Shape::Cylinder(c), Shape::Sphere { radius }) => {
             sphere_cylinder(xi, bodies.orientation[i], c, xj, *radius, margin)
         }
         (Shape::Sphere { radius }, Shape::Cylinder(c)) => {
-            sphere_cylinder(xj, bodies.orientation[j], c, xi, *radius, margin)
-                .map(|g| g.map(ContactGeometry::swapped))
+            sphere_cylinder(xj, bodies.orientation[j], c, xi, *radius, margin).map(|g| g.map(ContactGeometry::swapped))
         }
         (Shape::Custom(c), Shape::Sphere { radius }) => {
             Ok(c.contact_sphere(xi, bodies.orientation[i], xj, *radius, margin))
         }
-        (Shape::Sphere { radius }, Shape::Custom(c)) => Ok(c
-            .contact_sphere(xj, bodies.orientation[j], xi, *radius, margin)
-            .map(ContactGeometry::swapped)),
+        (Shape::Sphere { radius }, Shape::Custom(c)) => {
+            Ok(c.contact_sphere(xj, bodies.orientation[j], xi, *radius, margin).map(ContactGeometry::swapped))
+        }
         (a, b) => {
             return Err(CoreError::UnsupportedPair {
                 body1: bodies.handle[i],

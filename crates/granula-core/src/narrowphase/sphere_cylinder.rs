@@ -64,26 +64,14 @@ mod tests {
     use super::*;
 
     fn wall(inside: bool, half_length: Option<f64>) -> CylinderWall {
-        CylinderWall {
-            radius: 2.0,
-            axis: DVec3::Z,
-            inside,
-            half_length,
-        }
+        CylinderWall { radius: 2.0, axis: DVec3::Z, inside, half_length }
     }
 
     #[test]
     fn sphere_inside_a_drum_touching_the_wall() {
-        let g = sphere_cylinder(
-            DVec3::ZERO,
-            DQuat::IDENTITY,
-            &wall(true, None),
-            DVec3::new(1.5, 0.0, 7.0),
-            0.5,
-            0.0,
-        )
-        .unwrap()
-        .unwrap();
+        let g = sphere_cylinder(DVec3::ZERO, DQuat::IDENTITY, &wall(true, None), DVec3::new(1.5, 0.0, 7.0), 0.5, 0.0)
+            .unwrap()
+            .unwrap();
         assert_eq!(g.gap, 0.0);
         assert_eq!(g.normal, -DVec3::X);
         assert_eq!(g.point, DVec3::new(2.0, 0.0, 7.0));
@@ -92,46 +80,22 @@ mod tests {
 
     #[test]
     fn sphere_outside_an_obstacle_overlapping() {
-        let g = sphere_cylinder(
-            DVec3::ZERO,
-            DQuat::IDENTITY,
-            &wall(false, None),
-            DVec3::new(0.0, 2.25, 0.0),
-            0.5,
-            0.0,
-        )
-        .unwrap()
-        .unwrap();
+        let g = sphere_cylinder(DVec3::ZERO, DQuat::IDENTITY, &wall(false, None), DVec3::new(0.0, 2.25, 0.0), 0.5, 0.0)
+            .unwrap()
+            .unwrap();
         assert_eq!(g.gap, -0.25);
         assert_eq!(g.normal, DVec3::Y);
-        assert_eq!(
-            g.point,
-            DVec3::new(0.0, 1.875, 0.0),
-            "middle of the overlap region [1.75, 2]"
-        );
+        assert_eq!(g.point, DVec3::new(0.0, 1.875, 0.0), "middle of the overlap region [1.75, 2]");
     }
 
     #[test]
     fn sphere_on_the_axis() {
         // Far from an inside wall: no contact, a defined result.
-        let none = sphere_cylinder(
-            DVec3::ZERO,
-            DQuat::IDENTITY,
-            &wall(true, None),
-            DVec3::new(0.0, 0.0, 3.0),
-            0.5,
-            0.1,
-        );
+        let none =
+            sphere_cylinder(DVec3::ZERO, DQuat::IDENTITY, &wall(true, None), DVec3::new(0.0, 0.0, 3.0), 0.5, 0.1);
         assert_eq!(none, Ok(None));
         // Inside an outside-wall obstacle: undefined normal, an error.
-        let err = sphere_cylinder(
-            DVec3::ZERO,
-            DQuat::IDENTITY,
-            &wall(false, None),
-            DVec3::ZERO,
-            0.5,
-            0.0,
-        );
+        let err = sphere_cylinder(DVec3::ZERO, DQuat::IDENTITY, &wall(false, None), DVec3::ZERO, 0.5, 0.0);
         assert!(err.is_err());
     }
 
@@ -139,33 +103,17 @@ mod tests {
     fn finite_cylinder_has_no_caps() {
         let w = wall(true, Some(1.0));
         let x_in = DVec3::new(1.5, 0.0, 1.0);
-        assert!(
-            sphere_cylinder(DVec3::ZERO, DQuat::IDENTITY, &w, x_in, 0.5, 0.0)
-                .unwrap()
-                .is_some()
-        );
+        assert!(sphere_cylinder(DVec3::ZERO, DQuat::IDENTITY, &w, x_in, 0.5, 0.0).unwrap().is_some());
         let x_out = DVec3::new(1.5, 0.0, 1.0 + 1e-9);
-        assert!(
-            sphere_cylinder(DVec3::ZERO, DQuat::IDENTITY, &w, x_out, 0.5, 0.0)
-                .unwrap()
-                .is_none()
-        );
+        assert!(sphere_cylinder(DVec3::ZERO, DQuat::IDENTITY, &w, x_out, 0.5, 0.0).unwrap().is_none());
     }
 
     #[test]
     fn rotated_cylinder_uses_the_world_axis() {
         // Axis z rotated to x: the sphere at (5, 1.5, 0) touches the inside wall.
         let q = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_2);
-        let g = sphere_cylinder(
-            DVec3::ZERO,
-            q,
-            &wall(true, None),
-            DVec3::new(5.0, 1.5, 0.0),
-            0.5,
-            0.0,
-        )
-        .unwrap()
-        .unwrap();
+        let g =
+            sphere_cylinder(DVec3::ZERO, q, &wall(true, None), DVec3::new(5.0, 1.5, 0.0), 0.5, 0.0).unwrap().unwrap();
         // The rotated axis carries ~1e-16 rounding in its components.
         assert!(g.gap.abs() < 1e-14);
         assert!((g.normal + DVec3::Y).length() < 1e-14);

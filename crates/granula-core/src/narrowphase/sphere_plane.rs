@@ -46,11 +46,7 @@ mod tests {
         let g = sphere_plane(DVec3::ZERO, DVec3::X, DVec3::new(-0.25, 0.0, 0.0), 0.5, 0.0).unwrap();
         assert_eq!(g.gap, -0.75);
         assert_eq!(g.normal, DVec3::X);
-        assert_eq!(
-            g.point,
-            DVec3::new(-0.375, 0.0, 0.0),
-            "middle of the overlap region [-0.75, 0]"
-        );
+        assert_eq!(g.point, DVec3::new(-0.375, 0.0, 0.0), "middle of the overlap region [-0.75, 0]");
     }
 
     #[test]

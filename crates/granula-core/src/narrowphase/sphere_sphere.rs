@@ -45,9 +45,7 @@ mod tests {
     #[test]
     fn overlapping_pair_has_exact_geometry() {
         // Values chosen exactly representable: every quantity below is exact in f64.
-        let g = sphere_sphere(DVec3::ZERO, 1.0, DVec3::new(1.5, 0.0, 0.0), 1.0, 0.0)
-            .unwrap()
-            .unwrap();
+        let g = sphere_sphere(DVec3::ZERO, 1.0, DVec3::new(1.5, 0.0, 0.0), 1.0, 0.0).unwrap().unwrap();
         assert_eq!(g.normal, DVec3::X);
         assert_eq!(g.gap, -0.5);
         assert_eq!(g.point, DVec3::new(0.75, 0.0, 0.0));
@@ -58,9 +56,7 @@ mod tests {
 
     #[test]
     fn exactly_touching_has_zero_gap() {
-        let g = sphere_sphere(DVec3::ZERO, 0.5, DVec3::new(0.0, 0.0, 1.25), 0.75, 0.0)
-            .unwrap()
-            .unwrap();
+        let g = sphere_sphere(DVec3::ZERO, 0.5, DVec3::new(0.0, 0.0, 1.25), 0.75, 0.0).unwrap().unwrap();
         assert_eq!(g.gap, 0.0);
         assert_eq!(g.normal, DVec3::Z);
         assert_eq!(g.point, DVec3::new(0.0, 0.0, 0.5));
@@ -69,24 +65,15 @@ mod tests {
     #[test]
     fn margin_reports_incipient_contacts_only_within_it() {
         let x2 = DVec3::new(0.0, 2.25, 0.0);
-        assert!(sphere_sphere(DVec3::ZERO, 1.0, x2, 1.0, 0.0)
-            .unwrap()
-            .is_none());
-        let g = sphere_sphere(DVec3::ZERO, 1.0, x2, 1.0, 0.25)
-            .unwrap()
-            .unwrap();
+        assert!(sphere_sphere(DVec3::ZERO, 1.0, x2, 1.0, 0.0).unwrap().is_none());
+        let g = sphere_sphere(DVec3::ZERO, 1.0, x2, 1.0, 0.25).unwrap().unwrap();
         assert_eq!(g.gap, 0.25);
         assert_eq!(g.point, DVec3::new(0.0, 1.125, 0.0));
-        assert!(sphere_sphere(DVec3::ZERO, 1.0, x2, 1.0, 0.2)
-            .unwrap()
-            .is_none());
+        assert!(sphere_sphere(DVec3::ZERO, 1.0, x2, 1.0, 0.2).unwrap().is_none());
     }
 
     #[test]
     fn concentric_spheres_are_an_error() {
-        assert_eq!(
-            sphere_sphere(DVec3::ONE, 1.0, DVec3::ONE, 0.5, 0.0),
-            Err("concentric spheres")
-        );
+        assert_eq!(sphere_sphere(DVec3::ONE, 1.0, DVec3::ONE, 0.5, 0.0), Err("concentric spheres"));
     }
 }

@@ -15,19 +15,13 @@ impl Aabb {
     /// The box `center ± half_extent`.
     #[inline]
     pub fn around(center: DVec3, half_extent: DVec3) -> Self {
-        Aabb {
-            min: center - half_extent,
-            max: center + half_extent,
-        }
+        Aabb { min: center - half_extent, max: center + half_extent }
     }
 
     /// The box grown by `margin` on every side.
     #[inline]
     pub fn inflated(&self, margin: f64) -> Self {
-        Aabb {
-            min: self.min - DVec3::splat(margin),
-            max: self.max + DVec3::splat(margin),
-        }
+        Aabb { min: self.min - DVec3::splat(margin), max: self.max + DVec3::splat(margin) }
     }
 
     /// `true` when the two closed boxes intersect on all three axes.

@@ -16,26 +16,17 @@ pub struct MassProperties {
 
 impl MassProperties {
     /// Infinite mass and inertia (walls).
-    pub const INFINITE: MassProperties = MassProperties {
-        mass: f64::INFINITY,
-        inertia: DVec3::splat(f64::INFINITY),
-    };
+    pub const INFINITE: MassProperties = MassProperties { mass: f64::INFINITY, inertia: DVec3::splat(f64::INFINITY) };
 
     /// Solid sphere: m = ρ (4/3) π r³, I = (2/5) m r².
     pub fn solid_sphere(density: f64, radius: f64) -> Self {
         let mass = density * 4.0 / 3.0 * PI * radius.powi(3);
-        MassProperties {
-            mass,
-            inertia: DVec3::splat(0.4 * mass * radius * radius),
-        }
+        MassProperties { mass, inertia: DVec3::splat(0.4 * mass * radius * radius) }
     }
 
     /// Solid sphere of a given mass: I = (2/5) m r².
     pub fn sphere_of_mass(mass: f64, radius: f64) -> Self {
-        MassProperties {
-            mass,
-            inertia: DVec3::splat(0.4 * mass * radius * radius),
-        }
+        MassProperties { mass, inertia: DVec3::splat(0.4 * mass * radius * radius) }
     }
 
     /// Disc of unit thickness (planar mode): m = ρ π r², I_z = ½ m r², I_x = I_y = ¼ m r².
@@ -46,10 +37,7 @@ impl MassProperties {
     /// Disc of a given mass: I_z = ½ m r², I_x = I_y = ¼ m r².
     pub fn disc_of_mass(mass: f64, radius: f64) -> Self {
         let r2 = radius * radius;
-        MassProperties {
-            mass,
-            inertia: DVec3::new(0.25 * mass * r2, 0.25 * mass * r2, 0.5 * mass * r2),
-        }
+        MassProperties { mass, inertia: DVec3::new(0.25 * mass * r2, 0.25 * mass * r2, 0.5 * mass * r2) }
     }
 
     /// From a full inertia tensor (body frame, about the centre of mass): the principal
@@ -57,53 +45,25 @@ impl MassProperties {
     /// nalgebra's symmetric eigensolver. The rotation is right-handed and deterministic.
     pub fn from_tensor(mass: f64, tensor: DMat3) -> Result<(Self, DQuat)> {
         if !(mass.is_finite() && mass > 0.0) {
-            return Err(CoreError::invalid_body(
-                BodyRef::New,
-                "mass",
-                mass,
-                "finite and > 0",
-            ));
+            return Err(CoreError::invalid_body(BodyRef::New, "mass", mass, "finite and > 0"));
         }
         let c = tensor.to_cols_array();
         if c.iter().any(|v| !v.is_finite()) {
-            return Err(CoreError::invalid_body(
-                BodyRef::New,
-                "inertia tensor",
-                c,
-                "finite entries",
-            ));
+            return Err(CoreError::invalid_body(BodyRef::New, "inertia tensor", c, "finite entries"));
         }
-        let sym = (tensor - tensor.transpose())
-            .to_cols_array()
-            .iter()
-            .map(|v| v.abs())
-            .fold(0.0, f64::max);
+        let sym = (tensor - tensor.transpose()).to_cols_array().iter().map(|v| v.abs()).fold(0.0, f64::max);
         let scale = c.iter().map(|v| v.abs()).fold(0.0, f64::max);
         if sym > 1e-12 * scale {
-            return Err(CoreError::invalid_body(
-                BodyRef::New,
-                "inertia tensor",
-                c,
-                "a symmetric matrix",
-            ));
+            return Err(CoreError::invalid_body(BodyRef::New, "inertia tensor", c, "a symmetric matrix"));
         }
         let m = nalgebra::Matrix3::from_column_slice(&c);
         let eig = nalgebra::SymmetricEigen::new(m);
         // Sort eigenpairs by value for a deterministic frame.
         let mut idx = [0usize, 1, 2];
         idx.sort_by(|&a, &b| eig.eigenvalues[a].total_cmp(&eig.eigenvalues[b]));
-        let vals = DVec3::new(
-            eig.eigenvalues[idx[0]],
-            eig.eigenvalues[idx[1]],
-            eig.eigenvalues[idx[2]],
-        );
+        let vals = DVec3::new(eig.eigenvalues[idx[0]], eig.eigenvalues[idx[1]], eig.eigenvalues[idx[2]]);
         if vals.min_element() <= 0.0 {
-            return Err(CoreError::invalid_body(
-                BodyRef::New,
-                "inertia tensor",
-                vals,
-                "positive definite",
-            ));
+            return Err(CoreError::invalid_body(BodyRef::New, "inertia tensor", vals, "positive definite"));
         }
         let col = |k: usize| {
             let v = eig.eigenvectors.column(idx[k]);
@@ -112,13 +72,7 @@ impl MassProperties {
         let (e0, e1) = (col(0), col(1));
         let e2 = e0.cross(e1);
         let r = DMat3::from_cols(e0, e1, e2);
-        Ok((
-            MassProperties {
-                mass,
-                inertia: vals,
-            },
-            DQuat::from_mat3(&r).normalize(),
-        ))
+        Ok((MassProperties { mass, inertia: vals }, DQuat::from_mat3(&r).normalize()))
     }
 
     /// `1/m`, zero for infinite mass.
@@ -135,11 +89,7 @@ impl MassProperties {
     #[inline]
     pub fn inv_inertia(&self) -> DVec3 {
         let inv = |v: f64| if v.is_finite() { 1.0 / v } else { 0.0 };
-        DVec3::new(
-            inv(self.inertia.x),
-            inv(self.inertia.y),
-            inv(self.inertia.z),
-        )
+        DVec3::new(inv(self.inertia.x), inv(self.inertia.y), inv(self.inertia.z))
     }
 }
 
@@ -177,10 +127,7 @@ mod tests {
     #[test]
     fn bad_tensors_are_errors() {
         assert!(MassProperties::from_tensor(-1.0, DMat3::IDENTITY).is_err());
-        assert!(
-            MassProperties::from_tensor(1.0, DMat3::from_diagonal(DVec3::new(1.0, -1.0, 1.0)))
-                .is_err()
-        );
+        assert!(MassProperties::from_tensor(1.0, DMat3::from_diagonal(DVec3::new(1.0, -1.0, 1.0))).is_err());
         let mut t = DMat3::IDENTITY;
         t.x_axis.y = 0.5;
         assert!(MassProperties::from_tensor(1.0, t).is_err());
