@@ -1,0 +1,220 @@
+//! World-level behaviour through the public API only: insertion, removal, planar mode,
+//! measurements, the step wrapper's guards and observers.
+
+use approx::assert_relative_eq;
+use granula_core::prelude::*;
+use granula_core::{BodyRef, MotionKind};
+use std::f64::consts::PI;
+use std::sync::{Arc, Mutex};
+
+fn world() -> World {
+    World::builder().gravity(DVec3::new(0.0, 0.0, -10.0)).build().unwrap()
+}
+
+#[test]
+fn sphere_mass_comes_from_the_material_density() {
+    let mut w = world();
+    let h = w.insert(SphereBuilder::new(0.1, DVec3::ZERO).build().unwrap()).unwrap();
+    let i = w.bodies.index(h).unwrap();
+    // Default material: ρ = 2500; m = ρ 4/3 π r³, exact up to round-off.
+    assert_relative_eq!(w.bodies.mass[i], 2500.0 * 4.0 / 3.0 * PI * 1e-3, max_relative = 1e-14);
+    assert_relative_eq!(w.bodies.inv_mass[i] * w.bodies.mass[i], 1.0, max_relative = 1e-15);
+}
+
+#[test]
+fn planar_mode_makes_discs_and_locks_dofs() {
+    let mut w = World::builder().planar(true).build().unwrap();
+    let h = w
+        .insert(SphereBuilder::new(0.5, DVec3::ZERO).velocity(DVec3::new(1.0, 2.0, 3.0)).angular_velocity(DVec3::ONE).build().unwrap())
+        .unwrap();
+    let i = w.bodies.index(h).unwrap();
+    // Disc of unit thickness: m = ρ π r², I_z = ½ m r².
+    let m = 2500.0 * PI * 0.25;
+    assert_relative_eq!(w.bodies.mass[i], m, max_relative = 1e-14);
+    assert_relative_eq!(w.bodies.inertia[i].z, 0.5 * m * 0.25, max_relative = 1e-14);
+    // The out-of-plane components are removed at insertion, exactly.
+    assert_eq!(w.bodies.velocity[i], DVec3::new(1.0, 2.0, 0.0));
+    assert_eq!(w.bodies.angular_velocity[i], DVec3::new(0.0, 0.0, 1.0));
+}
+
+#[test]
+fn walls_have_infinite_mass_and_dynamic_walls_need_one() {
+    let mut w = world();
+    let h = w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+    let i = w.bodies.index(h).unwrap();
+    assert!(w.bodies.mass[i].is_infinite());
+    assert_eq!(w.bodies.inv_mass[i], 0.0);
+    assert_eq!(w.bodies.motion[i], MotionKind::Fixed);
+    let err = w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).dynamic().build().unwrap()).unwrap_err();
+    assert!(matches!(err, CoreError::InvalidBody { field: "mass", .. }));
+    // A piston: a dynamic plane with a finite mass and no rotation.
+    let p = w.insert(PlaneBuilder::new(DVec3::ONE, -DVec3::Z).dynamic().mass(3.0).build().unwrap()).unwrap();
+    let ip = w.bodies.index(p).unwrap();
+    assert_eq!(w.bodies.inv_mass[ip], 1.0 / 3.0);
+    assert_eq!(w.bodies.inv_inertia[ip], DVec3::ZERO);
+}
+
+#[test]
+fn unknown_material_and_stale_handles_are_errors() {
+    let mut w = world();
+    let err = w.insert(SphereBuilder::new(0.1, DVec3::ZERO).material(MaterialId(3)).build().unwrap()).unwrap_err();
+    assert!(matches!(err, CoreError::UnknownMaterial { body: BodyRef::New, .. }), "{err}");
+    let a = w.insert(SphereBuilder::new(0.1, DVec3::ZERO).build().unwrap()).unwrap();
+    let b = w.insert(SphereBuilder::new(0.2, DVec3::X).build().unwrap()).unwrap();
+    w.remove(a).unwrap();
+    assert!(matches!(w.bodies.index(a), Err(CoreError::NoSuchBody { handle }) if handle == a));
+    assert!(matches!(w.remove(a), Err(CoreError::NoSuchBody { .. })));
+    // The surviving body moved to dense index 0 and kept its data.
+    let ib = w.bodies.index(b).unwrap();
+    assert_eq!(ib, 0);
+    assert_eq!(w.bodies.radius[ib], 0.2);
+    assert_eq!(w.bodies.position[ib], DVec3::X);
+    // Handles are never reused.
+    let c = w.insert(SphereBuilder::new(0.1, DVec3::Y).build().unwrap()).unwrap();
+    assert_ne!(c, a);
+}
+
+#[test]
+fn energies_and_momenta_of_a_known_state() {
+    let mut w = world();
+    let h = w
+        .insert(
+            SphereBuilder::new(1.0, DVec3::new(0.0, 0.0, 2.0))
+                .mass(2.0)
+                .velocity(DVec3::new(3.0, 0.0, 0.0))
+                .angular_velocity(DVec3::new(0.0, 0.0, 5.0))
+                .build()
+                .unwrap(),
+        )
+        .unwrap();
+    w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+    let _ = h;
+    // ½ m v² = 9; ½ I ω² with I = 0.4 m r² = 0.8: 10; m g h = 2*10*2 = 40; all exact in f64.
+    assert_relative_eq!(w.kinetic_energy_translational(), 9.0, max_relative = 1e-15);
+    assert_relative_eq!(w.kinetic_energy_rotational(), 10.0, max_relative = 1e-15);
+    assert_relative_eq!(w.potential_energy(), 40.0, max_relative = 1e-15);
+    assert_eq!(w.momentum(), DVec3::new(6.0, 0.0, 0.0));
+    // L = x × m v + I ω = (0,0,2) × (6,0,0) + (0,0,4) = (0,12,0) + (0,0,4).
+    let l = w.angular_momentum();
+    assert!((l - DVec3::new(0.0, 12.0, 4.0)).length() < 1e-14);
+}
+
+/// A solver that applies a prescribed change to the world, to exercise the step wrapper.
+struct Scripted(Box<dyn FnMut(&mut World) -> StepReport>);
+
+#[derive(Debug, thiserror::Error)]
+#[error("scripted failure")]
+struct ScriptedError;
+
+impl Solver for Scripted {
+    type Error = ScriptedError;
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+    fn step(&mut self, world: &mut World, _dt: f64) -> Result<StepReport, ScriptedError> {
+        Ok((self.0)(world))
+    }
+}
+
+#[test]
+fn step_rejects_bad_time_steps() {
+    let mut w = world();
+    let mut s = Scripted(Box::new(|_| StepReport::default()));
+    for dt in [0.0, -1e-3, f64::NAN, f64::INFINITY] {
+        assert!(matches!(w.step(&mut s, dt), Err(CoreError::InvalidTimeStep { .. })), "dt = {dt}");
+    }
+    assert_eq!(w.step, 0, "a rejected step does not advance the clock");
+}
+
+#[test]
+fn step_stops_on_non_finite_state_naming_body_and_step() {
+    let mut w = world();
+    w.insert(SphereBuilder::new(0.1, DVec3::ZERO).build().unwrap()).unwrap();
+    let h = w.insert(SphereBuilder::new(0.1, DVec3::X).build().unwrap()).unwrap();
+    let mut s = Scripted(Box::new(move |w: &mut World| {
+        if w.step == 2 {
+            let i = w.bodies.index(h).unwrap();
+            w.bodies.velocity[i].y = f64::NAN;
+        }
+        StepReport::default()
+    }));
+    w.step(&mut s, 1e-3).unwrap();
+    w.step(&mut s, 1e-3).unwrap();
+    let err = w.step(&mut s, 1e-3).unwrap_err();
+    assert!(matches!(err, CoreError::NonFiniteState { body, field: "velocity", step: 3, .. } if body == h), "{err}");
+}
+
+#[test]
+fn step_stops_on_excessive_overlap_and_calls_observers_otherwise() {
+    let mut w = world();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    w.add_observer(move |w: &World, r: &StepReport| log.lock().unwrap().push((w.step, r.contacts)));
+    let mut ratio = 0.1;
+    let mut s = Scripted(Box::new(move |_| {
+        ratio += 0.25;
+        StepReport {
+            contacts: 7,
+            max_overlap: ratio * 1e-3,
+            max_overlap_ratio: ratio,
+            max_overlap_pair: Some((BodyHandle(4), BodyHandle(9))),
+            ..Default::default()
+        }
+    }));
+    w.step(&mut s, 1e-3).unwrap(); // ratio 0.35 < 0.5
+    let err = w.step(&mut s, 1e-3).unwrap_err(); // ratio 0.6 > 0.5
+    assert!(matches!(err, CoreError::ExcessiveOverlap { body1: BodyHandle(4), body2: BodyHandle(9), step: 2, .. }), "{err}");
+    assert_eq!(*seen.lock().unwrap(), vec![(1, 7)], "observers run after successful steps only");
+}
+
+#[test]
+fn kinematic_bodies_follow_their_drive() {
+    let mut w = world();
+    let omega = 2.0;
+    let h = w
+        .insert(
+            CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 1.0)
+                .kinematic(
+                    Prescribed::Function(Arc::new(|t| DVec3::new(t, 0.0, 0.0))),
+                    Prescribed::Constant(DVec3::new(0.0, 0.0, omega)),
+                )
+                .build()
+                .unwrap(),
+        )
+        .unwrap();
+    let i = w.bodies.index(h).unwrap();
+    let dt = 0.01;
+    let mut t = 0.0;
+    for _ in 0..100 {
+        w.bodies.advance_kinematic(t, dt);
+        t += dt;
+    }
+    // Midpoint rule is exact for a velocity linear in time: x(1) = ∫ t dt = 0.5 (round-off only).
+    assert_relative_eq!(w.bodies.position[i].x, 0.5, max_relative = 1e-12);
+    // v(t) = t at t = Σ 0.01 (accumulated clock: ~1e-15 rounding).
+    assert_relative_eq!(w.bodies.velocity[i].x, 1.0, max_relative = 1e-13);
+    // Orientation after 1 s at ω = 2 rad/s: angle 2 about z (exponential map, round-off).
+    let (axis, angle) = w.bodies.orientation[i].to_axis_angle();
+    assert_relative_eq!(angle, 2.0, max_relative = 1e-12);
+    assert!((axis - DVec3::Z).length() < 1e-12);
+}
+
+#[test]
+fn gyroscopic_term_of_a_torque_free_asymmetric_body() {
+    // ω along a non-principal direction of a body with distinct moments: I α = −ω × I ω.
+    let mut w = World::builder().gravity(DVec3::ZERO).build().unwrap();
+    let props = MassProperties { mass: 1.0, inertia: DVec3::new(1.0, 2.0, 3.0) };
+    let h = w
+        .insert(
+            RigidBodyBuilder::new(Shape::Sphere { radius: 1.0 }, DVec3::ZERO)
+                .mass_properties(props)
+                .angular_velocity(DVec3::new(1.0, 1.0, 0.0))
+                .build()
+                .unwrap(),
+        )
+        .unwrap();
+    let i = w.bodies.index(h).unwrap();
+    let alpha = w.bodies.angular_acceleration(i, DVec3::ZERO, w.bodies.angular_velocity[i]);
+    // ω × Iω = (1,1,0) × (1,2,0) = (0,0,1) → α = −(0,0,1)/3.
+    assert!((alpha - DVec3::new(0.0, 0.0, -1.0 / 3.0)).length() < 1e-15);
+}
