@@ -1,0 +1,24 @@
+//! # granula-gear
+//!
+//! Explicit integrators for smooth (MD) dynamics behind [`granula_core::Integrator`]: the Gear
+//! predictor-corrector with 4, 5 or 6 values (002 Appendix A), velocity Verlet and symplectic
+//! Euler. Each keeps its per-body state keyed by dense index and follows
+//! [`BodySet::structure_version`](granula_core::BodySet::structure_version).
+//!
+//! Contract shared by all three: on the first step (and for bodies inserted later) the
+//! integrator takes the initial accelerations from `BodySet::force` / `BodySet::torque`, which
+//! the solver fills with the contact loads at the initial state before the first
+//! [`Integrator::predict`](granula_core::Integrator::predict) (the `granula-smooth` solver does).
+//! Nothing here can fail, so the crate has no error type.
+#![deny(missing_docs)]
+
+mod coefficients;
+mod gear;
+mod per_body;
+mod symplectic_euler;
+mod verlet;
+
+pub use coefficients::GearCoefficients;
+pub use gear::{Gear, StartDerivatives};
+pub use symplectic_euler::SymplecticEuler;
+pub use verlet::VelocityVerlet;
