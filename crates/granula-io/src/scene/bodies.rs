@@ -1,0 +1,235 @@
+//! From the body tables of a scene (spheres, walls, generators) to validated body plans.
+
+use super::check::Check;
+use super::source::KeyPath;
+use super::spec::{CylinderSpec, LatticeSpec, MotionSpec, PackingSpec, PlaneSpec, RegionSpec, SizeSpec, SphereSpec};
+use crate::error::{IoError, Result};
+use crate::generate::{lattice, random_packing, PlacedSphere, Region, SizeDistribution};
+use glam::DVec3;
+use granula_core::{CylinderBuilder, Dofs, PlaneBuilder, Prescribed, RigidBody, SphereBuilder};
+
+/// A body ready to insert, with its name and where the scene defines it.
+#[derive(Clone, Debug)]
+pub struct BodyPlan {
+    /// The validated body.
+    pub body: RigidBody,
+    /// Its name in the scene, if any.
+    pub name: Option<String>,
+    /// Where the scene defines it, e.g. `spheres[3]` or `packings[0] (sphere 17)`.
+    pub origin: String,
+}
+
+fn kinematic(v: DVec3, w: DVec3) -> (Prescribed, Prescribed) {
+    (Prescribed::Constant(v), Prescribed::Constant(w))
+}
+
+/// A sphere from `[[spheres]]`.
+pub fn sphere(c: &Check, path: &KeyPath, s: &SphereSpec) -> Result<BodyPlan> {
+    let r = c.positive(&path.key("radius"), s.radius)?;
+    let x = c.vector(&path.key("position"), s.position)?;
+    let v = c.vector(&path.key("velocity"), s.velocity)?;
+    let w = c.vector(&path.key("angular_velocity"), s.angular_velocity)?;
+    let f = c.vector(&path.key("force"), s.force)?;
+    let t = c.vector(&path.key("torque"), s.torque)?;
+    let m = c.material(&path.key("material"), s.material.as_ref())?;
+    let mut b =
+        SphereBuilder::new(r, x).velocity(v).angular_velocity(w).material(m).external_force(f).external_torque(t);
+    if let Some(mass) = s.mass {
+        b = b.mass(c.positive(&path.key("mass"), mass)?);
+    }
+    b = match s.motion {
+        MotionSpec::Dynamic => b.dynamic(),
+        MotionSpec::Fixed => b.fixed(),
+        MotionSpec::Kinematic => {
+            let (lv, lw) = kinematic(v, w);
+            b.kinematic(lv, lw)
+        }
+    };
+    if s.lock_rotation {
+        b = b.lock(Dofs::ROTATION);
+    }
+    for (i, a) in s.lock_axes.iter().enumerate() {
+        let d = match a.as_str() {
+            "x" => Dofs::TX,
+            "y" => Dofs::TY,
+            "z" => Dofs::TZ,
+            _ => return Err(c.invalid(&path.key("lock_axes").index(i), a, "must be \"x\", \"y\" or \"z\"")),
+        };
+        b = b.lock(d);
+    }
+    let body = b.build().map_err(|e| c.core(path, e))?;
+    Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
+}
+
+/// A plane wall from `[[planes]]`.
+pub fn plane(c: &Check, path: &KeyPath, s: &PlaneSpec) -> Result<BodyPlan> {
+    let p = c.vector(&path.key("point"), s.point)?;
+    let n = c.direction(&path.key("normal"), s.normal)?;
+    let v = c.vector(&path.key("velocity"), s.velocity)?;
+    let f = c.vector(&path.key("force"), s.force)?;
+    let m = c.material(&path.key("material"), s.material.as_ref())?;
+    if let Some(d) = s.display_size {
+        c.positive(&path.key("display_size"), d)?;
+    }
+    let mut b = PlaneBuilder::new(p, n).material(m).velocity(v).external_force(f);
+    b = match s.motion {
+        MotionSpec::Fixed => b.fixed(),
+        MotionSpec::Kinematic => {
+            let (lv, lw) = kinematic(v, DVec3::ZERO);
+            b.kinematic(lv, lw)
+        }
+        MotionSpec::Dynamic => {
+            let Some(mass) = s.mass else {
+                return Err(c.invalid(&path.key("motion"), "dynamic", "a dynamic plane needs a `mass`"));
+            };
+            // A free piston translates only: its rotation is locked.
+            b.dynamic().mass(c.positive(&path.key("mass"), mass)?).lock(Dofs::ROTATION)
+        }
+    };
+    let body = b.build().map_err(|e| c.core(path, e))?;
+    Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
+}
+
+/// A cylindrical wall from `[[cylinders]]`.
+pub fn cylinder(c: &Check, path: &KeyPath, s: &CylinderSpec) -> Result<BodyPlan> {
+    let x = c.vector(&path.key("center"), s.center)?;
+    let a = c.direction(&path.key("axis"), s.axis)?;
+    let r = c.positive(&path.key("radius"), s.radius)?;
+    let w = c.vector(&path.key("angular_velocity"), s.angular_velocity)?;
+    let m = c.material(&path.key("material"), s.material.as_ref())?;
+    let mut b = CylinderBuilder::new(x, a, r).material(m);
+    if let Some(l) = s.length {
+        b = b.length(c.positive(&path.key("length"), l)?);
+    }
+    b = if s.inside { b.inside() } else { b.outside() };
+    b = match s.motion {
+        MotionSpec::Fixed => b.fixed(),
+        MotionSpec::Kinematic => {
+            let (lv, lw) = kinematic(DVec3::ZERO, w);
+            b.kinematic(lv, lw)
+        }
+        MotionSpec::Dynamic => {
+            return Err(c.invalid(&path.key("motion"), "dynamic", "cylinder walls are \"fixed\" or \"kinematic\""))
+        }
+    };
+    let body = b.build().map_err(|e| c.core(path, e))?;
+    Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
+}
+
+fn generated(
+    c: &Check,
+    path: &KeyPath,
+    spheres: Vec<PlacedSphere>,
+    material: granula_core::MaterialId,
+    velocity: DVec3,
+) -> Result<Vec<BodyPlan>> {
+    spheres
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let body = SphereBuilder::new(s.radius, s.center)
+                .material(material)
+                .velocity(velocity)
+                .build()
+                .map_err(|e| c.core(path, e))?;
+            Ok(BodyPlan { body, name: None, origin: format!("{path} (sphere {i})") })
+        })
+        .collect()
+}
+
+/// The spheres of a `[[lattices]]` entry.
+pub fn lattice_bodies(c: &Check, path: &KeyPath, s: &LatticeSpec, planar: bool) -> Result<Vec<BodyPlan>> {
+    let o = c.vector(&path.key("origin"), s.origin)?;
+    let r = c.positive(&path.key("radius"), s.radius)?;
+    let d = c.positive(&path.key("spacing"), s.spacing)?;
+    if d < 2.0 * r {
+        return Err(c.invalid(&path.key("spacing"), d, format!("must be >= 2 x radius = {}", 2.0 * r)));
+    }
+    for (k, &n) in s.counts.iter().enumerate() {
+        if n == 0 {
+            return Err(c.invalid(&path.key("counts").index(k), n, "must be >= 1"));
+        }
+    }
+    if planar && s.counts[2] != 1 {
+        return Err(c.invalid(&path.key("counts").index(2), s.counts[2], "must be 1 in planar mode"));
+    }
+    let v = c.vector(&path.key("velocity"), s.velocity)?;
+    let m = c.material(&path.key("material"), s.material.as_ref())?;
+    generated(c, path, lattice(o, s.counts, d, r), m, v)
+}
+
+fn size(c: &Check, path: &KeyPath, s: &SizeSpec) -> Result<SizeDistribution> {
+    Ok(match *s {
+        SizeSpec::Uniform { min, max } => {
+            let lo = c.positive(&path.key("min"), min)?;
+            let hi = c.positive(&path.key("max"), max)?;
+            if hi < lo {
+                return Err(c.invalid(&path.key("max"), hi, format!("must be >= min = {lo}")));
+            }
+            SizeDistribution::Uniform { min: lo, max: hi }
+        }
+        SizeSpec::Bidisperse { small, large, fraction_large } => {
+            let s = c.positive(&path.key("small"), small)?;
+            let l = c.positive(&path.key("large"), large)?;
+            if !(0.0..=1.0).contains(&fraction_large) {
+                return Err(c.invalid(&path.key("fraction_large"), fraction_large, "must be in [0, 1]"));
+            }
+            SizeDistribution::Bidisperse { small: s, large: l, fraction_large }
+        }
+        SizeSpec::Lognormal { median, sigma, min, max } => {
+            let md = c.positive(&path.key("median"), median)?;
+            let sg = c.non_negative(&path.key("sigma"), sigma)?;
+            let lo = c.positive(&path.key("min"), min)?;
+            let hi = c.positive(&path.key("max"), max)?;
+            // Redrawing must terminate: [min, max] has to hold the median or lie within
+            // three standard deviations of it in log space.
+            if hi < lo || (lo / md).ln() > 3.0 * sg || (hi / md).ln() < -3.0 * sg {
+                return Err(c.invalid(
+                    &path.key("max"),
+                    [lo, hi],
+                    "[min, max] must be non-empty and within 3 sigma of the median in log space",
+                ));
+            }
+            SizeDistribution::Lognormal { median: md, sigma: sg, min: lo, max: hi }
+        }
+    })
+}
+
+fn region(c: &Check, path: &KeyPath, r: &RegionSpec) -> Result<Region> {
+    Ok(match *r {
+        RegionSpec::Box { min, max } => {
+            let lo = c.vector(&path.key("min"), min)?;
+            let hi = c.vector(&path.key("max"), max)?;
+            if !hi.cmpge(lo).all() {
+                return Err(c.invalid(&path.key("max"), max, format!("must be >= min = {min:?} componentwise")));
+            }
+            Region::Box { min: lo, max: hi }
+        }
+        RegionSpec::Cylinder { base, radius, height } => Region::Cylinder {
+            base: c.vector(&path.key("base"), base)?,
+            radius: c.positive(&path.key("radius"), radius)?,
+            height: c.non_negative(&path.key("height"), height)?,
+        },
+    })
+}
+
+/// The spheres of a `[[packings]]` entry.
+pub fn packing_bodies(c: &Check, path: &KeyPath, s: &PackingSpec, planar: bool) -> Result<Vec<BodyPlan>> {
+    let reg = region(c, &path.key("region"), &s.region)?;
+    let dist = size(c, &path.key("size"), &s.size)?;
+    if s.count == 0 {
+        return Err(c.invalid(&path.key("count"), s.count, "must be >= 1"));
+    }
+    if s.attempts_per_sphere == 0 {
+        return Err(c.invalid(&path.key("attempts_per_sphere"), 0, "must be >= 1"));
+    }
+    if !reg.fits(dist.max_radius(), planar) {
+        return Err(c.invalid(&path.key("region"), dist.max_radius(), "the region is smaller than the largest sphere"));
+    }
+    let m = c.material(&path.key("material"), s.material.as_ref())?;
+    let (spheres, attempts) = random_packing(reg, s.count, dist, s.seed, s.attempts_per_sphere, planar);
+    if spheres.len() < s.count {
+        return Err(IoError::PackingFailed { at: c.at(path), placed: spheres.len(), requested: s.count, attempts });
+    }
+    generated(c, path, spheres, m, DVec3::ZERO)
+}

@@ -1,0 +1,158 @@
+//! Scene files: parsing (TOML with serde, unknown keys rejected), validation with errors
+//! that name the file, key and line, and construction of the [`World`].
+
+mod bodies;
+mod check;
+mod output_spec;
+mod overlap;
+mod source;
+pub mod spec;
+mod validate;
+
+pub use bodies::BodyPlan;
+pub use overlap::OVERLAP_TOLERANCE;
+pub use source::{line_column, line_of, KeyPath, Seg};
+pub use spec::SceneSpec;
+
+use crate::error::{IoError, Result};
+use check::Check;
+use glam::DVec3;
+use granula_core::{Material, MaterialId, PairMaterial, World};
+use std::path::Path;
+
+/// A parsed and fully validated scene: every body is built and checked (including initial
+/// overlaps), so that running it can only fail in the physics.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// The file name used in messages.
+    pub file: String,
+    /// The scene text (kept for checkpoints and messages).
+    pub text: String,
+    /// The parsed file.
+    pub spec: SceneSpec,
+    /// Number of steps to run.
+    pub steps: u64,
+    /// Materials in id order.
+    pub materials: Vec<Material>,
+    /// Pair overrides (material ids and values).
+    pub pairs: Vec<(u16, u16, PairMaterial)>,
+    /// Bodies in insertion order: body `i` gets `BodyHandle(i)`.
+    pub bodies: Vec<BodyPlan>,
+}
+
+impl Scene {
+    /// Reads and validates a scene file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| IoError::file(path, e))?;
+        Scene::parse(&path.display().to_string(), &text)
+    }
+
+    /// Parses and validates scene text; `file` names it in messages.
+    pub fn parse(file: &str, text: &str) -> Result<Scene> {
+        let spec: SceneSpec = toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((1, 1), |s| line_column(text, s.start));
+            IoError::Parse { file: file.to_string(), line, column, message: e.message().trim().to_string() }
+        })?;
+        Scene::validate(file, text, spec)
+    }
+
+    fn validate(file: &str, text: &str, spec: SceneSpec) -> Result<Scene> {
+        let names: Vec<String> = if spec.materials.is_empty() {
+            vec![Material::default().name]
+        } else {
+            spec.materials.iter().map(|m| m.name.clone()).collect()
+        };
+        let c = Check { file, text, materials: names };
+        let steps = validate::simulation(&c, &spec)?;
+        validate::solver(&c, &spec.solver)?;
+        let materials = if spec.materials.is_empty() {
+            vec![Material::default()]
+        } else {
+            validate::materials(&c, &spec.materials)?
+        };
+        let pairs = validate::pairs(&c, &materials, &spec.pairs)?;
+        let planar = spec.simulation.planar;
+        let root = KeyPath::root();
+        let mut plans = Vec::new();
+        for (i, s) in spec.spheres.iter().enumerate() {
+            plans.push(bodies::sphere(&c, &root.key("spheres").index(i), s)?);
+        }
+        for (i, s) in spec.planes.iter().enumerate() {
+            plans.push(bodies::plane(&c, &root.key("planes").index(i), s)?);
+        }
+        for (i, s) in spec.cylinders.iter().enumerate() {
+            plans.push(bodies::cylinder(&c, &root.key("cylinders").index(i), s)?);
+        }
+        for (i, s) in spec.lattices.iter().enumerate() {
+            plans.extend(bodies::lattice_bodies(&c, &root.key("lattices").index(i), s, planar)?);
+        }
+        for (i, s) in spec.packings.iter().enumerate() {
+            plans.extend(bodies::packing_bodies(&c, &root.key("packings").index(i), s, planar)?);
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for p in &plans {
+            if let Some(n) = &p.name {
+                if seen.contains(&n.as_str()) {
+                    let path = parse_origin(&p.origin).key("name");
+                    return Err(c.invalid(&path, n, "is already the name of another body"));
+                }
+                seen.push(n);
+            }
+        }
+        overlap::check_overlaps(file, text, &plans)?;
+        let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
+        validate::outputs(&c, &spec.output, &names)?;
+        Ok(Scene { file: file.to_string(), text: text.to_string(), spec, steps, materials, pairs, bodies: plans })
+    }
+
+    /// Builds the world: materials, pair overrides, then the bodies in order.
+    pub fn build_world(&self) -> Result<World> {
+        let s = &self.spec.simulation;
+        let mut b = World::builder()
+            .gravity(DVec3::from_array(s.gravity))
+            .planar(s.planar)
+            .max_overlap_ratio(s.max_overlap_ratio);
+        for m in &self.materials {
+            b = b.material(m.clone());
+        }
+        let mut world = b.build()?;
+        for &(a, c, p) in &self.pairs {
+            world.materials.set_pair(MaterialId(a), MaterialId(c), p)?;
+        }
+        for plan in &self.bodies {
+            world.insert(plan.body.clone())?;
+        }
+        Ok(world)
+    }
+
+    /// The time step (s).
+    pub fn dt(&self) -> f64 {
+        self.spec.simulation.dt
+    }
+
+    /// Index (and handle number) of the body with this name.
+    pub fn body_named(&self, name: &str) -> Option<usize> {
+        self.bodies.iter().position(|b| b.name.as_deref() == Some(name))
+    }
+
+    /// The smallest sphere radius of the scene, if it has spheres.
+    pub fn min_radius(&self) -> Option<f64> {
+        self.bodies.iter().filter_map(|b| b.body.shape.sphere_radius()).reduce(f64::min)
+    }
+}
+
+/// `spheres[3]` → the key path `spheres[3]`.
+fn parse_origin(origin: &str) -> KeyPath {
+    let (name, rest) = origin.split_once('[').unwrap_or((origin, ""));
+    let key: &'static str = match name {
+        "spheres" => "spheres",
+        "planes" => "planes",
+        _ => "cylinders",
+    };
+    let mut p = KeyPath::root().key(key);
+    if let Ok(i) = rest.trim_end_matches(']').parse() {
+        p = p.index(i);
+    }
+    p
+}

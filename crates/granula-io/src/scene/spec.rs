@@ -1,0 +1,447 @@
+//! The scene file schema: plain serde structs mirroring the TOML, one per table. Every
+//! struct rejects unknown keys. Field docs state units and defaults; `docs/scene-format.md`
+//! documents the same fields with a complete example.
+
+pub use super::output_spec::*;
+use serde::{Deserialize, Serialize};
+
+/// A whole scene file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SceneSpec {
+    /// Clock, gravity, planar mode.
+    pub simulation: SimulationSpec,
+    /// The solver and its parameters.
+    pub solver: SolverSpec,
+    /// Materials; the first is the default for bodies that name none.
+    #[serde(default)]
+    pub materials: Vec<MaterialSpec>,
+    /// Explicit pair values overriding the mixing rule.
+    #[serde(default)]
+    pub pairs: Vec<PairSpec>,
+    /// Spheres one by one.
+    #[serde(default)]
+    pub spheres: Vec<SphereSpec>,
+    /// Infinite plane walls.
+    #[serde(default)]
+    pub planes: Vec<PlaneSpec>,
+    /// Cylindrical walls.
+    #[serde(default)]
+    pub cylinders: Vec<CylinderSpec>,
+    /// Regular lattices of spheres.
+    #[serde(default)]
+    pub lattices: Vec<LatticeSpec>,
+    /// Random loose packings without overlaps.
+    #[serde(default)]
+    pub packings: Vec<PackingSpec>,
+    /// Outputs and their intervals.
+    #[serde(default)]
+    pub output: OutputSpec,
+}
+
+/// `[simulation]`: the clock and the world.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationSpec {
+    /// Time step Δt (s), > 0.
+    pub dt: f64,
+    /// End time (s); exactly one of `end_time` and `steps` is given.
+    pub end_time: Option<f64>,
+    /// Number of steps; exactly one of `end_time` and `steps` is given.
+    pub steps: Option<u64>,
+    /// Gravitational acceleration (m/s²). Default `[0, 0, -9.81]`.
+    #[serde(default = "default_gravity")]
+    pub gravity: [f64; 3],
+    /// Planar (2D) mode: spheres are discs of unit thickness in the x-y plane. Default false.
+    #[serde(default)]
+    pub planar: bool,
+    /// Largest overlap allowed, as a fraction of the smaller radius, before the run stops as
+    /// blown up. Default 0.5.
+    #[serde(default = "default_overlap_ratio")]
+    pub max_overlap_ratio: f64,
+}
+
+fn default_gravity() -> [f64; 3] {
+    [0.0, 0.0, -9.81]
+}
+fn default_overlap_ratio() -> f64 {
+    0.5
+}
+
+/// `[solver]`: which method, with its parameters.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SolverSpec {
+    /// Smooth DEM (molecular dynamics).
+    Md(MdSpec),
+    /// Non-smooth contact dynamics.
+    Nscd(NscdSpec),
+}
+
+/// `[solver] kind = "md"`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MdSpec {
+    /// Normal elastic force: `"hertz"` or `"hooke"`. Default `"hertz"`.
+    #[serde(default = "default_normal")]
+    pub normal: String,
+    /// Normal stiffness k_n (N/m) for `"hooke"`; Hertz derives its stiffness from E*.
+    pub normal_stiffness: Option<f64>,
+    /// Normal damping: `"viscoelastic"` (from the restitution coefficient) or `"none"`.
+    /// Default `"viscoelastic"`.
+    #[serde(default = "default_damping")]
+    pub damping: String,
+    /// Tangential force: `"cundall_strack"` (spring with history, Coulomb cap), `"viscous"`
+    /// or `"none"`. Default `"cundall_strack"`.
+    #[serde(default = "default_tangential")]
+    pub tangential: String,
+    /// Rolling resistance: `"none"` or `"constant_torque"`. Default `"none"`.
+    #[serde(default = "default_none")]
+    pub rolling: String,
+    /// Twisting resistance: `"none"` or `"constant_torque"`. Default `"none"`.
+    #[serde(default = "default_none")]
+    pub twisting: String,
+    /// Cohesion: `"none"` or `"constant"`. Default `"none"`.
+    #[serde(default = "default_none")]
+    pub cohesion: String,
+    /// Integrator: `"verlet"`, `"gear3"`, `"gear4"`, `"gear5"`, `"gear6"`. Default `"verlet"`.
+    #[serde(default = "default_integrator")]
+    pub integrator: String,
+    /// Broadphase: `"sweep_and_prune"`, `"linked_cells"` or `"brute_force"`. Default
+    /// `"sweep_and_prune"`.
+    #[serde(default = "default_broadphase")]
+    pub broadphase: String,
+    /// Verlet skin (m) added to bounding boxes; pairs are searched again only after a body
+    /// moved more than half of it. Default 0 (search every step).
+    #[serde(default)]
+    pub skin: f64,
+}
+
+fn default_normal() -> String {
+    "hertz".into()
+}
+fn default_damping() -> String {
+    "viscoelastic".into()
+}
+fn default_tangential() -> String {
+    "cundall_strack".into()
+}
+fn default_none() -> String {
+    "none".into()
+}
+fn default_integrator() -> String {
+    "verlet".into()
+}
+fn default_broadphase() -> String {
+    "sweep_and_prune".into()
+}
+
+/// `[solver] kind = "nscd"`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NscdSpec {
+    /// θ of the θ-method, in [0.5, 1]. Default 0.5.
+    #[serde(default = "default_theta")]
+    pub theta: f64,
+    /// Convergence criterion: `"local"`, `"global"` or `"fixed_iterations"` (000 eqs. 35-37).
+    /// Default `"local"`.
+    #[serde(default = "default_criterion")]
+    pub criterion: String,
+    /// Tolerance of the criterion, > 0. Default 1e-4.
+    #[serde(default = "default_tolerance")]
+    pub tolerance: f64,
+    /// Iteration cap N_I per step, ≥ 1. Default 1000.
+    #[serde(default = "default_max_iterations")]
+    pub max_iterations: u32,
+    /// Sweep order: `"random"`, `"forward"` or `"forward_backward"`. Default `"random"`.
+    #[serde(default = "default_sweep")]
+    pub sweep: String,
+    /// Seed of the random sweep order. Default 0.
+    #[serde(default)]
+    pub seed: u64,
+    /// Broadphase, as for MD. Default `"sweep_and_prune"`.
+    #[serde(default = "default_broadphase")]
+    pub broadphase: String,
+    /// Detection margin (m): contacts with a gap up to this are handed to the solver.
+    /// Default: 0.1 of the smallest sphere radius.
+    pub margin: Option<f64>,
+}
+
+fn default_theta() -> f64 {
+    0.5
+}
+fn default_criterion() -> String {
+    "local".into()
+}
+fn default_tolerance() -> f64 {
+    1e-4
+}
+fn default_max_iterations() -> u32 {
+    1000
+}
+fn default_sweep() -> String {
+    "random".into()
+}
+
+/// `[[materials]]`: one material; omitted fields take the core's defaults (glass-like).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MaterialSpec {
+    /// Unique name.
+    pub name: String,
+    /// Density (kg/m³). Default 2500.
+    pub density: Option<f64>,
+    /// Static friction coefficient. Default 0.5.
+    pub friction: Option<f64>,
+    /// Dynamic friction coefficient. Default: equal to `friction`.
+    pub dynamic_friction: Option<f64>,
+    /// Rolling friction length (m). Default 0.
+    pub rolling_friction: Option<f64>,
+    /// Torsion friction length (m). Default 0.
+    pub torsion_friction: Option<f64>,
+    /// Normal restitution coefficient in (0, 1]. Default 0.5.
+    pub restitution: Option<f64>,
+    /// Young's modulus (Pa). Default 1e7.
+    pub young_modulus: Option<f64>,
+    /// Poisson's ratio. Default 0.3.
+    pub poisson_ratio: Option<f64>,
+    /// Cohesion force F_C (N). Default 0.
+    pub cohesion_force: Option<f64>,
+    /// Cohesion range d_C (m). Default 0.
+    pub cohesion_range: Option<f64>,
+}
+
+/// `[[pairs]]`: explicit values for one pair of materials; omitted fields keep the mixed
+/// value.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PairSpec {
+    /// The two material names (may be equal).
+    pub materials: [String; 2],
+    /// Static friction coefficient.
+    pub friction: Option<f64>,
+    /// Dynamic friction coefficient.
+    pub dynamic_friction: Option<f64>,
+    /// Rolling friction length (m).
+    pub rolling_friction: Option<f64>,
+    /// Torsion friction length (m).
+    pub torsion_friction: Option<f64>,
+    /// Restitution coefficient.
+    pub restitution: Option<f64>,
+    /// Cohesion force (N).
+    pub cohesion_force: Option<f64>,
+    /// Cohesion range (m).
+    pub cohesion_range: Option<f64>,
+}
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum MotionSpec {
+    /// Moved by forces (the default for spheres).
+    #[default]
+    Dynamic,
+    /// Never moves (the default for walls).
+    Fixed,
+    /// Moves with its constant `velocity` and `angular_velocity` whatever the forces: a
+    /// piston, a rotating drum.
+    Kinematic,
+}
+
+/// `[[spheres]]`: one sphere.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SphereSpec {
+    /// Optional name, for trajectories and messages.
+    pub name: Option<String>,
+    /// Radius (m), > 0.
+    pub radius: f64,
+    /// Centre (m).
+    pub position: [f64; 3],
+    /// Initial (or kinematic) velocity (m/s). Default zero.
+    #[serde(default)]
+    pub velocity: [f64; 3],
+    /// Initial (or kinematic) angular velocity (rad/s). Default zero.
+    #[serde(default)]
+    pub angular_velocity: [f64; 3],
+    /// Material name. Default: the first material.
+    pub material: Option<String>,
+    /// Motion. Default `"dynamic"`.
+    #[serde(default)]
+    pub motion: MotionSpec,
+    /// Constant external force (N), besides gravity. Default zero.
+    #[serde(default)]
+    pub force: [f64; 3],
+    /// Constant external torque (N m). Default zero.
+    #[serde(default)]
+    pub torque: [f64; 3],
+    /// Explicit mass (kg) instead of the material's density.
+    pub mass: Option<f64>,
+    /// Lock rotation (the sphere can only translate). Default false.
+    #[serde(default)]
+    pub lock_rotation: bool,
+    /// Lock translation along these axes, e.g. `["y", "z"]` for a 1D chain. Default none.
+    #[serde(default)]
+    pub lock_axes: Vec<String>,
+}
+
+/// `[[planes]]`: an infinite plane wall.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PlaneSpec {
+    /// Optional name.
+    pub name: Option<String>,
+    /// A point of the plane (m).
+    pub point: [f64; 3],
+    /// Normal pointing to the side where particles are (any length > 0).
+    pub normal: [f64; 3],
+    /// Material name. Default: the first material.
+    pub material: Option<String>,
+    /// Motion. Default `"fixed"`; `"dynamic"` needs a `mass`.
+    #[serde(default = "fixed")]
+    pub motion: MotionSpec,
+    /// Velocity (m/s) of a kinematic (piston) or initial velocity of a dynamic plane.
+    #[serde(default)]
+    pub velocity: [f64; 3],
+    /// Mass (kg) of a dynamic plane (a free piston).
+    pub mass: Option<f64>,
+    /// Constant external force (N) on a dynamic plane, e.g. the load on a piston.
+    #[serde(default)]
+    pub force: [f64; 3],
+    /// Visual half-size (m) of the square drawn in VTK output. Default: from the scene's extent.
+    pub display_size: Option<f64>,
+}
+
+fn fixed() -> MotionSpec {
+    MotionSpec::Fixed
+}
+
+/// `[[cylinders]]`: a cylindrical wall.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CylinderSpec {
+    /// Optional name.
+    pub name: Option<String>,
+    /// A point of the axis (m), the middle of a finite cylinder.
+    pub center: [f64; 3],
+    /// Axis direction (any length > 0).
+    pub axis: [f64; 3],
+    /// Radius (m), > 0.
+    pub radius: f64,
+    /// Length (m); omitted for an infinite cylinder.
+    pub length: Option<f64>,
+    /// Particles inside (true, a drum or silo) or outside (false, an obstacle). Default true.
+    #[serde(default = "yes")]
+    pub inside: bool,
+    /// Material name. Default: the first material.
+    pub material: Option<String>,
+    /// Motion. Default `"fixed"`.
+    #[serde(default = "fixed")]
+    pub motion: MotionSpec,
+    /// Angular velocity (rad/s) of a kinematic cylinder (a rotating drum).
+    #[serde(default)]
+    pub angular_velocity: [f64; 3],
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `[[lattices]]`: spheres on a simple cubic lattice.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LatticeSpec {
+    /// Centre of the first sphere (m).
+    pub origin: [f64; 3],
+    /// Number of spheres along x, y, z (≥ 1 each; z must be 1 in planar mode).
+    pub counts: [u32; 3],
+    /// Distance between neighbouring centres (m), ≥ 2 × radius.
+    pub spacing: f64,
+    /// Radius (m).
+    pub radius: f64,
+    /// Material name. Default: the first material.
+    pub material: Option<String>,
+    /// Initial velocity of every sphere (m/s). Default zero.
+    #[serde(default)]
+    pub velocity: [f64; 3],
+}
+
+/// `[[packings]]`: a random loose packing without overlaps (random sequential addition).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PackingSpec {
+    /// The region the spheres must lie in (entirely).
+    pub region: RegionSpec,
+    /// Number of spheres.
+    pub count: usize,
+    /// Radius distribution.
+    pub size: SizeSpec,
+    /// Seed of the generator (ChaCha8). Default 0.
+    #[serde(default)]
+    pub seed: u64,
+    /// Material name. Default: the first material.
+    pub material: Option<String>,
+    /// Attempts per sphere before giving up. Default 1000.
+    #[serde(default = "default_attempts")]
+    pub attempts_per_sphere: usize,
+}
+
+fn default_attempts() -> usize {
+    1000
+}
+
+/// A region of space.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "shape", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RegionSpec {
+    /// An axis-aligned box.
+    Box {
+        /// Lower corner (m).
+        min: [f64; 3],
+        /// Upper corner (m).
+        max: [f64; 3],
+    },
+    /// A vertical (z-axis) cylinder.
+    Cylinder {
+        /// Centre of the bottom disc (m).
+        base: [f64; 3],
+        /// Radius (m).
+        radius: f64,
+        /// Height (m).
+        height: f64,
+    },
+}
+
+/// A radius distribution.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "distribution", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SizeSpec {
+    /// Radii uniform in [min, max].
+    Uniform {
+        /// Smallest radius (m).
+        min: f64,
+        /// Largest radius (m).
+        max: f64,
+    },
+    /// Two radii; each sphere is `large` with probability `fraction_large`.
+    Bidisperse {
+        /// Small radius (m).
+        small: f64,
+        /// Large radius (m).
+        large: f64,
+        /// Probability of a large sphere, in [0, 1].
+        fraction_large: f64,
+    },
+    /// ln r normal with median `median` and standard deviation `sigma`, truncated to
+    /// [min, max] by redrawing.
+    Lognormal {
+        /// Median radius (m).
+        median: f64,
+        /// Standard deviation of ln r.
+        sigma: f64,
+        /// Smallest accepted radius (m).
+        min: f64,
+        /// Largest accepted radius (m).
+        max: f64,
+    },
+}

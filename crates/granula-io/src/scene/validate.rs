@@ -1,0 +1,183 @@
+//! Validation of the non-body parts of a scene: clock, solver, materials, outputs.
+
+use super::check::Check;
+use super::source::KeyPath;
+use super::spec::{MaterialSpec, OutputSpec, PairSpec, SceneSpec, SolverSpec};
+use crate::error::Result;
+use granula_core::{Material, PairMaterial};
+
+/// Normal force models accepted by `[solver] normal`.
+pub const NORMAL_MODELS: &[&str] = &["hertz", "hooke"];
+/// Damping models accepted by `[solver] damping`.
+pub const DAMPING_MODELS: &[&str] = &["viscoelastic", "none"];
+/// Tangential models accepted by `[solver] tangential`.
+pub const TANGENTIAL_MODELS: &[&str] = &["cundall_strack", "viscous", "none"];
+/// Integrators accepted by `[solver] integrator`.
+pub const INTEGRATORS: &[&str] = &["verlet", "gear3", "gear4", "gear5", "gear6"];
+/// Broadphase backends accepted by `[solver] broadphase`.
+pub const BROADPHASES: &[&str] = &["sweep_and_prune", "linked_cells", "brute_force"];
+/// NSCD convergence criteria.
+pub const CRITERIA: &[&str] = &["local", "global", "fixed_iterations"];
+/// NSCD sweep orders.
+pub const SWEEPS: &[&str] = &["random", "forward", "forward_backward"];
+
+/// Validates `[simulation]` and returns the number of steps to run.
+pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<u64> {
+    let p = KeyPath::root().key("simulation");
+    let s = &spec.simulation;
+    let dt = c.positive(&p.key("dt"), s.dt)?;
+    c.vector(&p.key("gravity"), s.gravity)?;
+    c.positive(&p.key("max_overlap_ratio"), s.max_overlap_ratio)?;
+    match (s.end_time, s.steps) {
+        (Some(t), None) => {
+            let t = c.positive(&p.key("end_time"), t)?;
+            // The smallest n with n dt >= t, forgiving a relative 1e-9 of rounding in t/dt.
+            Ok(((t / dt) * (1.0 - 1e-9)).ceil().max(1.0) as u64)
+        }
+        (None, Some(n)) if n >= 1 => Ok(n),
+        (None, Some(n)) => Err(c.invalid(&p.key("steps"), n, "must be >= 1")),
+        (Some(_), Some(_)) => Err(c.invalid(&p.key("steps"), s.steps, "give `end_time` or `steps`, not both")),
+        (None, None) => Err(c.invalid(&p, "", "give `end_time` (s) or `steps`")),
+    }
+}
+
+/// Validates `[solver]`.
+pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
+    let p = KeyPath::root().key("solver");
+    match spec {
+        SolverSpec::Md(m) => {
+            c.choice(&p.key("normal"), &m.normal, NORMAL_MODELS)?;
+            if m.normal == "hooke" {
+                match m.normal_stiffness {
+                    Some(k) => {
+                        c.positive(&p.key("normal_stiffness"), k)?;
+                    }
+                    None => return Err(c.invalid(&p.key("normal"), "hooke", "needs `normal_stiffness` (N/m)")),
+                }
+            }
+            c.choice(&p.key("damping"), &m.damping, DAMPING_MODELS)?;
+            c.choice(&p.key("tangential"), &m.tangential, TANGENTIAL_MODELS)?;
+            c.choice(&p.key("rolling"), &m.rolling, &["none", "constant_torque"])?;
+            c.choice(&p.key("twisting"), &m.twisting, &["none", "constant_torque"])?;
+            c.choice(&p.key("cohesion"), &m.cohesion, &["none", "constant"])?;
+            c.choice(&p.key("integrator"), &m.integrator, INTEGRATORS)?;
+            c.choice(&p.key("broadphase"), &m.broadphase, BROADPHASES)?;
+            c.non_negative(&p.key("skin"), m.skin)?;
+        }
+        SolverSpec::Nscd(n) => {
+            if !(0.5..=1.0).contains(&n.theta) {
+                return Err(c.invalid(&p.key("theta"), n.theta, "must be in [0.5, 1]"));
+            }
+            c.choice(&p.key("criterion"), &n.criterion, CRITERIA)?;
+            c.positive(&p.key("tolerance"), n.tolerance)?;
+            if n.max_iterations == 0 {
+                return Err(c.invalid(&p.key("max_iterations"), 0, "must be >= 1"));
+            }
+            c.choice(&p.key("sweep"), &n.sweep, SWEEPS)?;
+            c.choice(&p.key("broadphase"), &n.broadphase, BROADPHASES)?;
+            if let Some(m) = n.margin {
+                c.non_negative(&p.key("margin"), m)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Builds and validates the materials; names must be unique.
+pub fn materials(c: &Check, specs: &[MaterialSpec]) -> Result<Vec<Material>> {
+    let mut out: Vec<Material> = Vec::with_capacity(specs.len());
+    for (i, s) in specs.iter().enumerate() {
+        let p = KeyPath::root().key("materials").index(i);
+        if out.iter().any(|m| m.name == s.name) {
+            return Err(c.invalid(&p.key("name"), &s.name, "is already used by another material"));
+        }
+        let d = Material::default();
+        let m = Material {
+            name: s.name.clone(),
+            density: s.density.unwrap_or(d.density),
+            friction: s.friction.unwrap_or(d.friction),
+            dynamic_friction: s.dynamic_friction,
+            rolling_friction: s.rolling_friction.unwrap_or(d.rolling_friction),
+            torsion_friction: s.torsion_friction.unwrap_or(d.torsion_friction),
+            restitution: s.restitution.unwrap_or(d.restitution),
+            young_modulus: s.young_modulus.unwrap_or(d.young_modulus),
+            poisson_ratio: s.poisson_ratio.unwrap_or(d.poisson_ratio),
+            cohesion_force: s.cohesion_force.unwrap_or(d.cohesion_force),
+            cohesion_range: s.cohesion_range.unwrap_or(d.cohesion_range),
+        };
+        m.validate().map_err(|e| c.core(&p, e))?;
+        out.push(m);
+    }
+    Ok(out)
+}
+
+/// Resolves and validates the pair overrides against the materials.
+pub fn pairs(c: &Check, mats: &[Material], specs: &[PairSpec]) -> Result<Vec<(u16, u16, PairMaterial)>> {
+    let mut out = Vec::with_capacity(specs.len());
+    for (i, s) in specs.iter().enumerate() {
+        let p = KeyPath::root().key("pairs").index(i);
+        let a = c.material(&p.key("materials").index(0), Some(&s.materials[0]))?;
+        let b = c.material(&p.key("materials").index(1), Some(&s.materials[1]))?;
+        let mut m = PairMaterial::mix(&mats[a.0 as usize], &mats[b.0 as usize]);
+        m.friction = s.friction.unwrap_or(m.friction);
+        m.dynamic_friction = s.dynamic_friction.unwrap_or(m.dynamic_friction.min(m.friction));
+        m.rolling_friction = s.rolling_friction.unwrap_or(m.rolling_friction);
+        m.torsion_friction = s.torsion_friction.unwrap_or(m.torsion_friction);
+        m.restitution = s.restitution.unwrap_or(m.restitution);
+        m.cohesion_force = s.cohesion_force.unwrap_or(m.cohesion_force);
+        m.cohesion_range = s.cohesion_range.unwrap_or(m.cohesion_range);
+        m.validate(&format!("{}/{}", s.materials[0], s.materials[1])).map_err(|e| c.core(&p, e))?;
+        out.push((a.0, b.0, m));
+    }
+    Ok(out)
+}
+
+/// Validates `[output]`; `names` are the body names of the scene.
+pub fn outputs(c: &Check, o: &OutputSpec, names: &[Option<String>]) -> Result<()> {
+    let p = KeyPath::root().key("output");
+    let every = |key: &'static str, n: u64, path: &KeyPath| -> Result<()> {
+        if n == 0 {
+            return Err(c.invalid(&path.key(key), n, "must be >= 1 (steps)"));
+        }
+        Ok(())
+    };
+    for (key, e) in [("vtk", &o.vtk), ("series", &o.series), ("contacts", &o.contacts), ("checkpoint", &o.checkpoint)] {
+        if let Some(e) = e {
+            every("every", e.every, &p.key(key))?;
+        }
+    }
+    if let Some(t) = &o.trajectories {
+        let tp = p.key("trajectories");
+        every("every", t.every, &tp)?;
+        for (i, n) in t.bodies.iter().enumerate() {
+            if !names.iter().any(|m| m.as_deref() == Some(n.as_str())) {
+                return Err(c.invalid(&tp.key("bodies").index(i), n, "no body has this name"));
+            }
+        }
+    }
+    for (i, s) in o.stress.iter().enumerate() {
+        let sp = p.key("stress").index(i);
+        every("every", s.every, &sp)?;
+        let lo = c.vector(&sp.key("min"), s.min)?;
+        let hi = c.vector(&sp.key("max"), s.max)?;
+        if !hi.cmpgt(lo).all() {
+            return Err(c.invalid(&sp.key("max"), s.max, format!("must be > min = {:?} componentwise", s.min)));
+        }
+        if s.name.is_empty() || !s.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-') {
+            return Err(c.invalid(&sp.key("name"), &s.name, "must be non-empty letters, digits, '_' or '-'"));
+        }
+    }
+    if let Some(f) = &o.flow {
+        let fp = p.key("flow");
+        every("every", f.every, &fp)?;
+        if !f.z.is_finite() {
+            return Err(c.invalid(&fp.key("z"), f.z, "must be finite"));
+        }
+        if let Some(r) = f.remove_below {
+            if !(r.is_finite() && r < f.z) {
+                return Err(c.invalid(&fp.key("remove_below"), r, format!("must be finite and below z = {}", f.z)));
+            }
+        }
+    }
+    Ok(())
+}

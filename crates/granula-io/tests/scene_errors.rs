@@ -1,0 +1,137 @@
+//! Malformed scenes get errors naming the file, the key or line, and the problem.
+
+use granula_io::{IoError, Scene};
+
+const GOOD: &str = r#"
+[simulation]
+dt = 1e-5
+steps = 10
+
+[solver]
+kind = "md"
+
+[[materials]]
+name = "glass"
+
+[[spheres]]
+name = "a"
+radius = 0.01
+position = [0.0, 0.0, 0.01]
+
+[[spheres]]
+radius = 0.01
+position = [0.05, 0.0, 0.01]
+material = "glass"
+
+[[planes]]
+point = [0.0, 0.0, 0.0]
+normal = [0.0, 0.0, 1.0]
+"#;
+
+fn err(text: &str) -> (IoError, String) {
+    let e = Scene::parse("bad.toml", text).expect_err("the scene must be rejected");
+    let msg = e.to_string();
+    (e, msg)
+}
+
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).expect("needle in text") + 1
+}
+
+#[test]
+fn the_good_scene_is_accepted() {
+    let s = Scene::parse("good.toml", GOOD).unwrap();
+    assert_eq!(s.bodies.len(), 3);
+    assert_eq!(s.steps, 10);
+    assert_eq!(s.body_named("a"), Some(0));
+    let w = s.build_world().unwrap();
+    assert_eq!(w.bodies.len(), 3);
+}
+
+#[test]
+fn unknown_key_names_file_line_and_key() {
+    let text = GOOD.replace("radius = 0.01\nposition = [0.05", "radius = 0.01\nradios = 2.0\nposition = [0.05");
+    let (e, msg) = err(&text);
+    assert!(matches!(e, IoError::Parse { line, .. } if line == line_of(&text, "radios")), "{msg}");
+    assert!(msg.starts_with("bad.toml:") && msg.contains("radios"), "{msg}");
+}
+
+#[test]
+fn missing_field_is_named() {
+    let text = GOOD.replace("radius = 0.01\nposition = [0.05, 0.0, 0.01]\n", "position = [0.05, 0.0, 0.01]\n");
+    let (e, msg) = err(&text);
+    assert!(matches!(e, IoError::Parse { .. }), "{msg}");
+    assert!(msg.contains("bad.toml") && msg.contains("missing field") && msg.contains("radius"), "{msg}");
+}
+
+#[test]
+fn wrong_type_is_located() {
+    let text = GOOD.replace("steps = 10", "steps = \"ten\"");
+    let (e, msg) = err(&text);
+    assert!(matches!(e, IoError::Parse { line, .. } if line == line_of(&text, "\"ten\"")), "{msg}");
+}
+
+#[test]
+fn negative_radius_names_the_key_and_line() {
+    let text = GOOD.replace("radius = 0.01\nposition = [0.05", "radius = -0.01\nposition = [0.05");
+    let (_, msg) = err(&text);
+    let line = line_of(&text, "-0.01");
+    assert!(msg.contains(&format!("bad.toml:{line}: key `spheres[1].radius`")), "{msg}");
+    assert!(msg.contains("-0.01") && msg.contains("> 0"), "{msg}");
+}
+
+#[test]
+fn overlapping_initial_bodies_are_named() {
+    let text = GOOD.replace("position = [0.05, 0.0, 0.01]", "position = [0.015, 0.0, 0.01]");
+    let (e, msg) = err(&text);
+    assert!(matches!(e, IoError::InitialOverlap { .. }), "{msg}");
+    assert!(msg.contains("spheres[1]") && msg.contains("spheres[0]"), "{msg}");
+    // Overlap 0.02 - 0.015 = 0.005 m is printed.
+    assert!(msg.contains("5.000e-3"), "{msg}");
+    // A sphere sunk into the floor overlaps the plane.
+    let text = GOOD.replace("position = [0.0, 0.0, 0.01]", "position = [0.0, 0.0, 0.005]");
+    let (_, msg) = err(&text);
+    assert!(msg.contains("spheres[0]") && msg.contains("planes[0]"), "{msg}");
+}
+
+#[test]
+fn zero_time_step_is_rejected() {
+    let text = GOOD.replace("dt = 1e-5", "dt = 0.0");
+    let (_, msg) = err(&text);
+    assert!(msg.contains("bad.toml:3: key `simulation.dt`") && msg.contains("> 0"), "{msg}");
+}
+
+#[test]
+fn unknown_material_lists_the_known_ones() {
+    let text = GOOD.replace("material = \"glass\"", "material = \"steel\"");
+    let (_, msg) = err(&text);
+    assert!(msg.contains("spheres[1].material") && msg.contains("steel") && msg.contains("glass"), "{msg}");
+}
+
+#[test]
+fn invalid_material_value_is_named() {
+    let text = GOOD.replace("name = \"glass\"", "name = \"glass\"\nrestitution = 1.5");
+    let (_, msg) = err(&text);
+    assert!(msg.contains(&format!("bad.toml:{}: key `materials[0].restitution`", line_of(&text, "1.5"))), "{msg}");
+}
+
+#[test]
+fn solver_choices_and_outputs_are_checked() {
+    let text = GOOD.replace("kind = \"md\"", "kind = \"md\"\nintegrator = \"rk4\"");
+    let (_, msg) = err(&text);
+    assert!(msg.contains("solver.integrator") && msg.contains("rk4") && msg.contains("verlet"), "{msg}");
+    let text = format!("{GOOD}\n[output.trajectories]\nbodies = [\"b\"]\nevery = 1\n");
+    let (_, msg) = err(&text);
+    assert!(msg.contains("output.trajectories.bodies[0]") && msg.contains("no body"), "{msg}");
+}
+
+#[test]
+fn an_overfull_packing_reports_what_it_placed() {
+    let text = format!(
+        "{GOOD}\n[[packings]]\ncount = 100\nseed = 1\nattempts_per_sphere = 20\n\
+         region = {{ shape = \"box\", min = [1.0, 1.0, 1.0], max = [1.1, 1.1, 1.1] }}\n\
+         size = {{ distribution = \"uniform\", min = 0.02, max = 0.03 }}\n"
+    );
+    let (e, msg) = err(&text);
+    assert!(matches!(e, IoError::PackingFailed { requested: 100, .. }), "{msg}");
+}
