@@ -1,0 +1,215 @@
+//! Sweep and prune as the Linked Linear List of 003 §3 (after Schinner 1999).
+//!
+//! Each box is projected on the three axes; per axis, a list of `2 n` endpoints (the
+//! beginning and the end of every projection) is kept sorted between calls. Two boxes
+//! overlap on an axis exactly when each one's beginning comes before the other's end, and
+//! they are neighbours when they overlap on all three axes (003 §3). Since bodies move
+//! little from one step to the next, the lists are nearly sorted and an insertion sort
+//! restores them in `O(n + s)` for `s` swaps of adjacent endpoints. The overlap status of
+//! a pair changes only when a beginning and an end of the two boxes swap, so the pair set
+//! is updated at each such swap (003 §3: "if a collision along an axis has to be removed, or
+//! if there is a new collision ... the collision information along the other axes is
+//! compared"): a beginning passing an end to the left starts an overlap on that axis and
+//! the pair is added if the boxes now overlap on all axes; an end passing a beginning to the
+//! left ends it and the pair is removed.
+
+use crate::error::{positive, Result};
+use crate::pair_rows::PairRows;
+use crate::partition::{large_threshold, Partition, DEFAULT_LARGE_RATIO};
+use granula_core::{Aabb, Broadphase};
+
+/// One endpoint of a box projection: its coordinate and `body << 1 | is_end`.
+#[derive(Clone, Copy, Debug)]
+struct Endpoint {
+    value: f64,
+    tag: u32,
+}
+
+impl Endpoint {
+    #[inline]
+    fn new(body: u32, is_end: bool, value: f64) -> Self {
+        Endpoint { value, tag: (body << 1) | is_end as u32 }
+    }
+    #[inline]
+    fn body(self) -> u32 {
+        self.tag >> 1
+    }
+    #[inline]
+    fn is_end(self) -> bool {
+        self.tag & 1 == 1
+    }
+    /// Order of the lists: by coordinate, a beginning before an end at equal coordinates
+    /// (closed boxes: touching projections overlap).
+    #[inline]
+    fn before(self, other: Endpoint) -> bool {
+        self.value < other.value || (self.value == other.value && (self.tag & 1) < (other.tag & 1))
+    }
+}
+
+/// The Linked Linear List broadphase of 003 §3 (see the module doc).
+///
+/// Cost per call: `O(n)` to refresh the coordinates, `O(n + s)` for the insertion sorts of
+/// the three lists with `s` adjacent swaps (a few per body per step in a dense flow),
+/// `O(log d + d)` per swap that changes a pair, `O(n + P)` to write the `P` pairs in
+/// ascending order (no sort), plus `O(L n)` for `L` walls or other large boxes, kept out of
+/// the lists. The first call, and any call where the number of boxes or the split between
+/// bulk and large boxes changes, rebuilds the lists in `O(n log n)`. Memory: `6 n`
+/// endpoints and the pair rows, reused from call to call. Bodies are indexed up to `2³¹ − 1`.
+#[derive(Clone, Debug)]
+pub struct SweepAndPrune {
+    axes: [Vec<Endpoint>; 3],
+    rows: PairRows,
+    partition: Partition,
+    large_ratio: f64,
+    threshold: f64,
+    ready: bool,
+    rebuilds: u64,
+    last_swaps: usize,
+}
+
+impl Default for SweepAndPrune {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SweepAndPrune {
+    /// A backend that sends boxes with an edge longer than 16 times the mean edge (and every
+    /// unbounded box) to the large list.
+    pub fn new() -> Self {
+        SweepAndPrune {
+            axes: [Vec::new(), Vec::new(), Vec::new()],
+            rows: PairRows::default(),
+            partition: Partition::default(),
+            large_ratio: DEFAULT_LARGE_RATIO,
+            threshold: f64::INFINITY,
+            ready: false,
+            rebuilds: 0,
+            last_swaps: 0,
+        }
+    }
+
+    /// Sets the ratio between the edge of a box and the mean box edge above which the box is
+    /// kept out of the sort lists and tested against all others. Error unless finite and > 0.
+    pub fn with_large_ratio(mut self, ratio: f64) -> Result<Self> {
+        self.large_ratio = positive("large_ratio", ratio)?;
+        self.ready = false;
+        Ok(self)
+    }
+
+    /// How many times the lists were built from scratch.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
+    }
+
+    /// Adjacent swaps made by the insertion sorts of the last call (zero after a rebuild).
+    pub fn last_swaps(&self) -> usize {
+        self.last_swaps
+    }
+
+    /// Builds the sorted lists and the pair set from scratch.
+    fn rebuild(&mut self, boxes: &[Aabb]) {
+        self.rebuilds += 1;
+        self.last_swaps = 0;
+        for (k, list) in self.axes.iter_mut().enumerate() {
+            list.clear();
+            for &b in &self.partition.bulk {
+                let bx = &boxes[b as usize];
+                list.push(Endpoint::new(b, false, bx.min[k]));
+                list.push(Endpoint::new(b, true, bx.max[k]));
+            }
+            list.sort_unstable_by(|a, b| {
+                if a.before(*b) {
+                    std::cmp::Ordering::Less
+                } else if b.before(*a) {
+                    std::cmp::Ordering::Greater
+                } else {
+                    a.tag.cmp(&b.tag)
+                }
+            });
+        }
+        self.rows.reset(boxes.len());
+        // Sweep along x: every box whose beginning lies inside the projection of `a` is a
+        // candidate; the pair is kept when the boxes overlap on all axes.
+        let xs = &self.axes[0];
+        for (p, e) in xs.iter().enumerate() {
+            if e.is_end() {
+                continue;
+            }
+            let a = e.body();
+            for f in &xs[p + 1..] {
+                if f.body() == a {
+                    break;
+                }
+                if !f.is_end() && boxes[a as usize].overlaps(&boxes[f.body() as usize]) {
+                    self.rows.push_unsorted(a, f.body());
+                }
+            }
+        }
+        self.rows.sort_rows();
+    }
+
+    /// Refreshes the coordinates and restores the order of the three lists, updating the
+    /// pair set at each swap of a beginning with an end.
+    fn update(&mut self, boxes: &[Aabb]) {
+        let mut swaps = 0;
+        for (k, list) in self.axes.iter_mut().enumerate() {
+            for e in list.iter_mut() {
+                let b = &boxes[e.body() as usize];
+                e.value = if e.is_end() { b.max[k] } else { b.min[k] };
+            }
+            swaps += insertion_sort(list, boxes, &mut self.rows);
+        }
+        self.last_swaps = swaps;
+    }
+}
+
+/// Insertion sort of one nearly sorted endpoint list; returns the number of adjacent swaps.
+fn insertion_sort(list: &mut [Endpoint], boxes: &[Aabb], rows: &mut PairRows) -> usize {
+    let mut swaps = 0;
+    for i in 1..list.len() {
+        let e = list[i];
+        let mut j = i;
+        while j > 0 && e.before(list[j - 1]) {
+            let f = list[j - 1];
+            match (e.is_end(), f.is_end()) {
+                // The beginning of `e` passes the end of `f`: their projections start to overlap.
+                (false, true) => {
+                    let (a, b) = (e.body(), f.body());
+                    if boxes[a as usize].overlaps(&boxes[b as usize]) {
+                        rows.insert(a, b);
+                    }
+                }
+                // The end of `e` passes the beginning of `f`: the projections separate.
+                (true, false) => rows.remove(e.body(), f.body()),
+                _ => {}
+            }
+            list[j] = f;
+            j -= 1;
+            swaps += 1;
+        }
+        list[j] = e;
+    }
+    swaps
+}
+
+impl Broadphase for SweepAndPrune {
+    fn name(&self) -> &'static str {
+        "sweep_and_prune"
+    }
+
+    fn find_pairs(&mut self, boxes: &[Aabb], skip: &[bool], pairs: &mut Vec<(u32, u32)>) {
+        let changed = self.partition.split(boxes, self.threshold);
+        if !self.ready || changed {
+            self.threshold = large_threshold(boxes, self.large_ratio);
+            self.partition.split(boxes, self.threshold);
+            self.rebuild(boxes);
+            self.ready = true;
+        } else {
+            self.update(boxes);
+        }
+        pairs.clear();
+        self.rows.emit(skip, pairs);
+        self.partition.merge_large_pairs(boxes, skip, pairs);
+    }
+}

@@ -1,0 +1,169 @@
+//! A Verlet (skin) layer over any backend: candidate pairs computed on inflated boxes and
+//! reused until some body has moved far enough to make the list unsafe.
+
+use crate::error::{non_negative, Result};
+use granula_core::{Aabb, BodySet, Broadphase, DVec3, MotionKind};
+
+/// Candidate pairs with a skin, rebuilt only when needed.
+///
+/// At a rebuild, every box is inflated by `(margin + skin) / 2` on each side and the backend
+/// finds the pairs of the inflated boxes; the list thus holds every pair whose boxes are
+/// within `margin + skin` of each other on every axis. The reference box of each body, its
+/// box at the rebuild inflated by `skin / 2`, is stored. At later calls the list is reused as
+/// long as every current box stays inside its reference box, i.e. no face of any box has
+/// moved by more than half the skin. That is the displacement criterion of Verlet lists
+/// applied to the box faces: a body that translates by `Δx` and turns by an angle `θ`
+/// moves every point of its box by at most `|Δx| + θ ρ` (`ρ` the distance from its
+/// position to its farthest box point), so the criterion is met whenever
+/// `|Δx| + θ ρ ≤ skin / 2`, and it is exact for walls: a drum spinning about its axis or a
+/// plane sliding in its own plane keeps its box and never forces a rebuild.
+///
+/// Guarantee: after every [`VerletPairs::update`], [`VerletPairs::pairs`] contains every pair
+/// whose current boxes, inflated by `margin / 2` each, overlap (every pair closer than
+/// `margin`), sorted ascending, without two skipped bodies; at a rebuild it equals the
+/// backend's (exact) pair set of the inflated boxes. The list is also rebuilt when the
+/// number of bodies or a skip flag changes.
+///
+/// Cost of a call without rebuild: `O(n)` (one box and one containment test per body), no
+/// allocation once warm.
+#[derive(Clone, Debug)]
+pub struct VerletPairs<B: Broadphase> {
+    backend: B,
+    skin: f64,
+    margin: f64,
+    boxes: Vec<Aabb>,
+    skip: Vec<bool>,
+    reference: Vec<Aabb>,
+    reference_skip: Vec<bool>,
+    inflated: Vec<Aabb>,
+    pairs: Vec<(u32, u32)>,
+    stale: bool,
+    rebuilds: u64,
+    updates: u64,
+}
+
+impl<B: Broadphase> VerletPairs<B> {
+    /// A skin layer over `backend` with `skin` (m, finite, ≥ 0) and a zero contact margin.
+    pub fn new(backend: B, skin: f64) -> Result<Self> {
+        Ok(VerletPairs {
+            backend,
+            skin: non_negative("skin", skin)?,
+            margin: 0.0,
+            boxes: Vec::new(),
+            skip: Vec::new(),
+            reference: Vec::new(),
+            reference_skip: Vec::new(),
+            inflated: Vec::new(),
+            pairs: Vec::new(),
+            stale: true,
+            rebuilds: 0,
+            updates: 0,
+        })
+    }
+
+    /// Sets the contact margin (m, finite, ≥ 0): pairs closer than `margin` are always listed,
+    /// e.g. the detection distance of incipient contacts in NSCD.
+    pub fn with_margin(mut self, margin: f64) -> Result<Self> {
+        self.margin = non_negative("margin", margin)?;
+        self.stale = true;
+        Ok(self)
+    }
+
+    /// The skin (m).
+    pub fn skin(&self) -> f64 {
+        self.skin
+    }
+
+    /// The contact margin (m).
+    pub fn margin(&self) -> f64 {
+        self.margin
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// The candidate pairs of the last update, sorted ascending.
+    pub fn pairs(&self) -> &[(u32, u32)] {
+        &self.pairs
+    }
+
+    /// Number of rebuilds so far.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
+    }
+
+    /// Number of updates so far.
+    pub fn updates(&self) -> u64 {
+        self.updates
+    }
+
+    /// Forces a rebuild at the next update (e.g. after teleporting bodies by hand).
+    pub fn invalidate(&mut self) {
+        self.stale = true;
+    }
+
+    /// Updates from a body set: boxes from [`BodySet::aabb`], and bodies that are not
+    /// dynamic (fixed and kinematic) never paired with each other. Returns `true` when the
+    /// list was rebuilt.
+    pub fn update(&mut self, bodies: &BodySet) -> bool {
+        let n = bodies.len();
+        self.boxes.clear();
+        self.skip.clear();
+        for i in 0..n {
+            let r = bodies.radius[i];
+            self.boxes.push(if r.is_finite() {
+                Aabb::around(bodies.position[i], DVec3::splat(r))
+            } else {
+                bodies.aabb(i)
+            });
+            self.skip.push(bodies.motion[i] != MotionKind::Dynamic);
+        }
+        self.refresh()
+    }
+
+    /// Updates from boxes and skip flags (the [`Broadphase`] contract; a missing skip flag
+    /// counts as `false`). Returns `true` when the list was rebuilt.
+    pub fn update_boxes(&mut self, boxes: &[Aabb], skip: &[bool]) -> bool {
+        self.boxes.clear();
+        self.boxes.extend_from_slice(boxes);
+        self.skip.clear();
+        self.skip.extend((0..boxes.len()).map(|i| skip.get(i).copied().unwrap_or(false)));
+        self.refresh()
+    }
+
+    /// `true` when every current box lies inside its reference box and nothing else changed.
+    fn still_valid(&self) -> bool {
+        !self.stale
+            && self.reference.len() == self.boxes.len()
+            && self.reference_skip == self.skip
+            && self.boxes.iter().zip(&self.reference).all(|(b, r)| {
+                r.min.x <= b.min.x
+                    && r.min.y <= b.min.y
+                    && r.min.z <= b.min.z
+                    && b.max.x <= r.max.x
+                    && b.max.y <= r.max.y
+                    && b.max.z <= r.max.z
+            })
+    }
+
+    fn refresh(&mut self) -> bool {
+        self.updates += 1;
+        if self.still_valid() {
+            return false;
+        }
+        let half_skin = 0.5 * self.skin;
+        let grow = 0.5 * (self.skin + self.margin);
+        self.reference.clear();
+        self.reference.extend(self.boxes.iter().map(|b| b.inflated(half_skin)));
+        self.inflated.clear();
+        self.inflated.extend(self.boxes.iter().map(|b| b.inflated(grow)));
+        self.reference_skip.clear();
+        self.reference_skip.extend_from_slice(&self.skip);
+        self.backend.find_pairs(&self.inflated, &self.skip, &mut self.pairs);
+        self.rebuilds += 1;
+        self.stale = false;
+        true
+    }
+}
