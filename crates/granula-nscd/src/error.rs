@@ -1,0 +1,67 @@
+//! The crate's error type.
+
+use granula_core::CoreError;
+use thiserror::Error;
+
+/// Everything that can go wrong in `granula-nscd`. Each variant names the parameter at
+/// fault and the offending value.
+#[derive(Debug, Error)]
+pub enum NscdError {
+    /// The θ of the θ-method (004 §2.3.3.1) is outside [0.5, 1].
+    #[error("theta must be in [0.5, 1] (004 §2.3.3.1), got {value}")]
+    ThetaOutOfRange {
+        /// The offending value.
+        value: f64,
+    },
+    /// A convergence tolerance is zero, negative or not finite.
+    #[error("convergence parameter {param} must be finite and > 0, got {value}")]
+    NonPositiveTolerance {
+        /// `"epsilon"` or `"cutoff"`.
+        param: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// An iteration count (cap or fixed N_I) is zero.
+    #[error("{param} must be > 0, got {value}")]
+    NonPositiveIterations {
+        /// `"max_iterations"` or `"fixed iterations"`.
+        param: &'static str,
+        /// The offending value.
+        value: u32,
+    },
+    /// A friction coefficient is negative or not finite.
+    #[error("friction coefficient {param} of pair ({material1}, {material2}) must be finite and >= 0, got {value}")]
+    NegativeFriction {
+        /// `"friction"`, `"rolling_friction"` or `"torsion_friction"`.
+        param: &'static str,
+        /// First material's name.
+        material1: String,
+        /// Second material's name.
+        material2: String,
+        /// The offending value.
+        value: f64,
+    },
+    /// A cohesion range is set while the cohesion force is zero (d_C = E_C / F_C needs F_C > 0).
+    #[error("cohesion range {range} m of pair ({material1}, {material2}) needs a cohesion force > 0 (001 §1.8)")]
+    CohesionRangeWithoutForce {
+        /// First material's name.
+        material1: String,
+        /// Second material's name.
+        material2: String,
+        /// The offending range.
+        range: f64,
+    },
+    /// A solver setting other than the above is out of its domain.
+    #[error("solver setting {param} = {value}: {expected}")]
+    InvalidSetting {
+        /// The setting.
+        param: &'static str,
+        /// Its value.
+        value: f64,
+        /// What was expected.
+        expected: &'static str,
+    },
+    /// An error of the core (contact geometry, unknown body...).
+    #[error(transparent)]
+    Core(#[from] CoreError),
+}

@@ -1,0 +1,38 @@
+//! # granula-nscd
+//!
+//! Non-smooth contact dynamics for perfectly rigid particles: Signorini's condition and
+//! Coulomb's law without regularisation, Moreau-Jean θ time stepping with large steps, and
+//! a nonlinear Gauss-Seidel solver for the contact impulses (000; 001; 004 §2.3.3).
+//!
+//! The solver, [`NscdSolver`], implements the core [`Solver`](granula_core::Solver) trait and
+//! is generic over the broadphase and over the [`NonSmoothLaw`]. Step it through
+//! [`World::step`](granula_core::World::step).
+#![deny(missing_docs)]
+
+pub mod bodies;
+pub mod config;
+pub mod contacts;
+pub mod convergence;
+pub mod delassus;
+pub mod detection;
+pub mod error;
+pub mod fit;
+pub mod local;
+pub mod materials;
+pub mod moreau_jean;
+mod report;
+pub mod sweep;
+
+pub use config::{GapMode, NscdConfig};
+pub use convergence::Criterion;
+pub use error::NscdError;
+pub use local::{ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw, Restitution, SignoriniCoulomb};
+pub use moreau_jean::{Carried, NscdSolver};
+pub use sweep::SweepOrder;
+
+/// The types a host program needs most.
+pub mod prelude {
+    pub use crate::{
+        Criterion, GapMode, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SweepOrder,
+    };
+}

@@ -1,0 +1,43 @@
+//! Checks of the pair material values the non-smooth laws read.
+
+use crate::error::NscdError;
+use granula_core::{MaterialId, MaterialTable, PairMaterial};
+
+/// Checks one pair's values: friction coefficients finite and ≥ 0, and no cohesion range
+/// without a cohesion force (d_C = E_C/F_C, 001 §1.8).
+pub fn check_pair_material(pair: &PairMaterial, material1: &str, material2: &str) -> Result<(), NscdError> {
+    for (param, value) in [
+        ("friction", pair.friction),
+        ("rolling_friction", pair.rolling_friction),
+        ("torsion_friction", pair.torsion_friction),
+    ] {
+        if !(value.is_finite() && value >= 0.0) {
+            return Err(NscdError::NegativeFriction {
+                param,
+                material1: material1.to_string(),
+                material2: material2.to_string(),
+                value,
+            });
+        }
+    }
+    if pair.cohesion_range > 0.0 && !(pair.cohesion_force > 0.0) {
+        return Err(NscdError::CohesionRangeWithoutForce {
+            material1: material1.to_string(),
+            material2: material2.to_string(),
+            range: pair.cohesion_range,
+        });
+    }
+    Ok(())
+}
+
+/// Checks every pair of a table (n² pairs, n the number of materials: negligible per step).
+pub fn check_materials(table: &MaterialTable) -> Result<(), NscdError> {
+    let m = table.materials();
+    for a in 0..m.len() {
+        for b in a..m.len() {
+            let pair = table.pair(MaterialId(a as u16), MaterialId(b as u16));
+            check_pair_material(pair, &m[a].name, &m[b].name)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,393 @@
+//! The Moreau-Jean θ-step (004 §2.3.3.1-2.3.3.3; 000 eqs. 1-2 for θ = 1) with the
+//! nonlinear Gauss-Seidel solver in the exchange-local-global form (004 §2.3.3.4, ELG).
+//!
+//! One step from t to t + Δt:
+//! 1. free velocity v_free = v + Δt M⁻¹ F_ext (constant loads, so the θ-weighting of
+//!    p_free is exact);
+//! 2. intermediate configuration q_m = q + (1 − θ) Δt v;
+//! 3. detection of closed and incipient contacts at q_m within the margin;
+//! 4. per contact W_αα, U_free = H* v_free and the law's constants; warm start;
+//! 5. Gauss-Seidel sweeps until the criterion (000 eqs. 35-37);
+//! 6. v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
+
+use crate::bodies::{BodyMobility, BodyVelocity};
+use crate::config::NscdConfig;
+use crate::contacts::{ColdContact, ContactList, HotContact};
+use crate::convergence::ConvergenceMonitor;
+use crate::delassus::{delassus_block, is_diagonal};
+use crate::detection::Detection;
+use crate::error::NscdError;
+use crate::local::{ContactSetup, LocalProblem, NonSmoothLaw, SignoriniCoulomb};
+use crate::materials::check_materials;
+use crate::sweep::fill_order;
+use granula_core::math::{integrate_orientation, tangent_frame};
+use granula_core::{
+    Broadphase, ContactKey, ContactStore, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport, StepWarning, World,
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Per-contact state carried from step to step by contact key.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Carried<S> {
+    /// Last step's impulse, world frame (N s), for the warm start.
+    pub impulse: DVec3,
+    /// The law's own state.
+    pub state: S,
+}
+
+/// The contact-dynamics solver, generic over the broadphase `B` and the non-smooth law `L`.
+pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
+    pub(crate) config: NscdConfig,
+    broadphase: B,
+    pub(crate) law: L,
+    pub(crate) store: ContactStore<Carried<L::State>>,
+    pub(crate) contacts: ContactList<L::Params>,
+    pub(crate) vel: Vec<BodyVelocity>,
+    pub(crate) mob: Vec<BodyMobility>,
+    pub(crate) start: Vec<BodyVelocity>,
+    detection: Detection,
+    order: Vec<u32>,
+    sort_keys: Vec<(u64, u32)>,
+    rng: ChaCha8Rng,
+    pub(crate) saved_kinematic: Vec<(usize, DVec3, DQuat)>,
+    updates: u64,
+}
+
+impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NscdSolver")
+            .field("config", &self.config)
+            .field("broadphase", &self.broadphase.name())
+            .field("law", &self.law.name())
+            .field("contacts", &self.contacts.len())
+            .finish()
+    }
+}
+
+impl<B: Broadphase> NscdSolver<B, SignoriniCoulomb> {
+    /// A solver with the inelastic Signorini-Coulomb law of 000 eq. 34.
+    pub fn new(broadphase: B, config: NscdConfig) -> Result<Self, NscdError> {
+        Self::with_law(broadphase, SignoriniCoulomb::default(), config)
+    }
+}
+
+impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
+    /// A solver with a given law; the configuration is validated.
+    pub fn with_law(broadphase: B, law: L, config: NscdConfig) -> Result<Self, NscdError> {
+        config.validate()?;
+        let rng = ChaCha8Rng::seed_from_u64(config.seed);
+        Ok(NscdSolver {
+            config,
+            broadphase,
+            law,
+            store: ContactStore::new(),
+            contacts: ContactList::default(),
+            vel: Vec::new(),
+            mob: Vec::new(),
+            start: Vec::new(),
+            detection: Detection::default(),
+            order: Vec::new(),
+            sort_keys: Vec::new(),
+            rng,
+            saved_kinematic: Vec::new(),
+            updates: 0,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &NscdConfig {
+        &self.config
+    }
+
+    /// Replaces the configuration after validating it (the random stream is not reseeded).
+    pub fn set_config(&mut self, config: NscdConfig) -> Result<(), NscdError> {
+        config.validate()?;
+        self.config = config;
+        Ok(())
+    }
+
+    /// The law.
+    pub fn law(&self) -> &L {
+        &self.law
+    }
+
+    /// Contact updates (local solves) performed since the solver was created.
+    pub fn contact_updates(&self) -> u64 {
+        self.updates
+    }
+
+    /// The carried state of every contact of the last step: keys and states.
+    pub fn contact_states(&self) -> (&[ContactKey], &[Carried<L::State>]) {
+        (self.store.keys(), self.store.states())
+    }
+
+    /// Final impulses of the last step, world frame, with the dense body indices
+    /// (body 1, body 2); the impulse acts on body 2, body 1 gets the opposite.
+    pub fn impulses(&self) -> impl Iterator<Item = (u32, u32, DVec3)> + '_ {
+        self.contacts.hot.iter().map(|c| (c.body1, c.body2, c.to_world(c.p)))
+    }
+
+    /// Steps 1-4: free velocities, q_m, detection, contact list, warm start.
+    fn prepare(&mut self, world: &mut World, dt: f64) -> Result<(), NscdError> {
+        let theta = self.config.theta;
+        let t0 = world.time;
+        let gravity = world.gravity;
+        let b = &mut world.bodies;
+        let n = b.len();
+        self.vel.clear();
+        self.mob.clear();
+        self.start.clear();
+        let mut vmax: f64 = 0.0;
+        for i in 0..n {
+            let start = BodyVelocity { v: b.velocity[i], w: b.angular_velocity[i] };
+            let free = match b.motion[i] {
+                MotionKind::Dynamic => {
+                    let acc = b.locked[i].mask_linear(b.external_force[i] * b.inv_mass[i] + gravity);
+                    let alpha = b.angular_acceleration(i, b.external_torque[i], start.w);
+                    BodyVelocity { v: start.v + acc * dt, w: start.w + alpha * dt }
+                }
+                MotionKind::Kinematic => {
+                    let d = b.drive[i].as_ref().expect("kinematic bodies carry a drive");
+                    BodyVelocity { v: d.linear.at(t0 + dt), w: d.angular.at(t0 + dt) }
+                }
+                MotionKind::Fixed => BodyVelocity::default(),
+            };
+            let r = if b.radius[i].is_finite() { b.radius[i] } else { 0.0 };
+            vmax = vmax.max(free.v.length() + free.w.length() * r).max(start.v.length() + start.w.length() * r);
+            self.start.push(start);
+            self.vel.push(free);
+            self.mob.push(BodyMobility::of(b, i));
+        }
+        // Intermediate configuration q_m = q + (1 − θ) Δt v (004 §2.3.3.1).
+        self.saved_kinematic.clear();
+        for i in 0..n {
+            if b.motion[i] == MotionKind::Kinematic {
+                self.saved_kinematic.push((i, b.position[i], b.orientation[i]));
+            }
+        }
+        if theta < 1.0 {
+            let h = (1.0 - theta) * dt;
+            for i in 0..n {
+                if b.motion[i] == MotionKind::Fixed {
+                    continue;
+                }
+                b.position[i] += self.start[i].v * h;
+                b.orientation[i] = integrate_orientation(b.orientation[i], self.start[i].w, h);
+            }
+        }
+        let range = world.materials_max_range(&self.law);
+        let margin = self.config.margin + 2.0 * theta * dt * vmax + range;
+        self.detection.run(&world.bodies, &mut self.broadphase, margin)?;
+        let b = &world.bodies;
+        let found = &self.detection.found;
+        self.store.rebuild(found.iter().map(|&(i, j, g)| ContactKey {
+            body1: b.handle[i as usize],
+            body2: b.handle[j as usize],
+            feature: g.feature,
+        }));
+        // Contact list.
+        self.contacts.clear();
+        let theta_dt = theta * dt;
+        let states = self.store.states();
+        for (k, &(i, j, g)) in found.iter().enumerate() {
+            let (iu, ju) = (i as usize, j as usize);
+            let (t, s) = tangent_frame(g.normal);
+            let frame = [g.normal, t, s];
+            let w = delassus_block(frame, &self.mob[iu], g.branch1, &self.mob[ju], g.branch2);
+            let local = |v1: &BodyVelocity, v2: &BodyVelocity| {
+                let u = v2.v + v2.w.cross(g.branch2) - v1.v - v1.w.cross(g.branch1);
+                DVec3::new(u.dot(g.normal), u.dot(t), u.dot(s))
+            };
+            let u_free = local(&self.vel[iu], &self.vel[ju]);
+            let u_before = local(&self.start[iu], &self.start[ju]);
+            let material = world.materials.pair(b.material[iu], b.material[ju]);
+            let carried = states[k];
+            let setup = ContactSetup {
+                material,
+                gap: g.gap,
+                theta_dt,
+                gap_mode: self.config.gap,
+                normal_velocity_before: u_before.x,
+            };
+            let params = self.law.params(&setup, &carried.state);
+            let p0 = if self.config.warm_start {
+                DVec3::new(carried.impulse.dot(g.normal), carried.impulse.dot(t), carried.impulse.dot(s))
+            } else {
+                DVec3::ZERO
+            };
+            let coupled = if is_diagonal(&w) {
+                u32::MAX
+            } else {
+                self.contacts.coupled.push(w);
+                (self.contacts.coupled.len() - 1) as u32
+            };
+            self.contacts.hot.push(HotContact {
+                body1: i,
+                body2: j,
+                n: g.normal,
+                t,
+                l1: g.branch1,
+                l2: g.branch2,
+                w_diag: DVec3::new(w.x_axis.x, w.y_axis.y, w.z_axis.z),
+                p: p0,
+                coupled,
+                params,
+            });
+            self.contacts.cold.push(ColdContact {
+                key: self.store.keys()[k],
+                store_index: k as u32,
+                gap: g.gap,
+                u_free,
+                min_radius: b.radius[iu].min(b.radius[ju]),
+            });
+        }
+        if self.config.spatial_sort {
+            self.sort_spatially(&world.bodies.position);
+        }
+        // Warm start: v = v_free + M⁻¹ H P₀.
+        for c in &self.contacts.hot {
+            if c.p != DVec3::ZERO {
+                apply(c, c.to_world(c.p), &mut self.vel, &self.mob);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reorders the contact list along the Morton curve of the contact points.
+    fn sort_spatially(&mut self, position: &[DVec3]) {
+        let hot = &self.contacts.hot;
+        if hot.is_empty() {
+            return;
+        }
+        let point = |c: &HotContact<L::Params>| position[c.body1 as usize] + c.l1;
+        let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
+        for c in hot {
+            let p = point(c);
+            if p.is_finite() {
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+        }
+        let scale = (hi - lo).max(DVec3::splat(1e-300));
+        self.sort_keys.clear();
+        for (k, c) in hot.iter().enumerate() {
+            let q = ((point(c) - lo) / scale).clamp(DVec3::ZERO, DVec3::ONE) * 2_097_151.0;
+            let key = crate::contacts::morton3(q.x as u64, q.y as u64, q.z as u64);
+            self.sort_keys.push((key, k as u32));
+        }
+        self.sort_keys.sort_unstable();
+        self.contacts.permute(&self.sort_keys);
+    }
+
+    /// Step 5: sweeps until the criterion stops the loop; returns (sweeps, converged, residual).
+    fn iterate(&mut self, dt: f64) -> (u32, bool, f64) {
+        let mut monitor = ConvergenceMonitor::new(self.config.criterion, dt);
+        let n = self.contacts.len();
+        if n == 0 {
+            return (0, true, 0.0);
+        }
+        monitor.start(self.contacts.hot.iter().map(|c| c.p), n);
+        let mut sweeps = 0;
+        loop {
+            fill_order(self.config.sweep, sweeps, n, &mut self.order, &mut self.rng);
+            sweeps += 1;
+            monitor.begin_sweep();
+            let ContactList { hot, coupled, .. } = &mut self.contacts;
+            for &a in &self.order {
+                let c = &mut hot[a as usize];
+                let (p, dp) = update(&self.law, c, coupled, &mut self.vel, &self.mob);
+                monitor.record(p, dp);
+            }
+            self.updates += n as u64;
+            let (stop, ok, residual) = monitor.end_sweep(sweeps);
+            if stop {
+                return (sweeps, ok, residual);
+            }
+        }
+    }
+}
+
+/// Applies world impulse `p` of contact `c`: +p on body 2, −p on body 1 (000 eq. 6).
+#[inline(always)]
+pub(crate) fn apply<P>(c: &HotContact<P>, p: DVec3, vel: &mut [BodyVelocity], mob: &[BodyMobility]) {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    let d2 = mob[j].response(c.l2, p);
+    let d1 = mob[i].response(c.l1, p);
+    vel[j].v += d2.v;
+    vel[j].w += d2.w;
+    vel[i].v -= d1.v;
+    vel[i].w -= d1.w;
+}
+
+/// One contact update of the ELG Gauss-Seidel (004 §2.3.3.4): local velocity from the two
+/// bodies' current velocities, removal of the contact's own contribution W_αα P_α, local
+/// solve, and exchange of the impulse change with the two bodies. O(1) per contact.
+/// Returns the new impulse and its change.
+#[inline(always)]
+pub(crate) fn update<L: NonSmoothLaw>(
+    law: &L,
+    c: &mut HotContact<L::Params>,
+    coupled: &[DMat3],
+    vel: &mut [BodyVelocity],
+    mob: &[BodyMobility],
+) -> (DVec3, DVec3) {
+    let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
+    let u = v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1);
+    let s = c.s();
+    let ul = DVec3::new(u.dot(c.n), u.dot(c.t), u.dot(s));
+    let problem = if c.coupled == u32::MAX {
+        LocalProblem { w: DMat3::from_diagonal(c.w_diag), b: ul - c.w_diag * c.p, diagonal: true }
+    } else {
+        let w = coupled[c.coupled as usize];
+        LocalProblem { w, b: ul - w * c.p, diagonal: false }
+    };
+    let p = law.solve(&problem, &c.params);
+    let dp = p - c.p;
+    if dp != DVec3::ZERO {
+        apply(c, c.n * dp.x + c.t * dp.y + s * dp.z, vel, mob);
+        c.p = p;
+    }
+    (p, dp)
+}
+
+impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
+    type Error = NscdError;
+
+    fn name(&self) -> &'static str {
+        "nscd"
+    }
+
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, NscdError> {
+        self.config.validate()?;
+        check_materials(&world.materials)?;
+        self.prepare(world, dt)?;
+        let (iterations, converged, residual) = self.iterate(dt);
+        let mut report = self.finish(world, dt);
+        report.iterations = iterations;
+        report.residual = residual;
+        if !converged {
+            report.warnings.push(StepWarning::IterationCapReached { iterations, residual });
+        }
+        Ok(report)
+    }
+}
+
+/// Largest interaction range of a law over the pair table.
+trait MaxRange {
+    fn materials_max_range<L: NonSmoothLaw>(&self, law: &L) -> f64;
+}
+
+impl MaxRange for World {
+    fn materials_max_range<L: NonSmoothLaw>(&self, law: &L) -> f64 {
+        let n = self.materials.len();
+        let mut r: f64 = 0.0;
+        for a in 0..n {
+            for b in 0..n {
+                let pm = self.materials.pair(granula_core::MaterialId(a as u16), granula_core::MaterialId(b as u16));
+                r = r.max(law.range(pm));
+            }
+        }
+        r
+    }
+}

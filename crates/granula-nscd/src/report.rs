@@ -1,0 +1,94 @@
+//! End of a step (004 §2.3.3.3 "velocity correction" and "update of the configuration")
+//! and its report: status counts, overlaps as the monitor of inaccuracy (001), and the
+//! energy dissipated per mechanism computed from the impulses.
+//!
+//! Energy: with v_new = v_free + M⁻¹ H P, the kinetic energy change of the contact stage is
+//! exactly ΔK = Σ_α P_α · (U_α^free + U_α^new)/2 − W_kin, W_kin the work of kinematic
+//! bodies. The dissipated energy is therefore D_α = −P_α · (U_α^free + U_α^new)/2, split
+//! into its normal part (inelastic shocks) and its tangential part (sliding).
+
+use crate::local::{ContactStatus, NonSmoothLaw};
+use crate::moreau_jean::NscdSolver;
+use granula_core::math::integrate_orientation;
+use granula_core::{BodyHandle, Broadphase, DVec3, MotionKind, StepReport, World};
+
+impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
+    /// Step 6 and the report.
+    pub(crate) fn finish(&mut self, world: &mut World, dt: f64) -> StepReport {
+        let theta_dt = self.config.theta * dt;
+        let t0 = world.time;
+        let b = &mut world.bodies;
+        let mut report = StepReport { contacts: self.contacts.len(), ..Default::default() };
+        // Work of the constant external loads over the step (gravity excluded).
+        for i in 0..b.len() {
+            if b.motion[i] == MotionKind::Dynamic {
+                let dx = self.start[i].v * (dt - theta_dt) + self.vel[i].v * theta_dt;
+                let dphi = self.start[i].w * (dt - theta_dt) + self.vel[i].w * theta_dt;
+                report.external_work += b.external_force[i].dot(dx) + b.external_torque[i].dot(dphi);
+            }
+            b.force[i] = DVec3::ZERO;
+            b.torque[i] = DVec3::ZERO;
+        }
+        // Contacts: dissipation, status, overlap, forces, carried state.
+        let states = self.store.states_mut();
+        let mut worst = (0.0, 0.0, None::<(BodyHandle, BodyHandle)>);
+        for (c, cold) in self.contacts.hot.iter().zip(&self.contacts.cold) {
+            let (i, j) = (c.body1 as usize, c.body2 as usize);
+            let (v1, v2) = (self.vel[i], self.vel[j]);
+            let u_new = c.to_local(v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1));
+            let mean = (cold.u_free + u_new) * 0.5;
+            report.dissipated.normal -= c.p.x * mean.x;
+            report.dissipated.sliding -= c.p.y * mean.y + c.p.z * mean.z;
+            match self.law.status(&c.params, c.p) {
+                ContactStatus::Open => report.status.open += 1,
+                ContactStatus::Sticking => report.status.sticking += 1,
+                ContactStatus::Sliding => report.status.sliding += 1,
+            }
+            let gap_after = cold.gap + theta_dt * u_new.x;
+            let overlap = -gap_after;
+            if overlap > 0.0 {
+                let ratio = overlap / cold.min_radius;
+                if ratio > worst.1 {
+                    worst = (overlap, ratio, Some((b.handle[i], b.handle[j])));
+                }
+                report.max_overlap = report.max_overlap.max(overlap);
+            }
+            let p = c.to_world(c.p);
+            let f = p / dt;
+            b.force[j] += f;
+            b.torque[j] += c.l2.cross(f);
+            b.force[i] -= f;
+            b.torque[i] -= c.l1.cross(f);
+            // Work of kinematic bodies on the others: −(impulse received) · (point velocity).
+            if b.motion[i] == MotionKind::Kinematic {
+                report.external_work += p.dot(v1.v + v1.w.cross(c.l1));
+            }
+            if b.motion[j] == MotionKind::Kinematic {
+                report.external_work -= p.dot(v2.v + v2.w.cross(c.l2));
+            }
+            let carried = &mut states[cold.store_index as usize];
+            carried.impulse = p;
+            report.dissipated.cohesion += self.law.finish(&c.params, c.p, gap_after, &mut carried.state);
+        }
+        report.max_overlap_ratio = worst.1;
+        report.max_overlap_pair = worst.2;
+        // Velocities and configuration: v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
+        for i in 0..b.len() {
+            if b.motion[i] == MotionKind::Dynamic {
+                let v = self.vel[i];
+                b.velocity[i] = v.v;
+                b.angular_velocity[i] = v.w;
+                b.position[i] += v.v * theta_dt;
+                b.orientation[i] = integrate_orientation(b.orientation[i], v.w, theta_dt);
+            }
+        }
+        for &(i, x, q) in &self.saved_kinematic {
+            b.position[i] = x;
+            b.orientation[i] = q;
+        }
+        if !self.saved_kinematic.is_empty() {
+            b.advance_kinematic(t0, dt);
+        }
+        report
+    }
+}
