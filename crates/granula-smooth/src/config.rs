@@ -1,0 +1,56 @@
+//! Settings of the MD solver.
+
+use crate::error::SmoothError;
+
+/// Settings of [`MdSolver`](crate::MdSolver): public fields with defaults, to be used with
+/// struct-update syntax, `MdConfig { skin: 2e-4, ..Default::default() }`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MdConfig {
+    /// Verlet skin (m): candidate pairs are found on bounding boxes inflated by half of it
+    /// (plus half the largest law range), and rebuilt only when some body moved more than
+    /// half of it since the last rebuild. Default 1e-4 m (the "dense" benchmark's 0.1 mm).
+    pub skin: f64,
+    /// Number of threads of a private rayon pool, or `None` to use rayon's global pool.
+    /// Results are bit-identical for every thread count. Default `None`.
+    pub threads: Option<usize>,
+    /// Non-viscous (local) body damping coefficient α of 004 §2.3.2.4,
+    /// F_d = −α |F| sign(v) per component (and the same on torques); 0 disables it.
+    /// Default 0.
+    pub local_damping: f64,
+    /// Recommended upper bound of Δt (s), e.g. from the contact law's parameter helpers
+    /// (002 eq. 10: Δt ≲ t_c/5); a larger step adds [`StepWarning::TimeStepTooLarge`]
+    /// to the report. Default `None` (no check).
+    ///
+    /// [`StepWarning::TimeStepTooLarge`]: granula_core::StepWarning::TimeStepTooLarge
+    pub max_time_step: Option<f64>,
+}
+
+impl Default for MdConfig {
+    fn default() -> Self {
+        MdConfig { skin: 1e-4, threads: None, local_damping: 0.0, max_time_step: None }
+    }
+}
+
+impl MdConfig {
+    /// Checks every field; the error names the field and its value.
+    pub fn validate(&self) -> Result<(), SmoothError> {
+        let bad = |field, value, expected| Err(SmoothError::InvalidConfig { field, value, expected });
+        if !(self.skin.is_finite() && self.skin >= 0.0) {
+            return bad("skin", self.skin, "finite and >= 0");
+        }
+        if let Some(n) = self.threads {
+            if n == 0 {
+                return bad("threads", 0.0, ">= 1 (or None for the global pool)");
+            }
+        }
+        if !(self.local_damping.is_finite() && (0.0..1.0).contains(&self.local_damping)) {
+            return bad("local_damping", self.local_damping, "in [0, 1)");
+        }
+        if let Some(h) = self.max_time_step {
+            if !(h.is_finite() && h > 0.0) {
+                return bad("max_time_step", h, "finite and > 0");
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,252 @@
+//! The force pass: narrowphase and contact law per candidate pair in parallel, then a
+//! deterministic per-body gather.
+//!
+//! Determinism: every pair writes its own slot of a buffer, per-chunk summaries use fixed
+//! chunk boundaries and are reduced sequentially in chunk order, and each body sums its
+//! incident pairs in the fixed order of the CSR incidence list. No floating-point sum depends
+//! on how rayon splits the work, so 1 and n threads give bit-identical results.
+
+use crate::pairs::{Candidate, PairKind, PairList};
+use granula_core::narrowphase::{collide, sphere_sphere};
+use granula_core::{
+    BodySet, ContactForce, ContactGeometry, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation,
+    MaterialTable,
+};
+use rayon::prelude::*;
+
+/// Pairs per chunk of the parallel pass (and per summary).
+pub(crate) const PAIR_CHUNK: usize = 1024;
+/// Bodies per chunk of the parallel gather.
+const BODY_CHUNK: usize = 2048;
+
+/// The loads of one pair: the force on body 2 (body 1 gets the opposite) and the torque on
+/// each body about its own centre, l × F plus the law's pure couple.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct PairLoad {
+    pub force: DVec3,
+    pub torque1: DVec3,
+    pub torque2: DVec3,
+}
+
+/// Reduction of one chunk of pairs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ChunkSummary {
+    pub contacts: usize,
+    pub status: ContactStatusCounts,
+    pub dissipated: Dissipation,
+    pub stored: f64,
+    pub max_overlap: f64,
+    pub max_ratio: f64,
+    /// Pair of the largest overlap ratio (`u32::MAX` if no overlap).
+    pub max_pair: u32,
+    /// First pair whose narrowphase failed (`u32::MAX` if none).
+    pub failed: u32,
+}
+
+impl Default for ChunkSummary {
+    fn default() -> Self {
+        ChunkSummary {
+            contacts: 0,
+            status: ContactStatusCounts::default(),
+            dissipated: Dissipation::default(),
+            stored: 0.0,
+            max_overlap: 0.0,
+            max_ratio: 0.0,
+            max_pair: u32::MAX,
+            failed: u32::MAX,
+        }
+    }
+}
+
+impl ChunkSummary {
+    /// Folds `o` (a later chunk) into `self`; ties keep the earlier pair.
+    pub fn merge(&mut self, o: &ChunkSummary) {
+        self.contacts += o.contacts;
+        self.status.open += o.status.open;
+        self.status.sticking += o.status.sticking;
+        self.status.sliding += o.status.sliding;
+        self.dissipated += o.dissipated;
+        self.stored += o.stored;
+        if o.max_ratio > self.max_ratio {
+            self.max_ratio = o.max_ratio;
+            self.max_pair = o.max_pair;
+        }
+        self.max_overlap = self.max_overlap.max(o.max_overlap);
+        if self.failed == u32::MAX {
+            self.failed = o.failed;
+        }
+    }
+}
+
+/// Read-only inputs of the pass.
+pub(crate) struct PassInput<'a, L> {
+    pub law: &'a L,
+    pub bodies: &'a BodySet,
+    pub materials: &'a MaterialTable,
+    pub candidates: &'a [Candidate],
+    pub dt: f64,
+    /// `false` for the priming pass at the initial state: histories are not updated and
+    /// the summaries are not used.
+    pub commit: bool,
+}
+
+/// Contact geometry of one candidate within `margin`, or the error's pair index.
+#[inline]
+pub(crate) fn geometry(bodies: &BodySet, c: &Candidate, margin: f64) -> Result<Option<ContactGeometry>, ()> {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    match c.kind {
+        PairKind::Spheres => {
+            sphere_sphere(bodies.position[i], bodies.radius[i], bodies.position[j], bodies.radius[j], margin)
+                .map_err(|_| ())
+        }
+        PairKind::General => collide(bodies, i, j, margin).map_err(|_| ()),
+    }
+}
+
+/// Narrowphase and law for the pairs `base..base + loads.len()`.
+fn chunk<L: ContactLaw>(
+    input: &PassInput<'_, L>,
+    base: usize,
+    loads: &mut [PairLoad],
+    histories: &mut [L::History],
+    stored: &mut [f64],
+    summary: &mut ChunkSummary,
+) {
+    let b = input.bodies;
+    *summary = ChunkSummary::default();
+    for (k, ((load, hist), last_stored)) in
+        loads.iter_mut().zip(histories.iter_mut()).zip(stored.iter_mut()).enumerate()
+    {
+        let p = base + k;
+        let c = &input.candidates[p];
+        let (i, j) = (c.body1 as usize, c.body2 as usize);
+        let material = input.materials.pair(b.material[i], b.material[j]);
+        let margin = input.law.range(material);
+        let g = match geometry(b, c, margin) {
+            Ok(Some(g)) => g,
+            Ok(None) => {
+                *load = PairLoad::default();
+                if input.commit {
+                    *hist = Default::default();
+                    // The energy a contact still stored when it opened (a loaded tangential
+                    // spring) is lost with its history: count it as dissipated by sliding.
+                    summary.dissipated.sliding += *last_stored;
+                    *last_stored = 0.0;
+                }
+                continue;
+            }
+            Err(()) => {
+                *load = PairLoad::default();
+                if summary.failed == u32::MAX {
+                    summary.failed = p as u32;
+                }
+                continue;
+            }
+        };
+        let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
+        let kin = ContactKinematics {
+            normal: g.normal,
+            overlap: -g.gap,
+            relative_velocity: b.velocity[j] + wj.cross(g.branch2) - b.velocity[i] - wi.cross(g.branch1),
+            relative_angular_velocity: wj - wi,
+            branch1: g.branch1,
+            branch2: g.branch2,
+            effective_radius: g.effective_radius,
+            effective_mass: 1.0 / (b.inv_mass[i] + b.inv_mass[j]),
+            material,
+            dt: input.dt,
+        };
+        let cf: ContactForce = if input.commit {
+            input.law.force(&kin, hist)
+        } else {
+            let mut scratch = *hist;
+            input.law.force(&kin, &mut scratch)
+        };
+        *load = PairLoad {
+            force: cf.force,
+            torque1: -g.branch1.cross(cf.force) - cf.torque,
+            torque2: g.branch2.cross(cf.force) + cf.torque,
+        };
+        if !input.commit {
+            continue;
+        }
+        summary.contacts += 1;
+        summary.dissipated += cf.dissipated;
+        summary.stored += cf.stored;
+        *last_stored = cf.stored;
+        let f_n = cf.force.dot(g.normal);
+        let f_t = (cf.force - g.normal * f_n).length();
+        if f_n <= 0.0 {
+            summary.status.open += 1;
+        } else if f_t > 0.0 && f_t >= material.dynamic_friction * f_n * (1.0 - 1e-9) {
+            summary.status.sliding += 1;
+        } else {
+            summary.status.sticking += 1;
+        }
+        let overlap = -g.gap;
+        if overlap > 0.0 {
+            summary.max_overlap = summary.max_overlap.max(overlap);
+            let ratio = overlap / b.radius[i].min(b.radius[j]);
+            if ratio > summary.max_ratio {
+                summary.max_ratio = ratio;
+                summary.max_pair = p as u32;
+            }
+        }
+    }
+}
+
+/// Runs the pass over all candidates into `loads` and `summaries` (one per
+/// [`PAIR_CHUNK`]), in parallel when there is more than one chunk.
+/// `stored` holds, per pair, the elastic energy stored at its last evaluation.
+pub(crate) fn pair_pass<L: ContactLaw>(
+    input: &PassInput<'_, L>,
+    histories: &mut [L::History],
+    stored: &mut [f64],
+    loads: &mut [PairLoad],
+    summaries: &mut [ChunkSummary],
+) {
+    debug_assert_eq!(loads.len(), input.candidates.len());
+    if loads.len() <= PAIR_CHUNK {
+        if let Some(s) = summaries.first_mut() {
+            chunk(input, 0, loads, histories, stored, s);
+        }
+        return;
+    }
+    loads
+        .par_chunks_mut(PAIR_CHUNK)
+        .zip(histories.par_chunks_mut(PAIR_CHUNK))
+        .zip(stored.par_chunks_mut(PAIR_CHUNK))
+        .zip(summaries.par_iter_mut())
+        .enumerate()
+        .for_each(|(k, (((l, h), e), s))| chunk(input, k * PAIR_CHUNK, l, h, e, s));
+}
+
+/// Sums the pair loads of each body in CSR order into `force` and `torque` (overwritten).
+pub(crate) fn gather(pairs: &PairList, loads: &[PairLoad], force: &mut [DVec3], torque: &mut [DVec3]) {
+    let body = |i: usize, f: &mut DVec3, t: &mut DVec3| {
+        let (mut fs, mut ts) = (DVec3::ZERO, DVec3::ZERO);
+        for &e in pairs.incident(i) {
+            let l = &loads[(e >> 1) as usize];
+            if e & 1 == 0 {
+                fs -= l.force;
+                ts += l.torque1;
+            } else {
+                fs += l.force;
+                ts += l.torque2;
+            }
+        }
+        *f = fs;
+        *t = ts;
+    };
+    if force.len() <= BODY_CHUNK {
+        for (i, (f, t)) in force.iter_mut().zip(torque.iter_mut()).enumerate() {
+            body(i, f, t);
+        }
+        return;
+    }
+    force.par_chunks_mut(BODY_CHUNK).zip(torque.par_chunks_mut(BODY_CHUNK)).enumerate().for_each(|(k, (fc, tc))| {
+        for (m, (f, t)) in fc.iter_mut().zip(tc.iter_mut()).enumerate() {
+            body(k * BODY_CHUNK + m, f, t);
+        }
+    });
+}

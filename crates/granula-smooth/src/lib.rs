@@ -1,0 +1,21 @@
+//! # granula-smooth
+//!
+//! The smooth (molecular-dynamics) DEM solver: [`MdSolver`] advances a
+//! [`World`](granula_core::World) with any [`ContactLaw`](granula_core::ContactLaw),
+//! [`Integrator`](granula_core::Integrator) and [`Broadphase`](granula_core::Broadphase),
+//! computing contact forces in parallel with a bit-deterministic reduction, and reports the
+//! energies that keep the world's ledger balanced.
+#![deny(missing_docs)]
+
+mod body_loads;
+mod config;
+mod error;
+mod forces;
+mod pairs;
+mod skin;
+mod solver;
+
+pub use body_loads::local_damping_force;
+pub use config::MdConfig;
+pub use error::SmoothError;
+pub use solver::MdSolver;

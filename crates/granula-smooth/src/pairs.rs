@@ -1,0 +1,92 @@
+//! The candidate pair list of the Verlet skin and its per-body incidence (CSR).
+
+use granula_core::{BodySet, ContactKey};
+
+/// How the narrowphase treats a candidate pair, decided once per rebuild.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairKind {
+    /// Two spheres: inlined sphere-sphere geometry, no shape dispatch.
+    Spheres,
+    /// Anything else: the core's `collide` dispatch.
+    General,
+}
+
+/// One candidate pair, oriented so that body 1 has the smaller handle (contact keys and the
+/// normal's direction then survive swap-removals that reorder dense indices).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Candidate {
+    /// Dense index of body 1.
+    pub body1: u32,
+    /// Dense index of body 2.
+    pub body2: u32,
+    /// Narrowphase path.
+    pub kind: PairKind,
+}
+
+/// The candidate pairs between two rebuilds, with a compressed-sparse-row incidence list:
+/// the entries of body i are `incidence[offsets[i]..offsets[i + 1]]`, each `(pair << 1) | role`
+/// with role 0 for body 1 and 1 for body 2, in increasing pair order. Gathering forces over it
+/// in that fixed order makes the sums independent of the thread count.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairList {
+    pub candidates: Vec<Candidate>,
+    pub offsets: Vec<u32>,
+    pub incidence: Vec<u32>,
+    cursor: Vec<u32>,
+}
+
+impl PairList {
+    /// Rebuilds from the broadphase's sorted `(i, j)` list. Pairs of two non-dynamic bodies
+    /// are dropped (no force on them can move anything). Allocation-free once warm.
+    pub fn rebuild(&mut self, bodies: &BodySet, raw: &[(u32, u32)]) {
+        self.candidates.clear();
+        for &(i, j) in raw {
+            let (iu, ju) = (i as usize, j as usize);
+            if bodies.inv_mass[iu] == 0.0 && bodies.inv_mass[ju] == 0.0 {
+                continue;
+            }
+            let (body1, body2) = if bodies.handle[iu] < bodies.handle[ju] { (i, j) } else { (j, i) };
+            let spheres = bodies.radius[iu].is_finite() && bodies.radius[ju].is_finite();
+            let kind = if spheres { PairKind::Spheres } else { PairKind::General };
+            self.candidates.push(Candidate { body1, body2, kind });
+        }
+        let n = bodies.len();
+        self.offsets.clear();
+        self.offsets.resize(n + 1, 0);
+        for c in &self.candidates {
+            self.offsets[c.body1 as usize + 1] += 1;
+            self.offsets[c.body2 as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.offsets[i + 1] += self.offsets[i];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.offsets[..n]);
+        self.incidence.clear();
+        self.incidence.resize(self.offsets[n] as usize, 0);
+        for (p, c) in self.candidates.iter().enumerate() {
+            let p = p as u32;
+            let slot = &mut self.cursor[c.body1 as usize];
+            self.incidence[*slot as usize] = p << 1;
+            *slot += 1;
+            let slot = &mut self.cursor[c.body2 as usize];
+            self.incidence[*slot as usize] = (p << 1) | 1;
+            *slot += 1;
+        }
+    }
+
+    /// The contact keys of the candidates, in list order.
+    pub fn keys<'a>(&'a self, bodies: &'a BodySet) -> impl Iterator<Item = ContactKey> + 'a {
+        self.candidates.iter().map(|c| ContactKey {
+            body1: bodies.handle[c.body1 as usize],
+            body2: bodies.handle[c.body2 as usize],
+            feature: 0,
+        })
+    }
+
+    /// Incidence entries of body `i`.
+    #[inline]
+    pub fn incident(&self, i: usize) -> &[u32] {
+        &self.incidence[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+}

@@ -1,0 +1,329 @@
+//! Physics of the MD solver with a small test law: conservation laws, the energy ledger,
+//! planar mode, determinism across thread counts, walls, kinematic bodies, the incline.
+
+mod common;
+
+use common::{ledger_total, mechanical, BruteForce, HertzElastic, SpringDashpot};
+use granula_core::{DVec3, Dofs, Material, PlaneBuilder, Prescribed, SphereBuilder, StepWarning, World};
+use granula_gear::{Gear, SymplecticEuler, VelocityVerlet};
+use granula_smooth::{MdConfig, MdSolver};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const R: f64 = 0.01;
+const M: f64 = 0.01;
+const KN: f64 = 1e4;
+
+fn world(gravity: DVec3, friction: f64) -> World {
+    World::builder().gravity(gravity).material(Material { friction, ..Material::default() }).build().unwrap()
+}
+
+fn sphere(w: &mut World, x: DVec3, v: DVec3, omega: DVec3) -> granula_core::BodyHandle {
+    w.insert(SphereBuilder::new(R, x).mass(M).velocity(v).angular_velocity(omega).build().unwrap()).unwrap()
+}
+
+#[test]
+fn pair_collision_conserves_momentum_to_round_off() {
+    // Oblique, frictional, spinning collision without gravity: contact forces are equal and
+    // opposite and act at one point, so linear and angular momentum are conserved up to the
+    // rounding of each update.
+    let mut w = world(DVec3::ZERO, 0.5);
+    sphere(&mut w, DVec3::ZERO, DVec3::new(1.0, 0.2, 0.0), DVec3::new(0.0, 0.0, 30.0));
+    sphere(&mut w, DVec3::new(0.03, 0.008, 0.002), DVec3::new(-0.5, 0.0, 0.1), DVec3::new(5.0, -3.0, 0.0));
+    let law = SpringDashpot::with_restitution(KN, 0.6, M / 2.0);
+    let dt = law.contact_time(M / 2.0) / 100.0;
+    let mut s = MdSolver::new(law, Gear::six(), BruteForce, MdConfig { skin: 1e-3, ..Default::default() }).unwrap();
+    let (p0, l0) = (w.momentum(), w.angular_momentum());
+    let mut touched = false;
+    for _ in 0..3000 {
+        let r = w.step(&mut s, dt).unwrap();
+        touched |= r.contacts > 0;
+    }
+    assert!(touched, "the spheres must collide");
+    let (p1, l1) = (w.momentum(), w.angular_momentum());
+    // |p| ~ 1e-2 kg m/s; 3000 steps of a few roundings of 1e-16 relative each.
+    assert!((p1 - p0).length() < 1e-14 * p0.length().max(1e-2), "Δp = {}", p1 - p0);
+    // Angular momentum: the torques cancel exactly about any point, but Gear's corrector
+    // updates x and v separately and is not a variational scheme, so x × m v is kept only to
+    // its truncation error (measured 5e-12 relative at Δt = t_c/100): 1e-10 relative.
+    assert!((l1 - l0).length() < 1e-10 * l0.length(), "ΔL = {} of {}", l1 - l0, l0.length());
+}
+
+/// A small box of spheres falling on a floor between four side walls.
+fn box_scene(n_side: usize, friction: f64, seed: u64) -> World {
+    let mut w = world(DVec3::new(0.0, 0.0, -9.81), friction);
+    let l = 2.2 * R * n_side as f64;
+    for (p, n) in [
+        (DVec3::ZERO, DVec3::Z),
+        (DVec3::ZERO, DVec3::X),
+        (DVec3::ZERO, DVec3::Y),
+        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
+        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
+    ] {
+        w.insert(PlaneBuilder::new(p, n).build().unwrap()).unwrap();
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for i in 0..n_side {
+        for j in 0..n_side {
+            for k in 0..n_side {
+                let x = DVec3::new(
+                    1.1 * R * (2 * i + 1) as f64,
+                    1.1 * R * (2 * j + 1) as f64,
+                    1.1 * R * (2 * k + 1) as f64,
+                );
+                let v =
+                    DVec3::new(rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3));
+                let omega = DVec3::new(rng.random_range(-5.0..5.0), 0.0, rng.random_range(-5.0..5.0));
+                sphere(&mut w, x, v, omega);
+            }
+        }
+    }
+    w
+}
+
+#[test]
+fn mechanical_energy_never_increases_with_damping_and_the_ledger_closes() {
+    let mut w = box_scene(3, 0.4, 7);
+    let law = SpringDashpot { gamma_t: 0.2, ..SpringDashpot::with_restitution(KN, 0.5, M / 2.0) };
+    let dt = law.contact_time(M / 2.0) / 200.0;
+    let mut s = MdSolver::new(law, Gear::six(), BruteForce, MdConfig { skin: 2e-3, ..Default::default() }).unwrap();
+    let e0 = ledger_total(&w);
+    let scale = mechanical(&w) - w.potential_energy() + M * 9.81 * 0.1;
+    let mut e_prev = mechanical(&w);
+    let mut worst_rise: f64 = 0.0;
+    let mut worst_ledger: f64 = 0.0;
+    for _ in 0..20_000 {
+        w.step(&mut s, dt).unwrap();
+        let e = mechanical(&w);
+        worst_rise = worst_rise.max(e - e_prev);
+        e_prev = e;
+        worst_ledger = worst_ledger.max((ledger_total(&w) - e0).abs());
+    }
+    assert!(w.ledger.dissipated.normal > 0.0 && w.ledger.dissipated.sliding > 0.0);
+    println!("worst per-step rise {worst_rise:e}, worst ledger error {worst_ledger:e}, scale {scale:e}");
+    // Per step, the 6-value Gear scheme at Δt = t_c/200 moves energy by its truncation error
+    // only (≪ 1e-9 of the energy scale); a rise beyond that would be created energy.
+    assert!(worst_rise < 1e-9 * scale, "energy rose by {worst_rise} in one step");
+    // Ledger: trapezoidal contact work against the integrator's energy error, and contacts
+    // that open with a little stored energy: 1e-4 of the energy scale over 20 000 steps.
+    assert!(worst_ledger < 1e-4 * scale, "ledger off by {worst_ledger}");
+}
+
+#[test]
+fn disc_collision_in_planar_mode_stays_in_the_plane() {
+    let mut w = World::builder().gravity(DVec3::new(0.0, -9.81, 0.0)).planar(true).build().unwrap();
+    w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Y).build().unwrap()).unwrap();
+    let a = sphere(&mut w, DVec3::new(0.0, 0.02, 0.5), DVec3::new(1.0, 0.0, 0.0), DVec3::new(0.0, 0.0, 10.0));
+    let b = sphere(&mut w, DVec3::new(0.05, 0.025, 0.5), DVec3::new(-1.0, 0.3, 0.0), DVec3::new(0.0, 0.0, -20.0));
+    let law = SpringDashpot::with_restitution(KN, 0.5, M / 2.0);
+    let dt = law.contact_time(M / 2.0) / 50.0;
+    let mut s =
+        MdSolver::new(law, VelocityVerlet::new(), BruteForce, MdConfig { skin: 1e-3, ..Default::default() }).unwrap();
+    let mut contacts = 0;
+    for _ in 0..5000 {
+        contacts += w.step(&mut s, dt).unwrap().contacts;
+    }
+    assert!(contacts > 0);
+    for h in [a, b] {
+        let i = w.bodies.index(h).unwrap();
+        // Locked dofs are never written: exact equalities.
+        assert_eq!(w.bodies.position[i].z, 0.5);
+        assert_eq!(w.bodies.velocity[i].z, 0.0);
+        assert_eq!((w.bodies.angular_velocity[i].x, w.bodies.angular_velocity[i].y), (0.0, 0.0));
+    }
+}
+
+fn run_threads(threads: usize) -> Vec<DVec3> {
+    let mut w = box_scene(14, 0.5, 3);
+    let law = SpringDashpot::with_restitution(KN, 0.5, M / 2.0);
+    let dt = law.contact_time(M / 2.0) / 50.0;
+    let cfg = MdConfig { skin: 1e-3, threads: Some(threads), ..Default::default() };
+    let mut s = MdSolver::new(law, Gear::six(), BruteForce, cfg).unwrap();
+    for _ in 0..60 {
+        w.step(&mut s, dt).unwrap();
+    }
+    let mut out = w.bodies.position.clone();
+    out.extend_from_slice(&w.bodies.angular_velocity);
+    out
+}
+
+#[test]
+fn one_and_two_threads_give_bit_identical_results() {
+    // 14³ = 2744 spheres: more than one chunk of pairs and of bodies, so the parallel paths
+    // are used.
+    assert_eq!(run_threads(1), run_threads(2));
+}
+
+#[test]
+fn elastic_spheres_in_a_closed_box_keep_their_energy_m4() {
+    // VALIDATION M4: no damping, no friction, velocity Verlet at Δt = t_c/50, 1e5 steps.
+    let mut w = world(DVec3::ZERO, 0.0);
+    let l = 0.1;
+    for (p, n) in [
+        (DVec3::ZERO, DVec3::X),
+        (DVec3::ZERO, DVec3::Y),
+        (DVec3::ZERO, DVec3::Z),
+        (DVec3::splat(l), -DVec3::X),
+        (DVec3::splat(l), -DVec3::Y),
+        (DVec3::splat(l), -DVec3::Z),
+    ] {
+        w.insert(PlaneBuilder::new(p, n).build().unwrap()).unwrap();
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for i in 0..8 {
+        let x = DVec3::new(
+            0.025 + 0.05 * (i & 1) as f64,
+            0.025 + 0.05 * ((i >> 1) & 1) as f64,
+            0.025 + 0.05 * (i >> 2) as f64,
+        );
+        let v = DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        sphere(&mut w, x, v, DVec3::ZERO);
+    }
+    // Hertz (smooth at contact onset, unlike a linear spring whose kink costs velocity
+    // Verlet an O((ω Δt)²) energy error per collision); Δt = t_c/50 for the fastest
+    // sphere-sphere impact possible here (relative speed ≤ 2√3 m/s).
+    let law = HertzElastic { e_star: 1e7 };
+    let dt = law.contact_time(M / 2.0, R / 2.0, 2.0 * 3f64.sqrt()) / 50.0;
+    let mut s =
+        MdSolver::new(law, VelocityVerlet::new(), BruteForce, MdConfig { skin: 2e-3, ..Default::default() }).unwrap();
+    let e0 = mechanical(&w);
+    let mut contacts = 0;
+    let mut worst: f64 = 0.0;
+    for _ in 0..100_000 {
+        let r = w.step(&mut s, dt).unwrap();
+        contacts += r.contacts;
+        // Drift is measured between collisions: during a contact velocity Verlet's energy
+        // oscillates by O((ω Δt)²) around its shadow value, which is not drift.
+        if r.contacts == 0 {
+            worst = worst.max((mechanical(&w) - e0).abs());
+        }
+    }
+    println!("contacts·steps {contacts}, worst relative drift {:e}", worst / e0);
+    assert!(contacts > 1000, "collisions must happen");
+    assert!(worst < 1e-4 * e0, "relative energy drift {}", worst / e0);
+}
+
+#[test]
+fn kinematic_piston_work_enters_the_ledger() {
+    // A wall moving at constant speed pushes a sphere resting on a frictionless floor: the
+    // sphere's energy comes from the piston's work, which the report accounts for.
+    let mut w = world(DVec3::new(0.0, 0.0, -9.81), 0.0);
+    w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+    let piston = PlaneBuilder::new(DVec3::new(-0.02, 0.0, 0.0), DVec3::X)
+        .kinematic(Prescribed::Constant(DVec3::new(0.2, 0.0, 0.0)), Prescribed::Constant(DVec3::ZERO))
+        .build()
+        .unwrap();
+    w.insert(piston).unwrap();
+    sphere(&mut w, DVec3::new(0.0, 0.0, R - M * 9.81 / KN), DVec3::ZERO, DVec3::ZERO);
+    let law = SpringDashpot::with_restitution(KN, 0.7, M);
+    let dt = law.contact_time(M) / 200.0;
+    let mut s = MdSolver::new(law, Gear::six(), BruteForce, MdConfig { skin: 1e-3, ..Default::default() }).unwrap();
+    let e0 = ledger_total(&w);
+    for _ in 0..20_000 {
+        w.step(&mut s, dt).unwrap();
+    }
+    let ke = w.kinetic_energy();
+    assert!(w.ledger.external_work > 0.0 && ke > 0.0);
+    // Trapezoidal power of the piston and of the contact, Δt = t_c/200: 1e-4 of the work.
+    let err = (ledger_total(&w) - e0).abs();
+    assert!(err < 1e-4 * w.ledger.external_work, "ledger error {err} vs work {}", w.ledger.external_work);
+}
+
+/// Acceleration along the slope of a sphere on a plane tilted by `alpha` (gravity tilted
+/// instead), measured from the velocity after `t` seconds of motion from rest.
+fn incline_acceleration(alpha: f64, mu: f64, lock_rotation: bool) -> (f64, f64) {
+    let g = 9.81;
+    let mut w = world(DVec3::new(g * alpha.sin(), 0.0, -g * alpha.cos()), mu);
+    w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+    let kn = 1e6;
+    let z0 = R - M * g * alpha.cos() / kn;
+    let mut b = SphereBuilder::new(R, DVec3::new(0.0, 0.0, z0)).mass(M);
+    if lock_rotation {
+        b = b.lock(Dofs::ROTATION);
+    }
+    let h = w.insert(b.build().unwrap()).unwrap();
+    let law = SpringDashpot { kt: 2.0 / 7.0 * kn, gamma_t: 0.0, ..SpringDashpot::with_restitution(kn, 0.3, M) };
+    let dt = law.contact_time(M) / 50.0;
+    let mut s = MdSolver::new(law, Gear::six(), BruteForce, MdConfig { skin: 1e-3, ..Default::default() }).unwrap();
+    let steps = (0.2 / dt) as usize;
+    for _ in 0..steps {
+        w.step(&mut s, dt).unwrap();
+    }
+    let i = w.bodies.index(h).unwrap();
+    let t = steps as f64 * dt;
+    (w.bodies.velocity[i].x / t, w.bodies.angular_velocity[i].y * R)
+}
+
+#[test]
+fn sphere_rolls_without_slip_or_slides_on_an_incline() {
+    let g = 9.81;
+    let alpha = 20f64.to_radians();
+    // Large μ (> 2/7 tan α): rolling without slip, a = (5/7) g sin α, v = ω R.
+    let (a, wr) = incline_acceleration(alpha, 0.5, false);
+    let expected = 5.0 / 7.0 * g * alpha.sin();
+    // The tangential spring oscillates about the rolling state with an amplitude set by the
+    // start from rest; averaged over 0.2 s it perturbs a by well under 0.5 %.
+    assert!((a - expected).abs() < 5e-3 * expected, "rolling a = {a}, expected {expected}");
+    assert!((wr - a * 0.2).abs() < 5e-3 * a * 0.2, "no slip: ω R = {wr}");
+    // Small μ: sliding, a = g (sin α − μ cos α).
+    let mu = 0.05;
+    let (a, _) = incline_acceleration(alpha, mu, false);
+    let expected = g * (alpha.sin() - mu * alpha.cos());
+    // Sliding from the first steps on: only the first spring loading differs, < 0.5 %.
+    assert!((a - expected).abs() < 5e-3 * expected, "sliding a = {a}, expected {expected}");
+}
+
+#[test]
+fn sphere_at_rest_on_a_slope_stays_with_brendel_dippel_friction() {
+    // μ = 0.5 > tan 20° = 0.364, rotation locked (a free sphere would roll): after the
+    // tangential spring has taken its static load the sphere must not creep. A second,
+    // far-away sphere in free flight forces broadphase rebuilds, so the test also checks
+    // that the spring's history survives them.
+    let g = 9.81;
+    let alpha = 20f64.to_radians();
+    let mut w = world(DVec3::new(g * alpha.sin(), 0.0, -g * alpha.cos()), 0.5);
+    w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+    let kn = 1e5;
+    let h = w
+        .insert(
+            SphereBuilder::new(R, DVec3::new(0.0, 0.0, R - M * g * alpha.cos() / kn))
+                .mass(M)
+                .lock(Dofs::ROTATION)
+                .build()
+                .unwrap(),
+        )
+        .unwrap();
+    sphere(&mut w, DVec3::new(0.0, 1.0, 100.0), DVec3::new(0.0, 3.0, 0.0), DVec3::ZERO);
+    let law = SpringDashpot {
+        gamma_t: 2.0 * (M * kn * 2.0 / 7.0).sqrt(),
+        kt: 2.0 / 7.0 * kn,
+        ..SpringDashpot::with_restitution(kn, 0.3, M)
+    };
+    let dt = law.contact_time(M) / 50.0;
+    let mut s = MdSolver::new(law, Gear::six(), BruteForce, MdConfig { skin: 1e-4, ..Default::default() }).unwrap();
+    for _ in 0..10_000 {
+        w.step(&mut s, dt).unwrap();
+    }
+    let i = w.bodies.index(h).unwrap();
+    let x_settled = w.bodies.position[i];
+    let rebuilds_before = s.rebuilds();
+    for _ in 0..100_000 {
+        w.step(&mut s, dt).unwrap();
+    }
+    let drift = (w.bodies.position[i] - x_settled).length();
+    println!("drift {drift:e} m, rebuilds {}", s.rebuilds() - rebuilds_before);
+    assert!(s.rebuilds() - rebuilds_before > 100, "the flying sphere must trigger rebuilds");
+    assert!(drift < 1e-6 * R, "crept by {drift} m");
+}
+
+#[test]
+fn time_step_above_the_recommended_bound_is_reported() {
+    let mut w = world(DVec3::ZERO, 0.5);
+    sphere(&mut w, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
+    let law = SpringDashpot::with_restitution(KN, 0.5, M / 2.0);
+    let cfg = MdConfig { max_time_step: Some(1e-4), ..Default::default() };
+    let mut s = MdSolver::new(law, SymplecticEuler, BruteForce, cfg).unwrap();
+    let r = w.step(&mut s, 2e-4).unwrap();
+    assert_eq!(r.warnings, vec![StepWarning::TimeStepTooLarge { dt: 2e-4, recommended: 1e-4 }]);
+    assert!(w.step(&mut s, 1e-4).unwrap().warnings.is_empty());
+}
