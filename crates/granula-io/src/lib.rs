@@ -8,6 +8,7 @@
 
 pub mod error;
 pub mod generate;
+pub mod output;
 pub mod scene;
 
 pub use error::{IoError, Location, Result};

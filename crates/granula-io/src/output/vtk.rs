@@ -1,0 +1,115 @@
+//! VTK frames: particles (spheres as points with their radius), contacts (line cells
+//! between the two centres, or centre to contact point for a wall) and walls (planes as
+//! squares, cylinders as polygon bands).
+
+use super::contacts::ContactRecord;
+use super::vtp::{PolyData, VtkArray};
+use super::write_atomic;
+use crate::error::Result;
+use glam::DVec3;
+use granula_core::{Shape, World};
+use std::path::Path;
+
+/// How large to draw walls, which are infinite or open-ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WallDisplay {
+    /// Half-size (m) of the square drawn for a plane, and half-length of an infinite
+    /// cylinder.
+    pub half_size: f64,
+    /// Segments around a cylinder.
+    pub segments: usize,
+}
+
+/// Writes the spheres of `world` to a `.vtp` file: point data `id` (the body handle),
+/// `radius`, `velocity`, `angular_velocity` and `force` (the contact force of the last step).
+pub fn write_particles(path: &Path, world: &World) -> Result<()> {
+    let b = &world.bodies;
+    let idx: Vec<usize> = (0..b.len()).filter(|&i| b.shape[i].sphere_radius().is_some()).collect();
+    let pd = PolyData {
+        points: idx.iter().map(|&i| b.position[i].to_array()).collect(),
+        verts: (0..idx.len() as i64).collect(),
+        point_data: vec![
+            VtkArray::Ids("id", idx.iter().map(|&i| b.handle[i].0 as i64).collect()),
+            VtkArray::Scalars("radius", idx.iter().map(|&i| b.radius[i]).collect()),
+            VtkArray::Vectors("velocity", idx.iter().map(|&i| b.velocity[i].to_array()).collect()),
+            VtkArray::Vectors("angular_velocity", idx.iter().map(|&i| b.angular_velocity[i].to_array()).collect()),
+            VtkArray::Vectors("force", idx.iter().map(|&i| b.force[i].to_array()).collect()),
+        ],
+        ..Default::default()
+    };
+    write_atomic(path, &pd.to_xml())
+}
+
+/// Writes contacts as line cells with cell data `normal_force`, `tangential_force` (on
+/// body 2), `gap` and the two body ids.
+pub fn write_contacts(path: &Path, world: &World, contacts: &[ContactRecord]) -> Result<()> {
+    let b = &world.bodies;
+    let mut pd = PolyData::default();
+    for c in contacts {
+        // A sphere's end is its centre; a wall's end is the contact point.
+        let end = |i: u32| {
+            let i = i as usize;
+            if b.shape[i].sphere_radius().is_some() {
+                b.position[i]
+            } else {
+                c.point
+            }
+        };
+        let k = pd.points.len() as i64;
+        pd.points.push(end(c.body1).to_array());
+        pd.points.push(end(c.body2).to_array());
+        pd.lines.push([k, k + 1]);
+    }
+    pd.cell_data = vec![
+        VtkArray::Ids("body1", contacts.iter().map(|c| b.handle[c.body1 as usize].0 as i64).collect()),
+        VtkArray::Ids("body2", contacts.iter().map(|c| b.handle[c.body2 as usize].0 as i64).collect()),
+        VtkArray::Vectors("normal_force", contacts.iter().map(|c| c.normal_force().to_array()).collect()),
+        VtkArray::Vectors("tangential_force", contacts.iter().map(|c| c.tangential_force().to_array()).collect()),
+        VtkArray::Scalars("gap", contacts.iter().map(|c| c.gap).collect()),
+    ];
+    write_atomic(path, &pd.to_xml())
+}
+
+/// Writes planes and cylinders as polygons, with cell data `id` (the body handle) and
+/// `velocity`.
+pub fn write_walls(path: &Path, world: &World, display: &WallDisplay) -> Result<()> {
+    let b = &world.bodies;
+    let mut pd = PolyData::default();
+    let mut ids = Vec::new();
+    let mut vel = Vec::new();
+    for i in 0..b.len() {
+        let (x, q) = (b.position[i], b.orientation[i]);
+        let polys: Vec<Vec<DVec3>> = match &b.shape[i] {
+            Shape::Plane { normal } => {
+                let n = (q * *normal).normalize();
+                let (t, s) = n.any_orthonormal_pair();
+                let h = display.half_size;
+                vec![vec![x + h * (t + s), x + h * (s - t), x - h * (t + s), x + h * (t - s)]]
+            }
+            Shape::Cylinder(c) => {
+                let a = (q * c.axis).normalize();
+                let (t, s) = a.any_orthonormal_pair();
+                let h = c.half_length.unwrap_or(display.half_size);
+                let m = display.segments.max(3);
+                (0..m)
+                    .map(|k| {
+                        let ang = |k: usize| std::f64::consts::TAU * k as f64 / m as f64;
+                        let r0 = c.radius * (ang(k).cos() * t + ang(k).sin() * s);
+                        let r1 = c.radius * (ang(k + 1).cos() * t + ang(k + 1).sin() * s);
+                        vec![x + r0 - h * a, x + r1 - h * a, x + r1 + h * a, x + r0 + h * a]
+                    })
+                    .collect()
+            }
+            _ => continue,
+        };
+        for p in polys {
+            let k = pd.points.len() as i64;
+            pd.polys.push((k..k + p.len() as i64).collect());
+            pd.points.extend(p.iter().map(|v| v.to_array()));
+            ids.push(b.handle[i].0 as i64);
+            vel.push(b.velocity[i].to_array());
+        }
+    }
+    pd.cell_data = vec![VtkArray::Ids("id", ids), VtkArray::Vectors("velocity", vel)];
+    write_atomic(path, &pd.to_xml())
+}
