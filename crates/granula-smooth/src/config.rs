@@ -6,9 +6,10 @@ use crate::error::SmoothError;
 /// struct-update syntax, `MdConfig { skin: 2e-4, ..Default::default() }`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MdConfig {
-    /// Verlet skin (m): candidate pairs are found on bounding boxes inflated by half of it
-    /// (plus half the largest law range), and rebuilt only when some body moved more than
-    /// half of it since the last rebuild. Default 1e-4 m (the "dense" benchmark's 0.1 mm).
+    /// Verlet skin (m) of the broadphase's skin layer (`granula_broadphase::VerletPairs`):
+    /// candidate pairs are found on bounding boxes inflated by half of it (plus half the
+    /// largest law range), and rebuilt only when some box moved more than half of it since
+    /// the last rebuild. Default 1e-4 m (the "dense" benchmark's 0.1 mm).
     pub skin: f64,
     /// Number of threads of a private rayon pool, or `None` to use rayon's global pool.
     /// Results are bit-identical for every thread count. Default `None`.

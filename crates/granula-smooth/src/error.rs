@@ -1,5 +1,6 @@
 //! The smooth solver's error type.
 
+use granula_broadphase::BroadphaseError;
 use granula_core::CoreError;
 use thiserror::Error;
 
@@ -11,6 +12,9 @@ pub enum SmoothError {
     /// [`CoreError::DegenerateContact`] from the narrowphase for the pair it names.
     #[error(transparent)]
     Core(#[from] CoreError),
+    /// The broadphase's skin layer rejected a setting.
+    #[error(transparent)]
+    Broadphase(#[from] BroadphaseError),
     /// A configuration value is out of its domain.
     #[error("invalid MD solver setting {field} = {value}: {expected}")]
     InvalidConfig {

@@ -12,7 +12,6 @@ mod config;
 mod error;
 mod forces;
 mod pairs;
-mod skin;
 mod solver;
 
 pub use body_loads::local_damping_force;

@@ -5,11 +5,11 @@ use crate::config::MdConfig;
 use crate::error::SmoothError;
 use crate::forces::{gather, geometry, pair_pass, ChunkSummary, PairLoad, PassInput, PAIR_CHUNK};
 use crate::pairs::PairList;
-use crate::skin::SkinTracker;
+use granula_broadphase::VerletPairs;
 use granula_core::narrowphase::collide;
 use granula_core::{
-    Aabb, AccelerationField, Broadphase, ContactLaw, ContactStore, DVec3, Integrator, Solver, StepReport, StepWarning,
-    World,
+    Aabb, AccelerationField, Broadphase, ContactLaw, ContactStore, DVec3, Integrator, MotionKind, Solver, StepReport,
+    StepWarning, World,
 };
 use std::sync::Arc;
 
@@ -19,8 +19,9 @@ use std::sync::Arc;
 /// 1. (first step, or after an insertion or removal) contact forces at the initial state,
 ///    without touching contact histories, so the integrator can start from them;
 /// 2. predict ([`Integrator::predict`]), then kinematic bodies advance to t + Δt;
-/// 3. candidate pairs: rebuilt by the broadphase on boxes inflated by (skin + largest law
-///    range)/2 only when some body moved more than half the skin since the last rebuild;
+/// 3. candidate pairs from the broadphase's skin layer ([`VerletPairs`] over the backend
+///    `B`) on boxes grown by half the largest law range: rebuilt only when some box face
+///    moved more than half the skin since the last rebuild;
 ///    the contact store ([`ContactStore`]) is then realigned with the new sorted list by
 ///    [`ContactKey`](granula_core::ContactKey), so that between rebuilds a pair's history is
 ///    found by its index, without lookup;
@@ -40,28 +41,26 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub law: L,
     /// The integrator.
     pub integrator: I,
-    /// The broadphase used at each rebuild of the candidate list.
-    pub broadphase: B,
     config: MdConfig,
+    verlet: VerletPairs<B>,
     pool: Option<Arc<rayon::ThreadPool>>,
     pairs: PairList,
     store: ContactStore<L::History>,
     stored_energy: ContactStore<f64>,
-    skin: SkinTracker,
     boxes: Vec<Aabb>,
     skip: Vec<bool>,
-    raw_pairs: Vec<(u32, u32)>,
+    max_range: f64,
     loads: Vec<PairLoad>,
     summaries: Vec<ChunkSummary>,
     prev_position: Vec<DVec3>,
     prev_angular_velocity: Vec<DVec3>,
     primed_version: Option<u64>,
     kinematic_power: f64,
-    rebuilds: u64,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
-    /// A solver; validates the configuration and builds the private thread pool if asked.
+    /// A solver with the broadphase backend `broadphase` under a skin of `config.skin`;
+    /// validates the configuration and builds the private thread pool if asked.
     pub fn new(law: L, integrator: I, broadphase: B, config: MdConfig) -> Result<Self, SmoothError> {
         config.validate()?;
         let pool = match config.threads {
@@ -76,23 +75,21 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         Ok(MdSolver {
             law,
             integrator,
-            broadphase,
+            verlet: VerletPairs::new(broadphase, config.skin)?,
             config,
             pool,
             pairs: PairList::default(),
             store: ContactStore::new(),
             stored_energy: ContactStore::new(),
-            skin: SkinTracker::default(),
             boxes: Vec::new(),
             skip: Vec::new(),
-            raw_pairs: Vec::new(),
+            max_range: 0.0,
             loads: Vec::new(),
             summaries: Vec::new(),
             prev_position: Vec::new(),
             prev_angular_velocity: Vec::new(),
             primed_version: None,
             kinematic_power: 0.0,
-            rebuilds: 0,
         })
     }
 
@@ -113,44 +110,54 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
 
     /// Broadphase rebuilds since creation.
     pub fn rebuilds(&self) -> u64 {
-        self.rebuilds
+        self.verlet.rebuilds()
+    }
+
+    /// The broadphase with its skin layer.
+    pub fn broadphase(&self) -> &VerletPairs<B> {
+        &self.verlet
     }
 
     /// Forces a rebuild and a fresh start of the force evaluation at the next step (after
     /// editing positions by hand, for instance). Contact histories are kept by key.
     pub fn invalidate(&mut self) {
-        self.skin.invalidate();
+        self.verlet.invalidate();
         self.primed_version = None;
     }
 
-    /// Rebuilds the candidate list if the skin criterion asks for it; `true` if it did.
-    fn refresh_pairs(&mut self, world: &World) -> bool {
-        let bodies = &world.bodies;
-        if !self.skin.needs_rebuild(bodies, self.config.skin) {
-            return false;
-        }
-        let mut max_range: f64 = 0.0;
+    /// The largest range of the law over all material pairs (the detection margin).
+    fn law_margin(&self, world: &World) -> f64 {
         let materials = &world.materials;
+        let id = |k: usize| granula_core::MaterialId(k as u16);
+        let mut max_range: f64 = 0.0;
         for a in 0..materials.len() {
             for b in 0..materials.len() {
-                let id = |k: usize| granula_core::MaterialId(k as u16);
                 max_range = max_range.max(self.law.range(materials.pair(id(a), id(b))));
             }
         }
-        let inflate = 0.5 * (self.config.skin + max_range);
+        max_range
+    }
+
+    /// Updates the skin layer and, when it rebuilt its list, the candidate pairs, their
+    /// incidence and the contact store; `true` if it did.
+    fn refresh_pairs(&mut self, world: &World) -> bool {
+        let bodies = &world.bodies;
+        let grow = 0.5 * self.max_range;
         self.boxes.clear();
         self.skip.clear();
         for i in 0..bodies.len() {
-            self.boxes.push(bodies.aabb(i).inflated(inflate));
-            self.skip.push(!bodies.radius[i].is_finite());
+            let r = bodies.radius[i];
+            let b = if r.is_finite() { Aabb::around(bodies.position[i], DVec3::splat(r)) } else { bodies.aabb(i) };
+            self.boxes.push(if grow > 0.0 { b.inflated(grow) } else { b });
+            self.skip.push(bodies.motion[i] != MotionKind::Dynamic);
         }
-        self.broadphase.find_pairs(&self.boxes, &self.skip, &mut self.raw_pairs);
-        self.pairs.rebuild(bodies, &self.raw_pairs);
+        if !self.verlet.update_boxes(&self.boxes, &self.skip) {
+            return false;
+        }
+        self.pairs.rebuild(bodies, self.verlet.pairs());
         self.store.rebuild(self.pairs.keys(bodies));
         // Pairs that left the list were out of range for a while: nothing stored remains.
         self.stored_energy.rebuild(self.pairs.keys(bodies));
-        self.skin.record(bodies);
-        self.rebuilds += 1;
         let n = self.pairs.candidates.len();
         self.loads.clear();
         self.loads.resize(n, PairLoad::default());
@@ -199,6 +206,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let field = AccelerationField { gravity: world.gravity };
         let version = world.bodies.structure_version();
         if self.primed_version != Some(version) {
+            // Bodies were inserted or removed (or this is the first step): new pair list,
+            // margin from the current materials, and forces at the current state.
+            self.max_range = self.law_margin(world);
+            self.verlet.invalidate();
             world.bodies.set_kinematic_velocities(t);
             self.refresh_pairs(world);
             self.evaluate(world, dt, false)?;
@@ -245,7 +256,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             max_overlap: summary.max_overlap,
             max_overlap_ratio: summary.max_ratio,
             max_overlap_pair,
-            broadphase_rebuilds: self.rebuilds,
+            broadphase_rebuilds: self.verlet.rebuilds(),
             iterations: 0,
             residual: 0.0,
             dissipated,

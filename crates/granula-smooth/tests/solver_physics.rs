@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{ledger_total, mechanical, BruteForce, HertzElastic, SpringDashpot};
+use common::{ledger_total, mechanical, HertzElastic, SpringDashpot};
+use granula_broadphase::BruteForce;
 use granula_core::{DVec3, Dofs, Material, PlaneBuilder, Prescribed, SphereBuilder, StepWarning, World};
 use granula_gear::{Gear, SymplecticEuler, VelocityVerlet};
 use granula_smooth::{MdConfig, MdSolver};

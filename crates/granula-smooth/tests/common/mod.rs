@@ -1,10 +1,10 @@
 //! Test support: a small linear spring-dashpot law with a Cundall-Strack spring held at the
-//! Coulomb limit while sliding (Brendel-Dippel, 003 eqs. 5-6), a brute-force broadphase and
-//! scene helpers. The real laws and broadphases live in their own crates; these keep the
-//! solver's tests independent of them.
+//! Coulomb limit while sliding (Brendel-Dippel, 003 eqs. 5-6), an elastic Hertz law and
+//! energy helpers. The real laws live in `granula-md`; these keep the solver's own tests
+//! independent of it.
 #![allow(dead_code)]
 
-use granula_core::{Aabb, Broadphase, ContactForce, ContactKinematics, ContactLaw, DVec3, Dissipation, World};
+use granula_core::{ContactForce, ContactKinematics, ContactLaw, DVec3, Dissipation, World};
 
 /// History: tangential spring ξ, the powers of the normal and tangential forces at the last
 /// call (for trapezoidal work) and the energies stored then.
@@ -91,27 +91,6 @@ impl ContactLaw for SpringDashpot {
         };
         *h = SpringHistory { xi: new_xi, power_n, power_t, stored_n, stored_t };
         ContactForce { force, torque: DVec3::ZERO, dissipated, stored: stored_n + stored_t }
-    }
-}
-
-/// All overlapping pairs by testing every pair: the oracle of the broadphase contract.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BruteForce;
-
-impl Broadphase for BruteForce {
-    fn name(&self) -> &'static str {
-        "test_brute_force"
-    }
-
-    fn find_pairs(&mut self, boxes: &[Aabb], skip: &[bool], pairs: &mut Vec<(u32, u32)>) {
-        pairs.clear();
-        for i in 0..boxes.len() {
-            for j in i + 1..boxes.len() {
-                if !(skip[i] && skip[j]) && boxes[i].overlaps(&boxes[j]) {
-                    pairs.push((i as u32, j as u32));
-                }
-            }
-        }
     }
 }
 
