@@ -1,0 +1,60 @@
+//! A handful of named compositions and their constructors.
+
+use crate::composed::Composed;
+use crate::damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};
+use crate::error::MdError;
+use crate::normal::{Hertz, LinearSpring, PowerLaw};
+use crate::tangential::{
+    BrendelDippel, CundallStrack, Friction, TangentialDamping, TangentialStiffness, ViscousFriction,
+};
+
+/// Hertz-Mindlin with history: Hertz normal force, Tsuji damping from restitution, and the
+/// Cundall-Strack spring with k_t = 2(1 − ν)/(2 − ν) K_n (Mindlin), everything from the
+/// pair material. The "dense" benchmark law.
+pub type HertzMindlin = Composed<Hertz, HertzViscous, CundallStrack>;
+
+/// Linear spring-dashpot with a Cundall-Strack spring (002 §2).
+pub type LinearCundallStrack = Composed<LinearSpring, LinearViscous, CundallStrack>;
+
+/// The law of 003: Kelvin-Voigt / Hunt-Crossley normal force (003 eq. 3) with Brendel-Dippel
+/// friction (003 eqs. 5-6).
+pub type HuntCrossleyBrendelDippel = Composed<PowerLaw, HuntCrossley, BrendelDippel>;
+
+/// Linear spring-dashpot with viscous Coulomb friction (004 §2.2.1).
+pub type LinearViscousCoulomb = Composed<LinearSpring, LinearViscous, ViscousFriction>;
+
+/// [`HertzMindlin`] with every parameter from the pair material.
+pub fn hertz_mindlin() -> HertzMindlin {
+    Composed::new(Hertz::from_material(), HertzViscous::from_material(), CundallStrack::from_material())
+}
+
+/// [`LinearCundallStrack`] with normal stiffness `k_n` (N/m), damping from the material's
+/// restitution, k_t = `kt_over_kn` k_n and γ_t/γ_n = k_t/k_n as in 002 §2, friction from the
+/// material.
+pub fn linear_cundall_strack(k_n: f64, kt_over_kn: f64) -> Result<LinearCundallStrack, MdError> {
+    Ok(Composed::new(
+        LinearSpring::new(k_n)?,
+        LinearViscous::new(DampingCoefficient::FromRestitution(None))?,
+        CundallStrack::new(
+            TangentialStiffness::Ratio(kt_over_kn),
+            TangentialDamping::Ratio(kt_over_kn),
+            Friction::from_material(),
+        )?,
+    ))
+}
+
+/// [`HuntCrossleyBrendelDippel`] with F_e = K δⁿ, restitution and friction from the material,
+/// k_t = 2(1 − ν)/(2 − ν) K_n.
+pub fn hunt_crossley_brendel_dippel(k: f64, exponent: f64) -> Result<HuntCrossleyBrendelDippel, MdError> {
+    Ok(Composed::new(PowerLaw::new(k, exponent)?, HuntCrossley::from_material(), BrendelDippel::from_material()))
+}
+
+/// [`LinearViscousCoulomb`] with stiffness `k_n`, damping from the material's restitution,
+/// tangential viscosity η_t (1/s) and friction from the material.
+pub fn linear_viscous_coulomb(k_n: f64, eta_t: f64) -> Result<LinearViscousCoulomb, MdError> {
+    Ok(Composed::new(
+        LinearSpring::new(k_n)?,
+        LinearViscous::from_material(),
+        ViscousFriction::new(eta_t, Friction::from_material())?,
+    ))
+}

@@ -1,0 +1,59 @@
+//! # granula-md
+//!
+//! Smooth (molecular-dynamics) contact laws for granula, composed from small sub-models:
+//!
+//! - normal: [`LinearSpring`], [`Hertz`], [`HertzLmgc`], [`PowerLaw`];
+//! - normal damping: [`LinearViscous`], [`HertzViscous`], [`HuntCrossley`], [`NoDamping`];
+//! - tangential: [`CundallStrack`], [`BrendelDippel`], [`ViscousFriction`], [`NoFriction`];
+//! - rolling and twisting resistance: [`RollingResistance`], [`TwistingResistance`];
+//! - cohesion: [`ConstantCohesion`];
+//! - body-level non-viscous damping: [`LocalDamping`];
+//! - parameter helpers in [`params`];
+//! - the [`conformance`] kit that checks any [`granula_core::ContactLaw`].
+//!
+//! A law is a [`Composed`] of sub-models and implements [`granula_core::ContactLaw`]; the
+//! aliases [`HertzMindlin`], [`LinearCundallStrack`], [`HuntCrossleyBrendelDippel`] and
+//! [`LinearViscousCoulomb`] name the common ones. A user writes a new law by implementing
+//! `ContactLaw` directly, or a new sub-model by implementing one of the traits in
+//! [`submodel`]; the built-in laws use nothing a user cannot.
+//!
+//! Every sub-model reports the energy it dissipates and the elastic energy it stores, so
+//! that a solver can keep the world's energy ledger.
+#![deny(missing_docs)]
+
+pub mod aliases;
+pub mod cohesion;
+pub mod composed;
+pub mod conformance;
+pub mod damping;
+pub mod error;
+mod gamma_function;
+pub mod history;
+pub mod local_damping;
+pub mod normal;
+pub mod params;
+pub mod resistance_length;
+pub mod rolling;
+pub mod submodel;
+pub mod tangential;
+pub mod twisting;
+
+pub use aliases::{
+    hertz_mindlin, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_viscous_coulomb, HertzMindlin,
+    HuntCrossleyBrendelDippel, LinearCundallStrack, LinearViscousCoulomb,
+};
+pub use cohesion::ConstantCohesion;
+pub use composed::{Composed, TensionPolicy};
+pub use damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};
+pub use error::MdError;
+pub use history::{ComposedHistory, SubHistory};
+pub use local_damping::LocalDamping;
+pub use normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw};
+pub use resistance_length::{AngularSpring, ResistanceLength};
+pub use rolling::RollingResistance;
+pub use submodel::{
+    CohesionModel, DampingModel, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting, NormalModel, RollingModel,
+    TangentialModel, TwistingModel,
+};
+pub use tangential::{BrendelDippel, CundallStrack, Friction, TangentialDamping, TangentialStiffness, ViscousFriction};
+pub use twisting::TwistingResistance;

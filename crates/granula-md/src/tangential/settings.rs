@@ -1,0 +1,133 @@
+//! Settings shared by the tangential models: stiffness, damping and friction coefficients.
+
+use crate::error::{non_negative, positive, MdError};
+use crate::params::tangential_stiffness_ratio;
+use crate::submodel::NormalState;
+use granula_core::PairMaterial;
+
+/// How the tangential stiffness k_t is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TangentialStiffness {
+    /// k_t = 2(1 − ν)/(2 − ν) K_n (004 §2.2.1) with ν the pair's Poisson ratio and K_n the
+    /// tangent normal stiffness; for Hertz this is Mindlin's 8 G* √(R* δ).
+    FromNormal,
+    /// k_t = ratio · K_n (002 uses k_t/k_n = 1/3).
+    Ratio(f64),
+    /// A fixed k_t (N/m).
+    Fixed(f64),
+}
+
+impl TangentialStiffness {
+    pub(crate) fn check(self, model: &'static str) -> Result<Self, MdError> {
+        match self {
+            TangentialStiffness::FromNormal => {}
+            TangentialStiffness::Ratio(r) => {
+                positive(model, "stiffness_ratio", r)?;
+            }
+            TangentialStiffness::Fixed(k) => {
+                positive(model, "stiffness", k)?;
+            }
+        }
+        Ok(self)
+    }
+
+    /// k_t for this pair and normal state.
+    #[inline]
+    pub fn value(self, material: &PairMaterial, normal: &NormalState) -> f64 {
+        match self {
+            TangentialStiffness::FromNormal => tangential_stiffness_ratio(material.poisson_ratio) * normal.stiffness,
+            TangentialStiffness::Ratio(r) => r * normal.stiffness,
+            TangentialStiffness::Fixed(k) => k,
+        }
+    }
+}
+
+/// How the tangential viscous coefficient γ_t is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TangentialDamping {
+    /// No tangential damping.
+    None,
+    /// γ_t = ratio · γ_n (002 takes γ_t/γ_n = k_t/k_n).
+    Ratio(f64),
+}
+
+impl TangentialDamping {
+    pub(crate) fn check(self, model: &'static str) -> Result<Self, MdError> {
+        if let TangentialDamping::Ratio(r) = self {
+            non_negative(model, "damping_ratio", r)?;
+        }
+        Ok(self)
+    }
+
+    /// γ_t for this normal state.
+    #[inline]
+    pub fn value(self, normal: &NormalState) -> f64 {
+        match self {
+            TangentialDamping::None => 0.0,
+            TangentialDamping::Ratio(r) => r * normal.damping,
+        }
+    }
+}
+
+/// Static and dynamic Coulomb friction coefficients, from the pair material (`None`) or
+/// given. A contact sticks while |f_t| ≤ μ_s F and slides with |f_t| = μ_d F.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Friction {
+    /// Static coefficient μ_s.
+    pub static_friction: Option<f64>,
+    /// Dynamic coefficient μ_d ≤ μ_s.
+    pub dynamic_friction: Option<f64>,
+}
+
+impl Friction {
+    /// Both coefficients from the pair material.
+    pub fn from_material() -> Self {
+        Friction::default()
+    }
+
+    /// Given coefficients 0 ≤ μ_d ≤ μ_s.
+    pub fn new(static_friction: f64, dynamic_friction: f64) -> Result<Self, MdError> {
+        non_negative("friction", "static_friction", static_friction)?;
+        non_negative("friction", "dynamic_friction", dynamic_friction)?;
+        if dynamic_friction > static_friction {
+            return Err(MdError::InvalidParameter {
+                model: "friction",
+                param: "dynamic_friction",
+                value: dynamic_friction,
+                expected: "<= static_friction",
+            });
+        }
+        Ok(Friction { static_friction: Some(static_friction), dynamic_friction: Some(dynamic_friction) })
+    }
+
+    /// (μ_s, μ_d) for this pair.
+    #[inline]
+    pub fn coefficients(&self, material: &PairMaterial) -> (f64, f64) {
+        let s = self.static_friction.unwrap_or(material.friction);
+        let d = self.dynamic_friction.unwrap_or(material.dynamic_friction).min(s);
+        (s, d)
+    }
+
+    pub(crate) fn check_pair(&self, model: &'static str, material: &PairMaterial) -> Result<(), MdError> {
+        let (s, d) = self.coefficients(material);
+        for (field, v) in [("friction", s), ("dynamic_friction", d)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(MdError::UnsupportedPair { model, field, value: v, reason: "must be finite and >= 0" });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks the pair's Poisson ratio when k_t is derived from it.
+pub(crate) fn check_poisson(model: &'static str, s: TangentialStiffness, m: &PairMaterial) -> Result<(), MdError> {
+    if s == TangentialStiffness::FromNormal && !(m.poisson_ratio > -1.0 && m.poisson_ratio < 0.5) {
+        return Err(MdError::UnsupportedPair {
+            model,
+            field: "poisson_ratio",
+            value: m.poisson_ratio,
+            reason: "k_t = 2(1 - nu)/(2 - nu) K_n needs nu in (-1, 0.5)",
+        });
+    }
+    Ok(())
+}
