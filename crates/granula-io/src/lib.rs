@@ -9,6 +9,7 @@
 pub mod error;
 pub mod generate;
 pub mod output;
+pub mod run;
 pub mod scene;
 
 pub use error::{IoError, Location, Result};

@@ -150,9 +150,9 @@ fn pvd_lists_every_frame() {
     let mut pvd = PvdCollection::new(d.join("particles.pvd"));
     let times = [0.0, 1e-5, 0.1 + 0.2, 7.0];
     for (k, t) in times.iter().enumerate() {
-        let f = d.join(format!("particles_{k:06}.vtp"));
-        write_particles(&f, &w).unwrap();
-        pvd.push(*t, &f).unwrap();
+        let name = format!("particles_{k:06}.vtp");
+        write_particles(&d.join(&name), &w).unwrap();
+        pvd.push(*t, &name).unwrap();
     }
     let text = std::fs::read_to_string(d.join("particles.pvd")).unwrap();
     let entries: Vec<&str> = text.lines().filter(|l| l.contains("<DataSet")).collect();

@@ -4,7 +4,7 @@ use super::write_atomic;
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The frames of one series (e.g. particles), rewritten whole after every frame so that
 /// the file on disk always lists every frame written so far.
@@ -22,10 +22,9 @@ impl PvdCollection {
         PvdCollection { path: path.into(), frames: Vec::new() }
     }
 
-    /// Adds a frame and rewrites the `.pvd`.
-    pub fn push(&mut self, time: f64, frame: &Path) -> Result<()> {
-        let name = frame.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        self.frames.push((time, name));
+    /// Adds a frame (its path relative to the `.pvd`'s folder) and rewrites the `.pvd`.
+    pub fn push(&mut self, time: f64, relative: &str) -> Result<()> {
+        self.frames.push((time, relative.to_string()));
         write_atomic(&self.path, &self.to_xml())
     }
 

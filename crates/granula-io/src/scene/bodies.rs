@@ -48,17 +48,23 @@ pub fn sphere(c: &Check, path: &KeyPath, s: &SphereSpec) -> Result<BodyPlan> {
     if s.lock_rotation {
         b = b.lock(Dofs::ROTATION);
     }
-    for (i, a) in s.lock_axes.iter().enumerate() {
-        let d = match a.as_str() {
+    b = b.lock(locks(c, path, &s.lock_axes, s.lock_rotation)?);
+    let body = b.build().map_err(|e| c.core(path, e))?;
+    Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
+}
+
+/// The locked dofs of `lock_axes` and `lock_rotation`.
+fn locks(c: &Check, path: &KeyPath, axes: &[String], rotation: bool) -> Result<Dofs> {
+    let mut d = if rotation { Dofs::ROTATION } else { Dofs::NONE };
+    for (i, a) in axes.iter().enumerate() {
+        d = d | match a.as_str() {
             "x" => Dofs::TX,
             "y" => Dofs::TY,
             "z" => Dofs::TZ,
             _ => return Err(c.invalid(&path.key("lock_axes").index(i), a, "must be \"x\", \"y\" or \"z\"")),
         };
-        b = b.lock(d);
     }
-    let body = b.build().map_err(|e| c.core(path, e))?;
-    Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
+    Ok(d)
 }
 
 /// A plane wall from `[[planes]]`.
@@ -116,22 +122,24 @@ pub fn cylinder(c: &Check, path: &KeyPath, s: &CylinderSpec) -> Result<BodyPlan>
     Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
 }
 
-fn generated(
-    c: &Check,
-    path: &KeyPath,
-    spheres: Vec<PlacedSphere>,
+/// What every sphere of a generator shares.
+struct Common {
     material: granula_core::MaterialId,
     velocity: DVec3,
-) -> Result<Vec<BodyPlan>> {
+    fixed: bool,
+    locked: Dofs,
+}
+
+fn generated(c: &Check, path: &KeyPath, spheres: Vec<PlacedSphere>, k: Common) -> Result<Vec<BodyPlan>> {
     spheres
         .into_iter()
         .enumerate()
         .map(|(i, s)| {
-            let body = SphereBuilder::new(s.radius, s.center)
-                .material(material)
-                .velocity(velocity)
-                .build()
-                .map_err(|e| c.core(path, e))?;
+            let mut b = SphereBuilder::new(s.radius, s.center).material(k.material).velocity(k.velocity).lock(k.locked);
+            if k.fixed {
+                b = b.fixed();
+            }
+            let body = b.build().map_err(|e| c.core(path, e))?;
             Ok(BodyPlan { body, name: None, origin: format!("{path} (sphere {i})") })
         })
         .collect()
@@ -155,7 +163,25 @@ pub fn lattice_bodies(c: &Check, path: &KeyPath, s: &LatticeSpec, planar: bool) 
     }
     let v = c.vector(&path.key("velocity"), s.velocity)?;
     let m = c.material(&path.key("material"), s.material.as_ref())?;
-    generated(c, path, lattice(o, s.counts, d, r), m, v)
+    let fixed = match s.motion {
+        MotionSpec::Dynamic => false,
+        MotionSpec::Fixed => true,
+        MotionSpec::Kinematic => {
+            return Err(c.invalid(&path.key("motion"), "kinematic", "lattice spheres are \"dynamic\" or \"fixed\""))
+        }
+    };
+    let mut sites = lattice(o, s.counts, d, r);
+    if let Some(h) = &s.hole {
+        let hp = path.key("hole");
+        let centre = glam::DVec2::from_array(h.center);
+        if !centre.is_finite() {
+            return Err(c.invalid(&hp.key("center"), h.center, "components must be finite"));
+        }
+        let radius = c.positive(&hp.key("radius"), h.radius)?;
+        sites.retain(|p| (p.center.truncate() - centre).length() >= radius);
+    }
+    let locked = locks(c, path, &s.lock_axes, s.lock_rotation)?;
+    generated(c, path, sites, Common { material: m, velocity: v, fixed, locked })
 }
 
 fn size(c: &Check, path: &KeyPath, s: &SizeSpec) -> Result<SizeDistribution> {
@@ -231,5 +257,5 @@ pub fn packing_bodies(c: &Check, path: &KeyPath, s: &PackingSpec, planar: bool) 
     if spheres.len() < s.count {
         return Err(IoError::PackingFailed { at: c.at(path), placed: spheres.len(), requested: s.count, attempts });
     }
-    generated(c, path, spheres, m, DVec3::ZERO)
+    generated(c, path, spheres, Common { material: m, velocity: DVec3::ZERO, fixed: false, locked: Dofs::NONE })
 }

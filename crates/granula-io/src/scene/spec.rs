@@ -87,24 +87,18 @@ pub struct MdSpec {
     pub normal: String,
     /// Normal stiffness k_n (N/m) for `"hooke"`; Hertz derives its stiffness from E*.
     pub normal_stiffness: Option<f64>,
-    /// Normal damping: `"viscoelastic"` (from the restitution coefficient) or `"none"`.
-    /// Default `"viscoelastic"`.
-    #[serde(default = "default_damping")]
-    pub damping: String,
     /// Tangential force: `"cundall_strack"` (spring with history, Coulomb cap), `"viscous"`
-    /// or `"none"`. Default `"cundall_strack"`.
+    /// (viscous friction capped by Coulomb, no history) or `"none"`. Default
+    /// `"cundall_strack"`. Normal damping always comes from the pair's restitution
+    /// coefficient (restitution 1: no damping).
     #[serde(default = "default_tangential")]
     pub tangential: String,
-    /// Rolling resistance: `"none"` or `"constant_torque"`. Default `"none"`.
-    #[serde(default = "default_none")]
-    pub rolling: String,
-    /// Twisting resistance: `"none"` or `"constant_torque"`. Default `"none"`.
-    #[serde(default = "default_none")]
-    pub twisting: String,
-    /// Cohesion: `"none"` or `"constant"`. Default `"none"`.
-    #[serde(default = "default_none")]
-    pub cohesion: String,
-    /// Integrator: `"verlet"`, `"gear3"`, `"gear4"`, `"gear5"`, `"gear6"`. Default `"verlet"`.
+    /// Tangential viscosity η_t (1/s) of the `"viscous"` friction: F_t = −η_t m* v_t, capped
+    /// at μ F_n. Default 1000.
+    #[serde(default = "default_eta_t")]
+    pub tangential_viscosity: f64,
+    /// Integrator: `"verlet"` (velocity Verlet), `"gear4"`, `"gear5"` or `"gear6"` (Gear
+    /// predictor-corrector, 002 App. A). Default `"verlet"`.
     #[serde(default = "default_integrator")]
     pub integrator: String,
     /// Broadphase: `"sweep_and_prune"`, `"linked_cells"` or `"brute_force"`. Default
@@ -112,22 +106,29 @@ pub struct MdSpec {
     #[serde(default = "default_broadphase")]
     pub broadphase: String,
     /// Verlet skin (m) added to bounding boxes; pairs are searched again only after a body
-    /// moved more than half of it. Default 0 (search every step).
-    #[serde(default)]
+    /// moved more than half of it. Default 1e-4.
+    #[serde(default = "default_skin")]
     pub skin: f64,
+    /// Non-viscous body damping α (004 §2.3.2.4), 0 to disable. Default 0.
+    #[serde(default)]
+    pub local_damping: f64,
+    /// Threads of the force computation (results are identical for any count); default:
+    /// all cores.
+    pub threads: Option<usize>,
+}
+
+fn default_skin() -> f64 {
+    1e-4
 }
 
 fn default_normal() -> String {
     "hertz".into()
 }
-fn default_damping() -> String {
-    "viscoelastic".into()
-}
 fn default_tangential() -> String {
     "cundall_strack".into()
 }
-fn default_none() -> String {
-    "none".into()
+fn default_eta_t() -> f64 {
+    1000.0
 }
 fn default_integrator() -> String {
     "verlet".into()
@@ -140,7 +141,7 @@ fn default_broadphase() -> String {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct NscdSpec {
-    /// θ of the θ-method, in [0.5, 1]. Default 0.5.
+    /// θ of the θ-method, in [0.5, 1]. Default 1 (implicit Euler, 000 eqs. 1-2).
     #[serde(default = "default_theta")]
     pub theta: f64,
     /// Convergence criterion: `"local"`, `"global"` or `"fixed_iterations"` (000 eqs. 35-37).
@@ -156,19 +157,25 @@ pub struct NscdSpec {
     /// Sweep order: `"random"`, `"forward"` or `"forward_backward"`. Default `"random"`.
     #[serde(default = "default_sweep")]
     pub sweep: String,
+    /// Small-force cutoff δ (N) of the local criterion (000 eq. 35). Default 1e-9.
+    #[serde(default = "default_cutoff")]
+    pub cutoff: f64,
     /// Seed of the random sweep order. Default 0.
     #[serde(default)]
     pub seed: u64,
+    /// Start each step's iterations from the previous step's impulses. Default true.
+    #[serde(default = "yes")]
+    pub warm_start: bool,
     /// Broadphase, as for MD. Default `"sweep_and_prune"`.
     #[serde(default = "default_broadphase")]
     pub broadphase: String,
-    /// Detection margin (m): contacts with a gap up to this are handed to the solver.
-    /// Default: 0.1 of the smallest sphere radius.
-    pub margin: Option<f64>,
+    /// Extra detection margin (m) on top of the solver's automatic one. Default 0.
+    #[serde(default)]
+    pub margin: f64,
 }
 
 fn default_theta() -> f64 {
-    0.5
+    1.0
 }
 fn default_criterion() -> String {
     "local".into()
@@ -178,6 +185,9 @@ fn default_tolerance() -> f64 {
 }
 fn default_max_iterations() -> u32 {
     1000
+}
+fn default_cutoff() -> f64 {
+    1e-9
 }
 fn default_sweep() -> String {
     "random".into()
@@ -364,6 +374,28 @@ pub struct LatticeSpec {
     /// Initial velocity of every sphere (m/s). Default zero.
     #[serde(default)]
     pub velocity: [f64; 3],
+    /// Motion of every sphere: `"dynamic"` (default) or `"fixed"` (e.g. a rough floor).
+    #[serde(default)]
+    pub motion: MotionSpec,
+    /// Leave out the sites whose centre lies within this vertical cylinder (an orifice in a
+    /// floor of fixed spheres).
+    pub hole: Option<HoleSpec>,
+    /// Lock rotation of every sphere. Default false.
+    #[serde(default)]
+    pub lock_rotation: bool,
+    /// Lock translation along these axes for every sphere. Default none.
+    #[serde(default)]
+    pub lock_axes: Vec<String>,
+}
+
+/// A vertical cylinder of excluded lattice sites.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HoleSpec {
+    /// Centre (x, y) of the hole (m).
+    pub center: [f64; 2],
+    /// Radius (m): sites whose centre is closer than this to the axis are left out.
+    pub radius: f64,
 }
 
 /// `[[packings]]`: a random loose packing without overlaps (random sequential addition).

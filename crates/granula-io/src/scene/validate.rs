@@ -8,12 +8,10 @@ use granula_core::{Material, PairMaterial};
 
 /// Normal force models accepted by `[solver] normal`.
 pub const NORMAL_MODELS: &[&str] = &["hertz", "hooke"];
-/// Damping models accepted by `[solver] damping`.
-pub const DAMPING_MODELS: &[&str] = &["viscoelastic", "none"];
 /// Tangential models accepted by `[solver] tangential`.
 pub const TANGENTIAL_MODELS: &[&str] = &["cundall_strack", "viscous", "none"];
 /// Integrators accepted by `[solver] integrator`.
-pub const INTEGRATORS: &[&str] = &["verlet", "gear3", "gear4", "gear5", "gear6"];
+pub const INTEGRATORS: &[&str] = &["verlet", "gear4", "gear5", "gear6"];
 /// Broadphase backends accepted by `[solver] broadphase`.
 pub const BROADPHASES: &[&str] = &["sweep_and_prune", "linked_cells", "brute_force"];
 /// NSCD convergence criteria.
@@ -55,11 +53,12 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
                     None => return Err(c.invalid(&p.key("normal"), "hooke", "needs `normal_stiffness` (N/m)")),
                 }
             }
-            c.choice(&p.key("damping"), &m.damping, DAMPING_MODELS)?;
             c.choice(&p.key("tangential"), &m.tangential, TANGENTIAL_MODELS)?;
-            c.choice(&p.key("rolling"), &m.rolling, &["none", "constant_torque"])?;
-            c.choice(&p.key("twisting"), &m.twisting, &["none", "constant_torque"])?;
-            c.choice(&p.key("cohesion"), &m.cohesion, &["none", "constant"])?;
+            c.positive(&p.key("tangential_viscosity"), m.tangential_viscosity)?;
+            c.non_negative(&p.key("local_damping"), m.local_damping)?;
+            if m.threads == Some(0) {
+                return Err(c.invalid(&p.key("threads"), 0, "must be >= 1"));
+            }
             c.choice(&p.key("integrator"), &m.integrator, INTEGRATORS)?;
             c.choice(&p.key("broadphase"), &m.broadphase, BROADPHASES)?;
             c.non_negative(&p.key("skin"), m.skin)?;
@@ -75,9 +74,8 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
             }
             c.choice(&p.key("sweep"), &n.sweep, SWEEPS)?;
             c.choice(&p.key("broadphase"), &n.broadphase, BROADPHASES)?;
-            if let Some(m) = n.margin {
-                c.non_negative(&p.key("margin"), m)?;
-            }
+            c.non_negative(&p.key("margin"), n.margin)?;
+            c.positive(&p.key("cutoff"), n.cutoff)?;
         }
     }
     Ok(())

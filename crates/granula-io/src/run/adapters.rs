@@ -1,0 +1,88 @@
+//! Run-time choices of integrator and broadphase, chosen by the scene file. Both are called
+//! once per step (or per rebuild), not per contact, so a `match` costs nothing measurable;
+//! the contact law, called per contact, stays a generic parameter.
+
+use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
+use granula_core::{Aabb, AccelerationField, BodySet, Broadphase, Integrator};
+use granula_gear::{Gear, VelocityVerlet};
+
+/// The integrators a scene can name.
+#[derive(Debug)]
+pub enum AnyIntegrator {
+    /// Velocity Verlet.
+    Verlet(VelocityVerlet),
+    /// Gear predictor-corrector (4, 5 or 6 values).
+    Gear(Gear),
+}
+
+impl AnyIntegrator {
+    /// From the scene's name (`verlet`, `gear4`, `gear5`, `gear6`), already validated.
+    pub fn from_name(name: &str) -> Self {
+        match name {
+            "gear4" => AnyIntegrator::Gear(Gear::four()),
+            "gear5" => AnyIntegrator::Gear(Gear::five()),
+            "gear6" => AnyIntegrator::Gear(Gear::six()),
+            _ => AnyIntegrator::Verlet(VelocityVerlet::new()),
+        }
+    }
+}
+
+impl Integrator for AnyIntegrator {
+    fn name(&self) -> &'static str {
+        match self {
+            AnyIntegrator::Verlet(i) => i.name(),
+            AnyIntegrator::Gear(i) => i.name(),
+        }
+    }
+    fn predict(&mut self, bodies: &mut BodySet, accel: &AccelerationField, t: f64, dt: f64) {
+        match self {
+            AnyIntegrator::Verlet(i) => i.predict(bodies, accel, t, dt),
+            AnyIntegrator::Gear(i) => i.predict(bodies, accel, t, dt),
+        }
+    }
+    fn correct(&mut self, bodies: &mut BodySet, accel: &AccelerationField, t: f64, dt: f64) {
+        match self {
+            AnyIntegrator::Verlet(i) => i.correct(bodies, accel, t, dt),
+            AnyIntegrator::Gear(i) => i.correct(bodies, accel, t, dt),
+        }
+    }
+}
+
+/// The broadphase backends a scene can name.
+#[derive(Debug)]
+pub enum AnyBroadphase {
+    /// O(n²) oracle.
+    BruteForce(BruteForce),
+    /// Sweep and prune (003 §3).
+    SweepAndPrune(SweepAndPrune),
+    /// Linked cells.
+    LinkedCells(LinkedCells),
+}
+
+impl AnyBroadphase {
+    /// From the scene's name, already validated.
+    pub fn from_name(name: &str) -> Self {
+        match name {
+            "brute_force" => AnyBroadphase::BruteForce(BruteForce),
+            "linked_cells" => AnyBroadphase::LinkedCells(LinkedCells::new()),
+            _ => AnyBroadphase::SweepAndPrune(SweepAndPrune::new()),
+        }
+    }
+}
+
+impl Broadphase for AnyBroadphase {
+    fn name(&self) -> &'static str {
+        match self {
+            AnyBroadphase::BruteForce(b) => b.name(),
+            AnyBroadphase::SweepAndPrune(b) => b.name(),
+            AnyBroadphase::LinkedCells(b) => b.name(),
+        }
+    }
+    fn find_pairs(&mut self, boxes: &[Aabb], skip: &[bool], pairs: &mut Vec<(u32, u32)>) {
+        match self {
+            AnyBroadphase::BruteForce(b) => b.find_pairs(boxes, skip, pairs),
+            AnyBroadphase::SweepAndPrune(b) => b.find_pairs(boxes, skip, pairs),
+            AnyBroadphase::LinkedCells(b) => b.find_pairs(boxes, skip, pairs),
+        }
+    }
+}

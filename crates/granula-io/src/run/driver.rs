@@ -1,0 +1,191 @@
+//! The run driver: scene → world + solver → steps with outputs, sink, checkpoints and a
+//! stop flag.
+
+use super::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+use super::outputs::Outputs;
+use super::sim_solver::{build_solver, SimSolver};
+use crate::error::Result;
+use crate::scene::Scene;
+use granula_core::{BodyHandle, StepReport, World};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// What a progress callback sees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Steps taken.
+    pub step: u64,
+    /// Steps to take in all.
+    pub steps: u64,
+    /// Simulated time (s).
+    pub time: f64,
+    /// Contacts in the last step.
+    pub contacts: usize,
+    /// Steps per wall-clock second since this run (or resume) started.
+    pub steps_per_second: f64,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunEnd {
+    /// All steps done; the final checkpoint is at this path.
+    Finished(PathBuf),
+    /// Stopped by the stop flag; the checkpoint is at this path.
+    Interrupted(PathBuf),
+}
+
+/// A running simulation.
+pub struct Run {
+    /// The scene.
+    pub scene: Scene,
+    /// The world.
+    pub world: World,
+    /// The solver.
+    pub solver: Box<dyn SimSolver>,
+    /// The output folder.
+    pub out_dir: PathBuf,
+    /// Handles removed by the sink, in order.
+    pub removed: Vec<u32>,
+    /// The last step's report.
+    pub last_report: StepReport,
+    outputs: Outputs,
+}
+
+impl Run {
+    /// Builds everything from a validated scene, then creates the output folder and writes
+    /// the initial outputs. Nothing is written if the world or solver cannot be built.
+    pub fn start(scene: Scene, out_dir: &Path) -> Result<Run> {
+        let world = scene.build_world()?;
+        let solver = build_solver(&scene.spec.solver)?;
+        let outputs = Outputs::create(out_dir, &scene, None)?;
+        let mut run = Run {
+            scene,
+            world,
+            solver,
+            out_dir: out_dir.to_path_buf(),
+            removed: Vec::new(),
+            last_report: StepReport::default(),
+            outputs,
+        };
+        run.outputs.write(&run.world, &run.last_report, run.solver.as_ref(), run.scene.dt())?;
+        Ok(run)
+    }
+
+    /// Continues from a checkpoint, writing to `out_dir` or, by default, the checkpoint's
+    /// own output folder.
+    pub fn resume(path: &Path, out_dir: Option<&Path>) -> Result<Run> {
+        let c = Checkpoint::load(path)?;
+        let scene = Scene::parse(&c.scene_file, &c.scene_text)?;
+        let mut world = scene.build_world()?;
+        for &h in &c.removed {
+            world.remove(BodyHandle(h))?;
+        }
+        c.apply(&mut world, path)?;
+        let solver = build_solver(&scene.spec.solver)?;
+        let out = out_dir.map_or(c.out_dir.clone(), Path::to_path_buf);
+        let outputs = Outputs::create(&out, &scene, Some(c.outputs.clone()))?;
+        Ok(Run { scene, world, solver, out_dir: out, removed: c.removed, last_report: StepReport::default(), outputs })
+    }
+
+    /// The checkpoint of the current state.
+    pub fn checkpoint(&self) -> Checkpoint {
+        let mut c = Checkpoint {
+            format: CHECKPOINT_FORMAT,
+            scene_file: self.scene.file.clone(),
+            scene_text: self.scene.text.clone(),
+            out_dir: self.out_dir.clone(),
+            time: 0.0,
+            step: 0,
+            removed: self.removed.clone(),
+            position: Vec::new(),
+            orientation: Vec::new(),
+            velocity: Vec::new(),
+            angular_velocity: Vec::new(),
+            force: Vec::new(),
+            torque: Vec::new(),
+            ledger: Default::default(),
+            outputs: self.outputs.state().clone(),
+            exact: self.solver.restarts_exactly(),
+        };
+        c.capture(&self.world);
+        c
+    }
+
+    /// Writes the checkpoint to `<out>/checkpoint.bin` and returns its path.
+    pub fn save_checkpoint(&self) -> Result<PathBuf> {
+        let p = self.out_dir.join("checkpoint.bin");
+        self.checkpoint().save(&p)?;
+        Ok(p)
+    }
+
+    /// `true` when every step of the scene is done.
+    pub fn is_done(&self) -> bool {
+        self.world.step >= self.scene.steps
+    }
+
+    /// One step, then the sink, the flow count and the outputs due.
+    pub fn step(&mut self) -> Result<&StepReport> {
+        let dt = self.scene.dt();
+        self.last_report = self.solver.step(&mut self.world, dt)?;
+        if let Some(f) = self.scene.spec.output.flow.clone() {
+            if self.world.step.is_multiple_of(f.every) {
+                self.outputs.count_flow(&self.world);
+                if let Some(z) = f.remove_below {
+                    self.sink(z)?;
+                }
+            }
+        }
+        self.outputs.write(&self.world, &self.last_report, self.solver.as_ref(), dt)?;
+        if let Some(c) = self.scene.spec.output.checkpoint {
+            if self.world.step.is_multiple_of(c.every) {
+                self.save_checkpoint()?;
+            }
+        }
+        Ok(&self.last_report)
+    }
+
+    /// Removes the dynamic spheres whose centre is below `z`, in handle order.
+    fn sink(&mut self, z: f64) -> Result<()> {
+        let b = &self.world.bodies;
+        let mut gone: Vec<BodyHandle> = (0..b.len())
+            .filter(|&i| b.inv_mass[i] > 0.0 && b.shape[i].sphere_radius().is_some() && b.position[i].z < z)
+            .map(|i| b.handle[i])
+            .collect();
+        gone.sort();
+        for h in gone {
+            self.world.remove(h)?;
+            self.removed.push(h.0);
+        }
+        Ok(())
+    }
+
+    /// Runs until the end or until `stop` is set; calls `progress` about ten times a second
+    /// of wall time and at the end. Writes a checkpoint when it stops either way.
+    pub fn run_until_done(&mut self, stop: &AtomicBool, mut progress: impl FnMut(&Progress)) -> Result<RunEnd> {
+        let start = Instant::now();
+        let first = self.world.step;
+        let mut last_call = Instant::now();
+        let report = |run: &Run| Progress {
+            step: run.world.step,
+            steps: run.scene.steps,
+            time: run.world.time,
+            contacts: run.last_report.contacts,
+            steps_per_second: (run.world.step - first) as f64 / start.elapsed().as_secs_f64().max(1e-9),
+        };
+        while !self.is_done() {
+            if stop.load(Ordering::SeqCst) {
+                let p = self.save_checkpoint()?;
+                progress(&report(self));
+                return Ok(RunEnd::Interrupted(p));
+            }
+            self.step()?;
+            if last_call.elapsed().as_millis() >= 100 {
+                progress(&report(self));
+                last_call = Instant::now();
+            }
+        }
+        progress(&report(self));
+        Ok(RunEnd::Finished(self.save_checkpoint()?))
+    }
+}

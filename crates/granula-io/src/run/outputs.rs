@@ -1,0 +1,257 @@
+//! The output folder of a run: which files are written at which step.
+
+use super::sim_solver::SimSolver;
+use crate::error::{IoError, Result};
+use crate::output::{
+    contact_records, love_weber_stress, write_contact_list, write_contacts, write_particles, write_walls,
+    ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
+};
+use crate::scene::spec::OutputSpec;
+use crate::scene::Scene;
+use glam::DVec3;
+use granula_core::{StepReport, World};
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// What the outputs must remember across a checkpoint.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OutputState {
+    /// Frames of `particles.pvd`, `contacts.pvd`, `walls.pvd`.
+    pub collections: Vec<PvdCollection>,
+    /// Per body handle: has its centre crossed the flow plane.
+    pub passed: Vec<bool>,
+    /// Mass that crossed the flow plane (kg).
+    pub passed_mass: f64,
+    /// Spheres that crossed the flow plane.
+    pub passed_count: u64,
+}
+
+/// A followed body: its name and handle number.
+type NamedBody = (String, u32);
+
+/// Open output files and their state.
+pub struct Outputs {
+    dir: PathBuf,
+    spec: OutputSpec,
+    state: OutputState,
+    series: Option<BufWriter<File>>,
+    trajectories: Option<(BufWriter<File>, Vec<NamedBody>)>,
+    stress: Vec<BufWriter<File>>,
+    flow: Option<BufWriter<File>>,
+    display: WallDisplay,
+    forces: Vec<(u32, u32, DVec3)>,
+    records: Vec<ContactRecord>,
+}
+
+fn err(p: &Path) -> impl FnOnce(std::io::Error) -> IoError + '_ {
+    move |e| IoError::file(p, e)
+}
+
+fn open(path: &Path, header: &str, append: bool) -> Result<BufWriter<File>> {
+    let exists = path.exists();
+    let f = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(append)
+        .truncate(!append)
+        .open(path)
+        .map_err(|e| IoError::file(path, e))?;
+    let mut w = BufWriter::new(f);
+    if !(append && exists) {
+        writeln!(w, "{header}").map_err(|e| IoError::file(path, e))?;
+    }
+    Ok(w)
+}
+
+impl Outputs {
+    /// Creates the folder and opens the files. With `resume`, files are appended to and
+    /// collections continue.
+    pub fn create(dir: &Path, scene: &Scene, resume: Option<OutputState>) -> Result<Self> {
+        let spec = scene.spec.output.clone();
+        let append = resume.is_some();
+        std::fs::create_dir_all(dir).map_err(|e| IoError::file(dir, e))?;
+        let mut state = resume.unwrap_or_default();
+        if spec.vtk.is_some() {
+            let vtk = dir.join("vtk");
+            std::fs::create_dir_all(&vtk).map_err(|e| IoError::file(&vtk, e))?;
+            if state.collections.is_empty() {
+                state.collections = ["particles", "contacts", "walls"]
+                    .iter()
+                    .map(|n| PvdCollection::new(dir.join(format!("{n}.pvd"))))
+                    .collect();
+            }
+        }
+        if spec.contacts.is_some() {
+            let c = dir.join("contacts");
+            std::fs::create_dir_all(&c).map_err(|e| IoError::file(&c, e))?;
+        }
+        if state.passed.is_empty() {
+            state.passed = vec![false; scene.bodies.len()];
+        }
+        let series = match spec.series {
+            Some(_) => Some(open(&dir.join("series.csv"), SERIES_HEADER, append)?),
+            None => None,
+        };
+        let trajectories = match &spec.trajectories {
+            Some(t) => {
+                let ids = t.bodies.iter().filter_map(|n| scene.body_named(n).map(|i| (n.clone(), i as u32))).collect();
+                let header = "time,body,x,y,z,vx,vy,vz,wx,wy,wz";
+                Some((open(&dir.join("trajectories.csv"), header, append)?, ids))
+            }
+            None => None,
+        };
+        let header = "time,sxx,sxy,sxz,syx,syy,syz,szx,szy,szz,pressure,packing_fraction,particles";
+        let stress = spec
+            .stress
+            .iter()
+            .map(|s| open(&dir.join(format!("stress_{}.csv", s.name)), header, append))
+            .collect::<Result<_>>()?;
+        let flow = match spec.flow {
+            Some(_) => Some(open(&dir.join("flow.csv"), "time,passed_mass,passed_count,bodies_left", append)?),
+            None => None,
+        };
+        Ok(Outputs {
+            dir: dir.to_path_buf(),
+            spec,
+            state,
+            series,
+            trajectories,
+            stress,
+            flow,
+            display: WallDisplay { half_size: scene_extent(scene), segments: 48 },
+            forces: Vec::new(),
+            records: Vec::new(),
+        })
+    }
+
+    /// The state to put in a checkpoint.
+    pub fn state(&self) -> &OutputState {
+        &self.state
+    }
+
+    /// Counts spheres whose centre went below the flow plane since the last call.
+    pub fn count_flow(&mut self, world: &World) {
+        let Some(f) = &self.spec.flow else { return };
+        let b = &world.bodies;
+        for i in 0..b.len() {
+            let h = b.handle[i].0 as usize;
+            if b.inv_mass[i] > 0.0 && b.shape[i].sphere_radius().is_some() && b.position[i].z < f.z {
+                if let Some(p) = self.state.passed.get_mut(h) {
+                    if !*p {
+                        *p = true;
+                        self.state.passed_mass += b.mass[i];
+                        self.state.passed_count += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes everything due at the world's current step.
+    pub fn write(&mut self, world: &World, report: &StepReport, solver: &dyn SimSolver, dt: f64) -> Result<()> {
+        let step = world.step;
+        let due = |e: Option<u64>| e.is_some_and(|e| step.is_multiple_of(e));
+        let need_contacts = due(self.spec.vtk.map(|e| e.every))
+            || due(self.spec.series.map(|e| e.every))
+            || due(self.spec.contacts.map(|e| e.every))
+            || self.spec.stress.iter().any(|s| step.is_multiple_of(s.every));
+        if need_contacts {
+            solver.contact_forces(world, dt, &mut self.forces);
+            contact_records(world, self.forces.iter().copied(), &mut self.records);
+        }
+        let t = world.time;
+        if due(self.spec.series.map(|e| e.every)) {
+            let row = SeriesRow::gather(world, report, &self.records);
+            if let Some(w) = &mut self.series {
+                writeln!(w, "{}", row.to_csv()).map_err(err(&self.dir.join("series.csv")))?;
+                w.flush().map_err(err(&self.dir.join("series.csv")))?;
+            }
+        }
+        if due(self.spec.vtk.map(|e| e.every)) {
+            let names = ["particles", "contacts", "walls"];
+            for (k, name) in names.iter().enumerate() {
+                let rel = format!("vtk/{name}_{step:09}.vtp");
+                let path = self.dir.join(&rel);
+                match k {
+                    0 => write_particles(&path, world)?,
+                    1 => write_contacts(&path, world, &self.records)?,
+                    _ => write_walls(&path, world, &self.display)?,
+                }
+                self.state.collections[k].push(t, &rel)?;
+            }
+        }
+        if due(self.spec.contacts.map(|e| e.every)) {
+            write_contact_list(&self.dir.join(format!("contacts/contacts_{step:09}.csv")), world, &self.records)?;
+        }
+        if let (Some((w, ids)), Some(tr)) = (&mut self.trajectories, &self.spec.trajectories) {
+            if step.is_multiple_of(tr.every) {
+                let b = &world.bodies;
+                for (name, h) in ids.iter() {
+                    let Ok(i) = b.index(granula_core::BodyHandle(*h)) else { continue };
+                    let (x, v, o) = (b.position[i], b.velocity[i], b.angular_velocity[i]);
+                    writeln!(
+                        w,
+                        "{t:?},{name},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?}",
+                        x.x, x.y, x.z, v.x, v.y, v.z, o.x, o.y, o.z
+                    )
+                    .map_err(err(&self.dir.join("trajectories.csv")))?;
+                }
+                w.flush().map_err(err(&self.dir.join("trajectories.csv")))?;
+            }
+        }
+        for (s, w) in self.spec.stress.iter().zip(self.stress.iter_mut()) {
+            if step.is_multiple_of(s.every) {
+                let r = love_weber_stress(world, &self.records, DVec3::from_array(s.min), DVec3::from_array(s.max));
+                let m = r.sigma.transpose().to_cols_array();
+                let path = self.dir.join(format!("stress_{}.csv", s.name));
+                writeln!(
+                    w,
+                    "{t:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{}",
+                    m[0],
+                    m[1],
+                    m[2],
+                    m[3],
+                    m[4],
+                    m[5],
+                    m[6],
+                    m[7],
+                    m[8],
+                    r.pressure(world.planar),
+                    r.packing_fraction,
+                    r.particles
+                )
+                .map_err(err(&path))?;
+                w.flush().map_err(err(&path))?;
+            }
+        }
+        if let (Some(w), Some(f)) = (&mut self.flow, &self.spec.flow) {
+            if step.is_multiple_of(f.every) {
+                let path = self.dir.join("flow.csv");
+                writeln!(w, "{t:?},{:?},{},{}", self.state.passed_mass, self.state.passed_count, world.bodies.len())
+                    .map_err(err(&path))?;
+                w.flush().map_err(err(&path))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The largest extent of the scene's spheres (at least 10 radii): half-size of drawn walls.
+fn scene_extent(scene: &Scene) -> f64 {
+    let mut lo = DVec3::splat(f64::INFINITY);
+    let mut hi = DVec3::splat(f64::NEG_INFINITY);
+    let mut r_max: f64 = 0.0;
+    for b in &scene.bodies {
+        if let Some(r) = b.body.shape.sphere_radius() {
+            lo = lo.min(b.body.state.position - DVec3::splat(r));
+            hi = hi.max(b.body.state.position + DVec3::splat(r));
+            r_max = r_max.max(r);
+        }
+    }
+    if r_max == 0.0 {
+        return 1.0;
+    }
+    (hi - lo).max_element().max(10.0 * r_max)
+}

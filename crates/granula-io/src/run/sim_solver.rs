@@ -1,0 +1,164 @@
+//! The solver of a scene behind one object-safe trait, so the driver is written once for
+//! both families. The per-contact work stays inside the concrete, generic solvers.
+
+use super::adapters::{AnyBroadphase, AnyIntegrator};
+use crate::error::{IoError, Result};
+use crate::scene::spec::{MdSpec, NscdSpec, SolverSpec};
+use glam::DVec3;
+use granula_core::narrowphase::collide;
+use granula_core::{ContactKinematics, ContactLaw, CoreError, StepReport, World};
+use granula_md::{
+    Composed, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, LinearSpring, LinearViscous,
+    NoFriction, ViscousFriction,
+};
+use granula_nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
+use granula_smooth::{MdConfig, MdSolver};
+
+/// What the run driver needs of a solver.
+pub trait SimSolver {
+    /// A description, e.g. `md(hertz+hertz_viscous+cundall_strack, velocity_verlet, sweep_and_prune)`.
+    fn describe(&self) -> String;
+    /// One step through [`World::step`].
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError>;
+    /// The contacts of the last step as `(body 1, body 2, force on body 2)`, dense indices.
+    fn contact_forces(&self, world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>);
+    /// `true` when a fresh solver continues a restored world bit-identically: the solver
+    /// carries no state between steps that a checkpoint cannot restore (no contact
+    /// history, no integrator memory, no random stream, no warm start).
+    fn restarts_exactly(&self) -> bool;
+}
+
+impl<L: ContactLaw> SimSolver for MdSolver<L, AnyIntegrator, AnyBroadphase> {
+    fn describe(&self) -> String {
+        format!("md({}, {})", self.law.name(), granula_core::Integrator::name(&self.integrator))
+    }
+
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError> {
+        world.step(self, dt)
+    }
+
+    /// Forces recomputed by the law at the current (end-of-step) configuration on a copy of
+    /// each stored history, exactly as the solver evaluates them (MdSolver does not expose
+    /// its per-contact forces).
+    fn contact_forces(&self, world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>) {
+        out.clear();
+        let b = &world.bodies;
+        let store = self.histories();
+        for (key, hist) in store.keys().iter().zip(store.states()) {
+            let (Ok(i), Ok(j)) = (b.index(key.body1), b.index(key.body2)) else { continue };
+            let material = world.materials.pair(b.material[i], b.material[j]);
+            let Ok(Some(g)) = collide(b, i, j, self.law.range(material)) else { continue };
+            let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
+            let kin = ContactKinematics {
+                normal: g.normal,
+                overlap: -g.gap,
+                relative_velocity: b.velocity[j] + wj.cross(g.branch2) - b.velocity[i] - wi.cross(g.branch1),
+                relative_angular_velocity: wj - wi,
+                branch1: g.branch1,
+                branch2: g.branch2,
+                effective_radius: g.effective_radius,
+                effective_mass: 1.0 / (b.inv_mass[i] + b.inv_mass[j]),
+                material,
+                dt,
+            };
+            let mut scratch = *hist;
+            let f = self.law.force(&kin, &mut scratch).force;
+            if f != DVec3::ZERO {
+                out.push((i as u32, j as u32, f));
+            }
+        }
+    }
+
+    fn restarts_exactly(&self) -> bool {
+        std::mem::size_of::<L::History>() == 0 && matches!(self.integrator, AnyIntegrator::Verlet(_))
+    }
+}
+
+impl SimSolver for NscdSolver<AnyBroadphase> {
+    fn describe(&self) -> String {
+        format!("nscd(theta = {}, {:?}, {:?})", self.config().theta, self.config().criterion, self.config().sweep)
+    }
+
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError> {
+        world.step(self, dt)
+    }
+
+    /// Impulses of the last step divided by Δt (mean forces over the step).
+    fn contact_forces(&self, _world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>) {
+        out.clear();
+        out.extend(self.impulses().filter(|c| c.2 != DVec3::ZERO).map(|(i, j, p)| (i, j, p / dt)));
+    }
+
+    fn restarts_exactly(&self) -> bool {
+        !self.config().warm_start && self.config().sweep != SweepOrder::Random
+    }
+}
+
+fn solver_err(e: impl std::fmt::Display) -> IoError {
+    IoError::Solver(e.to_string())
+}
+
+fn md<L: ContactLaw + 'static>(law: L, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
+    let config = MdConfig { skin: s.skin, threads: s.threads, local_damping: s.local_damping, ..Default::default() };
+    let solver =
+        MdSolver::new(law, AnyIntegrator::from_name(&s.integrator), AnyBroadphase::from_name(&s.broadphase), config)
+            .map_err(solver_err)?;
+    Ok(Box::new(solver))
+}
+
+fn md_with_normal<N, D>(normal: N, damping: D, s: &MdSpec) -> Result<Box<dyn SimSolver>>
+where
+    N: granula_md::NormalModel + 'static,
+    D: granula_md::DampingModel + 'static,
+    Composed<N, D, CundallStrack>: ContactLaw,
+    Composed<N, D, ViscousFriction>: ContactLaw,
+    Composed<N, D, NoFriction>: ContactLaw,
+{
+    match s.tangential.as_str() {
+        "viscous" => {
+            let t = ViscousFriction::new(s.tangential_viscosity, Friction::from_material()).map_err(solver_err)?;
+            md(Composed::new(normal, damping, t), s)
+        }
+        "none" => md(Composed::new(normal, damping, NoFriction), s),
+        _ => md(Composed::new(normal, damping, CundallStrack::from_material()), s),
+    }
+}
+
+/// Builds the solver a scene asks for (parameters already validated by the scene).
+pub fn build_solver(spec: &SolverSpec) -> Result<Box<dyn SimSolver>> {
+    match spec {
+        SolverSpec::Md(s) => match s.normal.as_str() {
+            "hooke" => {
+                let k = s.normal_stiffness.unwrap_or(f64::NAN);
+                let normal = LinearSpring::new(k).map_err(solver_err)?;
+                let damping = LinearViscous::new(DampingCoefficient::FromRestitution(None)).map_err(solver_err)?;
+                md_with_normal(normal, damping, s)
+            }
+            _ => md_with_normal(Hertz::from_material(), HertzViscous::from_material(), s),
+        },
+        SolverSpec::Nscd(s) => Ok(Box::new(nscd(s)?)),
+    }
+}
+
+fn nscd(s: &NscdSpec) -> Result<NscdSolver<AnyBroadphase>> {
+    let criterion = match s.criterion.as_str() {
+        "global" => Criterion::GlobalMean { epsilon: s.tolerance, max_iterations: s.max_iterations },
+        "fixed_iterations" => Criterion::Fixed { iterations: s.max_iterations },
+        _ => Criterion::LocalRelative { epsilon: s.tolerance, cutoff: s.cutoff, max_iterations: s.max_iterations },
+    };
+    let sweep = match s.sweep.as_str() {
+        "forward" => SweepOrder::Forward,
+        "forward_backward" => SweepOrder::ForwardBackward,
+        _ => SweepOrder::Random,
+    };
+    let config = NscdConfig {
+        theta: s.theta,
+        sweep,
+        criterion,
+        warm_start: s.warm_start,
+        margin: s.margin,
+        seed: s.seed,
+        ..Default::default()
+    };
+    NscdSolver::new(AnyBroadphase::from_name(&s.broadphase), config).map_err(solver_err)
+}
