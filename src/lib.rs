@@ -4,9 +4,16 @@
 //! workspace crates and a [`prelude`].
 #![deny(missing_docs)]
 
+pub use granula_broadphase as broadphase;
 pub use granula_core as core;
+pub use granula_gear as gear;
+pub use granula_md as md;
+pub use granula_smooth as smooth;
 
 /// The types a host program needs most.
 pub mod prelude {
+    pub use granula_broadphase::prelude::*;
     pub use granula_core::prelude::*;
+    pub use granula_gear::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
+    pub use granula_smooth::{MdConfig, MdSolver, SmoothError};
 }

@@ -7,10 +7,9 @@
 //! on how rayon splits the work, so 1 and n threads give bit-identical results.
 
 use crate::pairs::{Candidate, PairKind, PairList};
-use granula_core::narrowphase::{collide, sphere_sphere};
+use granula_core::narrowphase::collide;
 use granula_core::{
-    BodySet, ContactForce, ContactGeometry, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation,
-    MaterialTable,
+    BodySet, ContactForce, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation, MaterialTable,
 };
 use rayon::prelude::*;
 
@@ -90,16 +89,55 @@ pub(crate) struct PassInput<'a, L> {
     pub commit: bool,
 }
 
-/// Contact geometry of one candidate within `margin`, or the error's pair index.
-#[inline]
-pub(crate) fn geometry(bodies: &BodySet, c: &Candidate, margin: f64) -> Result<Option<ContactGeometry>, ()> {
+/// The geometry a law needs: normal (1 → 2), gap, branch vectors, effective radius.
+#[derive(Clone, Copy, Debug)]
+struct PairGeometry {
+    normal: DVec3,
+    gap: f64,
+    branch1: DVec3,
+    branch2: DVec3,
+    effective_radius: f64,
+}
+
+/// Contact geometry of one candidate within its margin, `Ok(None)` beyond it, `Err` when
+/// undefined or unsupported (the caller reports the core's error for it).
+///
+/// Sphere pairs take an inlined path with the same formulas as the core's `sphere_sphere`
+/// (n = (x₂ − x₁)/|x₂ − x₁|, g = |x₂ − x₁| − r₁ − r₂, contact point at the middle of the
+/// overlap) but one reciprocal instead of divisions and R* precomputed per pair; other pairs
+/// go through the core's `collide` dispatch.
+#[inline(always)]
+fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
     let (i, j) = (c.body1 as usize, c.body2 as usize);
     match c.kind {
         PairKind::Spheres => {
-            sphere_sphere(bodies.position[i], bodies.radius[i], bodies.position[j], bodies.radius[j], margin)
-                .map_err(|_| ())
+            let (x1, r1, r2) = (b.position[i], b.radius[i], b.radius[j]);
+            let d = b.position[j] - x1;
+            let dist2 = d.length_squared();
+            let reach = r1 + r2 + c.margin;
+            if dist2 > reach * reach {
+                return Ok(None);
+            }
+            let dist = dist2.sqrt();
+            if dist <= 1e-12 * (r1 + r2) {
+                return Err(());
+            }
+            let normal = d * (1.0 / dist);
+            let gap = dist - r1 - r2;
+            let branch1 = normal * (r1 + 0.5 * gap);
+            Ok(Some(PairGeometry { normal, gap, branch1, branch2: branch1 - d, effective_radius: c.effective_radius }))
         }
-        PairKind::General => collide(bodies, i, j, margin).map_err(|_| ()),
+        PairKind::General => match collide(b, i, j, c.margin) {
+            Ok(Some(g)) => Ok(Some(PairGeometry {
+                normal: g.normal,
+                gap: g.gap,
+                branch1: g.branch1,
+                branch2: g.branch2,
+                effective_radius: g.effective_radius,
+            })),
+            Ok(None) => Ok(None),
+            Err(_) => Err(()),
+        },
     }
 }
 
@@ -120,9 +158,7 @@ fn chunk<L: ContactLaw>(
         let p = base + k;
         let c = &input.candidates[p];
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let material = input.materials.pair(b.material[i], b.material[j]);
-        let margin = input.law.range(material);
-        let g = match geometry(b, c, margin) {
+        let g = match geometry(b, c) {
             Ok(Some(g)) => g,
             Ok(None) => {
                 *load = PairLoad::default();
@@ -143,6 +179,7 @@ fn chunk<L: ContactLaw>(
                 continue;
             }
         };
+        let material = input.materials.pair(b.material[i], b.material[j]);
         let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
         let kin = ContactKinematics {
             normal: g.normal,
@@ -152,7 +189,7 @@ fn chunk<L: ContactLaw>(
             branch1: g.branch1,
             branch2: g.branch2,
             effective_radius: g.effective_radius,
-            effective_mass: 1.0 / (b.inv_mass[i] + b.inv_mass[j]),
+            effective_mass: c.effective_mass,
             material,
             dt: input.dt,
         };
@@ -175,10 +212,11 @@ fn chunk<L: ContactLaw>(
         summary.stored += cf.stored;
         *last_stored = cf.stored;
         let f_n = cf.force.dot(g.normal);
-        let f_t = (cf.force - g.normal * f_n).length();
+        let f_t2 = (cf.force - g.normal * f_n).length_squared();
+        let cap = material.dynamic_friction * f_n;
         if f_n <= 0.0 {
             summary.status.open += 1;
-        } else if f_t > 0.0 && f_t >= material.dynamic_friction * f_n * (1.0 - 1e-9) {
+        } else if f_t2 > 0.0 && f_t2 >= cap * cap * (1.0 - 2e-9) {
             summary.status.sliding += 1;
         } else {
             summary.status.sticking += 1;

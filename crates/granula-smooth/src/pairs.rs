@@ -21,6 +21,12 @@ pub(crate) struct Candidate {
     pub body2: u32,
     /// Narrowphase path.
     pub kind: PairKind,
+    /// Detection margin: the law's range for the pair's materials (m).
+    pub margin: f64,
+    /// Effective mass m* = (1/m₁ + 1/m₂)⁻¹ with 1/m = 0 for non-dynamic bodies (kg).
+    pub effective_mass: f64,
+    /// Effective radius R* = r₁r₂/(r₁ + r₂) of a sphere pair (unused otherwise) (m).
+    pub effective_radius: f64,
 }
 
 /// The candidate pairs between two rebuilds, with a compressed-sparse-row incidence list:
@@ -37,8 +43,13 @@ pub(crate) struct PairList {
 
 impl PairList {
     /// Rebuilds from the broadphase's sorted `(i, j)` list. Pairs of two non-dynamic bodies
-    /// are dropped (no force on them can move anything). Allocation-free once warm.
-    pub fn rebuild(&mut self, bodies: &BodySet, raw: &[(u32, u32)]) {
+    /// are dropped (no force on them can move anything), and so are sphere pairs whose gap
+    /// exceeds `reach`: the skin layer rebuilds before any box face moves by half the skin,
+    /// i.e. before any centre moves by more than √3 skin/2, so a pair farther apart than
+    /// margin + √3 skin cannot come within the margin before the next rebuild.
+    /// Allocation-free once warm.
+    /// `margin(i, j)` is the law's range for the pair.
+    pub fn rebuild(&mut self, bodies: &BodySet, raw: &[(u32, u32)], reach: f64, margin: impl Fn(usize, usize) -> f64) {
         self.candidates.clear();
         for &(i, j) in raw {
             let (iu, ju) = (i as usize, j as usize);
@@ -47,8 +58,22 @@ impl PairList {
             }
             let (body1, body2) = if bodies.handle[iu] < bodies.handle[ju] { (i, j) } else { (j, i) };
             let spheres = bodies.radius[iu].is_finite() && bodies.radius[ju].is_finite();
+            if spheres {
+                let limit = bodies.radius[iu] + bodies.radius[ju] + reach;
+                if (bodies.position[iu] - bodies.position[ju]).length_squared() > limit * limit {
+                    continue;
+                }
+            }
             let kind = if spheres { PairKind::Spheres } else { PairKind::General };
-            self.candidates.push(Candidate { body1, body2, kind });
+            let (r1, r2) = (bodies.radius[iu], bodies.radius[ju]);
+            self.candidates.push(Candidate {
+                body1,
+                body2,
+                kind,
+                margin: margin(iu, ju),
+                effective_mass: 1.0 / (bodies.inv_mass[iu] + bodies.inv_mass[ju]),
+                effective_radius: if spheres { r1 * r2 / (r1 + r2) } else { f64::NAN },
+            });
         }
         let n = bodies.len();
         self.offsets.clear();

@@ -3,7 +3,7 @@
 use crate::body_loads::{apply_local_damping, external_load_work, kinematic_power};
 use crate::config::MdConfig;
 use crate::error::SmoothError;
-use crate::forces::{gather, geometry, pair_pass, ChunkSummary, PairLoad, PassInput, PAIR_CHUNK};
+use crate::forces::{gather, pair_pass, ChunkSummary, PairLoad, PassInput, PAIR_CHUNK};
 use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
 use granula_core::narrowphase::collide;
@@ -142,19 +142,29 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// incidence and the contact store; `true` if it did.
     fn refresh_pairs(&mut self, world: &World) -> bool {
         let bodies = &world.bodies;
-        let grow = 0.5 * self.max_range;
-        self.boxes.clear();
-        self.skip.clear();
-        for i in 0..bodies.len() {
-            let r = bodies.radius[i];
-            let b = if r.is_finite() { Aabb::around(bodies.position[i], DVec3::splat(r)) } else { bodies.aabb(i) };
-            self.boxes.push(if grow > 0.0 { b.inflated(grow) } else { b });
-            self.skip.push(bodies.motion[i] != MotionKind::Dynamic);
-        }
-        if !self.verlet.update_boxes(&self.boxes, &self.skip) {
+        let rebuilt = if self.max_range > 0.0 {
+            let grow = 0.5 * self.max_range;
+            self.boxes.clear();
+            self.skip.clear();
+            for i in 0..bodies.len() {
+                let r = bodies.radius[i];
+                let b = if r.is_finite() { Aabb::around(bodies.position[i], DVec3::splat(r)) } else { bodies.aabb(i) };
+                self.boxes.push(b.inflated(grow));
+                self.skip.push(bodies.motion[i] != MotionKind::Dynamic);
+            }
+            self.verlet.update_boxes(&self.boxes, &self.skip)
+        } else {
+            // Same boxes and skip flags (non-dynamic bodies never pair together), built by
+            // the skin layer itself.
+            self.verlet.update(bodies)
+        };
+        if !rebuilt {
             return false;
         }
-        self.pairs.rebuild(bodies, self.verlet.pairs());
+        let reach = self.max_range + 3f64.sqrt() * self.config.skin;
+        let (law, materials) = (&self.law, &world.materials);
+        let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
+        self.pairs.rebuild(bodies, self.verlet.pairs(), reach, margin);
         self.store.rebuild(self.pairs.keys(bodies));
         // Pairs that left the list were out of range for a while: nothing stored remains.
         self.stored_energy.rebuild(self.pairs.keys(bodies));
@@ -185,15 +195,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             total.merge(s);
         }
         if total.failed != u32::MAX {
+            // Re-run the core's dispatch on the failing pair for its error, which names both
+            // bodies and the reason.
             let c = &self.pairs.candidates[total.failed as usize];
-            let margin = self.law.range(
-                world.materials.pair(world.bodies.material[c.body1 as usize], world.bodies.material[c.body2 as usize]),
-            );
-            if geometry(&world.bodies, c, margin).is_err() {
-                // Re-run the dispatch for the message; it names both bodies.
-                if let Err(e) = collide(&world.bodies, c.body1 as usize, c.body2 as usize, margin) {
-                    return Err(e.into());
-                }
+            if let Err(e) = collide(&world.bodies, c.body1 as usize, c.body2 as usize, c.margin) {
+                return Err(e.into());
             }
         }
         let bodies = &mut world.bodies;
@@ -219,10 +225,14 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             self.kinematic_power = kinematic_power(&world.bodies);
             self.primed_version = Some(version);
         }
+        let b = &world.bodies;
+        let loaded = b.external_force.iter().chain(&b.external_torque).any(|f| *f != DVec3::ZERO);
         self.prev_position.clear();
-        self.prev_position.extend_from_slice(&world.bodies.position);
         self.prev_angular_velocity.clear();
-        self.prev_angular_velocity.extend_from_slice(&world.bodies.angular_velocity);
+        if loaded {
+            self.prev_position.extend_from_slice(&b.position);
+            self.prev_angular_velocity.extend_from_slice(&b.angular_velocity);
+        }
 
         self.integrator.predict(&mut world.bodies, &field, t, dt);
         world.bodies.advance_kinematic(t, dt);
@@ -237,8 +247,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let kinematic_work = 0.5 * (self.kinematic_power + power) * dt;
         self.kinematic_power = power;
         self.integrator.correct(&mut world.bodies, &field, t, dt);
-        let external_work =
-            kinematic_work + external_load_work(&world.bodies, &self.prev_position, &self.prev_angular_velocity, dt);
+        let mut external_work = kinematic_work;
+        if loaded {
+            external_work += external_load_work(&world.bodies, &self.prev_position, &self.prev_angular_velocity, dt);
+        }
 
         let mut warnings = Vec::new();
         if let Some(h) = self.config.max_time_step {

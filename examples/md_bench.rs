@@ -1,0 +1,82 @@
+//! Plain benchmark of the MD solver on the "dense" packings: prints ns per particle-step for
+//! N = 1000, 8000, 27000 on 1 and 2 threads, with the final kinetic energy and contact count.
+//!
+//! Usage: `cargo run --release --example md_bench -- [steps] [N ...]` (default 2000 steps,
+//! all three packings). Scenario: Hertz-Mindlin with history (E = 1e7 Pa, ν = 0.3, e = 0.5,
+//! μ = 0.5), five walls, gravity, Δt = 5e-6 s, skin 0.1 mm, velocity Verlet, linked cells;
+//! one warm-up step, then `steps` timed steps. `MD_BENCH_THREADS=1,2` (default) selects the
+//! thread counts. Besides wall time it prints the process CPU time per particle-step, which
+//! is the figure to trust on a loaded machine.
+
+#[path = "../benches/md_dense_scene.rs"]
+mod md_dense_scene;
+
+use granula::broadphase::LinkedCells;
+use granula::gear::VelocityVerlet;
+use granula::md::hertz_mindlin;
+use granula::smooth::{MdConfig, MdSolver};
+use md_dense_scene::{dense_world, DT, SKIN};
+use std::time::Instant;
+
+/// CPU time of the whole process (user + system, s) from `/proc/self/stat`, or NaN where
+/// that file does not exist.
+fn process_cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return f64::NAN };
+    // Fields after the command name (which is in parentheses): utime and stime are the 12th
+    // and 13th of them, in clock ticks (100 per second on Linux).
+    let Some(rest) = stat.rsplit(')').next() else { return f64::NAN };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |k: usize| f.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+    (tick(11) + tick(12)) / 100.0
+}
+
+type RunResult = (f64, f64, f64, usize, u64);
+
+/// One timed run; returns (wall ns and CPU ns per particle-step, kinetic energy, contacts
+/// at the end, broadphase rebuilds).
+fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std::error::Error>> {
+    let mut world = dense_world(n)?;
+    let config = MdConfig { skin: SKIN, threads: Some(threads), ..Default::default() };
+    let mut solver = MdSolver::new(hertz_mindlin(), VelocityVerlet::new(), LinkedCells::new(), config)?;
+    world.step(&mut solver, DT)?;
+    let start = Instant::now();
+    let cpu0 = process_cpu_seconds();
+    let mut contacts = 0;
+    for _ in 0..steps {
+        contacts = world.step(&mut solver, DT)?.contacts;
+    }
+    let per = 1e9 / (steps as f64 * n as f64);
+    let ns = start.elapsed().as_secs_f64() * per;
+    let cpu_ns = (process_cpu_seconds() - cpu0) * per;
+    eprintln!("candidate pairs: {}", solver.candidate_pairs());
+    Ok((ns, cpu_ns, world.kinetic_energy(), contacts, solver.rebuilds()))
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse()).collect::<Result<_, _>>()?;
+    let steps = args.first().copied().unwrap_or(2000);
+    let sizes = if args.len() > 1 { args[1..].to_vec() } else { vec![1000, 8000, 27000] };
+    println!(
+        "{:>6} {:>7} {:>10} {:>10} {:>9} {:>13} {:>9} {:>8}",
+        "N", "threads", "wall ns", "CPU ns", "speed-up", "E_k (J)", "contacts", "rebuilds"
+    );
+    println!("(ns per particle-step; speed-up from wall time against 1 thread)");
+    for &n in &sizes {
+        let mut single = f64::NAN;
+        let thread_counts: Vec<usize> = match std::env::var("MD_BENCH_THREADS") {
+            Ok(v) => v.split(',').map(str::parse).collect::<Result<_, _>>()?,
+            Err(_) => vec![1, 2],
+        };
+        for threads in thread_counts {
+            let (ns, cpu, ek, contacts, rebuilds) = run(n, threads, steps)?;
+            if threads == 1 {
+                single = ns;
+            }
+            println!(
+                "{n:>6} {threads:>7} {ns:>10.1} {cpu:>10.1} {:>9.2} {ek:>13.6e} {contacts:>9} {rebuilds:>8}",
+                single / ns
+            );
+        }
+    }
+    Ok(())
+}
