@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod bodies;
+pub mod chain_run;
 pub mod config;
 pub mod contacts;
 pub mod convergence;
@@ -21,6 +22,7 @@ pub mod local;
 pub mod materials;
 pub mod moreau_jean;
 mod report;
+pub mod scenes;
 pub mod sweep;
 
 pub use config::{GapMode, NscdConfig};
