@@ -57,7 +57,7 @@ impl Run {
     /// the initial outputs. Nothing is written if the world or solver cannot be built.
     pub fn start(scene: Scene, out_dir: &Path) -> Result<Run> {
         let world = scene.build_world()?;
-        let solver = build_solver(&scene.spec.solver)?;
+        let solver = build_solver(&scene)?;
         let outputs = Outputs::create(out_dir, &scene, None)?;
         let mut run = Run {
             scene,
@@ -82,7 +82,7 @@ impl Run {
             world.remove(BodyHandle(h))?;
         }
         c.apply(&mut world, path)?;
-        let solver = build_solver(&scene.spec.solver)?;
+        let solver = build_solver(&scene)?;
         let out = out_dir.map_or(c.out_dir.clone(), Path::to_path_buf);
         let outputs = Outputs::create(&out, &scene, Some(c.outputs.clone()))?;
         Ok(Run { scene, world, solver, out_dir: out, removed: c.removed, last_report: StepReport::default(), outputs })

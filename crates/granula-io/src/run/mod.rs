@@ -11,4 +11,4 @@ pub use adapters::{AnyBroadphase, AnyIntegrator};
 pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
 pub use driver::{Progress, Run, RunEnd};
 pub use outputs::{OutputState, Outputs};
-pub use sim_solver::{build_solver, SimSolver};
+pub use sim_solver::{build_solver, MdRun, SimSolver};

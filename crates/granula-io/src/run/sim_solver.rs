@@ -4,6 +4,7 @@
 use super::adapters::{AnyBroadphase, AnyIntegrator};
 use crate::error::{IoError, Result};
 use crate::scene::spec::{MdSpec, NscdSpec, SolverSpec};
+use crate::scene::Scene;
 use glam::DVec3;
 use granula_core::narrowphase::collide;
 use granula_core::{ContactKinematics, ContactLaw, CoreError, StepReport, World};
@@ -28,13 +29,22 @@ pub trait SimSolver {
     fn restarts_exactly(&self) -> bool;
 }
 
-impl<L: ContactLaw> SimSolver for MdSolver<L, AnyIntegrator, AnyBroadphase> {
+/// The MD solver of a scene, with what the scene says about its restart.
+pub struct MdRun<L: ContactLaw> {
+    /// The solver.
+    pub solver: MdSolver<L, AnyIntegrator, AnyBroadphase>,
+    /// The law depends on positions only (no damping, no friction, no local damping).
+    pub velocity_independent: bool,
+}
+
+impl<L: ContactLaw> SimSolver for MdRun<L> {
     fn describe(&self) -> String {
-        format!("md({}, {})", self.law.name(), granula_core::Integrator::name(&self.integrator))
+        let s = &self.solver;
+        format!("md({}, {})", s.law.name(), granula_core::Integrator::name(&s.integrator))
     }
 
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError> {
-        world.step(self, dt)
+        world.step(&mut self.solver, dt)
     }
 
     /// Forces recomputed by the law at the current (end-of-step) configuration on a copy of
@@ -43,11 +53,12 @@ impl<L: ContactLaw> SimSolver for MdSolver<L, AnyIntegrator, AnyBroadphase> {
     fn contact_forces(&self, world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>) {
         out.clear();
         let b = &world.bodies;
-        let store = self.histories();
+        let law = &self.solver.law;
+        let store = self.solver.histories();
         for (key, hist) in store.keys().iter().zip(store.states()) {
             let (Ok(i), Ok(j)) = (b.index(key.body1), b.index(key.body2)) else { continue };
             let material = world.materials.pair(b.material[i], b.material[j]);
-            let Ok(Some(g)) = collide(b, i, j, self.law.range(material)) else { continue };
+            let Ok(Some(g)) = collide(b, i, j, law.range(material)) else { continue };
             let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
             let kin = ContactKinematics {
                 normal: g.normal,
@@ -62,15 +73,22 @@ impl<L: ContactLaw> SimSolver for MdSolver<L, AnyIntegrator, AnyBroadphase> {
                 dt,
             };
             let mut scratch = *hist;
-            let f = self.law.force(&kin, &mut scratch).force;
+            let f = law.force(&kin, &mut scratch).force;
             if f != DVec3::ZERO {
                 out.push((i as u32, j as u32, f));
             }
         }
     }
 
+    /// A restarted MdSolver evaluates the forces of its first step at the restored
+    /// end-of-step velocities, where the uninterrupted velocity-Verlet run used them at the
+    /// half-step velocities of its predictor; it also starts with empty contact histories.
+    /// Only a history-free law that depends on positions alone, under velocity Verlet,
+    /// continues bit-identically.
     fn restarts_exactly(&self) -> bool {
-        std::mem::size_of::<L::History>() == 0 && matches!(self.integrator, AnyIntegrator::Verlet(_))
+        self.velocity_independent
+            && std::mem::size_of::<L::History>() == 0
+            && matches!(self.solver.integrator, AnyIntegrator::Verlet(_))
     }
 }
 
@@ -98,15 +116,16 @@ fn solver_err(e: impl std::fmt::Display) -> IoError {
     IoError::Solver(e.to_string())
 }
 
-fn md<L: ContactLaw + 'static>(law: L, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
+fn md<L: ContactLaw + 'static>(law: L, s: &MdSpec, elastic: bool) -> Result<Box<dyn SimSolver>> {
     let config = MdConfig { skin: s.skin, threads: s.threads, local_damping: s.local_damping, ..Default::default() };
     let solver =
         MdSolver::new(law, AnyIntegrator::from_name(&s.integrator), AnyBroadphase::from_name(&s.broadphase), config)
             .map_err(solver_err)?;
-    Ok(Box::new(solver))
+    let velocity_independent = elastic && s.tangential == "none" && s.local_damping == 0.0;
+    Ok(Box::new(MdRun { solver, velocity_independent }))
 }
 
-fn md_with_normal<N, D>(normal: N, damping: D, s: &MdSpec) -> Result<Box<dyn SimSolver>>
+fn md_with_normal<N, D>(normal: N, damping: D, s: &MdSpec, elastic: bool) -> Result<Box<dyn SimSolver>>
 where
     N: granula_md::NormalModel + 'static,
     D: granula_md::DampingModel + 'static,
@@ -117,24 +136,27 @@ where
     match s.tangential.as_str() {
         "viscous" => {
             let t = ViscousFriction::new(s.tangential_viscosity, Friction::from_material()).map_err(solver_err)?;
-            md(Composed::new(normal, damping, t), s)
+            md(Composed::new(normal, damping, t), s, elastic)
         }
-        "none" => md(Composed::new(normal, damping, NoFriction), s),
-        _ => md(Composed::new(normal, damping, CundallStrack::from_material()), s),
+        "none" => md(Composed::new(normal, damping, NoFriction), s, elastic),
+        _ => md(Composed::new(normal, damping, CundallStrack::from_material()), s, elastic),
     }
 }
 
 /// Builds the solver a scene asks for (parameters already validated by the scene).
-pub fn build_solver(spec: &SolverSpec) -> Result<Box<dyn SimSolver>> {
-    match spec {
+pub fn build_solver(scene: &Scene) -> Result<Box<dyn SimSolver>> {
+    // Restitution 1 for every pair: the damping sub-models exert no force.
+    let elastic =
+        scene.materials.iter().all(|m| m.restitution == 1.0) && scene.pairs.iter().all(|p| p.2.restitution == 1.0);
+    match &scene.spec.solver {
         SolverSpec::Md(s) => match s.normal.as_str() {
             "hooke" => {
                 let k = s.normal_stiffness.unwrap_or(f64::NAN);
                 let normal = LinearSpring::new(k).map_err(solver_err)?;
                 let damping = LinearViscous::new(DampingCoefficient::FromRestitution(None)).map_err(solver_err)?;
-                md_with_normal(normal, damping, s)
+                md_with_normal(normal, damping, s, elastic)
             }
-            _ => md_with_normal(Hertz::from_material(), HertzViscous::from_material(), s),
+            _ => md_with_normal(Hertz::from_material(), HertzViscous::from_material(), s, elastic),
         },
         SolverSpec::Nscd(s) => Ok(Box::new(nscd(s)?)),
     }
