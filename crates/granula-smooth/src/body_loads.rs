@@ -2,45 +2,27 @@
 //! and the work of constant external loads, for the energy ledger.
 
 use granula_core::{BodySet, DVec3, MotionKind};
+use granula_md::LocalDamping;
 
-/// sign(x) with sign(0) = 0.
-#[inline]
-fn sign(v: DVec3) -> DVec3 {
-    let s = |x: f64| {
-        if x > 0.0 {
-            1.0
-        } else if x < 0.0 {
-            -1.0
-        } else {
-            0.0
-        }
-    };
-    DVec3::new(s(v.x), s(v.y), s(v.z))
-}
-
-/// Non-viscous damping force of 004 §2.3.2.4, per component: F_d = −α |F| sign(v), with F the
-/// total force (or torque) on the body and v its velocity (or angular velocity).
-#[inline]
-pub fn local_damping_force(alpha: f64, total: DVec3, velocity: DVec3) -> DVec3 {
-    -alpha * total.abs() * sign(velocity)
-}
-
-/// Adds the local damping of every dynamic body to `bodies.force` / `bodies.torque` (which
-/// hold the contact loads); returns the energy it dissipates over `dt`, −(F_d·v + T_d·ω) Δt,
-/// evaluated at the velocities of the force evaluation.
-pub(crate) fn apply_local_damping(bodies: &mut BodySet, gravity: DVec3, alpha: f64, dt: f64) -> f64 {
+/// Adds the non-viscous damping of `granula_md::LocalDamping` (004 §2.3.2.4,
+/// F_d = −α |F| sign(v) per component, F the resultant of contact, external and gravity
+/// forces; the same on torques) to `bodies.force` / `bodies.torque`, which hold the contact
+/// loads; returns the energy it dissipates over `dt`, −(F_d·v + T_d·ω) Δt, at the velocities
+/// of the force evaluation.
+pub(crate) fn apply_local_damping(bodies: &mut BodySet, gravity: DVec3, damping: &LocalDamping, dt: f64) -> f64 {
     let mut dissipated = 0.0;
     for i in 0..bodies.len() {
         if bodies.inv_mass[i] == 0.0 {
             continue;
         }
-        let total = bodies.force[i] + bodies.external_force[i] + gravity * bodies.mass[i];
-        let fd = bodies.locked[i].mask_linear(local_damping_force(alpha, total, bodies.velocity[i]));
-        let total_t = bodies.torque[i] + bodies.external_torque[i];
-        let td = bodies.locked[i].mask_angular(local_damping_force(alpha, total_t, bodies.angular_velocity[i]));
-        bodies.force[i] += fd;
-        bodies.torque[i] += td;
-        dissipated -= (fd.dot(bodies.velocity[i]) + td.dot(bodies.angular_velocity[i])) * dt;
+        let locked = bodies.locked[i];
+        let total = locked.mask_linear(bodies.force[i] + bodies.external_force[i] + gravity * bodies.mass[i]);
+        let (damped, power) = damping.apply(total, locked.mask_linear(bodies.velocity[i]));
+        let total_t = locked.mask_angular(bodies.torque[i] + bodies.external_torque[i]);
+        let (damped_t, power_t) = damping.apply(total_t, locked.mask_angular(bodies.angular_velocity[i]));
+        bodies.force[i] += damped - total;
+        bodies.torque[i] += damped_t - total_t;
+        dissipated += (power + power_t) * dt;
     }
     dissipated
 }
@@ -74,17 +56,4 @@ pub(crate) fn external_load_work(bodies: &BodySet, x0: &[DVec3], w0: &[DVec3], d
         }
     }
     work
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn local_damping_opposes_motion_componentwise() {
-        let f = local_damping_force(0.5, DVec3::new(-2.0, 4.0, 0.0), DVec3::new(1.0, -3.0, 0.0));
-        // Exact: -0.5 * |F| * sign(v) with exactly representable values.
-        assert_eq!(f, DVec3::new(-1.0, 2.0, 0.0));
-        assert_eq!(local_damping_force(0.5, DVec3::ONE, DVec3::ZERO), DVec3::ZERO, "no damping at rest");
-    }
 }

@@ -1,6 +1,7 @@
 //! Settings of the MD solver.
 
 use crate::error::SmoothError;
+use granula_md::LocalDamping;
 
 /// Settings of [`MdSolver`](crate::MdSolver): public fields with defaults, to be used with
 /// struct-update syntax, `MdConfig { skin: 2e-4, ..Default::default() }`.
@@ -14,10 +15,10 @@ pub struct MdConfig {
     /// Number of threads of a private rayon pool, or `None` to use rayon's global pool.
     /// Results are bit-identical for every thread count. Default `None`.
     pub threads: Option<usize>,
-    /// Non-viscous (local) body damping coefficient α of 004 §2.3.2.4,
-    /// F_d = −α |F| sign(v) per component (and the same on torques); 0 disables it.
-    /// Default 0.
-    pub local_damping: f64,
+    /// Non-viscous (local) body damping of 004 §2.3.2.4, F_d = −α |F| sign(v) per component
+    /// and the same on torques (`granula_md::LocalDamping`, whose constructor validates α).
+    /// Default `None`.
+    pub local_damping: Option<LocalDamping>,
     /// Recommended upper bound of Δt (s), e.g. from the contact law's parameter helpers
     /// (002 eq. 10: Δt ≲ t_c/5); a larger step adds [`StepWarning::TimeStepTooLarge`]
     /// to the report. Default `None` (no check).
@@ -28,7 +29,7 @@ pub struct MdConfig {
 
 impl Default for MdConfig {
     fn default() -> Self {
-        MdConfig { skin: 1e-4, threads: None, local_damping: 0.0, max_time_step: None }
+        MdConfig { skin: 1e-4, threads: None, local_damping: None, max_time_step: None }
     }
 }
 
@@ -43,9 +44,6 @@ impl MdConfig {
             if n == 0 {
                 return bad("threads", 0.0, ">= 1 (or None for the global pool)");
             }
-        }
-        if !(self.local_damping.is_finite() && (0.0..1.0).contains(&self.local_damping)) {
-            return bad("local_damping", self.local_damping, "in [0, 1)");
         }
         if let Some(h) = self.max_time_step {
             if !(h.is_finite() && h > 0.0) {

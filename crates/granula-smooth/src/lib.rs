@@ -14,7 +14,6 @@ mod forces;
 mod pairs;
 mod solver;
 
-pub use body_loads::local_damping_force;
 pub use config::MdConfig;
 pub use error::SmoothError;
 pub use solver::MdSolver;

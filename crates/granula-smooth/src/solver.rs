@@ -219,8 +219,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             world.bodies.set_kinematic_velocities(t);
             self.refresh_pairs(world);
             self.evaluate(world, dt, false)?;
-            if self.config.local_damping > 0.0 {
-                apply_local_damping(&mut world.bodies, world.gravity, self.config.local_damping, dt);
+            if let Some(d) = &self.config.local_damping {
+                apply_local_damping(&mut world.bodies, world.gravity, d, dt);
             }
             self.kinematic_power = kinematic_power(&world.bodies);
             self.primed_version = Some(version);
@@ -239,9 +239,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.refresh_pairs(world);
         let summary = self.evaluate(world, dt, true)?;
         let mut dissipated = summary.dissipated;
-        if self.config.local_damping > 0.0 {
-            dissipated.body_damping +=
-                apply_local_damping(&mut world.bodies, world.gravity, self.config.local_damping, dt);
+        if let Some(d) = &self.config.local_damping {
+            dissipated.body_damping += apply_local_damping(&mut world.bodies, world.gravity, d, dt);
         }
         let power = kinematic_power(&world.bodies);
         let kinematic_work = 0.5 * (self.kinematic_power + power) * dt;

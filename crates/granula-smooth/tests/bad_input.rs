@@ -38,7 +38,6 @@ fn invalid_settings_name_the_field() {
         (MdConfig { skin: -1.0, ..Default::default() }, "skin"),
         (MdConfig { skin: f64::NAN, ..Default::default() }, "skin"),
         (MdConfig { threads: Some(0), ..Default::default() }, "threads"),
-        (MdConfig { local_damping: 1.5, ..Default::default() }, "local_damping"),
         (MdConfig { max_time_step: Some(0.0), ..Default::default() }, "max_time_step"),
     ];
     for (cfg, field) in bad {
