@@ -10,7 +10,7 @@ use granula_core::narrowphase::collide;
 use granula_core::{ContactKinematics, ContactLaw, CoreError, StepReport, World};
 use granula_md::{
     Composed, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, LinearSpring, LinearViscous,
-    NoFriction, ViscousFriction,
+    LocalDamping, NoFriction, ViscousFriction,
 };
 use granula_nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
 use granula_smooth::{MdConfig, MdSolver};
@@ -117,7 +117,9 @@ fn solver_err(e: impl std::fmt::Display) -> IoError {
 }
 
 fn md<L: ContactLaw + 'static>(law: L, s: &MdSpec, elastic: bool) -> Result<Box<dyn SimSolver>> {
-    let config = MdConfig { skin: s.skin, threads: s.threads, local_damping: s.local_damping, ..Default::default() };
+    let local_damping =
+        if s.local_damping > 0.0 { Some(LocalDamping::new(s.local_damping).map_err(solver_err)?) } else { None };
+    let config = MdConfig { skin: s.skin, threads: s.threads, local_damping, ..Default::default() };
     let solver =
         MdSolver::new(law, AnyIntegrator::from_name(&s.integrator), AnyBroadphase::from_name(&s.broadphase), config)
             .map_err(solver_err)?;
