@@ -8,7 +8,7 @@
 //! thread counts. Besides wall time it prints the process CPU time per particle-step, which
 //! is the figure to trust on a loaded machine.
 
-#[path = "../benches/md_dense_scene.rs"]
+#[path = "../benches/md_dense/mod.rs"]
 mod md_dense_scene;
 
 use granula::broadphase::LinkedCells;
