@@ -4,9 +4,10 @@
 
 use granula_core::{BodySet, DMat3, DVec3, MotionKind};
 
-/// Linear and angular velocity of one body, side by side for the sweep's random access.
+/// Linear and angular velocity of one body, side by side for the sweep's random access,
+/// aligned so that one body is one cache line.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct BodyVelocity {
     /// Velocity (m/s).
     pub v: DVec3,
@@ -20,7 +21,7 @@ pub struct BodyVelocity {
 /// inverse inertia R I⁻¹ Rᵀ with locked rotation rows and columns zeroed. Both vanish for
 /// fixed and kinematic bodies (infinite inertia, 000 §2.4.2 remark on walls).
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C)]
+#[repr(C, align(32))]
 pub struct BodyMobility {
     /// Translational mobility per world axis (1/kg).
     pub lin: DVec3,

@@ -21,6 +21,7 @@ pub mod fit;
 pub mod local;
 pub mod materials;
 pub mod moreau_jean;
+mod prefetch;
 mod report;
 pub mod scenes;
 pub mod sweep;

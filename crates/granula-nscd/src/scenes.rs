@@ -63,6 +63,54 @@ pub fn column(n: usize, r: f64, m: f64, mu: f64) -> Result<World, CoreError> {
     Ok(world)
 }
 
+/// Reads a benchmark packing (text: a first line `# L=... H=...`, then `x y z r` per
+/// sphere, metres; box [0, L]² × [0, H] with walls at x = 0, x = L, y = 0, y = L, z = 0 and
+/// an open top) into a world with gravity −9.81 m/s² along z, density 2500 kg/m³ and
+/// friction `mu` for every contact. Errors name the line at fault.
+pub fn dense_packing(text: impl std::io::BufRead, mu: f64) -> Result<World, String> {
+    let material = Material { friction: mu, density: 2500.0, ..Material::named("beads") };
+    let mut world = World::builder().material(material).build().map_err(|e| e.to_string())?;
+    let mut lines = text.lines();
+    let header = lines.next().ok_or("empty packing")?.map_err(|e| e.to_string())?;
+    let field = |name: &str| -> Result<f64, String> {
+        header
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(name))
+            .ok_or(format!("header '{header}' lacks {name}"))?
+            .parse::<f64>()
+            .map_err(|e| format!("header '{header}': {name}: {e}"))
+    };
+    let l = field("L=")?;
+    for (p, n) in [
+        (DVec3::ZERO, DVec3::Z),
+        (DVec3::ZERO, DVec3::X),
+        (DVec3::ZERO, DVec3::Y),
+        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
+        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
+    ] {
+        world.insert(PlaneBuilder::new(p, n).build().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    }
+    for (k, line) in lines.enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Vec<f64> = line
+            .split_whitespace()
+            .map(|w| w.parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("line {}: {e}", k + 2))?;
+        if v.len() != 4 {
+            return Err(format!("line {}: expected 'x y z r', got '{line}'", k + 2));
+        }
+        let body = SphereBuilder::new(v[3], DVec3::new(v[0], v[1], v[2]))
+            .build()
+            .map_err(|e| format!("line {}: {e}", k + 2))?;
+        world.insert(body).map_err(|e| format!("line {}: {e}", k + 2))?;
+    }
+    Ok(world)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
