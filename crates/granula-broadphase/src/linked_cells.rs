@@ -1,12 +1,15 @@
 //! Linked cells on a uniform grid, for polydisperse packings.
 //!
-//! Every bulk box is entered into each cell it spans (a counting sort into a compact
-//! cell-start / entry array, rebuilt every call). A pair of overlapping boxes then shares at
-//! least one cell, in particular the cell holding the lower corner of their intersection,
-//! `max(min_i, min_j)`: the pair is reported only from that cell, so each pair is found
-//! exactly once without a hash set. Body `i` scans the cells it spans for entries `j > i`,
-//! sorts its short row of partners and appends it, so the output comes out in ascending
-//! order without a global sort.
+//! Every bulk box is entered into the one cell holding its lower corner `min` (a counting
+//! sort into a compact cell-start / entry array, rebuilt every call, with a copy of the
+//! boxes in cell order so that scans read memory sequentially). If `E` is the longest edge
+//! of all bulk boxes, a box `j` overlapping box `i` has its lower corner in
+//! `[min_i − E, max_i]` on every axis, so body `i` scans the cells of that range (3 per axis
+//! when cells have edge `E`; the cells of one x-row are contiguous and scanned as one slice)
+//! and keeps the partners `j > i` whose boxes overlap its own. Each pair is found exactly
+//! once, from its smaller index, without a hash set; each body sorts its short row of
+//! partners, so the output comes out in ascending order without a global sort. Bodies of
+//! any size ratio are handled exactly; a wide size distribution only costs more tests.
 
 use crate::error::{positive, Result};
 use crate::grid::Grid;
@@ -16,10 +19,10 @@ use granula_core::{Aabb, Broadphase, DVec3};
 /// How the cell edge is chosen at each call.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CellSize {
-    /// The longest edge of the largest bulk box: every box spans at most 2 cells per axis.
+    /// The longest edge of the largest bulk box: a body scans 3 cells per axis.
     LargestBody,
-    /// `factor` times the mean longest edge of the bulk boxes: better for wide size
-    /// distributions, where big bodies then span many cells but small ones share few.
+    /// `factor` times the mean longest edge of the bulk boxes: fewer bodies per cell in a
+    /// wide size distribution, but every body scans `2 + E / edge` cells per axis.
     MeanBody {
         /// Multiple of the mean edge (> 0).
         factor: f64,
@@ -30,22 +33,27 @@ pub enum CellSize {
 
 /// Linked-cells broadphase (see the module doc).
 ///
-/// Cost per call: `O(n)` to size the grid and classify the boxes, `O(n c)` to fill the cells
-/// for `c` cells spanned per box (1 to 8 with [`CellSize::LargestBody`]), `O(n m c)` box tests
-/// for `m` entries per cell, plus the sort of each body's short partner row, plus `O(L n)`
-/// for `L` walls or other large boxes kept out of the grid. No state is carried between
-/// calls except buffers; the number of cells is at most `4 n + 64`.
+/// Cost per call: `O(n)` to classify the boxes, size the grid and fill the cells (one entry
+/// per body), then per body the scan of `(2 + ⌈E / h⌉)³` cells (27 with the default
+/// [`CellSize::LargestBody`]) holding `m` bodies each on average, i.e. about
+/// `(2 + E / h)³ m / 2` box tests, plus the sort of its short partner row, plus `O(L n)` for
+/// `L` walls or other large boxes kept out of the grid. Nothing but buffers is carried
+/// between calls, so the cost does not depend on how far bodies moved; the number of cells
+/// is at most `4 n + 64`, so bodies spread far apart cost memory `O(n)`.
 #[derive(Clone, Debug)]
 pub struct LinkedCells {
     cell_size: CellSize,
     large_ratio: f64,
     partition: Partition,
     grid: Grid,
-    /// Cell span `[lo, hi]` of each bulk box, by position in `partition.bulk`.
-    spans: Vec<[[usize; 3]; 2]>,
+    /// Longest edge of the bulk boxes of the current call.
+    reach: f64,
+    /// Cell of each bulk box's lower corner, by position in `partition.bulk`.
+    home: Vec<u32>,
     start: Vec<u32>,
     cursor: Vec<u32>,
     entries: Vec<u32>,
+    sorted_boxes: Vec<Aabb>,
     row: Vec<u32>,
 }
 
@@ -63,10 +71,12 @@ impl LinkedCells {
             large_ratio: DEFAULT_LARGE_RATIO,
             partition: Partition::default(),
             grid: Grid::default(),
-            spans: Vec::new(),
+            reach: 0.0,
+            home: Vec::new(),
             start: Vec::new(),
             cursor: Vec::new(),
             entries: Vec::new(),
+            sorted_boxes: Vec::new(),
             row: Vec::new(),
         }
     }
@@ -103,7 +113,7 @@ impl LinkedCells {
         self.grid.len()
     }
 
-    /// Sizes the grid over the bulk boxes.
+    /// Sizes the grid over the bulk boxes and records the longest edge.
     fn fit_grid(&mut self, boxes: &[Aabb]) {
         let mut bounds = Aabb { min: DVec3::INFINITY, max: DVec3::NEG_INFINITY };
         let (mut largest, mut sum) = (0.0f64, 0.0);
@@ -124,55 +134,57 @@ impl LinkedCells {
         // Boxes of zero size (points) give no edge: fall back to one cell per body on average.
         let edge = if edge > 0.0 { edge } else { max_edge(&bounds) / (n.max(1) as f64).cbrt() };
         self.grid = Grid::fit(&bounds, edge, 4 * n + 64);
+        self.reach = largest;
     }
 
-    /// Enters every bulk box into the cells it spans (counting sort: entries of a cell come
-    /// out in ascending body order).
+    /// Enters every bulk box into the cell of its lower corner (counting sort: entries of a
+    /// cell come out in ascending body order), with a copy of the boxes in the same order.
     fn fill_cells(&mut self, boxes: &[Aabb]) {
         let cells = self.grid.len();
         self.start.clear();
         self.start.resize(cells + 1, 0);
-        self.spans.clear();
+        self.home.clear();
         for &b in &self.partition.bulk {
-            let bx = &boxes[b as usize];
-            let span = [self.grid.cell_of(bx.min), self.grid.cell_of(bx.max)];
-            for_each_cell(&self.grid, span, |c| self.start[c + 1] += 1);
-            self.spans.push(span);
+            let c = self.grid.index(self.grid.cell_of(boxes[b as usize].min));
+            self.start[c + 1] += 1;
+            self.home.push(c as u32);
         }
         for c in 0..cells {
             self.start[c + 1] += self.start[c];
         }
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.start[..cells]);
+        let filled = self.start[cells] as usize;
         self.entries.clear();
-        self.entries.resize(self.start[cells] as usize, 0);
-        for (k, &b) in self.partition.bulk.iter().enumerate() {
-            for_each_cell(&self.grid, self.spans[k], |c| {
-                self.entries[self.cursor[c] as usize] = b;
-                self.cursor[c] += 1;
-            });
+        self.entries.resize(filled, 0);
+        self.sorted_boxes.clear();
+        self.sorted_boxes.resize(filled, Aabb { min: DVec3::ZERO, max: DVec3::ZERO });
+        for (&b, &c) in self.partition.bulk.iter().zip(&self.home) {
+            let at = self.cursor[c as usize] as usize;
+            self.entries[at] = b;
+            self.sorted_boxes[at] = boxes[b as usize];
+            self.cursor[c as usize] += 1;
         }
     }
 
     /// Appends the bulk–bulk pairs in ascending order.
     fn collect_pairs(&mut self, boxes: &[Aabb], skip: &[bool], pairs: &mut Vec<(u32, u32)>) {
-        for (k, &i) in self.partition.bulk.iter().enumerate() {
+        // The reach is padded so that rounding can only widen the scanned range: E (1 + 1e-9)
+        // exceeds any edge computed with round-off, and 4 ε |min| covers the subtraction.
+        let reach = self.reach * (1.0 + 1e-9);
+        for &i in &self.partition.bulk {
             let bi = &boxes[i as usize];
+            let pad = DVec3::splat(reach) + bi.min.abs() * (4.0 * f64::EPSILON);
+            let lo = self.grid.cell_of(bi.min - pad);
+            let hi = self.grid.cell_of(bi.max);
             self.row.clear();
-            let [lo, hi] = self.spans[k];
             for cz in lo[2]..=hi[2] {
                 for cy in lo[1]..=hi[1] {
-                    for cx in lo[0]..=hi[0] {
-                        let here = [cx, cy, cz];
-                        let c = self.grid.index(here);
-                        let cell = &self.entries[self.start[c] as usize..self.start[c + 1] as usize];
-                        let first = cell.partition_point(|&j| j <= i);
-                        for &j in &cell[first..] {
-                            let bj = &boxes[j as usize];
-                            // Report the pair only from the cell of the intersection's lower corner.
-                            if bi.overlaps(bj) && self.grid.cell_of(bi.min.max(bj.min)) == here {
-                                self.row.push(j);
-                            }
+                    let first = self.start[self.grid.index([lo[0], cy, cz])] as usize;
+                    let last = self.start[self.grid.index([hi[0], cy, cz]) + 1] as usize;
+                    for (&j, bj) in self.entries[first..last].iter().zip(&self.sorted_boxes[first..last]) {
+                        if j > i && bi.overlaps(bj) {
+                            self.row.push(j);
                         }
                     }
                 }
@@ -182,18 +194,6 @@ impl LinkedCells {
                 if !both_skipped(skip, i as usize, j as usize) {
                     pairs.push((i, j));
                 }
-            }
-        }
-    }
-}
-
-/// Calls `f` with the linear index of every cell in the span `[lo, hi]`.
-#[inline]
-fn for_each_cell(grid: &Grid, [lo, hi]: [[usize; 3]; 2], mut f: impl FnMut(usize)) {
-    for cz in lo[2]..=hi[2] {
-        for cy in lo[1]..=hi[1] {
-            for cx in lo[0]..=hi[0] {
-                f(grid.index([cx, cy, cz]));
             }
         }
     }
