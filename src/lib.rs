@@ -7,6 +7,7 @@
 pub use granula_broadphase as broadphase;
 pub use granula_core as core;
 pub use granula_gear as gear;
+pub use granula_io as io;
 pub use granula_md as md;
 pub use granula_smooth as smooth;
 
@@ -14,6 +15,8 @@ pub use granula_smooth as smooth;
 pub mod prelude {
     pub use granula_broadphase::prelude::*;
     pub use granula_core::prelude::*;
+    pub use granula_io::run::Run;
+    pub use granula_io::{IoError, Scene};
     pub use granula_gear::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
     pub use granula_smooth::{MdConfig, MdSolver, SmoothError};
 }
