@@ -40,19 +40,11 @@ impl PairRows {
         }
     }
 
-    /// Appends `{a, b}` without keeping the row sorted; call [`PairRows::sort_rows`] after a
-    /// batch of pushes of distinct pairs.
+    /// Appends the pair `(i, j)`, `i < j`; pairs must arrive in ascending order (as a
+    /// backend's output does) for the rows to stay sorted.
     #[inline]
-    pub fn push_unsorted(&mut self, a: u32, b: u32) {
-        let (i, j) = (a.min(b), a.max(b));
+    pub fn push_ascending(&mut self, i: u32, j: u32) {
         self.rows[i as usize].push(j);
-    }
-
-    /// Sorts every row.
-    pub fn sort_rows(&mut self) {
-        for r in &mut self.rows {
-            r.sort_unstable();
-        }
     }
 
     /// Appends every pair in ascending order, leaving out the pairs whose two skip flags are set.
