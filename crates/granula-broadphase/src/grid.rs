@@ -56,7 +56,8 @@ impl Grid {
     pub fn cell_of(&self, p: DVec3) -> CellCoord {
         let mut c = [0usize; 3];
         for (k, ck) in c.iter_mut().enumerate() {
-            let t = ((p[k] - self.origin[k]) * self.inv_edge).floor();
+            // Truncation equals `floor` for t ≥ 0; negative (and NaN) values clamp to 0.
+            let t = (p[k] - self.origin[k]) * self.inv_edge;
             *ck = if !(t >= 0.0) {
                 0
             } else if t >= self.dims[k] as f64 {
