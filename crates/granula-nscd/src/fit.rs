@@ -84,6 +84,20 @@ fn solve3(mut m: [[f64; 3]; 3], mut r: [f64; 3]) -> [f64; 3] {
     c
 }
 
+/// Fits only x₀, A and φ for a given ω and τ (000 Fig. 7: the curve uses the frequency and
+/// damping time of the continuum model).
+pub fn fit_with(t: &[f64], x: &[f64], omega: f64, tau: f64) -> DampedSine {
+    let (x0, a, b, sse) = linear_part(t, x, omega, tau);
+    DampedSine {
+        offset: x0,
+        amplitude: (a * a + b * b).sqrt(),
+        omega,
+        tau,
+        phase: b.atan2(a),
+        rms: (sse / t.len().max(1) as f64).sqrt(),
+    }
+}
+
 /// Fits x(t) = x₀ + A e^(−t/τ) sin(ωt + φ) to the samples, starting from the guesses
 /// `omega0` and `tau0` (the search covers ω in [0.3, 3]·ω₀ and τ in [0.1, 10]·τ₀).
 /// Shift `t` so that it starts near 0 for a well-conditioned amplitude.
