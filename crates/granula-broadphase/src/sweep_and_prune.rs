@@ -19,6 +19,9 @@ use crate::pair_rows::PairRows;
 use crate::partition::{large_threshold, Class, Partition, DEFAULT_LARGE_RATIO};
 use granula_core::{Aabb, Broadphase};
 
+/// Most boxes an endpoint tag can index (31 bits).
+const MAX_BODIES: usize = (u32::MAX >> 1) as usize;
+
 /// One endpoint of a box projection: its coordinate and `body << 1 | is_end`.
 #[derive(Clone, Copy, Debug)]
 struct Endpoint {
@@ -55,8 +58,9 @@ impl Endpoint {
 /// ascending order (no sort), plus `O(L n)` for `L` walls or other large boxes, kept out of
 /// the lists. The first call, and any call where the number of boxes or the split between
 /// bulk and large boxes changes, rebuilds the lists in `O(n log n)` (sorts) and the pair
-/// set in `O(n)` (with [`crate::LinkedCells`]). Memory: `6 n`
-/// endpoints and the pair rows, reused from call to call. Bodies are indexed up to `2³¹ − 1`.
+/// set in `O(n)` (with [`crate::LinkedCells`]). Memory: `6 n` endpoints, their slot maps
+/// and the pair rows, reused from call to call. Endpoints pack the body index in 31 bits:
+/// beyond `2³¹ − 1` boxes the call is answered by linked cells instead.
 #[derive(Clone, Debug)]
 pub struct SweepAndPrune {
     axes: [Vec<Endpoint>; 3],
@@ -214,6 +218,11 @@ impl Broadphase for SweepAndPrune {
     }
 
     fn find_pairs(&mut self, boxes: &[Aabb], skip: &[bool], pairs: &mut Vec<(u32, u32)>) {
+        if boxes.len() > MAX_BODIES {
+            self.ready = false;
+            self.builder.find_pairs(boxes, skip, pairs);
+            return;
+        }
         let changed = self.partition.split(boxes, self.threshold);
         if !self.ready || changed {
             self.threshold = large_threshold(boxes, self.large_ratio);
