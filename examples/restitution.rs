@@ -1,0 +1,130 @@
+//! Normal impact of two equal spheres for every normal law of granula-md: prints the
+//! measured restitution e_n and contact time t_c next to theory.
+//!
+//! Run: `cargo run --release --example restitution`. The test suite runs it small
+//! (`tests/md_examples.rs`).
+//!
+//! Theory: linear spring-dashpot, e_n = exp(−πη/ω), t_c = π/ω (002 eqs. 8, 10); with the
+//! default no-attraction clamp, the closed form of `params::linear_clamped_collision`; Hertz,
+//! t_c = 2.868 (m*²/(R* E*² v))^{1/5} (undamped); Tsuji damping targets e; Hunt-Crossley
+//! targets e for e close to 1 (003 eq. 3). "-" marks quantities without a closed form.
+
+use granula::core::{ContactLaw, DVec3, Material, PairMaterial};
+use granula::md::conformance::pair::{First, IsolatedPair, Sphere};
+use granula::md::params::{hertz_contact_time, linear_clamped_collision, LinearCollision};
+use granula::md::*;
+
+/// One line of the table.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The law's name (and tension policy).
+    pub law: String,
+    /// Measured restitution.
+    pub e: f64,
+    /// Theory, if any.
+    pub e_theory: Option<f64>,
+    /// Measured contact time (s).
+    pub tc: f64,
+    /// Theory, if any.
+    pub tc_theory: Option<f64>,
+}
+
+const RADIUS: f64 = 1e-3;
+const SPEED: f64 = 0.5;
+
+fn mass() -> f64 {
+    2500.0 * 4.0 / 3.0 * std::f64::consts::PI * RADIUS.powi(3)
+}
+
+/// Head-on impact of two spheres touching at t = 0; contact end by interpolation of the
+/// overlap between steps. Returns (e, t_c).
+fn collide<L: ContactLaw>(law: &L, material: PairMaterial, dt: f64) -> (f64, f64) {
+    let a = Sphere {
+        position: DVec3::ZERO,
+        velocity: DVec3::ZERO,
+        angular_velocity: DVec3::ZERO,
+        radius: RADIUS,
+        mass: mass(),
+    };
+    let b = Sphere { position: DVec3::X * 2.0 * RADIUS, velocity: -DVec3::X * SPEED, ..a };
+    let mut p: IsolatedPair<L> = IsolatedPair::new(First::Sphere(a), b, material);
+    let (mut t, mut prev) = (0.0, 0.0);
+    loop {
+        p.step(law, dt);
+        t += dt;
+        let ov = p.last_overlap;
+        if prev > 0.0 && ov <= 0.0 {
+            let end = t - dt + dt * prev / (prev - ov);
+            let v1 = match p.first {
+                First::Sphere(s) => s.velocity,
+                First::Wall { .. } => DVec3::ZERO,
+            };
+            return ((p.second.velocity - v1).x / SPEED, end);
+        }
+        prev = ov;
+        assert!(t < 1.0, "the spheres never separated");
+    }
+}
+
+/// Runs every normal law with `steps` time steps per (theoretical or estimated) contact.
+pub fn run(steps: f64) -> Vec<Row> {
+    let glass = Material { friction: 0.0, restitution: 0.5, ..Material::default() };
+    let mat = PairMaterial::mix(&glass, &glass);
+    let m_r = 0.5 * mass();
+    let r_eff = 0.5 * RADIUS;
+    let mut rows = Vec::new();
+    let mut push = |law: String, (e, tc): (f64, f64), e_theory, tc_theory| {
+        rows.push(Row { law, e, e_theory, tc, tc_theory });
+    };
+
+    // Linear spring-dashpot, t_c = 0.2 ms and e = 0.5 by construction (002 eqs. 8, 10).
+    let c = LinearCollision::from_collision(2e-4, 0.5, m_r).expect("valid collision");
+    let linear = Composed::new(
+        LinearSpring::new(c.stiffness).expect("k > 0"),
+        LinearViscous::new(DampingCoefficient::Fixed(c.damping)).expect("γ ≥ 0"),
+        NoFriction,
+    );
+    let free = linear.with_tension(TensionPolicy::AllowDampingTension);
+    push(format!("{} (tension allowed)", free.name()), collide(&free, mat, 2e-4 / steps), Some(0.5), Some(2e-4));
+    let (e_cl, t_cl) = linear_clamped_collision(c.stiffness, c.damping, m_r);
+    // Measured t_c counts the overlap, which outlasts the force by the coasting phase.
+    push(format!("{} (no attraction)", linear.name()), collide(&linear, mat, 2e-4 / steps), Some(e_cl), None);
+    let _ = t_cl;
+
+    // Hertz (E*, R* form), elastic and with Tsuji damping.
+    let tc_h = hertz_contact_time(mat.effective_young, r_eff, m_r, SPEED);
+    let hertz = Composed::new(Hertz::from_material(), NoDamping, NoFriction);
+    push(hertz.name(), collide(&hertz, mat, tc_h / steps), Some(1.0), Some(tc_h));
+    let tsuji = Composed::new(Hertz::from_material(), HertzViscous::from_material(), NoFriction);
+    let tsuji_free = tsuji.with_tension(TensionPolicy::AllowDampingTension);
+    push(format!("{} (tension allowed)", tsuji.name()), collide(&tsuji_free, mat, tc_h / steps), Some(0.5), None);
+    push(format!("{} (no attraction)", tsuji.name()), collide(&tsuji, mat, tc_h / steps), None, None);
+
+    // Hertz as written in the LMGC90 notes (004), elastic.
+    let lmgc = Composed::new(HertzLmgc::from_material(), NoDamping, NoFriction);
+    let tc_l = lmgc.contact_time(&mat, m_r, r_eff, SPEED);
+    push(lmgc.name(), collide(&lmgc, mat, tc_l / steps), Some(1.0), Some(tc_l));
+
+    // Kelvin-Voigt / Hunt-Crossley (003 eq. 3), n = 3/2, e = 0.9.
+    let hc_mat = PairMaterial { restitution: 0.9, ..mat };
+    let k = 4.0 / 3.0 * mat.effective_young * r_eff.sqrt();
+    let hc = Composed::new(PowerLaw::new(k, 1.5).expect("valid"), HuntCrossley::from_material(), NoFriction);
+    let tc_p = hc.contact_time(&hc_mat, m_r, r_eff, SPEED);
+    push(hc.name(), collide(&hc, hc_mat, tc_p / steps), Some(0.9), None);
+    rows
+}
+
+fn main() {
+    let fmt = |x: Option<f64>, p: usize| x.map_or("-".to_string(), |v| format!("{v:.p$}"));
+    println!("{:<52} {:>8} {:>8} {:>11} {:>11}", "law", "e_n", "theory", "t_c (s)", "theory");
+    for r in run(500.0) {
+        println!(
+            "{:<52} {:>8.4} {:>8} {:>11.4e} {:>11}",
+            r.law,
+            r.e,
+            fmt(r.e_theory, 4),
+            r.tc,
+            r.tc_theory.map_or("-".to_string(), |v| format!("{v:.4e}"))
+        );
+    }
+}
