@@ -48,15 +48,15 @@ impl Integrator for AnyIntegrator {
     }
 }
 
-/// The broadphase backends a scene can name.
+/// The broadphase backends a scene can name (the large ones boxed, to keep the enum small).
 #[derive(Debug)]
 pub enum AnyBroadphase {
     /// O(n²) oracle.
     BruteForce(BruteForce),
     /// Sweep and prune (003 §3).
-    SweepAndPrune(SweepAndPrune),
+    SweepAndPrune(Box<SweepAndPrune>),
     /// Linked cells.
-    LinkedCells(LinkedCells),
+    LinkedCells(Box<LinkedCells>),
 }
 
 impl AnyBroadphase {
@@ -64,8 +64,8 @@ impl AnyBroadphase {
     pub fn from_name(name: &str) -> Self {
         match name {
             "brute_force" => AnyBroadphase::BruteForce(BruteForce),
-            "linked_cells" => AnyBroadphase::LinkedCells(LinkedCells::new()),
-            _ => AnyBroadphase::SweepAndPrune(SweepAndPrune::new()),
+            "linked_cells" => AnyBroadphase::LinkedCells(Box::new(LinkedCells::new())),
+            _ => AnyBroadphase::SweepAndPrune(Box::new(SweepAndPrune::new())),
         }
     }
 }

@@ -74,9 +74,6 @@ pub fn plane(c: &Check, path: &KeyPath, s: &PlaneSpec) -> Result<BodyPlan> {
     let v = c.vector(&path.key("velocity"), s.velocity)?;
     let f = c.vector(&path.key("force"), s.force)?;
     let m = c.material(&path.key("material"), s.material.as_ref())?;
-    if let Some(d) = s.display_size {
-        c.positive(&path.key("display_size"), d)?;
-    }
     let mut b = PlaneBuilder::new(p, n).material(m).velocity(v).external_force(f);
     b = match s.motion {
         MotionSpec::Fixed => b.fixed(),

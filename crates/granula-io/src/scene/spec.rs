@@ -318,8 +318,6 @@ pub struct PlaneSpec {
     /// Constant external force (N) on a dynamic plane, e.g. the load on a piston.
     #[serde(default)]
     pub force: [f64; 3],
-    /// Visual half-size (m) of the square drawn in VTK output. Default: from the scene's extent.
-    pub display_size: Option<f64>,
 }
 
 fn fixed() -> MotionSpec {

@@ -1,0 +1,132 @@
+//! The `granula` binary: `run`, `check`, errors for malformed scenes, Ctrl-C with a
+//! checkpoint, and `resume`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn granula() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_granula"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("granula-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn scene(steps: u64) -> String {
+    format!(
+        r#"
+[simulation]
+dt = 5e-6
+steps = {steps}
+
+[solver]
+kind = "md"
+
+[[planes]]
+point = [0.0, 0.0, 0.0]
+normal = [0.0, 0.0, 1.0]
+
+[[packings]]
+count = 150
+seed = 4
+region = {{ shape = "box", min = [0.0, 0.0, 0.0], max = [0.015, 0.015, 0.02] }}
+size = {{ distribution = "uniform", min = 0.0009, max = 0.0011 }}
+
+[output]
+series = {{ every = 100 }}
+vtk = {{ every = 1000 }}
+"#
+    )
+}
+
+#[test]
+fn run_writes_outputs_and_says_where() {
+    let d = tmp("run");
+    let file = d.join("s.toml");
+    std::fs::write(&file, scene(300)).unwrap();
+    let out = d.join("out");
+    let o = granula().args(["run"]).arg(&file).arg("--out").arg(&out).arg("--quiet").output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains(&format!("results in {}", out.display())), "{stdout}");
+    let series = std::fs::read_to_string(out.join("series.csv")).unwrap();
+    // Header plus steps 0, 100, 200, 300.
+    assert_eq!(series.lines().count(), 5);
+    let pvd = std::fs::read_to_string(out.join("particles.pvd")).unwrap();
+    assert_eq!(pvd.matches("<DataSet").count(), 1);
+    assert!(out.join("checkpoint.bin").exists());
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn a_malformed_scene_fails_with_file_key_and_line_and_writes_nothing() {
+    let d = tmp("bad");
+    let file = d.join("bad.toml");
+    std::fs::write(&file, scene(10).replace("min = 0.0009", "min = -0.0009")).unwrap();
+    let out = d.join("out");
+    let o = granula().args(["run"]).arg(&file).arg("--out").arg(&out).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.toml:") && err.contains("packings[0].size.min") && err.contains("> 0"), "{err}");
+    assert!(!out.exists());
+    let o = granula().args(["check"]).arg(&file).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(d);
+}
+
+fn wait_for_rows(series: &Path, rows: usize, limit: Duration) {
+    let t = Instant::now();
+    while t.elapsed() < limit {
+        if std::fs::read_to_string(series).map(|s| s.lines().count() > rows).unwrap_or(false) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the run did not write {rows} rows in {limit:?}");
+}
+
+#[test]
+fn ctrl_c_writes_a_checkpoint_and_resume_finishes() {
+    let d = tmp("ctrlc");
+    let file = d.join("s.toml");
+    // Long enough (many seconds) that the interrupt lands mid-run.
+    std::fs::write(&file, scene(400_000)).unwrap();
+    let out = d.join("out");
+    let child = granula()
+        .args(["run"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_rows(&out.join("series.csv"), 3, Duration::from_secs(60));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let o = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("granula resume"), "{stdout}");
+    let ckpt = out.join("checkpoint.bin");
+    assert!(ckpt.exists());
+    let rows_before = std::fs::read_to_string(out.join("series.csv")).unwrap().lines().count();
+
+    // Resume: it continues from the step it stopped at, appending to the same series; then
+    // interrupt it again.
+    let child = granula().args(["resume"]).arg(&ckpt).arg("--quiet").stdout(Stdio::piped()).spawn().unwrap();
+    wait_for_rows(&out.join("series.csv"), rows_before + 2, Duration::from_secs(60));
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130));
+    let series = std::fs::read_to_string(out.join("series.csv")).unwrap();
+    let steps: Vec<u64> = series.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    // One header, and steps strictly increasing by the interval across the resume.
+    assert_eq!(series.matches("time,step").count(), 1);
+    assert!(steps.windows(2).all(|w| w[1] == w[0] + 100), "{steps:?}");
+    let _ = std::fs::remove_dir_all(d);
+}
