@@ -18,8 +18,22 @@ pub fn critical_damping(m_eff: f64, k_n: f64) -> f64 {
 /// 002 eq. 8).
 #[inline]
 pub fn damping_ratio_from_restitution(e: f64) -> f64 {
-    let l = e.ln();
-    -l / (std::f64::consts::PI * std::f64::consts::PI + l * l).sqrt()
+    thread_local! {
+        /// The last (e, α_n) of this thread: contact laws ask for the same e millions of
+        /// times, and the logarithm and root dominate the cost of a damping call. A memo of
+        /// a pure function, so results are bit-identical with or without it.
+        static LAST: std::cell::Cell<(f64, f64)> = const { std::cell::Cell::new((1.0, 0.0)) };
+    }
+    LAST.with(|last| {
+        let (e0, a0) = last.get();
+        if e0.to_bits() == e.to_bits() {
+            return a0;
+        }
+        let l = e.ln();
+        let a = -l / (std::f64::consts::PI * std::f64::consts::PI + l * l).sqrt();
+        last.set((e, a));
+        a
+    })
 }
 
 /// Restitution of the linear spring-dashpot with force k δ + γ δ̇ (attraction allowed),

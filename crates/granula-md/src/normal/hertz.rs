@@ -52,10 +52,15 @@ impl NormalModel for Hertz {
     fn name(&self) -> &'static str {
         "hertz"
     }
+    /// [`hertz_force`] with c = 4/3 E* √R*, written with the single root a = √(R* δ):
+    /// F = 4/3 E* a δ, K_n = 2 E* a, stored 8/15 E* a δ².
     #[inline]
     fn elastic(&self, k: &ContactKinematics<'_>) -> NormalElastic {
-        let c = 4.0 / 3.0 * self.e_star(k.material) * k.effective_radius.sqrt();
-        hertz_force(c, k.overlap)
+        let e = self.e_star(k.material);
+        let d = k.overlap;
+        let a = (k.effective_radius * d).sqrt();
+        let f = 4.0 / 3.0 * e * a * d;
+        NormalElastic { force: f, stiffness: 2.0 * e * a, stored: 0.4 * f * d }
     }
     /// t_c = 2.868 (m*² / (R* E*² v))^{1/5} (VALIDATION M2; exact constant, see
     /// [`hertz_contact_time`]).
@@ -181,6 +186,29 @@ mod tests {
         assert!((f.stiffness - 4000.0).abs() < 1e-9);
         // Stored 2/5 F δ = 1.066667e-7 J.
         assert!((f.stored - 1.066667e-7).abs() < 1e-12);
+    }
+
+    #[test]
+    fn single_root_form_equals_the_kernel() {
+        let m = granula_core::PairMaterial::mix(&Default::default(), &Default::default());
+        let k = ContactKinematics {
+            normal: glam::DVec3::X,
+            overlap: 3e-6,
+            relative_velocity: glam::DVec3::ZERO,
+            relative_angular_velocity: glam::DVec3::ZERO,
+            branch1: glam::DVec3::X,
+            branch2: -glam::DVec3::X,
+            effective_radius: 7e-4,
+            effective_mass: 1e-5,
+            material: &m,
+            dt: 1e-6,
+        };
+        let a = Hertz::from_material().elastic(&k);
+        let b = hertz_force(4.0 / 3.0 * m.effective_young * 7e-4f64.sqrt(), 3e-6);
+        // Same algebra, different rounding order: a few ulps.
+        assert!((a.force / b.force - 1.0).abs() < 1e-14);
+        assert!((a.stiffness / b.stiffness - 1.0).abs() < 1e-14);
+        assert!((a.stored / b.stored - 1.0).abs() < 1e-14);
     }
 
     #[test]

@@ -33,6 +33,25 @@ impl SpringState {
     }
 }
 
+impl SpringState {
+    /// [`SpringState::carried_to`] stiffness `k` and then [`rotate_into_plane`] of normal `n`,
+    /// fused into one root: ξ_p √(|ξ|² k_old / (|ξ_p|² k)), ξ_p = ξ − (ξ·n) n.
+    #[inline]
+    pub fn in_plane(&self, n: DVec3, k: f64) -> DVec3 {
+        let len2 = self.xi.length_squared();
+        if len2 == 0.0 {
+            return self.xi;
+        }
+        let p = self.xi - self.xi.dot(n) * n;
+        let p2 = p.length_squared();
+        if p2 == 0.0 {
+            return DVec3::ZERO;
+        }
+        let ratio = if self.stiffness > 0.0 && k > 0.0 { self.stiffness / k } else { 1.0 };
+        p * (len2 * ratio / p2).sqrt()
+    }
+}
+
 impl SubHistory for SpringState {
     /// Seen from the other body the relative motion, hence the elongation, changes sign.
     fn reversed(&self) -> Self {
