@@ -4,6 +4,9 @@
 //! Throughput is in contact updates (contacts × N_I). See also `examples/nscd_bench.rs`,
 //! which separates the sweep from the set-up.
 
+// `criterion_group!` expands to an undocumented public function.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion as Bench, Throughput};
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
@@ -43,7 +46,8 @@ fn bench(c: &mut Bench) {
         let world = load(n);
         let contacts = copy(&world).step(&mut solver(SweepOrder::Random, false), 1e-4).unwrap().contacts;
         group.throughput(Throughput::Elements(contacts as u64 * SWEEPS as u64));
-        for (name, order, spatial) in [("random", SweepOrder::Random, false), ("forward_morton", SweepOrder::Forward, true)]
+        for (name, order, spatial) in
+            [("random", SweepOrder::Random, false), ("forward_morton", SweepOrder::Forward, true)]
         {
             group.bench_function(format!("{name}/{n}"), |b| {
                 b.iter_batched(

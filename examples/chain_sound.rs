@@ -32,7 +32,10 @@ pub struct ChainSound {
 /// Runs the chain for each N_I (chain of `n` spheres).
 pub fn run(n_is: &[u32], n: usize) -> Vec<ChainSound> {
     n_is.iter()
-        .map(|&n_i| ChainSound { n_i, result: run_chain(&ChainRun { n, n_i, ..Default::default() }, BruteForce).unwrap() })
+        .map(|&n_i| ChainSound {
+            n_i,
+            result: run_chain(&ChainRun { n, n_i, ..Default::default() }, BruteForce).unwrap(),
+        })
         .collect()
 }
 
@@ -62,13 +65,15 @@ pub fn write_outputs(runs: &[ChainSound], dir: &Path) -> Result<(), Box<dyn std:
         let tail = &xs[(start - from).min(xs.len() - 1)..];
         let (lo, hi) = tail.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &(_, x)| (l.min(x), h.max(x)));
         let pad = 0.1 * (hi - lo).max(1e-12);
-        let mut chart = ChartBuilder::on(panel).margin(10).build_cartesian_2d(
-            start as f64..r.x.len() as f64,
-            lo - pad..hi + pad,
-        )?;
+        let mut chart = ChartBuilder::on(panel)
+            .margin(10)
+            .build_cartesian_2d(start as f64..r.x.len() as f64, lo - pad..hi + pad)?;
         let color = colors[k % colors.len()];
         chart.draw_series(tail.iter().map(|&(s, x)| Circle::new((s, x), 2, color.filled())))?;
-        chart.draw_series(LineSeries::new(tail.iter().map(|&(s, _)| (s, curve.at(s - start as f64))), BLACK.stroke_width(2)))?;
+        chart.draw_series(LineSeries::new(
+            tail.iter().map(|&(s, _)| (s, curve.at(s - start as f64))),
+            BLACK.stroke_width(2),
+        ))?;
     }
     root.present()?;
     Ok(())

@@ -21,3 +21,25 @@ fn chain_sound_small_chain_rings_at_the_continuum_frequency() {
     assert!(std::fs::metadata(dir.join("chain_sound.png")).unwrap().len() > 1000);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[allow(dead_code)]
+#[path = "../examples/piston_2d.rs"]
+mod piston_2d;
+
+#[test]
+fn piston_2d_small_packing_rings_with_omega_sqrt_n_i_and_tau_inverse_n_i() {
+    let p = piston_2d::Piston::new(200);
+    let prepared = piston_2d::prepare(&p, 1);
+    let piston = prepared.bodies.len() - 1;
+    // Compressed and at rest: the piston has come down and stopped.
+    assert!(prepared.bodies.velocity[piston].y.abs() < 1e-4, "{}", prepared.bodies.velocity[piston].y);
+    let r20 = piston_2d::measure(&p, &prepared, 20);
+    let r80 = piston_2d::measure(&p, &prepared, 80);
+    // 000 §3.3.2: ω ∝ √N_I (ratio 2 for N_I 20 → 80) and τ ∝ 1/N_I (ratio 4). One small
+    // random packing and a fit over a few periods: the ratios scatter by about ±20 %, so
+    // the bounds check the scaling law, not a precise value.
+    let rw = r80.omega / r20.omega;
+    let rt = r20.tau / r80.tau;
+    assert!((1.6..2.5).contains(&rw), "ω ratio {rw}: {} {}", r20.omega, r80.omega);
+    assert!((2.5..6.0).contains(&rt), "τ ratio {rt}: {} {}", r20.tau, r80.tau);
+}
