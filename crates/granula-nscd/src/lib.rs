@@ -29,7 +29,9 @@ pub mod sweep;
 pub use config::{GapMode, NscdConfig};
 pub use convergence::Criterion;
 pub use error::NscdError;
-pub use local::{ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw, Restitution, SignoriniCoulomb};
+pub use local::{
+    CohesiveSignoriniCoulomb, ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw, Restitution, SignoriniCoulomb,
+};
 pub use moreau_jean::{Carried, NscdSolver};
 pub use sweep::SweepOrder;
 

@@ -213,6 +213,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 material,
                 gap: g.gap,
                 theta_dt,
+                step_dt: dt,
                 gap_mode: self.config.gap,
                 normal_velocity_before: u_before.x,
             };

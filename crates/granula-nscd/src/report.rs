@@ -37,7 +37,9 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             let (v1, v2) = (self.vel[i], self.vel[j]);
             let u_new = c.to_local(v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1));
             let mean = (cold.u_free + u_new) * 0.5;
-            report.dissipated.normal -= c.p.x * mean.x;
+            let (shock, cohesive) = self.law.normal_split(&c.params, c.p);
+            report.dissipated.normal -= shock * mean.x;
+            report.dissipated.cohesion -= cohesive * mean.x;
             report.dissipated.sliding -= c.p.y * mean.y + c.p.z * mean.z;
             match self.law.status(&c.params, c.p) {
                 ContactStatus::Open => report.status.open += 1,

@@ -4,9 +4,13 @@
 //! Everything here is in impulse units over one step: P = R Δt, and velocities in the
 //! local frame (n, t, s) of the contact, n from body 1 to body 2 (000 eq. 3).
 
+mod cohesive;
 mod signorini_coulomb;
 
-pub use signorini_coulomb::{coupled_shock_law, diagonal_shock_law, Restitution, ShockParams, SignoriniCoulomb};
+pub use cohesive::{Bond, CohesiveParams, CohesiveSignoriniCoulomb};
+pub use signorini_coulomb::{
+    coulomb_status, coupled_shock_law, diagonal_shock_law, signorini_bound, Restitution, ShockParams, SignoriniCoulomb,
+};
 
 use crate::config::GapMode;
 use granula_core::{DMat3, DVec3, PairMaterial};
@@ -35,6 +39,8 @@ pub struct ContactSetup<'a> {
     pub gap: f64,
     /// θ Δt (s): the gap at the end of the step is g + θ Δt U_n (000 eq. 24, 004 §2.3.3.1).
     pub theta_dt: f64,
+    /// The step Δt (s).
+    pub step_dt: f64,
     /// Which gap the Signorini condition uses (000 eq. 33).
     pub gap_mode: GapMode,
     /// Normal relative velocity U_n⁻ at the start of the step (for Newton restitution).
@@ -81,6 +87,13 @@ pub trait NonSmoothLaw: Send + Sync {
 
     /// Classifies a final impulse.
     fn status(&self, params: &Self::Params, impulse: DVec3) -> ContactStatus;
+
+    /// Splits a final normal impulse into its shock part and its cohesive (tensile) part,
+    /// for the energy ledger: the work of the cohesive part goes to `Dissipation::cohesion`.
+    /// Default: all shock.
+    fn normal_split(&self, _params: &Self::Params, impulse: DVec3) -> (f64, f64) {
+        (impulse.x, 0.0)
+    }
 
     /// Updates the carried state after the step, given the final impulse and the end-of-step
     /// gap; returns energy (J) dissipated by breaking bonds (cohesion).
