@@ -15,6 +15,7 @@
 use granula::broadphase::LinkedCells;
 use granula::core::{DVec3, Dofs, Material, PlaneBuilder, SphereBuilder, World};
 use granula::nscd::fit::fit_damped_sine;
+use granula::nscd::scenes::chain_theory;
 use granula::nscd::{Criterion, NscdConfig, NscdSolver};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -41,18 +42,25 @@ pub struct Piston {
 }
 
 impl Piston {
-    /// The set-up of 000 §3.3.2 with `discs` discs.
+    /// The set-up of 000 §3.3.2 with `discs` discs; run lengths grow with the packing,
+    /// whose relaxation time grows as its height squared (000 eq. 48).
     pub fn new(discs: usize) -> Self {
         Piston {
             discs,
             force: 0.02,
             jump: 0.02,
-            prepare_steps: 4000,
+            prepare_steps: 3000 + 10 * discs,
             prepare_sweeps: 40,
-            settle_steps: 400,
-            record_steps: 400,
+            settle_steps: discs,
+            record_steps: 2 * discs,
             fit_from: 10,
         }
+    }
+
+    /// Rows of the initial grid (about the packing's height in discs).
+    pub fn rows(&self) -> usize {
+        let cols = (self.discs as f64).sqrt().ceil() as usize;
+        self.discs.div_ceil(cols)
     }
 }
 
@@ -139,8 +147,10 @@ pub fn measure(p: &Piston, prepared: &World, n_i: u32) -> PistonRun {
         y.push(w.bodies.position[piston].y);
     }
     let t: Vec<f64> = (0..y.len() - p.fit_from).map(|k| k as f64).collect();
-    // First guesses from the 1D chain scaling: ω ~ 0.2 √(N_I/40), τ ~ 60·40/N_I.
-    let fit = fit_damped_sine(&t, &y[p.fit_from..], 0.2 * (n_i as f64 / 40.0).sqrt(), 60.0 * 40.0 / n_i as f64);
+    // First guesses: the 1D chain of the packing's height (000 eqs. 58, 60); the fit
+    // searches ω in [0.3, 3] and τ in [0.1, 10] times these.
+    let (omega0, tau0) = chain_theory(n_i, p.rows());
+    let fit = fit_damped_sine(&t, &y[p.fit_from..], omega0, tau0);
     PistonRun { n_i, omega: fit.omega, tau: fit.tau, y }
 }
 

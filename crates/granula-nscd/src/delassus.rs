@@ -28,7 +28,16 @@ pub fn delassus_block(frame: [DVec3; 3], m1: &BodyMobility, l1: DVec3, m2: &Body
             }
         }
     }
+    // Entries at round-off level of the largest diagonal term are zero (a locked degree of
+    // freedom, or the exact zeros of 000 eq. 19): cleaning them keeps a singular direction
+    // exactly singular and a diagonal block exactly diagonal.
+    let scale = w[0][0].abs().max(w[1][1].abs()).max(w[2][2].abs());
     for k in 0..3 {
+        for j in k..3 {
+            if w[k][j].abs() <= DIAGONAL_TOLERANCE * scale {
+                w[k][j] = 0.0;
+            }
+        }
         for j in 0..k {
             w[k][j] = w[j][k];
         }

@@ -199,8 +199,14 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         for (k, &(i, j, g)) in found.iter().enumerate() {
             let (iu, ju) = (i as usize, j as usize);
             let (t, s) = tangent_frame(g.normal);
-            let frame = [g.normal, t, s];
-            let w = delassus_block(frame, &self.mob[iu], g.branch1, &self.mob[ju], g.branch2);
+            let mut w = delassus_block([g.normal, t, s], &self.mob[iu], g.branch1, &self.mob[ju], g.branch2);
+            // Turn the tangent pair onto the principal axes of the tangential block, so that
+            // a locked direction (planar mode: out of the plane) is a frame axis and the
+            // sphere/disc block stays diagonal (000 eq. 19).
+            let (t, s) = principal_tangents(&w, t, s);
+            if t != tangent_frame(g.normal).0 {
+                w = delassus_block([g.normal, t, s], &self.mob[iu], g.branch1, &self.mob[ju], g.branch2);
+            }
             let local = |v1: &BodyVelocity, v2: &BodyVelocity| {
                 let u = v2.v + v2.w.cross(g.branch2) - v1.v - v1.w.cross(g.branch1);
                 DVec3::new(u.dot(g.normal), u.dot(t), u.dot(s))
@@ -332,6 +338,18 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             }
         }
     }
+}
+
+/// The tangents rotated in their plane onto the principal axes of the tangential 2×2
+/// block of `w` (unchanged when that block is already diagonal to round-off).
+fn principal_tangents(w: &DMat3, t: DVec3, s: DVec3) -> (DVec3, DVec3) {
+    let (wtt, wss, wts) = (w.y_axis.y, w.z_axis.z, w.z_axis.y);
+    if wts.abs() <= crate::delassus::DIAGONAL_TOLERANCE * wtt.abs().max(wss.abs()) {
+        return (t, s);
+    }
+    let phi = 0.5 * (2.0 * wts).atan2(wtt - wss);
+    let (sn, cs) = phi.sin_cos();
+    (t * cs + s * sn, s * cs - t * sn)
 }
 
 /// Applies world impulse `p` of contact `c`: +p on body 2, −p on body 1 (000 eq. 6).

@@ -98,3 +98,19 @@ fn n4_with_rotation_locked_sticks_iff_mu_reaches_tan_alpha() {
     let a = slope_acceleration(&mut w, down, 20, dt);
     assert!((a / (g * (alpha.sin() - mu * alpha.cos())) - 1.0).abs() < 1e-9, "a = {a}");
 }
+
+#[test]
+fn planar_disc_on_incline_rolls_with_the_disc_acceleration() {
+    // Planar mode: a disc (I = m r²/2) on a line inclined by α about z rolls without slip
+    // at a = (2/3) g sin α when μ ≥ (1/3) tan α. The tangent frame must lie in the plane
+    // for friction to act at all.
+    let alpha = 0.3f64;
+    let mut w = World::builder().planar(true).gravity(DVec3::new(0.0, -9.81, 0.0)).build().unwrap();
+    let n = DVec3::new(-alpha.sin(), alpha.cos(), 0.0);
+    w.insert(PlaneBuilder::new(DVec3::ZERO, n).build().unwrap()).unwrap();
+    w.insert(SphereBuilder::new(0.02, n * 0.02).build().unwrap()).unwrap();
+    let down = -DVec3::new(alpha.cos(), alpha.sin(), 0.0);
+    let a = slope_acceleration(&mut w, down, 30, 1e-3);
+    // One contact, converged in one sweep: round-off.
+    assert!((a / (2.0 / 3.0 * 9.81 * alpha.sin()) - 1.0).abs() < 1e-9, "a = {a}");
+}

@@ -5,9 +5,11 @@
 //! local frame (n, t, s) of the contact, n from body 1 to body 2 (000 eq. 3).
 
 mod cohesive;
+mod planar_graph;
 mod signorini_coulomb;
 
 pub use cohesive::{Bond, CohesiveParams, CohesiveSignoriniCoulomb};
+pub use planar_graph::graph_intersection_2d;
 pub use signorini_coulomb::{
     coulomb_status, coupled_shock_law, diagonal_shock_law, signorini_bound, Restitution, ShockParams, SignoriniCoulomb,
 };

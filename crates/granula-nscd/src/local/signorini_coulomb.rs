@@ -172,6 +172,11 @@ impl NonSmoothLaw for SignoriniCoulomb {
     fn solve(&self, p: &LocalProblem, k: &ShockParams) -> DVec3 {
         if p.diagonal {
             diagonal_shock_law(DVec3::new(p.w.x_axis.x, p.w.y_axis.y, p.w.z_axis.z), p.b, k.mu, k.min_normal_velocity)
+        } else if p.w.z_axis.z == 0.0 && p.w.z_axis.x == 0.0 && p.w.z_axis.y == 0.0 {
+            // Planar: s has no mobility; the 2D graph intersection of 004 §2.3.3.4.
+            let w2 = [[p.w.x_axis.x, p.w.y_axis.x], [p.w.x_axis.y, p.w.y_axis.y]];
+            let [pn, pt] = super::graph_intersection_2d(w2, [p.b.x, p.b.y], k.mu, k.min_normal_velocity);
+            DVec3::new(pn, pt, 0.0)
         } else {
             coupled_shock_law(&p.w, p.b, k.mu, k.min_normal_velocity)
         }
