@@ -116,11 +116,13 @@ where
         self.cohesion.check_pair(material)
     }
 
-    /// The restitution the damping model is built to give (see each damping model for how
-    /// exactly; under [`TensionPolicy::NoAttraction`] the linear dashpot gives the value of
-    /// [`linear_clamped_collision`](crate::params::linear_clamped_collision) instead).
+    /// The head-on restitution the damping model claims under this law's tension policy
+    /// (see each damping model for how exactly; e.g. the linear dashpot under
+    /// [`TensionPolicy::NoAttraction`] claims the value of
+    /// [`linear_clamped_collision`](crate::params::linear_clamped_collision), and Hertz with
+    /// Tsuji damping claims nothing when clamped).
     pub fn claimed_restitution(&self, material: &PairMaterial) -> Option<f64> {
-        self.damping.claimed_restitution(material)
+        self.damping.claimed_restitution(material, self.tension)
     }
 
     /// Duration (s) of an undamped head-on contact (002 eq. 10 with η = 0; Hertz: M2).

@@ -6,6 +6,7 @@
 //! tangential, rolling and twisting models read the resulting [`NormalState`]. The order is
 //! fixed by the types, not by a comment.
 
+use crate::composed::TensionPolicy;
 use crate::error::MdError;
 use crate::history::SubHistory;
 use glam::{DQuat, DVec3};
@@ -96,9 +97,9 @@ pub trait DampingModel: Clone + Debug + Send + Sync {
         elastic: &NormalElastic,
         h: &mut Self::History,
     ) -> NormalDamping;
-    /// The restitution coefficient the model is built to produce with its normal model, if it
-    /// claims one (used by the conformance kit).
-    fn claimed_restitution(&self, material: &PairMaterial) -> Option<f64>;
+    /// The restitution coefficient the model produces with its normal model under the given
+    /// tension policy, if it can claim one (used by the conformance kit).
+    fn claimed_restitution(&self, material: &PairMaterial, tension: TensionPolicy) -> Option<f64>;
     /// Checks that the model can handle a pair with these values.
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError>;
 }
@@ -163,7 +164,7 @@ impl DampingModel for NoDamping {
     fn damping(&self, _: &ContactKinematics<'_>, _: f64, _: &NormalElastic, _: &mut ()) -> NormalDamping {
         NormalDamping::default()
     }
-    fn claimed_restitution(&self, _: &PairMaterial) -> Option<f64> {
+    fn claimed_restitution(&self, _: &PairMaterial, _: TensionPolicy) -> Option<f64> {
         Some(1.0)
     }
     fn check_pair(&self, _: &PairMaterial) -> Result<(), MdError> {

@@ -53,11 +53,15 @@ fn hertz_mindlin_with_rolling_and_twisting() {
 fn linear_cundall_strack_claims_its_restitution() {
     let law = linear_cundall_strack(1e3, 1.0 / 3.0).unwrap();
     let mut setup = ConformanceSetup { material: material(0.5), ..Default::default() };
-    // Clamped: the claim is the closed form of the clamped dashpot. 0.005 covers the first-order
-    // error of the switch-off at Δt = t_c/200 (see head_on.rs).
+    // Clamped: the law claims the closed form of the clamped dashpot; check it against the
+    // direct formula with the kit's reduced mass. 0.005 covers the first-order error of the
+    // switch-off at Δt = t_c/200 (see head_on.rs).
     let m_r = kit_reduced_mass(&setup);
     let gamma = granula_md::damping::viscous_coefficient_from_restitution(0.5, m_r, 1e3, 1.0);
-    setup.claimed_restitution = Some(linear_clamped_collision(1e3, gamma, m_r).0);
+    let direct = linear_clamped_collision(1e3, gamma, m_r).0;
+    setup.claimed_restitution = law.claimed_restitution(&setup.material);
+    // Same closed form with scaled units: round-off only.
+    assert!((setup.claimed_restitution.unwrap() - direct).abs() < 1e-12);
     setup.restitution_tolerance = 5e-3;
     check(&law, setup);
     // Unclamped: exactly e (002 eq. 8); 0.005 for the integrator at t_c/200.

@@ -1,6 +1,7 @@
 //! Kelvin-Voigt / Hunt-Crossley damping (003 eq. 3), with the impact velocity δ̇₀ kept in the
 //! contact history.
 
+use crate::composed::TensionPolicy;
 use crate::error::{positive, restitution, MdError};
 use crate::history::SubHistory;
 use crate::submodel::{DampingModel, NormalDamping, NormalElastic};
@@ -82,7 +83,9 @@ impl DampingModel for HuntCrossley {
         let coefficient = el.force * 3.0 * (1.0 - e * e) / (4.0 * h.rate);
         NormalDamping { force: f, coefficient }
     }
-    fn claimed_restitution(&self, material: &PairMaterial) -> Option<f64> {
+    /// e itself, for either policy: the viscous term vanishes with δ, so the clamp acts only
+    /// for strong damping; the claim holds for e close to 1 (003).
+    fn claimed_restitution(&self, material: &PairMaterial, _: TensionPolicy) -> Option<f64> {
         Some(self.restitution.unwrap_or(material.restitution))
     }
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {

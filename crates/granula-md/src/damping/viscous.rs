@@ -1,8 +1,9 @@
 //! Viscous normal damping F_d = γ_n δ̇, with γ_n given or derived from the restitution
 //! coefficient, the reduced mass and the current normal stiffness.
 
+use crate::composed::TensionPolicy;
 use crate::error::{non_negative, restitution, MdError};
-use crate::params::damping_ratio_from_restitution;
+use crate::params::{damping_ratio_from_restitution, linear_clamped_collision};
 use crate::submodel::{DampingModel, NormalDamping, NormalElastic};
 use granula_core::{ContactKinematics, PairMaterial};
 
@@ -108,8 +109,17 @@ impl DampingModel for LinearViscous {
         let g = self.coefficient.coefficient(k.material, k.effective_mass, el.stiffness, 1.0);
         NormalDamping { force: g * rate, coefficient: g }
     }
-    fn claimed_restitution(&self, material: &PairMaterial) -> Option<f64> {
-        self.coefficient.claimed(material)
+    /// e with tension allowed (002 eq. 8); with the no-attraction clamp the closed form of
+    /// [`linear_clamped_collision`], which depends on e only (γ scales with √(m* k)).
+    /// None for a fixed γ (the restitution then depends on m* and k).
+    fn claimed_restitution(&self, material: &PairMaterial, tension: TensionPolicy) -> Option<f64> {
+        let e = self.coefficient.claimed(material)?;
+        match tension {
+            TensionPolicy::AllowDampingTension => Some(e),
+            TensionPolicy::NoAttraction => {
+                Some(linear_clamped_collision(1.0, 2.0 * damping_ratio_from_restitution(e), 1.0).0)
+            }
+        }
     }
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
         self.coefficient.check_pair("linear_viscous", material)
@@ -151,8 +161,13 @@ impl DampingModel for HertzViscous {
         let g = self.coefficient.coefficient(k.material, k.effective_mass, el.stiffness, TSUJI);
         NormalDamping { force: g * rate, coefficient: g }
     }
-    fn claimed_restitution(&self, material: &PairMaterial) -> Option<f64> {
-        self.coefficient.claimed(material)
+    /// e with tension allowed (measured 0.4997 for 0.5); none under the no-attraction clamp,
+    /// which raises it (measured 0.550 for 0.5) and has no closed form for Hertz.
+    fn claimed_restitution(&self, material: &PairMaterial, tension: TensionPolicy) -> Option<f64> {
+        match tension {
+            TensionPolicy::AllowDampingTension => self.coefficient.claimed(material),
+            TensionPolicy::NoAttraction => None,
+        }
     }
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
         self.coefficient.check_pair("hertz_viscous", material)
