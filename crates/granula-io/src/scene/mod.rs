@@ -2,6 +2,7 @@
 //! that name the file, key and line, and construction of the [`World`].
 
 mod bodies;
+mod body_spec;
 mod check;
 mod output_spec;
 mod overlap;
