@@ -3,6 +3,10 @@
 use crate::per_body::PerBody;
 use granula_core::math::integrate_orientation;
 use granula_core::{AccelerationField, BodySet, DVec3, Integrator};
+use rayon::prelude::*;
+
+/// Bodies per parallel task; smaller sets run on the calling thread.
+const MIN_BODIES_PER_TASK: usize = 2048;
 
 /// Fixed-point sweeps for the implicit gyroscopic half kick; the contraction factor is
 /// |ω| Δt, so three sweeps leave an error of order (|ω| Δt)³ relative.
@@ -17,10 +21,15 @@ const GYROSCOPIC_SWEEPS: usize = 3;
 /// the second half kick is solved by fixed-point sweeps since the term depends on ω(t + Δt)); the orientation turns by ω(t + Δt/2) Δt through the exponential
 /// map and stays a unit quaternion. Velocity-dependent forces see the half-step velocity,
 /// which makes damping first-order accurate in Δt.
+///
+/// Bodies are updated in parallel with rayon (in the pool the caller runs in), each from its
+/// own data only, so results do not depend on the number of threads.
 #[derive(Clone, Debug, Default)]
 pub struct VelocityVerlet {
     /// Linear and angular accelerations of the last force evaluation.
     accel: PerBody<(DVec3, DVec3)>,
+    /// Per-body results of the correct step's first (read-only) pass: a, α, ω(t + Δt).
+    scratch: Vec<(DVec3, DVec3, DVec3)>,
 }
 
 impl VelocityVerlet {
@@ -38,42 +47,66 @@ impl Integrator for VelocityVerlet {
     fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
         self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
         let half = 0.5 * dt;
-        for i in 0..bodies.len() {
-            if bodies.inv_mass[i] == 0.0 {
-                continue;
-            }
-            let locked = bodies.locked[i];
-            let (a, alpha) = self.accel.values[i];
-            bodies.velocity[i] += locked.mask_linear(a * half);
-            bodies.position[i] += locked.mask_linear(bodies.velocity[i] * dt);
-            bodies.angular_velocity[i] += locked.mask_angular(alpha * half);
-            let w = locked.mask_angular(bodies.angular_velocity[i]);
-            bodies.orientation[i] = integrate_orientation(bodies.orientation[i], w, dt);
-        }
+        let b = bodies;
+        let accel = &self.accel.values;
+        b.position
+            .par_iter_mut()
+            .zip(b.velocity.par_iter_mut())
+            .zip(b.angular_velocity.par_iter_mut())
+            .zip(b.orientation.par_iter_mut())
+            .zip(b.inv_mass.par_iter().zip(b.locked.par_iter()).zip(accel.par_iter()))
+            .with_min_len(MIN_BODIES_PER_TASK)
+            .for_each(|((((x, v), w), q), ((inv_m, locked), (a, alpha)))| {
+                if *inv_m == 0.0 {
+                    return;
+                }
+                *v += locked.mask_linear(*a * half);
+                *x += locked.mask_linear(*v * dt);
+                *w += locked.mask_angular(*alpha * half);
+                *q = integrate_orientation(*q, locked.mask_angular(*w), dt);
+            });
     }
 
     fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
         let half = 0.5 * dt;
-        for i in 0..bodies.len() {
-            if bodies.inv_mass[i] == 0.0 {
-                continue;
+        // Pass 1, read-only: accelerations and the new angular velocity of every body.
+        let b: &BodySet = bodies;
+        self.scratch.clear();
+        self.scratch.resize(b.len(), (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO));
+        self.scratch.par_iter_mut().enumerate().with_min_len(MIN_BODIES_PER_TASK).for_each(|(i, out)| {
+            if b.inv_mass[i] == 0.0 {
+                return;
             }
-            let a = field.linear(bodies, i);
-            bodies.velocity[i] += a * half;
+            let a = field.linear(b, i);
             // ω(t + Δt) = ω(t + Δt/2) + α(ω(t + Δt)) Δt/2 is implicit through the gyroscopic
             // term; a few fixed-point sweeps keep the scheme second order for asymmetric
             // bodies (a spherical top has no gyroscopic term: one evaluation is exact).
-            let w_half = bodies.angular_velocity[i];
-            let inertia = bodies.inertia[i];
+            let w_half = b.angular_velocity[i];
+            let inertia = b.inertia[i];
             let sweeps = if inertia.x == inertia.y && inertia.y == inertia.z { 1 } else { GYROSCOPIC_SWEEPS };
             let mut w = w_half;
             let mut alpha = DVec3::ZERO;
             for _ in 0..sweeps {
-                alpha = field.angular(bodies, i, w);
+                alpha = field.angular(b, i, w);
                 w = w_half + alpha * half;
             }
-            bodies.angular_velocity[i] = w;
-            self.accel.values[i] = (a, alpha);
-        }
+            *out = (a, alpha, w);
+        });
+        // Pass 2: the second half kick.
+        bodies
+            .velocity
+            .par_iter_mut()
+            .zip(bodies.angular_velocity.par_iter_mut())
+            .zip(self.accel.values.par_iter_mut())
+            .zip(self.scratch.par_iter().zip(bodies.inv_mass.par_iter()))
+            .with_min_len(MIN_BODIES_PER_TASK)
+            .for_each(|(((v, w), acc), (&(a, alpha, w_new), inv_m))| {
+                if *inv_m == 0.0 {
+                    return;
+                }
+                *v += a * half;
+                *w = w_new;
+                *acc = (a, alpha);
+            });
     }
 }

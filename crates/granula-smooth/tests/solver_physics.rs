@@ -134,12 +134,12 @@ fn disc_collision_in_planar_mode_stays_in_the_plane() {
     }
 }
 
-fn run_threads(threads: usize) -> Vec<DVec3> {
+fn run_threads<I: granula_core::Integrator>(threads: usize, integrator: I) -> Vec<DVec3> {
     let mut w = box_scene(14, 0.5, 3);
     let law = SpringDashpot::with_restitution(KN, 0.5, M / 2.0);
     let dt = law.contact_time(M / 2.0) / 50.0;
     let cfg = MdConfig { skin: 1e-3, threads: Some(threads), ..Default::default() };
-    let mut s = MdSolver::new(law, Gear::six(), BruteForce, cfg).unwrap();
+    let mut s = MdSolver::new(law, integrator, BruteForce, cfg).unwrap();
     for _ in 0..60 {
         w.step(&mut s, dt).unwrap();
     }
@@ -151,8 +151,9 @@ fn run_threads(threads: usize) -> Vec<DVec3> {
 #[test]
 fn one_and_two_threads_give_bit_identical_results() {
     // 14³ = 2744 spheres: more than one chunk of pairs and of bodies, so the parallel paths
-    // are used.
-    assert_eq!(run_threads(1), run_threads(2));
+    // of the force pass, the gather and the (parallel) Verlet updates are used.
+    assert_eq!(run_threads(1, Gear::six()), run_threads(2, Gear::six()));
+    assert_eq!(run_threads(1, VelocityVerlet::new()), run_threads(2, VelocityVerlet::new()));
 }
 
 #[test]
