@@ -10,7 +10,16 @@
 //! Times are the CPU time of the thread (so that other processes on a shared machine do
 //! not count), best of three; the wall time is printed beside it.
 //!
-//! Run: `cargo run --release --example nscd_bench [N ...]`.
+//! With `--vs-md`, it also times 0.1 s of the N = 1000 packing under gravity with each
+//! solver, in the spirit of 001 §1.6: MD (Hertz-Mindlin, velocity Verlet, Δt = 5e-6 s, the
+//! "dense" scenario of the MD bench) against CD (Δt = 1e-4 s, local criterion ε = 1e-4 with a
+//! cap of 1000 sweeps), printing wall and CPU time, the largest overlap (the accuracy monitor
+//! of both methods) and the final kinetic energy.
+//!
+//! Run: `cargo run --release --example nscd_bench [--vs-md] [N ...]`.
+
+#[path = "../benches/md_dense/mod.rs"]
+mod md_dense_scene;
 
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
@@ -30,6 +39,14 @@ fn load(n: usize) -> World {
 fn cpu_time() -> Option<f64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     s.split_whitespace().next()?.parse::<f64>().ok().map(|ns| ns * 1e-9)
+}
+
+/// CPU time of the whole process (user + system, s; 10 ms ticks), from `/proc/self/stat`:
+/// MD may run its loop on a worker thread.
+fn process_cpu_time() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let f: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    Some((f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?) / 100.0)
 }
 
 /// A copy of a world's bodies, gravity and first material (the packings have one).
@@ -64,7 +81,55 @@ fn time_step(world: &World, order: SweepOrder, spatial: bool, sweeps: u32) -> (f
     (cpu, wall, contacts)
 }
 
+/// 0.1 s of the N = 1000 packing with MD and with CD (001 §1.6).
+fn cd_versus_md() {
+    use granula::gear::VelocityVerlet;
+    use granula::md::hertz_mindlin;
+    use granula::smooth::{MdConfig, MdSolver};
+    let span = 0.1;
+    // MD.
+    let mut world = md_dense_scene::dense_world(1000).expect("dense_1000 for MD");
+    let config = MdConfig { skin: md_dense_scene::SKIN, threads: Some(1), ..Default::default() };
+    let mut md = MdSolver::new(hertz_mindlin(), VelocityVerlet::new(), LinkedCells::new(), config).unwrap();
+    let steps = (span / md_dense_scene::DT).round() as usize;
+    let (c0, t0) = (process_cpu_time(), Instant::now());
+    let mut overlap: f64 = 0.0;
+    for _ in 0..steps {
+        overlap = overlap.max(world.step(&mut md, md_dense_scene::DT).unwrap().max_overlap);
+    }
+    let (wall, cpu) = (t0.elapsed().as_secs_f64(), process_cpu_time().zip(c0).map(|(b, a)| b - a).unwrap_or(f64::NAN));
+    println!(
+        "MD: {steps} steps of 5e-6 s: wall {wall:.2} s, CPU {cpu:.2} s, max overlap {overlap:.3e} m, E_k {:.3e} J",
+        world.kinetic_energy()
+    );
+    // CD.
+    let mut world = load(1000);
+    let config = NscdConfig {
+        criterion: Criterion::LocalRelative { epsilon: 1e-4, cutoff: 1e-9, max_iterations: 1000 },
+        ..Default::default()
+    };
+    let mut cd = NscdSolver::new(LinkedCells::new(), config).unwrap();
+    let steps = (span / 1e-4).round() as usize;
+    let (c0, t0) = (process_cpu_time(), Instant::now());
+    let (mut overlap, mut sweeps, mut capped): (f64, u64, usize) = (0.0, 0, 0);
+    for _ in 0..steps {
+        let r = world.step(&mut cd, 1e-4).unwrap();
+        overlap = overlap.max(r.max_overlap);
+        sweeps += r.iterations as u64;
+        capped += r.warnings.len();
+    }
+    let (wall, cpu) = (t0.elapsed().as_secs_f64(), process_cpu_time().zip(c0).map(|(b, a)| b - a).unwrap_or(f64::NAN));
+    println!(
+        "CD: {steps} steps of 1e-4 s: wall {wall:.2} s, CPU {cpu:.2} s, {:.0} sweeps/step, {capped} steps capped, max overlap {overlap:.3e} m, E_k {:.3e} J",
+        sweeps as f64 / steps as f64,
+        world.kinetic_energy()
+    );
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--vs-md") {
+        cd_versus_md();
+    }
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![1000, 8000, 27000] } else { sizes };
     println!("one thread; CPU time of the thread (wall time in brackets)");

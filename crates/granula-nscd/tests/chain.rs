@@ -77,6 +77,7 @@ fn n6_iterations_grow_as_the_square_of_the_chain_length() {
     let its: Vec<f64> = ns.iter().map(|&n| sweeps_to_converge(n) as f64).collect();
     let x: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
     let slope = log_slope(&x, &its);
+    eprintln!("N6: sweeps {its:?} for n = {ns:?}, exponent {slope:.3}");
     // 000 eq. 48 / 001 eq. 1.34: N_I ∝ (L/d)²; VALIDATION N6 allows 2 ± 0.3.
     assert!((slope - 2.0).abs() < 0.3, "exponent {slope}, sweeps {its:?}");
 }
