@@ -5,7 +5,8 @@ use crate::damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearVisco
 use crate::error::MdError;
 use crate::normal::{Hertz, LinearSpring, PowerLaw};
 use crate::tangential::{
-    BrendelDippel, CundallStrack, Friction, TangentialDamping, TangentialStiffness, ViscousFriction,
+    BrendelDippel, CundallStrack, Friction, PredictorElongation, RotationalIncrement, TangentialDamping,
+    TangentialStiffness, ViscousFriction,
 };
 
 /// Hertz-Mindlin with history: Hertz normal force, Tsuji damping from restitution, and the
@@ -15,6 +16,9 @@ pub type HertzMindlin = Composed<Hertz, HertzViscous, CundallStrack>;
 
 /// Linear spring-dashpot with a Cundall-Strack spring (002 §2).
 pub type LinearCundallStrack = Composed<LinearSpring, LinearViscous, CundallStrack>;
+
+/// Linear spring-dashpot with the predictor-based elongation of 002 eqs. 14-15.
+pub type LinearPredictor = Composed<LinearSpring, LinearViscous, PredictorElongation>;
 
 /// The law of 003: Kelvin-Voigt / Hunt-Crossley normal force (003 eq. 3) with Brendel-Dippel
 /// friction (003 eqs. 5-6).
@@ -39,6 +43,23 @@ pub fn linear_cundall_strack(k_n: f64, kt_over_kn: f64) -> Result<LinearCundallS
             TangentialStiffness::Ratio(kt_over_kn),
             TangentialDamping::Ratio(kt_over_kn),
             Friction::from_material(),
+        )?,
+    ))
+}
+
+/// [`LinearPredictor`] with the settings of [`linear_cundall_strack`] (normal stiffness
+/// `k_n`, damping from the material's restitution, k_t = `kt_over_kn` k_n,
+/// γ_t/γ_n = k_t/k_n, friction from the material) and the given source of the rotational
+/// increment: the same law as [`linear_cundall_strack`] but for the increment of ξ.
+pub fn linear_predictor(k_n: f64, kt_over_kn: f64, rotation: RotationalIncrement) -> Result<LinearPredictor, MdError> {
+    Ok(Composed::new(
+        LinearSpring::new(k_n)?,
+        LinearViscous::new(DampingCoefficient::FromRestitution(None))?,
+        PredictorElongation::new(
+            TangentialStiffness::Ratio(kt_over_kn),
+            TangentialDamping::Ratio(kt_over_kn),
+            Friction::from_material(),
+            rotation,
         )?,
     ))
 }

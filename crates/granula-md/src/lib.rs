@@ -4,7 +4,8 @@
 //!
 //! - normal: [`LinearSpring`], [`Hertz`], [`HertzLmgc`], [`PowerLaw`];
 //! - normal damping: [`LinearViscous`], [`HertzViscous`], [`HuntCrossley`], [`NoDamping`];
-//! - tangential: [`CundallStrack`], [`BrendelDippel`], [`ViscousFriction`], [`NoFriction`];
+//! - tangential: [`CundallStrack`], [`BrendelDippel`], [`PredictorElongation`],
+//!   [`ViscousFriction`], [`NoFriction`];
 //! - rolling and twisting resistance: [`RollingResistance`], [`TwistingResistance`];
 //! - cohesion: [`ConstantCohesion`];
 //! - body-level non-viscous damping: [`LocalDamping`];
@@ -39,8 +40,8 @@ pub mod tangential;
 pub mod twisting;
 
 pub use aliases::{
-    hertz_mindlin, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_viscous_coulomb, HertzMindlin,
-    HuntCrossleyBrendelDippel, LinearCundallStrack, LinearViscousCoulomb,
+    hertz_mindlin, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor, linear_viscous_coulomb,
+    HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor, LinearViscousCoulomb,
 };
 pub use cohesion::ConstantCohesion;
 pub use composed::{Composed, TensionPolicy};
@@ -55,5 +56,8 @@ pub use submodel::{
     CohesionModel, DampingModel, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting, NormalModel, RollingModel,
     TangentialModel, TwistingModel,
 };
-pub use tangential::{BrendelDippel, CundallStrack, Friction, TangentialDamping, TangentialStiffness, ViscousFriction};
+pub use tangential::{
+    BrendelDippel, CundallStrack, Friction, PredictorElongation, RotationalIncrement, TangentialDamping,
+    TangentialStiffness, ViscousFriction,
+};
 pub use twisting::TwistingResistance;

@@ -1,14 +1,17 @@
 //! Tangential (friction) laws: viscous with a Coulomb cap (004), the Cundall-Strack
-//! incremental spring (002 eqs. 6-7; 004) and its Brendel-Dippel variant (003 eqs. 5-6).
+//! incremental spring (002 eqs. 6-7; 004), its Brendel-Dippel variant (003 eqs. 5-6) and
+//! the predictor-based elongation (002 eqs. 14-15).
 
 mod brendel_dippel;
 mod cundall_strack;
+mod predictor;
 mod settings;
 mod spring;
 mod viscous;
 
 pub use brendel_dippel::BrendelDippel;
 pub use cundall_strack::CundallStrack;
+pub use predictor::{PredictorElongation, PredictorState, RotationalIncrement};
 pub use settings::{Friction, TangentialDamping, TangentialStiffness};
-pub use spring::{capped_spring, held_spring, rotate_into_plane, SpringState, SpringStep};
+pub use spring::{capped_spring, capped_spring_by, held_spring, rotate_into_plane, SpringState, SpringStep};
 pub use viscous::{viscous_friction_force, ViscousFriction};

@@ -127,7 +127,27 @@ pub fn capped_spring(
     cap_static: f64,
     cap_dynamic: f64,
 ) -> SpringStep {
-    let trial = xi + u * dt;
+    capped_spring_by(xi, u * dt, u, dt, k, gamma, cap_static, cap_dynamic)
+}
+
+/// Kernel: [`capped_spring`] with the elongation increment `d` given instead of u Δt
+/// (e.g. from positions, 002 eq. 14): trial ξ* = ξ + d, the same Coulomb truncation, force
+/// f = −k ξ − γ u, and the energy booked with the work −f·u Δt the bodies receive at the
+/// contact point (so the ledger stays that of the integrator). With d = u Δt this is
+/// [`capped_spring`], bit for bit.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn capped_spring_by(
+    xi: DVec3,
+    d: DVec3,
+    u: DVec3,
+    dt: f64,
+    k: f64,
+    gamma: f64,
+    cap_static: f64,
+    cap_dynamic: f64,
+) -> SpringStep {
+    let trial = xi + d;
     let t2 = trial.length_squared();
     let saturated = k * k * t2 > cap_static * cap_static;
     let xi_new = if saturated { trial * (cap_dynamic / (k * t2.sqrt())) } else { trial };
