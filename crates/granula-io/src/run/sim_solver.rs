@@ -9,8 +9,8 @@ use glam::DVec3;
 use granula_core::narrowphase::collide;
 use granula_core::{ContactKinematics, ContactLaw, CoreError, StepReport, World};
 use granula_md::{
-    Composed, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, LinearSpring, LinearViscous,
-    LocalDamping, NoFriction, ViscousFriction,
+    Composed, ConstantCohesion, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, LinearSpring,
+    LinearViscous, LocalDamping, NoFriction, RollingResistance, TwistingResistance, ViscousFriction,
 };
 use granula_nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
 use granula_smooth::{MdConfig, MdSolver};
@@ -134,7 +134,15 @@ where
     Composed<N, D, CundallStrack>: ContactLaw,
     Composed<N, D, ViscousFriction>: ContactLaw,
     Composed<N, D, NoFriction>: ContactLaw,
+    Composed<N, D, CundallStrack, RollingResistance, TwistingResistance, ConstantCohesion>: ContactLaw,
 {
+    if s.resistances {
+        let law = Composed::new(normal, damping, CundallStrack::from_material())
+            .with_rolling(RollingResistance::from_material())
+            .with_twisting(TwistingResistance::from_material())
+            .with_cohesion(ConstantCohesion::from_material());
+        return md(law, s, elastic);
+    }
     match s.tangential.as_str() {
         "viscous" => {
             let t = ViscousFriction::new(s.tangential_viscosity, Friction::from_material()).map_err(solver_err)?;

@@ -95,6 +95,12 @@ pub struct MdSpec {
     /// coefficient (restitution 1: no damping).
     #[serde(default = "default_tangential")]
     pub tangential: String,
+    /// Add rolling and twisting resistance (001 eqs. 1.38-1.42, §1.7) and constant
+    /// cohesion (001 §1.8) with the coefficients of each pair's material
+    /// (`rolling_friction`, `torsion_friction`, `cohesion_force`, `cohesion_range`). Only
+    /// with `tangential = "cundall_strack"`. Default false.
+    #[serde(default)]
+    pub resistances: bool,
     /// Tangential viscosity η_t (1/s) of the `"viscous"` friction: F_t = −η_t m* v_t, capped
     /// at μ F_n. Default 1000.
     #[serde(default = "default_eta_t")]

@@ -55,6 +55,9 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
             }
             c.choice(&p.key("tangential"), &m.tangential, TANGENTIAL_MODELS)?;
             c.positive(&p.key("tangential_viscosity"), m.tangential_viscosity)?;
+            if m.resistances && m.tangential != "cundall_strack" {
+                return Err(c.invalid(&p.key("resistances"), true, "needs tangential = \"cundall_strack\""));
+            }
             c.non_negative(&p.key("local_damping"), m.local_damping)?;
             if m.threads == Some(0) {
                 return Err(c.invalid(&p.key("threads"), 0, "must be >= 1"));
