@@ -34,7 +34,9 @@ pub enum RotationalIncrement {
     /// translational part stays (Rᵖ(t+Δt) − Rᵖ(t)); a uniformly accelerated relative
     /// translation is integrated exactly, a general one with O(Δt²) global error (Cundall's
     /// 𝒱_t Δt: O(Δt)). At the second evaluation of a contact only two positions are known
-    /// and the increment falls back to Cundall's 𝒱_t Δt.
+    /// and the increment falls back to Cundall's 𝒱_t Δt. Assumes that 𝒱 is the velocity at
+    /// the positions of the evaluation (true of the Gear predictor); with a half-step
+    /// velocity the residual is O(Δt) per step again.
     VelocityResidual,
 }
 
@@ -59,10 +61,11 @@ pub enum RotationalIncrement {
 /// - read per particle, eq. 14 is particle j's share; particle i's share carries
 ///   a_j/(a_i + a_j), and the contact elongation, their sum, has weight 1.
 ///
-/// The two-disc example of the repository applies the factor as printed; its relaxation
-/// time is set by the tangential damping (an underdamped mode's energy decays at
-/// γ_t/m, independent of k_t) and agrees with the Δt → 0 limit of Cundall's spring either
-/// way, which is why the factor did not show there.
+/// The repository's two-disc relaxation example has its own law that applies the factor as
+/// printed (it is to be switched to this type). Its relaxation time matches the Δt → 0
+/// extrapolation of Cundall's spring (weight 1 by construction) because there t_R is set by
+/// the tangential damping (an underdamped mode's energy decays at γ_t/m whatever k_t), so
+/// the factor does not show in that test.
 ///
 /// The spring starts at zero at the first evaluation with overlap (no previous position;
 /// Cundall's spring takes 𝒱_t Δt there). Energy is booked as in [`CundallStrack`](super::CundallStrack)
