@@ -56,6 +56,17 @@ impl<P> HotContact<P> {
     }
 }
 
+/// The angular part of a contact for laws with rolling and torsion friction.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Couple {
+    /// Couple impulse (n, t, s components, N m s) acting on body 2; body 1 gets the opposite.
+    pub q: DVec3,
+    /// Diagonal of the angular Delassus block (A₁ + A₂ in the local frame).
+    pub w_ang: DVec3,
+    /// Relative angular velocity with no contact impulse, local frame.
+    pub omega_free: DVec3,
+}
+
 /// What the set-up and the report need besides the hot record.
 #[derive(Clone, Copy, Debug)]
 pub struct ColdContact {
@@ -80,8 +91,11 @@ pub struct ContactList<P> {
     pub cold: Vec<ColdContact>,
     /// Full W_αα blocks of the coupled contacts.
     pub coupled: Vec<DMat3>,
+    /// Angular parts, aligned with `hot` (empty unless the law has couples).
+    pub couples: Vec<Couple>,
     hot_tmp: Vec<HotContact<P>>,
     cold_tmp: Vec<ColdContact>,
+    couple_tmp: Vec<Couple>,
 }
 
 impl<P> Default for ContactList<P> {
@@ -90,8 +104,10 @@ impl<P> Default for ContactList<P> {
             hot: Vec::new(),
             cold: Vec::new(),
             coupled: Vec::new(),
+            couples: Vec::new(),
             hot_tmp: Vec::new(),
             cold_tmp: Vec::new(),
+            couple_tmp: Vec::new(),
         }
     }
 }
@@ -102,12 +118,19 @@ impl<P: Copy> ContactList<P> {
     pub fn permute(&mut self, sorted: &[(u64, u32)]) {
         self.hot_tmp.clear();
         self.cold_tmp.clear();
+        self.couple_tmp.clear();
         for &(_, k) in sorted {
             self.hot_tmp.push(self.hot[k as usize]);
             self.cold_tmp.push(self.cold[k as usize]);
+            if !self.couples.is_empty() {
+                self.couple_tmp.push(self.couples[k as usize]);
+            }
         }
         std::mem::swap(&mut self.hot, &mut self.hot_tmp);
         std::mem::swap(&mut self.cold, &mut self.cold_tmp);
+        if !self.couples.is_empty() {
+            std::mem::swap(&mut self.couples, &mut self.couple_tmp);
+        }
     }
 }
 
@@ -117,6 +140,7 @@ impl<P> ContactList<P> {
         self.hot.clear();
         self.cold.clear();
         self.coupled.clear();
+        self.couples.clear();
     }
 
     /// Number of contacts.

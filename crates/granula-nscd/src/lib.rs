@@ -30,7 +30,8 @@ pub use config::{GapMode, NscdConfig};
 pub use convergence::Criterion;
 pub use error::NscdError;
 pub use local::{
-    CohesiveSignoriniCoulomb, ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw, Restitution, SignoriniCoulomb,
+    CohesiveSignoriniCoulomb, ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw, Restitution,
+    RollingSignoriniCoulomb, SignoriniCoulomb,
 };
 pub use moreau_jean::{Carried, NscdSolver};
 pub use sweep::SweepOrder;

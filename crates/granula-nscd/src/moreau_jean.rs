@@ -12,7 +12,7 @@
 
 use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::config::NscdConfig;
-use crate::contacts::{ColdContact, ContactList, HotContact};
+use crate::contacts::{ColdContact, ContactList, Couple, HotContact};
 use crate::convergence::{ConvergenceMonitor, Criterion};
 use crate::delassus::{delassus_block, is_diagonal};
 use crate::detection::Detection;
@@ -38,6 +38,8 @@ const PREFETCH_BODIES: usize = 8;
 pub struct Carried<S> {
     /// Last step's impulse, world frame (N s), for the warm start.
     pub impulse: DVec3,
+    /// Last step's couple impulse, world frame (N m s), for laws with couples.
+    pub couple: DVec3,
     /// The law's own state.
     pub state: S,
 }
@@ -235,6 +237,21 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 self.contacts.coupled.push(w);
                 (self.contacts.coupled.len() - 1) as u32
             };
+            if L::COUPLES {
+                let (m1, m2) = (&self.mob[iu], &self.mob[ju]);
+                let axis = |e: DVec3| e.dot(m1.ang * e) + e.dot(m2.ang * e);
+                let om = self.vel[ju].w - self.vel[iu].w;
+                let q0 = if self.config.warm_start {
+                    DVec3::new(carried.couple.dot(g.normal), carried.couple.dot(t), carried.couple.dot(s))
+                } else {
+                    DVec3::ZERO
+                };
+                self.contacts.couples.push(Couple {
+                    q: q0,
+                    w_ang: DVec3::new(axis(g.normal), axis(t), axis(s)),
+                    omega_free: DVec3::new(om.dot(g.normal), om.dot(t), om.dot(s)),
+                });
+            }
             self.contacts.hot.push(HotContact {
                 body1: i,
                 body2: j,
@@ -262,6 +279,11 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         for c in &self.contacts.hot {
             if c.p != DVec3::ZERO {
                 apply(c, c.to_world(c.p), &mut self.vel, &self.mob);
+            }
+        }
+        for (c, k) in self.contacts.hot.iter().zip(&self.contacts.couples) {
+            if k.q != DVec3::ZERO {
+                apply_couple(c, c.to_world(k.q), &mut self.vel, &self.mob);
             }
         }
         Ok(())
@@ -308,7 +330,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             monitor.begin_sweep();
             // A fixed N_I needs the per-sweep statistics only for the reported residual.
             let track = !matches!(self.config.criterion, Criterion::Fixed { iterations } if sweeps + 1 < iterations);
-            let ContactList { hot, coupled, .. } = &mut self.contacts;
+            let ContactList { hot, coupled, couples, .. } = &mut self.contacts;
             let order = &self.order;
             let record_lines = std::mem::size_of::<HotContact<L::Params>>().div_ceil(64);
             for k in 0..n {
@@ -325,8 +347,16 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                     prefetch(&self.mob[i], 2);
                     prefetch(&self.mob[j], 2);
                 }
-                let c = &mut hot[order[k] as usize];
+                let a = order[k] as usize;
+                let c = &mut hot[a];
                 let (p, dp) = update(&self.law, c, coupled, &mut self.vel, &self.mob);
+                if L::COUPLES {
+                    let (q, dq) = update_couple(&self.law, c, &mut couples[a], &mut self.vel, &self.mob);
+                    if track {
+                        // The couples enter the local criterion (eq. 35) like forces.
+                        monitor.record(q, dq);
+                    }
+                }
                 if track {
                     monitor.record(p, dp);
                 }
@@ -362,6 +392,35 @@ pub(crate) fn apply<P>(c: &HotContact<P>, p: DVec3, vel: &mut [BodyVelocity], mo
     vel[j].w += d2.w;
     vel[i].v -= d1.v;
     vel[i].w -= d1.w;
+}
+
+/// Applies world couple impulse `q`: +q on body 2, −q on body 1 (pure couples).
+#[inline(always)]
+pub(crate) fn apply_couple<P>(c: &HotContact<P>, q: DVec3, vel: &mut [BodyVelocity], mob: &[BodyMobility]) {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    vel[j].w += mob[j].ang * q;
+    vel[i].w -= mob[i].ang * q;
+}
+
+/// The angular update of a contact with rolling and torsion friction: block Gauss-Seidel
+/// between the force and the couple of the same contact (see `local/rolling.rs`).
+#[inline(always)]
+pub(crate) fn update_couple<L: NonSmoothLaw>(
+    law: &L,
+    c: &HotContact<L::Params>,
+    k: &mut Couple,
+    vel: &mut [BodyVelocity],
+    mob: &[BodyMobility],
+) -> (DVec3, DVec3) {
+    let om = vel[c.body2 as usize].w - vel[c.body1 as usize].w;
+    let ol = c.to_local(om);
+    let q = law.solve_couple(k.w_ang, ol - k.w_ang * k.q, &c.params, c.p);
+    let dq = q - k.q;
+    if dq != DVec3::ZERO {
+        apply_couple(c, c.to_world(dq), vel, mob);
+        k.q = q;
+    }
+    (q, dq)
 }
 
 /// One contact update of the ELG Gauss-Seidel (004 §2.3.3.4): local velocity from the two

@@ -32,7 +32,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         // Contacts: dissipation, status, overlap, forces, carried state.
         let states = self.store.states_mut();
         let mut worst = (0.0, 0.0, None::<(BodyHandle, BodyHandle)>);
-        for (c, cold) in self.contacts.hot.iter().zip(&self.contacts.cold) {
+        for (idx, (c, cold)) in self.contacts.hot.iter().zip(&self.contacts.cold).enumerate() {
             let (i, j) = (c.body1 as usize, c.body2 as usize);
             let (v1, v2) = (self.vel[i], self.vel[j]);
             let u_new = c.to_local(v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1));
@@ -70,6 +70,16 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             }
             let carried = &mut states[cold.store_index as usize];
             carried.impulse = p;
+            if let Some(k) = self.contacts.couples.get(idx) {
+                let om = c.to_local(v2.w - v1.w);
+                let mean = (k.omega_free + om) * 0.5;
+                report.dissipated.twisting -= k.q.x * mean.x;
+                report.dissipated.rolling -= k.q.y * mean.y + k.q.z * mean.z;
+                let qw = c.to_world(k.q);
+                b.torque[j] += qw / dt;
+                b.torque[i] -= qw / dt;
+                carried.couple = qw;
+            }
             report.dissipated.cohesion += self.law.finish(&c.params, c.p, gap_after, &mut carried.state);
         }
         report.max_overlap_ratio = worst.1;

@@ -6,6 +6,9 @@
 
 mod cohesive;
 mod planar_graph;
+mod rolling;
+
+pub use rolling::{RollingParams, RollingSignoriniCoulomb};
 mod signorini_coulomb;
 
 pub use cohesive::{Bond, CohesiveParams, CohesiveSignoriniCoulomb};
@@ -86,6 +89,18 @@ pub trait NonSmoothLaw: Send + Sync {
 
     /// The impulse solving the local problem.
     fn solve(&self, problem: &LocalProblem, params: &Self::Params) -> DVec3;
+
+    /// `true` when the law also acts on the relative rotation (rolling and torsion
+    /// friction): the solver then keeps a couple impulse per contact and calls
+    /// [`NonSmoothLaw::solve_couple`] after each force update. Default `false`.
+    const COUPLES: bool = false;
+
+    /// The couple impulse Q (local frame (n, t, s), N m s) of the angular problem
+    /// Ω = b + diag(w_ang) Q, Ω the relative angular velocity ω₂ − ω₁, given the contact's
+    /// current impulse `p`. Default: none.
+    fn solve_couple(&self, _w_ang: DVec3, _b: DVec3, _params: &Self::Params, _p: DVec3) -> DVec3 {
+        DVec3::ZERO
+    }
 
     /// Classifies a final impulse.
     fn status(&self, params: &Self::Params, impulse: DVec3) -> ContactStatus;
