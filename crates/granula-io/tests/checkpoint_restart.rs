@@ -80,11 +80,15 @@ fn run_both(name: &str, text: &str, n: u64, m: u64) -> (Checkpoint, Checkpoint, 
     }
     let path = b.save_checkpoint().unwrap();
     drop(b);
-    let mut c = Run::resume(&path, Some(&tmp(&format!("{name}-c")))).unwrap();
+    let dir_c = tmp(&format!("{name}-c"));
+    let mut c = Run::resume(&path, Some(&dir_c)).unwrap();
     assert_eq!(c.world.step, n);
     for _ in 0..m {
         c.step().unwrap();
     }
+    // The resumed run's collections live in its own folder and list only its frames.
+    let pvd = std::fs::read_to_string(dir_c.join("particles.pvd")).unwrap();
+    assert_eq!(pvd.matches("<DataSet").count() as u64, (n + m) / 20 - n / 20);
     let (ca, cc) = (a.checkpoint(), c.checkpoint());
     for d in ["a", "b", "c"] {
         let _ = std::fs::remove_dir_all(tmp(&format!("{name}-{d}")));

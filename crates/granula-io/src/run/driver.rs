@@ -84,7 +84,13 @@ impl Run {
         c.apply(&mut world, path)?;
         let solver = build_solver(&scene)?;
         let out = out_dir.map_or(c.out_dir.clone(), Path::to_path_buf);
-        let outputs = Outputs::create(&out, &scene, Some(c.outputs.clone()))?;
+        let mut state = c.outputs.clone();
+        if out != c.out_dir {
+            // The earlier frames stay in the old folder: the new folder's collections list
+            // only the frames written there.
+            state.collections.clear();
+        }
+        let outputs = Outputs::create(&out, &scene, Some(state))?;
         Ok(Run { scene, world, solver, out_dir: out, removed: c.removed, last_report: StepReport::default(), outputs })
     }
 
