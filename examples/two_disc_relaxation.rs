@@ -1,7 +1,8 @@
 //! The stress-controlled two-disc test of 002 §3 (Figs. 4-9, VALIDATION M5): relaxation time
 //! t_R of the kinetic energy against the time step Δt/t_c, for Cundall's incremental spring
 //! (002 eqs. 6-7, `granula_md::linear_cundall_strack`) and for the predictor-based elongation
-//! (002 eq. 14, written in this file), with the rotation of the moving disc locked. Writes
+//! (002 eq. 14, `granula_md::linear_predictor` with the same settings, translation only),
+//! with the rotation of the moving disc locked. Writes
 //! `two_disc_relaxation.csv` and `two_disc_relaxation.png` (in the current directory, or the
 //! directory given as the first argument; `--quick` runs three time steps only).
 //!
@@ -19,19 +20,18 @@
 //! fixed disc i (a rolling motion costs the tangential spring nothing) towards the position
 //! where F is normal to the contact, a pendulum-like motion hundreds of t_c long; 002's
 //! Fig. 4 mentions balancing forces "from the wall" that our set-up does not have. The
-//! rotation-free curves and the rotation term of 002 eq. 15 (which needs θᵖ of the
-//! integrator, not available to a `ContactLaw`) are therefore not part of this example.
+//! rotation-free curves and the rotation term of 002 eq. 15 are therefore not part of this
+//! example. `granula_md::PredictorElongation` applies eq. 14 with weight 1 rather than the
+//! printed a_i/(a_i + a_j) (its documentation gives the reasons).
 //! Colours in the PNG (no text, to avoid a font dependency): Cundall = red, predictor =
 //! blue; x = Δt/t_c on a log axis from 1e-4 to 1e-1, y = t_R/t_c from 0 to 1.1 × the largest
 //! value.
 
 use granula::broadphase::BruteForce;
-use granula::core::{
-    ContactForce, ContactKinematics, ContactLaw, DVec3, Dissipation, Dofs, Material, SphereBuilder, World,
-};
+use granula::core::{DVec3, Dofs, Material, SphereBuilder, World};
 use granula::gear::Gear;
 use granula::md::damping::viscous_coefficient_from_restitution;
-use granula::md::linear_cundall_strack;
+use granula::md::{linear_cundall_strack, linear_predictor, RotationalIncrement};
 use granula::smooth::{MdConfig, MdSolver};
 
 const A: f64 = 0.05;
@@ -42,77 +42,12 @@ const EPS_N: f64 = 0.9;
 const MU: f64 = 500.0;
 const FORCE: f64 = 100.0;
 
-/// History of the predictor-based law: the elongation ξ and the centre-to-centre vector at
-/// the previous (predicted) evaluation.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct PredictorHistory {
-    xi: DVec3,
-    r_prev: Option<DVec3>,
-}
-
-/// Linear spring-dashpot with the translational elongation of 002 eq. 14 (no rotation):
-/// ξ(t + Δt) = ξ(t) + a_i/(a_i + a_j) (Rᵖ(t + Δt) − Rᵖ(t))·t̂, with Rᵖ the centre-to-centre
-/// vector at the predicted positions (the solver evaluates forces there), written for
-/// vectors and rotated into the current tangent plane; f_t = −k_t ξ − γ_t 𝒱_t capped at
-/// μ f_n. Note that for equal discs the factor a_i/(a_i + a_j) = 1/2 halves the increment
-/// with respect to Cundall's 𝒱_t Δt for a pure translation: we implement eq. 14 as printed.
-struct PredictorElongation;
-
-impl ContactLaw for PredictorElongation {
-    type History = PredictorHistory;
-
-    fn name(&self) -> String {
-        "linear+viscous+predictor_elongation_eq14".into()
-    }
-
-    fn force(&self, k: &ContactKinematics<'_>, h: &mut PredictorHistory) -> ContactForce {
-        let n = k.normal;
-        let delta = k.overlap.max(0.0);
-        let v = k.relative_velocity;
-        let vn = v.dot(n);
-        let vt = v - n * vn;
-        let gamma_n = viscous_coefficient_from_restitution(k.material.restitution, k.effective_mass, KN, 1.0);
-        let f_n = (KN * delta - gamma_n * vn).max(0.0);
-        let (kt, gamma_t) = (KN * KT_OVER_KN, gamma_n * KT_OVER_KN);
-        let r = k.branch1 - k.branch2;
-        let (r1, r2) = (k.branch1.length(), k.branch2.length());
-        let mut xi = h.xi;
-        if let Some(r_prev) = h.r_prev {
-            let dr = r - r_prev;
-            xi += (dr - n * dr.dot(n)) * (r1 / (r1 + r2));
-        }
-        let len = xi.length();
-        xi -= n * xi.dot(n);
-        let l2 = xi.length();
-        if l2 > 0.0 {
-            xi *= len / l2;
-        }
-        let mut ft = -xi * kt - vt * gamma_t;
-        let cap = k.material.friction * f_n;
-        if ft.length() > cap {
-            ft *= cap / ft.length();
-            xi = -(ft + vt * gamma_t) / kt;
-        }
-        *h = PredictorHistory { xi, r_prev: Some(r) };
-        ContactForce {
-            force: n * f_n + ft,
-            torque: DVec3::ZERO,
-            dissipated: Dissipation {
-                normal: gamma_n * vn * vn * k.dt,
-                sliding: gamma_t * vt.length_squared() * k.dt,
-                ..Default::default()
-            },
-            stored: 0.5 * KN * delta * delta + 0.5 * kt * xi.length_squared(),
-        }
-    }
-}
-
 /// Which tangential spring.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Method {
     /// 002 eqs. 6-7.
     Cundall,
-    /// 002 eqs. 14-15.
+    /// 002 eq. 14 (translation only: the rotation is locked).
     Predictor,
 }
 
@@ -152,7 +87,8 @@ fn run(method: Method, dt: f64, duration: f64) -> Result<Vec<(f64, f64)>, Box<dy
             }
         }
         Method::Predictor => {
-            let mut s = MdSolver::new(PredictorElongation, gear, BruteForce, config)?;
+            let law = linear_predictor(KN, KT_OVER_KN, RotationalIncrement::TranslationOnly)?;
+            let mut s = MdSolver::new(law, gear, BruteForce, config)?;
             for _ in 0..steps {
                 w.step(&mut s, dt)?;
                 samples.push((w.time, w.kinetic_energy()));
