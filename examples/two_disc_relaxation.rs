@@ -192,7 +192,7 @@ mod tests {
         println!("cundall {cundall:?}\npredictor {predictor:?}");
         let t: Vec<f64> = predictor.iter().map(|p| p.1).collect();
         let (lo, hi) = (t.iter().cloned().fold(f64::MAX, f64::min), t.iter().cloned().fold(0.0, f64::max));
-        // Flatness: the fit of t_R itself scatters by ~1e-4 (measured 3e-4 spread); a
+        // Flatness: the fit of t_R itself scatters by ~1e-4 (measured spread 1e-4); a
         // dependence like Cundall's would be tens of per cent.
         assert!(hi / lo - 1.0 < 2e-3, "predictor t_R varies: {t:?}");
         // Cundall's spring relaxes much faster at Δt = t_c/10 than at t_c/1000 (002 Figs. 6-7).
