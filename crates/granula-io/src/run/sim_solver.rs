@@ -12,7 +12,7 @@ use granula_md::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, LinearSpring,
     LinearViscous, LocalDamping, NoFriction, RollingResistance, TwistingResistance, ViscousFriction,
 };
-use granula_nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
+use granula_nscd::{Criterion, GapMode, NscdConfig, NscdSolver, SweepOrder};
 use granula_smooth::{MdConfig, MdSolver};
 
 /// What the run driver needs of a solver.
@@ -187,6 +187,7 @@ fn nscd(s: &NscdSpec) -> Result<NscdSolver<AnyBroadphase>> {
         theta: s.theta,
         sweep,
         criterion,
+        gap: if s.gap == "correcting" { GapMode::Correcting } else { GapMode::Positive },
         warm_start: s.warm_start,
         margin: s.margin,
         seed: s.seed,

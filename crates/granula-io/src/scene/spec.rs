@@ -171,6 +171,11 @@ pub struct NscdSpec {
     /// Seed of the random sweep order. Default 0.
     #[serde(default)]
     pub seed: u64,
+    /// Gap in the Signorini condition: `"positive"` (g_pos = max(g, 0), 000 eq. 33: existing
+    /// overlaps are not pushed apart) or `"correcting"` (the raw gap: overlaps removed
+    /// within a step). Default `"positive"`.
+    #[serde(default = "default_gap")]
+    pub gap: String,
     /// Start each step's iterations from the previous step's impulses. Default true.
     #[serde(default = "yes")]
     pub warm_start: bool,
@@ -193,6 +198,9 @@ fn default_tolerance() -> f64 {
 }
 fn default_max_iterations() -> u32 {
     1000
+}
+fn default_gap() -> String {
+    "positive".into()
 }
 fn default_cutoff() -> f64 {
     1e-9

@@ -76,6 +76,7 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
                 return Err(c.invalid(&p.key("max_iterations"), 0, "must be >= 1"));
             }
             c.choice(&p.key("sweep"), &n.sweep, SWEEPS)?;
+            c.choice(&p.key("gap"), &n.gap, &["positive", "correcting"])?;
             c.choice(&p.key("broadphase"), &n.broadphase, BROADPHASES)?;
             c.non_negative(&p.key("margin"), n.margin)?;
             c.positive(&p.key("cutoff"), n.cutoff)?;
