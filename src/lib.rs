@@ -16,9 +16,9 @@ pub use granula_smooth as smooth;
 pub mod prelude {
     pub use granula_broadphase::prelude::*;
     pub use granula_core::prelude::*;
+    pub use granula_gear::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
     pub use granula_io::run::Run;
     pub use granula_io::{IoError, Scene};
     pub use granula_nscd::{NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SweepOrder};
-    pub use granula_gear::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
     pub use granula_smooth::{MdConfig, MdSolver, SmoothError};
 }
