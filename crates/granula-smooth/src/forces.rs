@@ -224,10 +224,14 @@ fn chunk<L: ContactLaw>(
         let overlap = -g.gap;
         if overlap > 0.0 {
             summary.max_overlap = summary.max_overlap.max(overlap);
-            let ratio = overlap / b.radius[i].min(b.radius[j]);
-            if ratio > summary.max_ratio {
-                summary.max_ratio = ratio;
-                summary.max_pair = p as u32;
+            // The division only for a candidate record (overlap > ratio·r_min first).
+            let r_min = b.radius[i].min(b.radius[j]);
+            if overlap > summary.max_ratio * r_min {
+                let ratio = overlap / r_min;
+                if ratio > summary.max_ratio {
+                    summary.max_ratio = ratio;
+                    summary.max_pair = p as u32;
+                }
             }
         }
     }
