@@ -1,7 +1,54 @@
 //! The integrator trait for smooth (MD) dynamics.
 
 use crate::body_set::BodySet;
+use crate::error::CoreError;
+use crate::handle::BodyHandle;
 use crate::math::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// The memory an integrator carries from one step to the next, in a flat, serialisable form
+/// for checkpoints (see [`Integrator::save_state`]).
+///
+/// `per_body` holds `per_body.len() / handles.len()` values for each body of `handles`, in
+/// that order; `scalars` holds the integrator's other numbers (e.g. the last time step).
+/// An integrator without memory saves the default (empty) state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct IntegratorState {
+    /// [`Integrator::name`] of the writer (empty for an integrator without memory).
+    pub name: String,
+    /// The bodies whose values are stored, by handle.
+    pub handles: Vec<BodyHandle>,
+    /// Per-body values, `per_body.len() / handles.len()` for each handle, in handle order.
+    pub per_body: Vec<f64>,
+    /// Other values (time step, counters…), integrator-specific.
+    pub scalars: Vec<f64>,
+}
+
+impl IntegratorState {
+    /// Values stored per body (0 without bodies).
+    pub fn values_per_body(&self) -> usize {
+        if self.handles.is_empty() {
+            0
+        } else {
+            self.per_body.len() / self.handles.len()
+        }
+    }
+
+    /// An error for a state that does not fit the integrator `expected` or the bodies.
+    pub fn mismatch(&self, expected: &'static str) -> CoreError {
+        CoreError::InvalidWorld {
+            field: "integrator state",
+            value: format!(
+                "'{}' with {} bodies, {} per-body and {} scalar values",
+                self.name,
+                self.handles.len(),
+                self.per_body.len(),
+                self.scalars.len()
+            ),
+            expected,
+        }
+    }
+}
 
 /// Advances the state of dynamic bodies for smooth dynamics, in two halves around the force
 /// computation of a step:
@@ -24,6 +71,25 @@ pub trait Integrator: Send {
     /// Second half: `bodies.force` and `bodies.torque` hold the contact loads at the
     /// predicted state.
     fn correct(&mut self, bodies: &mut BodySet, accel: &AccelerationField, t: f64, dt: f64);
+
+    /// The memory this integrator carries between steps, for a checkpoint. The default (an
+    /// integrator without memory) is the empty state.
+    fn save_state(&self) -> IntegratorState {
+        IntegratorState::default()
+    }
+
+    /// Restores a state from [`Integrator::save_state`] into a fresh integrator of the same
+    /// kind, for `bodies` (the restored world: values are matched by handle, bodies missing
+    /// from the state start as new ones). After it the next step must equal the step of the
+    /// integrator that saved the state. The default accepts only the empty state.
+    fn restore_state(&mut self, state: &IntegratorState, bodies: &BodySet) -> Result<(), CoreError> {
+        let _ = bodies;
+        if state.handles.is_empty() && state.per_body.is_empty() && state.scalars.is_empty() {
+            Ok(())
+        } else {
+            Err(state.mismatch("an empty state (this integrator keeps nothing between steps)"))
+        }
+    }
 }
 
 /// The loads that do not come from contacts: gravity (the constant external forces are in

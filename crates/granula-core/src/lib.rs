@@ -36,7 +36,7 @@ pub use contact_law::{ContactForce, ContactKinematics, ContactLaw};
 pub use energy::{Dissipation, EnergyLedger};
 pub use error::{BodyRef, CoreError, Result};
 pub use handle::{BodyHandle, MaterialId};
-pub use integrator::{AccelerationField, Integrator};
+pub use integrator::{AccelerationField, Integrator, IntegratorState};
 pub use material::{Material, MaterialTable, PairMaterial};
 pub use math::{DMat3, DQuat, DVec3};
 pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape};

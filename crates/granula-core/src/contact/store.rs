@@ -4,7 +4,7 @@ use crate::handle::BodyHandle;
 
 /// Identifies a contact across steps: the two bodies' handles and the geometric feature.
 /// Keys order by `(body1, body2, feature)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ContactKey {
     /// Handle of body 1.
     pub body1: BodyHandle,
