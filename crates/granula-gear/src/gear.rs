@@ -1,9 +1,9 @@
 //! The Gear predictor-corrector for second-order equations of motion.
 
 use crate::coefficients::{GearCoefficients, PASCAL};
-use crate::per_body::PerBody;
+use crate::per_body::{push_vec, read_vec, PerBody};
 use granula_core::math::integrate_orientation;
-use granula_core::{AccelerationField, BodySet, DVec3, Integrator};
+use granula_core::{AccelerationField, BodySet, CoreError, DVec3, Integrator, IntegratorState};
 
 /// Scaled higher derivatives r_k = Δt^k r⁽ᵏ⁾/k! (k = 2 … n−1) of one body, for the position
 /// and for the rotation angle vector θ (θ̇ = ω). Index 0 and 1 are unused: the position,
@@ -205,5 +205,36 @@ impl Integrator for Gear {
                 *dk += delta * *ak;
             }
         }
+    }
+    /// The scaled derivatives r₂ … r₅ of the position and of θ of every body (24 values per
+    /// body, keyed by handle) and the step size they are scaled with (the one scalar).
+    fn save_state(&self) -> IntegratorState {
+        self.state.save(self.name(), vec![self.dt], |d, out| {
+            for k in 2..6 {
+                push_vec(out, d.linear[k]);
+                push_vec(out, d.angular[k]);
+            }
+        })
+    }
+
+    /// Restores [`Gear::save_state`]'s derivatives and step size; `bodies` absent from the
+    /// state start as inserted bodies do.
+    fn restore_state(&mut self, state: &IntegratorState, _bodies: &BodySet) -> Result<(), CoreError> {
+        if state.name != self.name() || state.scalars.len() != 1 {
+            return Err(state.mismatch("the state of a Gear integrator with as many values"));
+        }
+        let read = |s: &[f64]| {
+            let mut d = Derivatives::default();
+            for k in 2..6 {
+                d.linear[k] = read_vec(s, 2 * (k - 2));
+                d.angular[k] = read_vec(s, 2 * (k - 2) + 1);
+            }
+            d
+        };
+        if !self.state.restore(state, 24, read) {
+            return Err(state.mismatch("24 per-body values (r2 … r5 of x and theta) per handle"));
+        }
+        self.dt = state.scalars[0];
+        Ok(())
     }
 }

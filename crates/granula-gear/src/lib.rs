@@ -9,7 +9,12 @@
 //! integrator takes the initial accelerations from `BodySet::force` / `BodySet::torque`, which
 //! the solver fills with the contact loads at the initial state before the first
 //! [`Integrator::predict`](granula_core::Integrator::predict) (the `granula-smooth` solver does).
-//! Nothing here can fail, so the crate has no error type.
+//! Checkpoints: [`Gear`] and [`VelocityVerlet`] save and restore their per-body memory by
+//! handle through [`Integrator::save_state`](granula_core::Integrator::save_state) /
+//! [`Integrator::restore_state`](granula_core::Integrator::restore_state);
+//! [`SymplecticEuler`] keeps nothing between steps, so the trait's empty default is right.
+//! Integration itself cannot fail, so the crate has no error type (a rejected state is a
+//! [`CoreError`](granula_core::CoreError)).
 #![deny(missing_docs)]
 
 mod coefficients;

@@ -1,6 +1,6 @@
 //! Per-body integrator state keyed by dense index, kept in step with the body set.
 
-use granula_core::{BodyHandle, BodySet};
+use granula_core::{BodyHandle, BodySet, DVec3, IntegratorState};
 
 /// A column of per-body values aligned with the dense indices of a [`BodySet`].
 ///
@@ -39,4 +39,64 @@ impl<T: Copy> PerBody<T> {
         self.version = Some(version);
         true
     }
+}
+
+impl<T: Copy + Default> PerBody<T> {
+    /// The column as an [`IntegratorState`] named `name`, each value written by
+    /// `write(value, out)`, with `scalars`.
+    pub fn save(&self, name: &str, scalars: Vec<f64>, mut write: impl FnMut(&T, &mut Vec<f64>)) -> IntegratorState {
+        let mut per_body = Vec::new();
+        for v in &self.values {
+            write(v, &mut per_body);
+        }
+        IntegratorState { name: name.to_string(), handles: self.handles.clone(), per_body, scalars }
+    }
+
+    /// Replaces the column by the values of `state`, `width` f64 per body read by `read`.
+    /// The column is remapped by handle to the body set at the next
+    /// [`PerBody::sync`] (bodies absent from the state then start fresh), so it does not
+    /// depend on the set's structure version.
+    pub fn restore(&mut self, state: &IntegratorState, width: usize, read: impl Fn(&[f64]) -> T) -> bool {
+        if state.per_body.len() != width * state.handles.len() {
+            return false;
+        }
+        self.handles = state.handles.clone();
+        self.values = state.per_body.chunks_exact(width.max(1)).map(read).collect();
+        self.values.resize(self.handles.len(), T::default());
+        self.version = None;
+        true
+    }
+}
+
+/// Appends the three components of `v`.
+pub(crate) fn push_vec(out: &mut Vec<f64>, v: DVec3) {
+    out.extend_from_slice(&[v.x, v.y, v.z]);
+}
+
+/// The vector at `s[3k..3k + 3]`.
+pub(crate) fn read_vec(s: &[f64], k: usize) -> DVec3 {
+    DVec3::new(s[3 * k], s[3 * k + 1], s[3 * k + 2])
+}
+
+/// A column of (linear, angular) vectors as an [`IntegratorState`] (6 values per body).
+pub(crate) fn save_pairs(column: &PerBody<(DVec3, DVec3)>, name: &str) -> IntegratorState {
+    column.save(name, Vec::new(), |(a, b), out| {
+        push_vec(out, *a);
+        push_vec(out, *b);
+    })
+}
+
+/// Restores [`save_pairs`]'s column, checking the writer's `name`.
+pub(crate) fn restore_pairs(
+    column: &mut PerBody<(DVec3, DVec3)>,
+    name: &str,
+    state: &IntegratorState,
+) -> Result<(), granula_core::CoreError> {
+    if state.name != name || !state.scalars.is_empty() {
+        return Err(state.mismatch("the state of the same integrator"));
+    }
+    if !column.restore(state, 6, |s| (read_vec(s, 0), read_vec(s, 1))) {
+        return Err(state.mismatch("6 per-body values (linear and angular acceleration) per handle"));
+    }
+    Ok(())
 }

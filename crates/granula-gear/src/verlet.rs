@@ -2,7 +2,7 @@
 
 use crate::per_body::PerBody;
 use granula_core::math::integrate_orientation;
-use granula_core::{AccelerationField, BodySet, DVec3, Integrator};
+use granula_core::{AccelerationField, BodySet, CoreError, DVec3, Integrator, IntegratorState};
 use rayon::prelude::*;
 
 /// Bodies per parallel task; smaller sets run on the calling thread.
@@ -108,5 +108,17 @@ impl Integrator for VelocityVerlet {
                 *w = w_new;
                 *acc = (a, alpha);
             });
+    }
+    /// The accelerations of the last force evaluation (6 values per body, keyed by handle),
+    /// which the next half kick uses: they were evaluated at the half-step velocities, so
+    /// they cannot be recomputed from the end-of-step state when forces depend on velocity.
+    fn save_state(&self) -> IntegratorState {
+        crate::per_body::save_pairs(&self.accel, self.name())
+    }
+
+    /// Restores [`VelocityVerlet::save_state`]'s accelerations.
+    fn restore_state(&mut self, state: &IntegratorState, _bodies: &BodySet) -> Result<(), CoreError> {
+        let name = self.name();
+        crate::per_body::restore_pairs(&mut self.accel, name, state)
     }
 }
