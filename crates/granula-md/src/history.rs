@@ -18,7 +18,7 @@ pub trait SubHistory: Copy + Default + Send + Sync + Debug + PartialEq {
 }
 
 /// The history of a [`Composed`](crate::Composed) law: one field per slot that has state.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ComposedHistory<D, T, R, W> {
     /// Normal damping state (e.g. the impact velocity of Hunt-Crossley).
     pub damping: D,

@@ -10,7 +10,7 @@ use glam::DQuat;
 use granula_core::{ContactKinematics, PairMaterial};
 
 /// History of [`TwistingResistance`]: the twist angle θ_w (rad) about the normal.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TwistAngle {
     /// θ_w, positive about the normal n (from body 1 to body 2).
     pub angle: f64,

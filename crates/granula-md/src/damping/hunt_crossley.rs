@@ -16,7 +16,7 @@ pub fn hunt_crossley_force(elastic: f64, e: f64, impact_rate: f64, rate: f64) ->
 }
 
 /// History of [`HuntCrossley`]: the overlap rate δ̇₀ (m/s) at the first step of the contact.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ImpactVelocity {
     /// δ̇₀ (m/s); zero before the contact starts.
     pub rate: f64,

@@ -137,7 +137,7 @@ impl PredictorElongation {
 
 /// History of [`PredictorElongation`]: the spring and the centre-to-centre vectors at the
 /// last two evaluations.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PredictorState {
     /// The elongation ξ, world frame (m).
     pub xi: DVec3,

@@ -6,7 +6,7 @@ use glam::{DQuat, DVec3};
 
 /// A spring elongation ξ carried from step to step (m for tangential springs, rad for
 /// rolling and twisting springs), with the stiffness it had at the last step.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SpringState {
     /// The elongation vector, world frame.
     pub xi: DVec3,
