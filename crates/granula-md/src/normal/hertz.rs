@@ -54,7 +54,7 @@ impl NormalModel for Hertz {
     }
     /// [`hertz_force`] with c = 4/3 E* √R*, written with the single root a = √(R* δ):
     /// F = 4/3 E* a δ, K_n = 2 E* a, stored 8/15 E* a δ².
-    #[inline]
+    #[inline(always)]
     fn elastic(&self, k: &ContactKinematics<'_>) -> NormalElastic {
         let e = self.e_star(k.material);
         let d = k.overlap;

@@ -49,7 +49,7 @@ impl TangentialModel for CundallStrack {
     fn name(&self) -> &'static str {
         "cundall_strack"
     }
-    #[inline]
+    #[inline(always)]
     fn tangential(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut SpringState) -> ResistanceOut {
         let n = k.normal;
         let vt = k.relative_velocity - k.relative_velocity.dot(n) * n;
