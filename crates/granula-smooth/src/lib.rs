@@ -8,12 +8,14 @@
 #![deny(missing_docs)]
 
 mod body_loads;
+mod checkpoint;
 mod config;
 mod error;
 mod forces;
 mod pairs;
 mod solver;
 
+pub use checkpoint::MdState;
 pub use config::MdConfig;
 pub use error::SmoothError;
 pub use solver::MdSolver;

@@ -42,20 +42,20 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     /// The integrator.
     pub integrator: I,
     config: MdConfig,
-    verlet: VerletPairs<B>,
+    pub(crate) verlet: VerletPairs<B>,
     pool: Option<Arc<rayon::ThreadPool>>,
     pairs: PairList,
-    store: ContactStore<L::History>,
-    stored_energy: ContactStore<f64>,
+    pub(crate) store: ContactStore<L::History>,
+    pub(crate) stored_energy: ContactStore<f64>,
     boxes: Vec<Aabb>,
     skip: Vec<bool>,
-    max_range: f64,
+    pub(crate) max_range: f64,
     loads: Vec<PairLoad>,
     summaries: Vec<ChunkSummary>,
     prev_position: Vec<DVec3>,
     prev_angular_velocity: Vec<DVec3>,
-    primed_version: Option<u64>,
-    kinematic_power: f64,
+    pub(crate) primed_version: Option<u64>,
+    pub(crate) kinematic_power: f64,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -126,7 +126,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     }
 
     /// The largest range of the law over all material pairs (the detection margin).
-    fn law_margin(&self, world: &World) -> f64 {
+    pub(crate) fn law_margin(&self, world: &World) -> f64 {
         let materials = &world.materials;
         let id = |k: usize| granula_core::MaterialId(k as u16);
         let mut max_range: f64 = 0.0;
