@@ -11,6 +11,7 @@
 
 pub mod bodies;
 pub mod chain_run;
+pub mod checkpoint;
 pub mod config;
 pub mod contacts;
 pub mod convergence;
@@ -26,6 +27,7 @@ mod report;
 pub mod scenes;
 pub mod sweep;
 
+pub use checkpoint::NscdState;
 pub use config::{GapMode, NscdConfig};
 pub use convergence::Criterion;
 pub use error::NscdError;

@@ -34,7 +34,7 @@ const PREFETCH_RECORD: usize = 16;
 const PREFETCH_BODIES: usize = 8;
 
 /// Per-contact state carried from step to step by contact key.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Carried<S> {
     /// Last step's impulse, world frame (N s), for the warm start.
     pub impulse: DVec3,
@@ -57,9 +57,9 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     detection: Detection,
     order: Vec<u32>,
     sort_keys: Vec<(u64, u32)>,
-    rng: ChaCha8Rng,
+    pub(crate) rng: ChaCha8Rng,
     pub(crate) saved_kinematic: Vec<(usize, DVec3, DQuat)>,
-    updates: u64,
+    pub(crate) updates: u64,
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {

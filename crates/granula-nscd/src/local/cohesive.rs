@@ -19,7 +19,7 @@ use granula_core::{DVec3, PairMaterial};
 pub struct CohesiveSignoriniCoulomb;
 
 /// The bond of a contact, carried from step to step.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Bond {
     /// Never closed since the pair came into detection range.
     #[default]
