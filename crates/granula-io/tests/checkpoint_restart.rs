@@ -1,7 +1,10 @@
-//! Checkpoint and restart: n steps, save, restore, m more steps gives a state bit-identical
-//! to n + m steps straight through, for an MD and an NSCD scene.
+//! Checkpoint and restart: n steps, save, restore (new world and solver objects from the
+//! checkpoint file), m more steps gives a state bit-identical to n + m steps straight
+//! through, for MD (elastic frictionless under Verlet; Hertz-Mindlin with Cundall-Strack
+//! springs and damping under Gear-6) and NSCD (forward sweep; warm start with the random
+//! sweep).
 
-use granula_io::run::{Checkpoint, Run};
+use granula_io::run::{build_solver, Checkpoint, Run};
 use granula_io::Scene;
 use std::path::PathBuf;
 
@@ -47,17 +50,18 @@ series = { every = 5 }
 vtk = { every = 20 }
 "#;
 
-fn md_scene(tangential: &str, restitution: f64) -> String {
+fn md_scene(tangential: &str, restitution: f64, integrator: &str) -> String {
     format!(
-        "[simulation]\ndt = 5e-6\nsteps = 6000\n\n[solver]\nkind = \"md\"\ntangential = \"{tangential}\"\n\
-         integrator = \"verlet\"\nskin = 1e-4\n\n[[materials]]\nname = \"m\"\nrestitution = {restitution:?}\n{BOX}"
+        "[simulation]\ndt = 5e-6\nsteps = 6000\n\n[solver]\nkind = \"md\"\nnormal = \"hertz\"\n\
+         tangential = \"{tangential}\"\nintegrator = \"{integrator}\"\nskin = 1e-4\n\n[[materials]]\nname = \"m\"\n\
+         restitution = {restitution:?}\n{BOX}"
     )
 }
 
-fn nscd_scene() -> String {
+fn nscd_scene(sweep: &str, warm_start: bool, criterion: &str) -> String {
     format!(
-        "[simulation]\ndt = 1e-4\nsteps = 60\n\n[solver]\nkind = \"nscd\"\nsweep = \"forward\"\n\
-         warm_start = false\ncriterion = \"local\"\ntolerance = 1e-6\nmax_iterations = 200\n{BOX}"
+        "[simulation]\ndt = 1e-4\nsteps = 400\n\n[solver]\nkind = \"nscd\"\nsweep = \"{sweep}\"\nseed = 5\n\
+         warm_start = {warm_start}\ncriterion = \"{criterion}\"\ntolerance = 1e-6\nmax_iterations = 200\n{BOX}"
     )
 }
 
@@ -69,6 +73,17 @@ fn straight_and_restarted(name: &str, text: &str, n: u64, m: u64) -> (Checkpoint
 }
 
 fn run_both(name: &str, text: &str, n: u64, m: u64) -> (Checkpoint, Checkpoint, usize) {
+    run_both_edited(name, text, n, m, |_| {})
+}
+
+/// As [`run_both`], with `edit` applied to the saved checkpoint before the resume.
+fn run_both_edited(
+    name: &str,
+    text: &str,
+    n: u64,
+    m: u64,
+    edit: impl Fn(&mut Checkpoint),
+) -> (Checkpoint, Checkpoint, usize) {
     let scene = Scene::parse(&format!("{name}.toml"), text).unwrap();
     let mut a = Run::start(scene.clone(), &tmp(&format!("{name}-a"))).unwrap();
     for _ in 0..n + m {
@@ -80,6 +95,9 @@ fn run_both(name: &str, text: &str, n: u64, m: u64) -> (Checkpoint, Checkpoint, 
     }
     let path = b.save_checkpoint().unwrap();
     drop(b);
+    let mut saved = Checkpoint::load(&path).unwrap();
+    edit(&mut saved);
+    saved.save(&path).unwrap();
     let dir_c = tmp(&format!("{name}-c"));
     let mut c = Run::resume(&path, Some(&dir_c)).unwrap();
     assert_eq!(c.world.step, n);
@@ -111,44 +129,95 @@ fn assert_bit_identical(a: &Checkpoint, c: &Checkpoint) {
 fn md_restart_is_bit_identical() {
     // 2 × 3000 steps of 5 µs: the loose spheres fall ~2 mm and land on the bottom layer
     // during the second half.
-    let (a, c) = straight_and_restarted("md", &md_scene("none", 1.0), 3000, 3000);
-    assert!(a.exact, "an elastic, frictionless law with velocity Verlet restarts exactly");
+    let (a, c) = straight_and_restarted("md", &md_scene("none", 1.0, "verlet"), 3000, 3000);
+    assert!(a.exact);
     // The spheres moved: the comparison is not between two initial states.
     assert!(a.velocity.iter().any(|v| v.length() > 0.01));
     assert_bit_identical(&a, &c);
 }
 
+/// Hertz-Mindlin with Cundall-Strack springs and Hertz damping under Gear-6: the springs
+/// and Gear's higher derivatives are in the checkpoint.
 #[test]
-fn md_restart_with_contact_springs_is_flagged_and_differs() {
-    // Cundall-Strack springs live inside the MD solver, which offers no way to set them
-    // back, and damping forces are re-evaluated at end-of-step velocities on restart: the
-    // checkpoint says so, and the continuation indeed differs. This also shows that the
-    // bit-identity comparison above can fail.
-    let (a, c, _) = run_both("md-cs", &md_scene("cundall_strack", 0.5), 3000, 3000);
-    assert!(!a.exact);
-    assert_ne!(a.position, c.position);
-}
-
-#[test]
-fn nscd_restart_is_bit_identical() {
-    let (a, c) = straight_and_restarted("nscd", &nscd_scene(), 30, 30);
-    assert!(a.exact, "forward sweeps without warm start restart exactly");
+fn md_restart_with_contact_springs_under_gear6_is_bit_identical() {
+    let (a, c) = straight_and_restarted("md-cs", &md_scene("cundall_strack", 0.5, "gear6"), 3000, 3000);
+    assert!(a.exact);
     assert!(a.velocity.iter().any(|v| v.length() > 0.01));
     assert_bit_identical(&a, &c);
 }
 
 #[test]
-fn checkpoints_round_trip_and_flag_inexact_restarts() {
-    let scene = Scene::parse("cs.toml", &md_scene("cundall_strack", 0.5)).unwrap();
+fn md_restart_without_the_solver_state_differs() {
+    // The solver state of a fresh solver (no springs, no Gear derivatives) in place of the
+    // saved one: the continuation differs, which shows the comparison above can fail.
+    let text = md_scene("cundall_strack", 0.5, "gear6");
+    let scene = Scene::parse("md-cold.toml", &text).unwrap();
+    let cold = build_solver(&scene).unwrap().save_state();
+    let (a, c, _) = run_both_edited("md-cold", &text, 3000, 3000, |k| k.solver_state = cold.clone());
+    assert_ne!(a.position, c.position);
+}
+
+#[test]
+fn nscd_restart_is_bit_identical() {
+    let (a, c) = straight_and_restarted("nscd", &nscd_scene("forward", false, "local"), 30, 30);
+    assert!(a.exact);
+    assert!(a.velocity.iter().any(|v| v.length() > 0.01));
+    assert_bit_identical(&a, &c);
+}
+
+/// Warm start and the random sweep: the carried impulses and the generator's position are
+/// in the checkpoint.
+#[test]
+fn nscd_restart_with_warm_start_and_random_sweep_is_bit_identical() {
+    // The converged local criterion, as in a production run.
+    let text = nscd_scene("random", true, "local");
+    let (a, c) = straight_and_restarted("nscd-ws", &text, 150, 150);
+    assert!(a.exact);
+    assert!(a.velocity.iter().any(|v| v.length() > 0.01));
+    assert_bit_identical(&a, &c);
+    // Without the carried impulses and with the random stream back at its start, the
+    // continuation differs. With a fixed number of sweeps the impulses depend on their
+    // starting values and on the order; by step 150 the loose spheres have landed on the
+    // bottom layer (about 10 ms of fall), so there are multi-contact clusters.
+    let text = nscd_scene("random", true, "fixed_iterations");
+    let (a, c) = straight_and_restarted("nscd-fixed", &text, 150, 150);
+    assert_bit_identical(&a, &c);
+    let scene = Scene::parse("nscd-cold.toml", &text).unwrap();
+    let cold = build_solver(&scene).unwrap().save_state();
+    let (a, c, _) = run_both_edited("nscd-cold", &text, 150, 150, |k| k.solver_state = cold.clone());
+    assert_ne!(a.velocity, c.velocity);
+    assert!(a.exact);
+}
+
+#[test]
+fn checkpoints_round_trip_with_the_solver_state() {
+    let scene = Scene::parse("cs.toml", &md_scene("cundall_strack", 0.5, "gear6")).unwrap();
     let dir = tmp("cs");
     let mut r = Run::start(scene, &dir).unwrap();
     for _ in 0..10 {
         r.step().unwrap();
     }
     let c = r.checkpoint();
-    // Contact springs live inside the MD solver, which offers no way to set them back.
-    assert!(!c.exact);
+    assert!(c.exact);
+    // At least the Gear derivatives of every sphere (24 f64 each).
+    assert!(c.solver_state.len() > 65 * 24 * 8);
     let back = Checkpoint::from_bytes(&c.to_bytes(), std::path::Path::new("mem")).unwrap();
     assert_eq!(back, c, "bincode round-trips every field");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_corrupt_solver_state_is_reported() {
+    let scene = Scene::parse("bad.toml", &md_scene("cundall_strack", 0.5, "gear6")).unwrap();
+    let dir = tmp("bad");
+    let mut r = Run::start(scene, &dir).unwrap();
+    r.step().unwrap();
+    let path = r.save_checkpoint().unwrap();
+    let mut c = Checkpoint::load(&path).unwrap();
+    c.solver_state.truncate(c.solver_state.len() / 2);
+    c.save(&path).unwrap();
+    let err = Run::resume(&path, Some(&tmp("bad-out"))).err().expect("a truncated state is rejected");
+    assert!(err.to_string().contains("MD solver state"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(tmp("bad-out"));
 }

@@ -3,7 +3,7 @@
 //! the contact law, called per contact, stays a generic parameter.
 
 use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
-use granula_core::{Aabb, AccelerationField, BodySet, Broadphase, Integrator};
+use granula_core::{Aabb, AccelerationField, BodySet, Broadphase, CoreError, Integrator, IntegratorState};
 use granula_gear::{Gear, VelocityVerlet};
 
 /// The integrators a scene can name.
@@ -44,6 +44,18 @@ impl Integrator for AnyIntegrator {
         match self {
             AnyIntegrator::Verlet(i) => i.correct(bodies, accel, t, dt),
             AnyIntegrator::Gear(i) => i.correct(bodies, accel, t, dt),
+        }
+    }
+    fn save_state(&self) -> IntegratorState {
+        match self {
+            AnyIntegrator::Verlet(i) => i.save_state(),
+            AnyIntegrator::Gear(i) => i.save_state(),
+        }
+    }
+    fn restore_state(&mut self, state: &IntegratorState, bodies: &BodySet) -> Result<(), CoreError> {
+        match self {
+            AnyIntegrator::Verlet(i) => i.restore_state(state, bodies),
+            AnyIntegrator::Gear(i) => i.restore_state(state, bodies),
         }
     }
 }

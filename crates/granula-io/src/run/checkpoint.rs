@@ -1,5 +1,6 @@
 //! Checkpoints: the complete restorable state of a run in one binary file (bincode, so
-//! every f64 round-trips bit-exactly).
+//! every f64 round-trips bit-exactly): bodies, time, ledger, outputs and the solver's own
+//! state, so that a resumed run continues bit-identically.
 
 use super::outputs::OutputState;
 use crate::error::{IoError, Result};
@@ -9,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Format version written in every checkpoint.
-pub const CHECKPOINT_FORMAT: u32 = 1;
+pub const CHECKPOINT_FORMAT: u32 = 2;
 
 /// The state of a run at the end of a step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -44,8 +45,13 @@ pub struct Checkpoint {
     pub ledger: EnergyLedger,
     /// Output collections and counters.
     pub outputs: OutputState,
+    /// The solver's own state, bincode bytes from
+    /// [`SimSolver::save_state`](super::SimSolver::save_state): contact histories or
+    /// warm-start impulses, integrator memory, random stream.
+    pub solver_state: Vec<u8>,
     /// Whether the solver restarts bit-identically from this state (see
-    /// [`SimSolver::restarts_exactly`](super::SimSolver::restarts_exactly)).
+    /// [`SimSolver::restarts_exactly`](super::SimSolver::restarts_exactly)); true for every
+    /// built-in solver since format 2.
     pub exact: bool,
 }
 

@@ -4,7 +4,7 @@
 use super::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
 use super::outputs::Outputs;
 use super::sim_solver::{build_solver, SimSolver};
-use crate::error::Result;
+use crate::error::{IoError, Result};
 use crate::scene::Scene;
 use granula_core::{BodyHandle, StepReport, World};
 use std::path::{Path, PathBuf};
@@ -82,7 +82,10 @@ impl Run {
             world.remove(BodyHandle(h))?;
         }
         c.apply(&mut world, path)?;
-        let solver = build_solver(&scene)?;
+        let mut solver = build_solver(&scene)?;
+        solver
+            .restore_state(&c.solver_state, &world)
+            .map_err(|problem| IoError::Checkpoint { path: path.to_path_buf(), problem })?;
         let out = out_dir.map_or(c.out_dir.clone(), Path::to_path_buf);
         let mut state = c.outputs.clone();
         if out != c.out_dir {
@@ -112,6 +115,7 @@ impl Run {
             torque: Vec::new(),
             ledger: Default::default(),
             outputs: self.outputs.state().clone(),
+            solver_state: self.solver.save_state(),
             exact: self.solver.restarts_exactly(),
         };
         c.capture(&self.world);

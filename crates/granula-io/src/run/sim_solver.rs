@@ -12,8 +12,10 @@ use granula_md::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, LinearSpring,
     LinearViscous, LocalDamping, NoFriction, RollingResistance, TwistingResistance, ViscousFriction,
 };
-use granula_nscd::{Criterion, GapMode, NscdConfig, NscdSolver, SweepOrder};
-use granula_smooth::{MdConfig, MdSolver};
+use granula_nscd::{Criterion, GapMode, NscdConfig, NscdSolver, NscdState, SweepOrder};
+use granula_smooth::{MdConfig, MdSolver, MdState};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 /// What the run driver needs of a solver.
 pub trait SimSolver {
@@ -23,21 +25,29 @@ pub trait SimSolver {
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError>;
     /// The contacts of the last step as `(body 1, body 2, force on body 2)`, dense indices.
     fn contact_forces(&self, world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>);
-    /// `true` when a fresh solver continues a restored world bit-identically: the solver
-    /// carries no state between steps that a checkpoint cannot restore (no contact
-    /// history, no integrator memory, no random stream, no warm start).
-    fn restarts_exactly(&self) -> bool;
+    /// The solver's own state (contact histories or warm-start impulses, integrator memory,
+    /// random stream…) as bincode bytes, for a checkpoint taken after a step.
+    fn save_state(&self) -> Vec<u8>;
+    /// Restores [`SimSolver::save_state`]'s bytes into a fresh solver built from the same
+    /// scene, for the world restored from the same checkpoint; the error says what is wrong.
+    fn restore_state(&mut self, bytes: &[u8], world: &World) -> std::result::Result<(), String>;
+    /// `true` when a fresh solver with [`SimSolver::restore_state`] continues a restored
+    /// world bit-identically. Every built-in solver does (tested for each family).
+    fn restarts_exactly(&self) -> bool {
+        true
+    }
 }
 
-/// The MD solver of a scene, with what the scene says about its restart.
+/// The MD solver of a scene.
 pub struct MdRun<L: ContactLaw> {
     /// The solver.
     pub solver: MdSolver<L, AnyIntegrator, AnyBroadphase>,
-    /// The law depends on positions only (no damping, no friction, no local damping).
-    pub velocity_independent: bool,
 }
 
-impl<L: ContactLaw> SimSolver for MdRun<L> {
+impl<L: ContactLaw> SimSolver for MdRun<L>
+where
+    L::History: Serialize + DeserializeOwned,
+{
     fn describe(&self) -> String {
         let s = &self.solver;
         format!("md({}, {})", s.law.name(), granula_core::Integrator::name(&s.integrator))
@@ -80,15 +90,17 @@ impl<L: ContactLaw> SimSolver for MdRun<L> {
         }
     }
 
-    /// A restarted MdSolver evaluates the forces of its first step at the restored
-    /// end-of-step velocities, where the uninterrupted velocity-Verlet run used them at the
-    /// half-step velocities of its predictor; it also starts with empty contact histories.
-    /// Only a history-free law that depends on positions alone, under velocity Verlet,
-    /// continues bit-identically.
-    fn restarts_exactly(&self) -> bool {
-        self.velocity_independent
-            && std::mem::size_of::<L::History>() == 0
-            && matches!(self.solver.integrator, AnyIntegrator::Verlet(_))
+    /// Contact histories and stored energies by key, the integrator's memory and the
+    /// kinematic power ([`granula_smooth::MdState`]).
+    fn save_state(&self) -> Vec<u8> {
+        // Serialising plain data into a Vec cannot fail.
+        bincode::serialize(&self.solver.save_state()).unwrap_or_default()
+    }
+
+    fn restore_state(&mut self, bytes: &[u8], world: &World) -> std::result::Result<(), String> {
+        let state: MdState<L::History> =
+            bincode::deserialize(bytes).map_err(|e| format!("MD solver state unreadable: {e}"))?;
+        self.solver.restore_state(&state, world).map_err(|e| format!("MD solver state rejected: {e}"))
     }
 }
 
@@ -107,8 +119,17 @@ impl SimSolver for NscdSolver<AnyBroadphase> {
         out.extend(self.impulses().filter(|c| c.2 != DVec3::ZERO).map(|(i, j, p)| (i, j, p / dt)));
     }
 
-    fn restarts_exactly(&self) -> bool {
-        !self.config().warm_start && self.config().sweep != SweepOrder::Random
+    /// Carried impulses and law states by key, and the random stream of the sweep
+    /// ([`granula_nscd::NscdState`]).
+    fn save_state(&self) -> Vec<u8> {
+        // Serialising plain data into a Vec cannot fail.
+        bincode::serialize(&NscdSolver::save_state(self)).unwrap_or_default()
+    }
+
+    fn restore_state(&mut self, bytes: &[u8], world: &World) -> std::result::Result<(), String> {
+        let state: NscdState<()> =
+            bincode::deserialize(bytes).map_err(|e| format!("NSCD solver state unreadable: {e}"))?;
+        NscdSolver::restore_state(self, &state, world).map_err(|e| format!("NSCD solver state rejected: {e}"))
     }
 }
 
@@ -116,57 +137,57 @@ fn solver_err(e: impl std::fmt::Display) -> IoError {
     IoError::Solver(e.to_string())
 }
 
-fn md<L: ContactLaw + 'static>(law: L, s: &MdSpec, elastic: bool) -> Result<Box<dyn SimSolver>> {
+fn md<L: ContactLaw + 'static>(law: L, s: &MdSpec) -> Result<Box<dyn SimSolver>>
+where
+    L::History: Serialize + DeserializeOwned,
+{
     let local_damping =
         if s.local_damping > 0.0 { Some(LocalDamping::new(s.local_damping).map_err(solver_err)?) } else { None };
     let config = MdConfig { skin: s.skin, threads: s.threads, local_damping, ..Default::default() };
     let solver =
         MdSolver::new(law, AnyIntegrator::from_name(&s.integrator), AnyBroadphase::from_name(&s.broadphase), config)
             .map_err(solver_err)?;
-    let velocity_independent = elastic && s.tangential == "none" && s.local_damping == 0.0;
-    Ok(Box::new(MdRun { solver, velocity_independent }))
+    Ok(Box::new(MdRun { solver }))
 }
 
-fn md_with_normal<N, D>(normal: N, damping: D, s: &MdSpec, elastic: bool) -> Result<Box<dyn SimSolver>>
+fn md_with_normal<N, D>(normal: N, damping: D, s: &MdSpec) -> Result<Box<dyn SimSolver>>
 where
     N: granula_md::NormalModel + 'static,
     D: granula_md::DampingModel + 'static,
-    Composed<N, D, CundallStrack>: ContactLaw,
-    Composed<N, D, ViscousFriction>: ContactLaw,
-    Composed<N, D, NoFriction>: ContactLaw,
-    Composed<N, D, CundallStrack, RollingResistance, TwistingResistance, ConstantCohesion>: ContactLaw,
+    Composed<N, D, CundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, CundallStrack, RollingResistance, TwistingResistance, ConstantCohesion>:
+        ContactLaw<History: Serialize + DeserializeOwned>,
 {
     if s.resistances {
         let law = Composed::new(normal, damping, CundallStrack::from_material())
             .with_rolling(RollingResistance::from_material())
             .with_twisting(TwistingResistance::from_material())
             .with_cohesion(ConstantCohesion::from_material());
-        return md(law, s, elastic);
+        return md(law, s);
     }
     match s.tangential.as_str() {
         "viscous" => {
             let t = ViscousFriction::new(s.tangential_viscosity, Friction::from_material()).map_err(solver_err)?;
-            md(Composed::new(normal, damping, t), s, elastic)
+            md(Composed::new(normal, damping, t), s)
         }
-        "none" => md(Composed::new(normal, damping, NoFriction), s, elastic),
-        _ => md(Composed::new(normal, damping, CundallStrack::from_material()), s, elastic),
+        "none" => md(Composed::new(normal, damping, NoFriction), s),
+        _ => md(Composed::new(normal, damping, CundallStrack::from_material()), s),
     }
 }
 
 /// Builds the solver a scene asks for (parameters already validated by the scene).
 pub fn build_solver(scene: &Scene) -> Result<Box<dyn SimSolver>> {
-    // Restitution 1 for every pair: the damping sub-models exert no force.
-    let elastic =
-        scene.materials.iter().all(|m| m.restitution == 1.0) && scene.pairs.iter().all(|p| p.2.restitution == 1.0);
     match &scene.spec.solver {
         SolverSpec::Md(s) => match s.normal.as_str() {
             "hooke" => {
                 let k = s.normal_stiffness.unwrap_or(f64::NAN);
                 let normal = LinearSpring::new(k).map_err(solver_err)?;
                 let damping = LinearViscous::new(DampingCoefficient::FromRestitution(None)).map_err(solver_err)?;
-                md_with_normal(normal, damping, s, elastic)
+                md_with_normal(normal, damping, s)
             }
-            _ => md_with_normal(Hertz::from_material(), HertzViscous::from_material(), s, elastic),
+            _ => md_with_normal(Hertz::from_material(), HertzViscous::from_material(), s),
         },
         SolverSpec::Nscd(s) => Ok(Box::new(nscd(s)?)),
     }
