@@ -206,6 +206,7 @@ impl Integrator for Gear {
             }
         }
     }
+
     /// The scaled derivatives r₂ … r₅ of the position and of θ of every body (24 values per
     /// body, keyed by handle) and the step size they are scaled with (the one scalar).
     fn save_state(&self) -> IntegratorState {

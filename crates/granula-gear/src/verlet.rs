@@ -109,6 +109,7 @@ impl Integrator for VelocityVerlet {
                 *acc = (a, alpha);
             });
     }
+
     /// The accelerations of the last force evaluation (6 values per body, keyed by handle),
     /// which the next half kick uses: they were evaluated at the half-step velocities, so
     /// they cannot be recomputed from the end-of-step state when forces depend on velocity.
