@@ -62,16 +62,34 @@ impl CustomShape for Ground {
         "ground"
     }
     fn aabb(&self, position: DVec3, _q: DQuat) -> Aabb {
-        Aabb { min: DVec3::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY), max: DVec3::new(f64::INFINITY, f64::INFINITY, position.z) }
+        Aabb {
+            min: DVec3::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
+            max: DVec3::new(f64::INFINITY, f64::INFINITY, position.z),
+        }
     }
     fn mass_properties(&self, _density: f64) -> Option<MassProperties> {
         None
     }
-    fn contact_sphere(&self, position: DVec3, _q: DQuat, center: DVec3, radius: f64, margin: f64) -> Option<ContactGeometry> {
+    fn contact_sphere(
+        &self,
+        position: DVec3,
+        _q: DQuat,
+        center: DVec3,
+        radius: f64,
+        margin: f64,
+    ) -> Option<ContactGeometry> {
         let gap = center.z - position.z - radius;
         (gap <= margin).then(|| {
             let point = center - DVec3::Z * (radius + 0.5 * gap);
-            ContactGeometry { point, normal: DVec3::Z, gap, branch1: point - position, branch2: point - center, effective_radius: radius, feature: 0 }
+            ContactGeometry {
+                point,
+                normal: DVec3::Z,
+                gap,
+                branch1: point - position,
+                branch2: point - center,
+                effective_radius: radius,
+                feature: 0,
+            }
         })
     }
 }
@@ -79,7 +97,8 @@ impl CustomShape for Ground {
 #[test]
 fn custom_shapes_plug_into_the_dispatcher_and_are_walls() {
     let mut w = world();
-    let g = w.insert(RigidBodyBuilder::new(Shape::Custom(Arc::new(Ground)), DVec3::ZERO).fixed().build().unwrap()).unwrap();
+    let g =
+        w.insert(RigidBodyBuilder::new(Shape::Custom(Arc::new(Ground)), DVec3::ZERO).fixed().build().unwrap()).unwrap();
     w.insert(SphereBuilder::new(0.5, DVec3::new(0.0, 0.0, 0.4)).build().unwrap()).unwrap();
     let ig = w.bodies.index(g).unwrap();
     assert!(w.bodies.mass[ig].is_infinite(), "a custom shape without mass properties is a wall");

@@ -25,7 +25,13 @@ fn sphere_mass_comes_from_the_material_density() {
 fn planar_mode_makes_discs_and_locks_dofs() {
     let mut w = World::builder().planar(true).build().unwrap();
     let h = w
-        .insert(SphereBuilder::new(0.5, DVec3::ZERO).velocity(DVec3::new(1.0, 2.0, 3.0)).angular_velocity(DVec3::ONE).build().unwrap())
+        .insert(
+            SphereBuilder::new(0.5, DVec3::ZERO)
+                .velocity(DVec3::new(1.0, 2.0, 3.0))
+                .angular_velocity(DVec3::ONE)
+                .build()
+                .unwrap(),
+        )
         .unwrap();
     let i = w.bodies.index(h).unwrap();
     // Disc of unit thickness: m = ρ π r², I_z = ½ m r².
@@ -163,7 +169,10 @@ fn step_stops_on_excessive_overlap_and_calls_observers_otherwise() {
     }));
     w.step(&mut s, 1e-3).unwrap(); // ratio 0.35 < 0.5
     let err = w.step(&mut s, 1e-3).unwrap_err(); // ratio 0.6 > 0.5
-    assert!(matches!(err, CoreError::ExcessiveOverlap { body1: BodyHandle(4), body2: BodyHandle(9), step: 2, .. }), "{err}");
+    assert!(
+        matches!(err, CoreError::ExcessiveOverlap { body1: BodyHandle(4), body2: BodyHandle(9), step: 2, .. }),
+        "{err}"
+    );
     assert_eq!(*seen.lock().unwrap(), vec![(1, 7)], "observers run after successful steps only");
 }
 
