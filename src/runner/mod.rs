@@ -100,12 +100,6 @@ fn drive(mut run: Run, quiet: bool) -> Result<i32, IoError> {
         RunEnd::Interrupted(ckpt) => {
             println!("interrupted at step {} (t = {:.6} s)", run.world.step, run.world.time);
             println!("checkpoint written: continue with `granula resume {}`", ckpt.display());
-            if !run.checkpoint().exact {
-                println!(
-                    "note: this solver keeps contact histories or warm-start state that a checkpoint cannot \
-                     restore yet; the continuation is not bit-identical to an uninterrupted run"
-                );
-            }
             Ok(INTERRUPTED)
         }
     }
