@@ -2,6 +2,31 @@
 //!
 //! A Discrete Element Method library for granular media. This facade re-exports the
 //! workspace crates and a [`prelude`].
+//!
+//! A ball dropped on a floor, with the Hertz-Mindlin law of `granula-md`, velocity Verlet
+//! and linked cells behind a Verlet skin (the same pieces as `examples/settling.rs`):
+//!
+//! ```
+//! use granula::prelude::*;
+//! use granula::md::hertz_mindlin;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut world = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).build()?;
+//! world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build()?)?;
+//! let ball = world.insert(SphereBuilder::new(0.01, DVec3::new(0.0, 0.0, 0.05)).build()?)?;
+//! let config = MdConfig { skin: 1e-3, ..Default::default() };
+//! let mut solver = MdSolver::new(hertz_mindlin(), VelocityVerlet::new(), LinkedCells::new(), config)?;
+//! let dt = 1e-5;
+//! for _ in 0..1000 {
+//!     world.step(&mut solver, dt)?;
+//! }
+//! // Still in free fall after 0.01 s: z = 0.05 − g t²/2 (Verlet is exact for constant
+//! // acceleration, up to round-off).
+//! let z = world.bodies.position[world.bodies.index(ball)?].z;
+//! assert!((z - (0.05 - 0.5 * 9.81 * 0.01f64.powi(2))).abs() < 1e-12);
+//! # Ok(())
+//! # }
+//! ```
 #![deny(missing_docs)]
 
 pub use granula_broadphase as broadphase;
