@@ -10,7 +10,7 @@
 //! per sphere below 1e-12 J (a speed of about 3e-5 m/s).
 
 use granula::broadphase::LinkedCells;
-use granula::core::{DVec3, Material, MotionKind, PlaneBuilder, SphereBuilder, World};
+use granula::core::{DVec3, Material, MaterialId, MotionKind, SphereBuilder, World};
 use granula::gear::VelocityVerlet;
 use granula::md::hertz_mindlin;
 use granula::smooth::{MdConfig, MdSolver};
@@ -50,15 +50,7 @@ pub fn settle(n_side: usize, seed: u64, max_time: f64) -> Result<Settled, Box<dy
     let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).build()?;
     let spacing = 1.2 * D;
     let l = spacing * n_side as f64;
-    for (p, n) in [
-        (DVec3::ZERO, DVec3::Z),
-        (DVec3::ZERO, DVec3::X),
-        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
-        (DVec3::ZERO, DVec3::Y),
-        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
-    ] {
-        w.insert(PlaneBuilder::new(p, n).build()?)?;
-    }
+    w.insert_open_box(DVec3::ZERO, l, l, MaterialId(0))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for i in 0..n_side {
         for j in 0..n_side {

@@ -4,7 +4,7 @@
 //! must never rise.
 
 use granula::broadphase::LinkedCells;
-use granula::core::{DVec3, Material, PlaneBuilder, SphereBuilder, World};
+use granula::core::{DVec3, Material, MaterialId, SphereBuilder, World};
 use granula::gear::Gear;
 use granula::md::hertz_mindlin;
 use granula::smooth::{MdConfig, MdSolver};
@@ -14,15 +14,7 @@ use rand_chacha::ChaCha8Rng;
 fn box_of_spheres() -> World {
     let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(Material::default()).build().unwrap();
     let (r, l) = (5e-4, 4e-3);
-    for (p, n) in [
-        (DVec3::ZERO, DVec3::Z),
-        (DVec3::ZERO, DVec3::X),
-        (DVec3::ZERO, DVec3::Y),
-        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
-        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
-    ] {
-        w.insert(PlaneBuilder::new(p, n).build().unwrap()).unwrap();
-    }
+    w.insert_open_box(DVec3::ZERO, l, l, MaterialId(0)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for i in 0..3 {
         for j in 0..3 {

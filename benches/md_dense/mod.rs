@@ -4,7 +4,7 @@
 //! E = 1e7 Pa, ν = 0.3, e = 0.5, μ = 0.5 for spheres and walls.
 
 use flate2::read::GzDecoder;
-use granula::core::{DVec3, Material, PlaneBuilder, SphereBuilder, World};
+use granula::core::{DVec3, Material, MaterialId, SphereBuilder, World};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
@@ -42,15 +42,7 @@ pub fn dense_world(n: usize) -> Result<World, Box<dyn std::error::Error>> {
         ..Material::default()
     };
     let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).build()?;
-    for (p, n) in [
-        (DVec3::ZERO, DVec3::X),
-        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
-        (DVec3::ZERO, DVec3::Y),
-        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
-        (DVec3::ZERO, DVec3::Z),
-    ] {
-        w.insert(PlaneBuilder::new(p, n).build()?)?;
-    }
+    w.insert_open_box(DVec3::ZERO, l, l, MaterialId(0))?;
     for line in lines {
         let line = line?;
         let v: Vec<f64> = line.split_whitespace().map(str::parse).collect::<Result<_, _>>()?;

@@ -33,15 +33,7 @@ fn backends_agree_on_the_dense_packing() {
     for (c, r) in &spheres {
         w.insert(SphereBuilder::new(*r, *c).build().unwrap()).unwrap();
     }
-    for (p, n) in [
-        (DVec3::ZERO, DVec3::Z),
-        (DVec3::ZERO, DVec3::X),
-        (DVec3::ZERO, DVec3::Y),
-        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
-        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
-    ] {
-        w.insert(PlaneBuilder::new(p, n).build().unwrap()).unwrap();
-    }
+    w.insert_open_box(DVec3::ZERO, l, l, MaterialId(0)).unwrap();
     // Candidates within 5 % of the radius (the margin an NSCD solver would use).
     let margin = 0.05 * spheres[0].1;
     let boxes: Vec<Aabb> = (0..w.bodies.len()).map(|i| w.bodies.aabb(i).inflated(0.5 * margin)).collect();

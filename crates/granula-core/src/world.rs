@@ -1,10 +1,10 @@
 //! The world: bodies, materials, gravity, clock, energy ledger and observers.
 
-use crate::body::Body;
+use crate::body::{Body, PlaneBuilder};
 use crate::body_set::{BodySet, MotionKind};
 use crate::energy::EnergyLedger;
 use crate::error::{CoreError, Result};
-use crate::handle::BodyHandle;
+use crate::handle::{BodyHandle, MaterialId};
 use crate::material::{Material, MaterialTable};
 use crate::math::{DMat3, DVec3};
 use crate::solver::{Solver, StepReport};
@@ -146,6 +146,36 @@ impl World {
     /// Inserts a body; errors name the field at fault or the unknown material.
     pub fn insert(&mut self, body: impl Body) -> Result<BodyHandle> {
         self.bodies.insert(&body, &self.materials, self.planar)
+    }
+
+    /// Inserts the five fixed plane walls of a box open at the top: the floor z = `corner.z`
+    /// and the sides x = `corner.x`, y = `corner.y`, x = `corner.x + lx`, y = `corner.y + ly`
+    /// (in that order), all with `material` and normals pointing into the box. This is the
+    /// container of the benchmark packings and of most settling tests.
+    pub fn insert_open_box(
+        &mut self,
+        corner: DVec3,
+        lx: f64,
+        ly: f64,
+        material: MaterialId,
+    ) -> Result<[BodyHandle; 5]> {
+        for (field, v) in [("box length x", lx), ("box length y", ly)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(CoreError::InvalidWorld { field, value: format!("{v}"), expected: "finite and > 0" });
+            }
+        }
+        let walls = [
+            (corner, DVec3::Z),
+            (corner, DVec3::X),
+            (corner, DVec3::Y),
+            (corner + DVec3::new(lx, 0.0, 0.0), -DVec3::X),
+            (corner + DVec3::new(0.0, ly, 0.0), -DVec3::Y),
+        ];
+        let mut handles = [BodyHandle(0); 5];
+        for (h, (point, normal)) in handles.iter_mut().zip(walls) {
+            *h = self.insert(PlaneBuilder::new(point, normal).material(material).build()?)?;
+        }
+        Ok(handles)
     }
 
     /// Removes a body; its handle is retired.

@@ -227,3 +227,26 @@ fn gyroscopic_term_of_a_torque_free_asymmetric_body() {
     // ω × Iω = (1,1,0) × (1,2,0) = (0,0,1) → α = −(0,0,1)/3.
     assert!((alpha - DVec3::new(0.0, 0.0, -1.0 / 3.0)).length() < 1e-15);
 }
+
+#[test]
+fn open_box_has_five_inward_walls_and_rejects_bad_sizes() {
+    let mut w = world();
+    let walls = w.insert_open_box(DVec3::new(1.0, 2.0, 3.0), 0.5, 0.25, MaterialId(0)).unwrap();
+    let normal = |h: BodyHandle| match w.bodies.shape[w.bodies.index(h).unwrap()] {
+        Shape::Plane { normal } => normal,
+        _ => panic!("not a plane"),
+    };
+    let expected = [DVec3::Z, DVec3::X, DVec3::Y, -DVec3::X, -DVec3::Y];
+    for (h, n) in walls.iter().zip(expected) {
+        assert_eq!(normal(*h), n);
+    }
+    // The far walls sit at corner + size, exactly (sums of representable values).
+    assert_eq!(w.bodies.position[w.bodies.index(walls[3]).unwrap()].x, 1.5);
+    assert_eq!(w.bodies.position[w.bodies.index(walls[4]).unwrap()].y, 2.25);
+    for bad in [0.0, -1.0, f64::NAN] {
+        let err = w.insert_open_box(DVec3::ZERO, bad, 1.0, MaterialId(0)).unwrap_err();
+        assert!(matches!(err, CoreError::InvalidWorld { field: "box length x", .. }), "{err}");
+    }
+    let err = w.insert_open_box(DVec3::ZERO, 1.0, 1.0, MaterialId(9)).unwrap_err();
+    assert!(matches!(err, CoreError::UnknownMaterial { .. }), "{err}");
+}

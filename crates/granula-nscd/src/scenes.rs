@@ -81,15 +81,7 @@ pub fn dense_packing(text: impl std::io::BufRead, mu: f64) -> Result<World, Stri
             .map_err(|e| format!("header '{header}': {name}: {e}"))
     };
     let l = field("L=")?;
-    for (p, n) in [
-        (DVec3::ZERO, DVec3::Z),
-        (DVec3::ZERO, DVec3::X),
-        (DVec3::ZERO, DVec3::Y),
-        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
-        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
-    ] {
-        world.insert(PlaneBuilder::new(p, n).build().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    }
+    world.insert_open_box(DVec3::ZERO, l, l, MaterialId(0)).map_err(|e| e.to_string())?;
     for (k, line) in lines.enumerate() {
         let line = line.map_err(|e| e.to_string())?;
         if line.trim().is_empty() {

@@ -4,7 +4,7 @@
 //! carried impulses and the random stream restored; different without either.
 
 use granula_broadphase::BruteForce;
-use granula_core::{DVec3, Material, PlaneBuilder, SphereBuilder, World};
+use granula_core::{DVec3, Material, MaterialId, SphereBuilder, World};
 use granula_nscd::{Criterion, NscdConfig, NscdSolver, NscdState, SweepOrder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -19,15 +19,7 @@ fn scene() -> World {
     let material = Material { friction: 0.4, ..Material::named("beads") };
     let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).build().unwrap();
     let l = 2.04 * R * 3.0;
-    for (p, n) in [
-        (DVec3::ZERO, DVec3::Z),
-        (DVec3::ZERO, DVec3::X),
-        (DVec3::ZERO, DVec3::Y),
-        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
-        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
-    ] {
-        w.insert(PlaneBuilder::new(p, n).build().unwrap()).unwrap();
-    }
+    w.insert_open_box(DVec3::ZERO, l, l, MaterialId(0)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for i in 0..3 {
         for j in 0..3 {

@@ -2,7 +2,7 @@
 //! bad input.
 
 use granula_broadphase::BruteForce;
-use granula_core::{DVec3, Material, PairMaterial, PlaneBuilder, SphereBuilder, StepReport, StepWarning, World};
+use granula_core::{DVec3, Material, MaterialId, PairMaterial, SphereBuilder, StepReport, StepWarning, World};
 use granula_nscd::materials::check_pair_material;
 use granula_nscd::{Criterion, NscdConfig, NscdError, NscdSolver, SweepOrder};
 use rand::{Rng, SeedableRng};
@@ -12,15 +12,7 @@ use rand_chacha::ChaCha8Rng;
 fn packing() -> World {
     let mut w = World::builder().material(Material { friction: 0.5, ..Material::named("m") }).build().unwrap();
     let l = 0.04;
-    for (p, n) in [
-        (DVec3::ZERO, DVec3::Z),
-        (DVec3::ZERO, DVec3::X),
-        (DVec3::ZERO, DVec3::Y),
-        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
-        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
-    ] {
-        w.insert(PlaneBuilder::new(p, n).build().unwrap()).unwrap();
-    }
+    w.insert_open_box(DVec3::ZERO, l, l, MaterialId(0)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     for i in 0..4 {
         for j in 0..4 {

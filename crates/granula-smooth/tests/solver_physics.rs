@@ -5,7 +5,7 @@ mod common;
 
 use common::{ledger_total, mechanical, HertzElastic, SpringDashpot};
 use granula_broadphase::BruteForce;
-use granula_core::{DVec3, Dofs, Material, PlaneBuilder, Prescribed, SphereBuilder, StepWarning, World};
+use granula_core::{DVec3, Dofs, Material, MaterialId, PlaneBuilder, Prescribed, SphereBuilder, StepWarning, World};
 use granula_gear::{Gear, SymplecticEuler, VelocityVerlet};
 use granula_smooth::{MdConfig, MdSolver};
 use rand::{Rng, SeedableRng};
@@ -54,15 +54,7 @@ fn pair_collision_conserves_momentum_to_round_off() {
 fn box_scene(n_side: usize, friction: f64, seed: u64) -> World {
     let mut w = world(DVec3::new(0.0, 0.0, -9.81), friction);
     let l = 2.2 * R * n_side as f64;
-    for (p, n) in [
-        (DVec3::ZERO, DVec3::Z),
-        (DVec3::ZERO, DVec3::X),
-        (DVec3::ZERO, DVec3::Y),
-        (DVec3::new(l, 0.0, 0.0), -DVec3::X),
-        (DVec3::new(0.0, l, 0.0), -DVec3::Y),
-    ] {
-        w.insert(PlaneBuilder::new(p, n).build().unwrap()).unwrap();
-    }
+    w.insert_open_box(DVec3::ZERO, l, l, MaterialId(0)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for i in 0..n_side {
         for j in 0..n_side {
