@@ -8,6 +8,7 @@
 //! cost one line per field.
 
 use granula_core::{ContactKey, DMat3, DVec3};
+use nalgebra::Matrix6;
 
 /// What one contact update reads and writes. Aligned to a cache line so that a record
 /// of the Signorini-Coulomb law spans exactly three lines.
@@ -57,12 +58,12 @@ impl<P> HotContact<P> {
 }
 
 /// The angular part of a contact for laws with rolling and torsion friction.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Couple {
     /// Couple impulse (n, t, s components, N m s) acting on body 2; body 1 gets the opposite.
     pub q: DVec3,
-    /// Diagonal of the angular Delassus block (A₁ + A₂ in the local frame).
-    pub w_ang: DVec3,
+    /// The 6×6 Delassus block W6 of force and couple, local frame (n, t, s) twice.
+    pub w6: Matrix6<f64>,
     /// Relative angular velocity with no contact impulse, local frame.
     pub omega_free: DVec3,
 }

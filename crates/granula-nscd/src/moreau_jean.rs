@@ -17,7 +17,7 @@ use crate::convergence::{ConvergenceMonitor, Criterion};
 use crate::delassus::{delassus_block, is_diagonal};
 use crate::detection::Detection;
 use crate::error::NscdError;
-use crate::local::{ContactSetup, LocalProblem, NonSmoothLaw, SignoriniCoulomb};
+use crate::local::{delassus_block6, ContactSetup, LocalProblem, NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
 use crate::prefetch::prefetch;
 use crate::sweep::fill_order;
@@ -25,6 +25,7 @@ use granula_core::math::{integrate_orientation, tangent_frame};
 use granula_core::{
     Broadphase, ContactKey, ContactStore, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport, StepWarning, World,
 };
+use nalgebra::Vector6;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -238,8 +239,6 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 (self.contacts.coupled.len() - 1) as u32
             };
             if L::COUPLES {
-                let (m1, m2) = (&self.mob[iu], &self.mob[ju]);
-                let axis = |e: DVec3| e.dot(m1.ang * e) + e.dot(m2.ang * e);
                 let om = self.vel[ju].w - self.vel[iu].w;
                 let q0 = if self.config.warm_start {
                     DVec3::new(carried.couple.dot(g.normal), carried.couple.dot(t), carried.couple.dot(s))
@@ -248,7 +247,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 };
                 self.contacts.couples.push(Couple {
                     q: q0,
-                    w_ang: DVec3::new(axis(g.normal), axis(t), axis(s)),
+                    w6: delassus_block6([g.normal, t, s], &self.mob[iu], g.branch1, &self.mob[ju], g.branch2),
                     omega_free: DVec3::new(om.dot(g.normal), om.dot(t), om.dot(s)),
                 });
             }
@@ -349,14 +348,16 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 }
                 let a = order[k] as usize;
                 let c = &mut hot[a];
-                let (p, dp) = update(&self.law, c, coupled, &mut self.vel, &self.mob);
-                if L::COUPLES {
-                    let (q, dq) = update_couple(&self.law, c, &mut couples[a], &mut self.vel, &self.mob);
+                let (p, dp) = if L::COUPLES {
+                    let (p, dp, q, dq) = update6(&self.law, c, &mut couples[a], &mut self.vel, &self.mob);
                     if track {
                         // The couples enter the local criterion (eq. 35) like forces.
                         monitor.record(q, dq);
                     }
-                }
+                    (p, dp)
+                } else {
+                    update(&self.law, c, coupled, &mut self.vel, &self.mob)
+                };
                 if track {
                     monitor.record(p, dp);
                 }
@@ -402,25 +403,36 @@ pub(crate) fn apply_couple<P>(c: &HotContact<P>, q: DVec3, vel: &mut [BodyVeloci
     vel[i].w -= mob[i].ang * q;
 }
 
-/// The angular update of a contact with rolling and torsion friction: block Gauss-Seidel
-/// between the force and the couple of the same contact (see `local/rolling.rs`).
+/// One contact update with rolling and torsion friction (001 §1.7): generalized local
+/// velocity (U, Ω) from the two bodies, removal of the contact's own contribution
+/// W6 (P, Q), the 6-D local solve with the exact coupling ([`NonSmoothLaw::solve6`]), and
+/// exchange of the 6-D impulse change with the two bodies. O(1) per contact.
+/// Returns the new force impulse, its change, the new couple impulse and its change.
 #[inline(always)]
-pub(crate) fn update_couple<L: NonSmoothLaw>(
+pub(crate) fn update6<L: NonSmoothLaw>(
     law: &L,
-    c: &HotContact<L::Params>,
+    c: &mut HotContact<L::Params>,
     k: &mut Couple,
     vel: &mut [BodyVelocity],
     mob: &[BodyMobility],
-) -> (DVec3, DVec3) {
-    let om = vel[c.body2 as usize].w - vel[c.body1 as usize].w;
-    let ol = c.to_local(om);
-    let q = law.solve_couple(k.w_ang, ol - k.w_ang * k.q, &c.params, c.p);
-    let dq = q - k.q;
+) -> (DVec3, DVec3, DVec3, DVec3) {
+    let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
+    let ul = c.to_local(v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1));
+    let ol = c.to_local(v2.w - v1.w);
+    let x0 = Vector6::new(c.p.x, c.p.y, c.p.z, k.q.x, k.q.y, k.q.z);
+    let b = Vector6::new(ul.x, ul.y, ul.z, ol.x, ol.y, ol.z) - k.w6 * x0;
+    let x = law.solve6(&k.w6, &b, &c.params, &x0);
+    let (p, q) = (DVec3::new(x[0], x[1], x[2]), DVec3::new(x[3], x[4], x[5]));
+    let (dp, dq) = (p - c.p, q - k.q);
+    if dp != DVec3::ZERO {
+        apply(c, c.to_world(dp), vel, mob);
+        c.p = p;
+    }
     if dq != DVec3::ZERO {
         apply_couple(c, c.to_world(dq), vel, mob);
         k.q = q;
     }
-    (q, dq)
+    (p, dp, q, dq)
 }
 
 /// One contact update of the ELG Gauss-Seidel (004 §2.3.3.4): local velocity from the two

@@ -7,8 +7,10 @@
 mod cohesive;
 mod planar_graph;
 mod rolling;
+mod six_dof;
 
-pub use rolling::{RollingParams, RollingSignoriniCoulomb};
+pub use rolling::{rolling_torsion_couple, RollingParams, RollingSignoriniCoulomb};
+pub use six_dof::{delassus_block6, solve_local6, Caps6, LOCAL_MAX_ITERATIONS, LOCAL_TOLERANCE};
 mod signorini_coulomb;
 
 pub use cohesive::{Bond, CohesiveParams, CohesiveSignoriniCoulomb};
@@ -19,6 +21,7 @@ pub use signorini_coulomb::{
 
 use crate::config::GapMode;
 use granula_core::{DMat3, DVec3, PairMaterial};
+use nalgebra::{Matrix6, Vector6};
 use std::fmt::Debug;
 
 /// The local problem of contact α: U = b + W_αα P (004 §2.3.3.4, ELG form), with
@@ -91,15 +94,30 @@ pub trait NonSmoothLaw: Send + Sync {
     fn solve(&self, problem: &LocalProblem, params: &Self::Params) -> DVec3;
 
     /// `true` when the law also acts on the relative rotation (rolling and torsion
-    /// friction): the solver then keeps a couple impulse per contact and calls
-    /// [`NonSmoothLaw::solve_couple`] after each force update. Default `false`.
+    /// friction): the solver then keeps a couple impulse per contact, builds the contact's
+    /// 6×6 block W6 (force and couple) and calls [`NonSmoothLaw::solve6`] instead of
+    /// [`NonSmoothLaw::solve`]. Default `false`.
     const COUPLES: bool = false;
 
-    /// The couple impulse Q (local frame (n, t, s), N m s) of the angular problem
-    /// Ω = b + diag(w_ang) Q, Ω the relative angular velocity ω₂ − ω₁, given the contact's
-    /// current impulse `p`. Default: none.
-    fn solve_couple(&self, _w_ang: DVec3, _b: DVec3, _params: &Self::Params, _p: DVec3) -> DVec3 {
-        DVec3::ZERO
+    /// The generalized impulse x = (P, Q) (local frame (n, t, s) twice: force impulse N s,
+    /// couple impulse N m s) solving the 6-D local problem (U, Ω) = b + W6 x, Ω the relative
+    /// angular velocity ω₂ − ω₁, started from `start` (the contact's current impulses).
+    /// Default (laws without couples): the force law on the 3×3 force block, no couple.
+    fn solve6(
+        &self,
+        w6: &Matrix6<f64>,
+        b: &Vector6<f64>,
+        params: &Self::Params,
+        _start: &Vector6<f64>,
+    ) -> Vector6<f64> {
+        let w = DMat3::from_cols_array_2d(&[
+            [w6[(0, 0)], w6[(1, 0)], w6[(2, 0)]],
+            [w6[(0, 1)], w6[(1, 1)], w6[(2, 1)]],
+            [w6[(0, 2)], w6[(1, 2)], w6[(2, 2)]],
+        ]);
+        let problem = LocalProblem { w, b: DVec3::new(b[0], b[1], b[2]), diagonal: crate::delassus::is_diagonal(&w) };
+        let p = self.solve(&problem, params);
+        Vector6::new(p.x, p.y, p.z, 0.0, 0.0, 0.0)
     }
 
     /// Classifies a final impulse.

@@ -5,17 +5,16 @@
 //! (twists) with the couple opposed to the motion, as Coulomb's law does for sliding.
 //!
 //! Solution: the local problem couples the force impulse P and the couple impulse Q
-//! through the 6×6 block of the contact. granula solves it by block Gauss-Seidel inside the
-//! contact update: the force part with the Signorini-Coulomb law at the current Q, then the
-//! couple part at the new P, with the diagonal of the angular block A₁ + A₂ (exact for
-//! spheres, whose angular block is isotropic). The outer Gauss-Seidel sweeps iterate both,
-//! so the converged impulses satisfy both graphs; a non-diagonal angular block only slows
-//! the convergence (the quasi-NLGS remark of 004 §2.3.3.4). The 6×6 reduced mass of 001
-//! is not formed.
+//! through the 6×6 Delassus block W6 of the contact (the inverse of the 6×6 reduced mass of
+//! 001 §1.7), built per contact at the step start; [`super::solve_local6`] solves the three
+//! laws at once with the exact coupling, and the contact update applies the 6-D impulse
+//! change to its two bodies (the ELG O(1) update of 004 §2.3.3.4).
 
 use super::signorini_coulomb::{coulomb_status, SignoriniCoulomb};
+use super::six_dof::{solve_local6, Caps6};
 use super::{ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw, ShockParams};
 use granula_core::DVec3;
+use nalgebra::{Matrix6, Vector6};
 
 /// Signorini-Coulomb with rolling and torsion friction; the coefficients (lengths) come
 /// from the pair material (`rolling_friction`, `torsion_friction`).
@@ -36,7 +35,9 @@ pub struct RollingParams {
     pub torsion: f64,
 }
 
-/// The couple of 001 eqs. 1.38-1.42 in impulse form for a diagonal angular block `w`:
+/// The couple alone of 001 eqs. 1.38-1.42 in impulse form for a diagonal angular block `w`
+/// at a given normal impulse `pn` (one half of an alternating force/couple scheme; kept as
+/// a reference for the coupled solve):
 /// torsion Q_n = −b_n/w_n clipped to |Q_n| ≤ μ_n P_n; rolling Q_r = −b_r/w_r (tangential)
 /// clipped to |Q_r| ≤ μ_r P_n along its direction.
 #[inline]
@@ -78,8 +79,9 @@ impl NonSmoothLaw for RollingSignoriniCoulomb {
     }
 
     #[inline]
-    fn solve_couple(&self, w: DVec3, b: DVec3, k: &RollingParams, p: DVec3) -> DVec3 {
-        rolling_torsion_couple(w, b, p.x, k.rolling, k.torsion)
+    fn solve6(&self, w6: &Matrix6<f64>, b: &Vector6<f64>, k: &RollingParams, start: &Vector6<f64>) -> Vector6<f64> {
+        let caps = Caps6 { mu: k.shock.mu, u_min: k.shock.min_normal_velocity, rolling: k.rolling, torsion: k.torsion };
+        solve_local6(w6, b, &caps, start)
     }
 
     fn status(&self, k: &RollingParams, p: DVec3) -> ContactStatus {
