@@ -159,15 +159,7 @@ fn check_hertz_pair(
             reason: "Hertz needs a finite curvature (no flat-flat contact)",
         });
     }
-    if !(m_eff.is_finite() && m_eff > 0.0) {
-        return Err(MdError::UnsupportedPair {
-            model,
-            field: "effective_mass",
-            value: m_eff,
-            reason: "a contact needs at least one dynamic body with finite mass",
-        });
-    }
-    Ok(())
+    super::require_finite_mass(model, m_eff)
 }
 
 #[cfg(test)]

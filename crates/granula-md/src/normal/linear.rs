@@ -42,15 +42,7 @@ impl NormalModel for LinearSpring {
         std::f64::consts::PI * (m_eff / self.stiffness).sqrt()
     }
     fn check_pair(&self, _: &PairMaterial, _: f64, m_eff: f64) -> Result<(), MdError> {
-        if !(m_eff.is_finite() && m_eff > 0.0) {
-            return Err(MdError::UnsupportedPair {
-                model: "linear_spring",
-                field: "effective_mass",
-                value: m_eff,
-                reason: "a contact needs at least one dynamic body with finite mass",
-            });
-        }
-        Ok(())
+        super::require_finite_mass("linear_spring", m_eff)
     }
 }
 

@@ -8,3 +8,20 @@ mod power_law;
 pub use hertz::{hertz_force, hertz_lmgc_stiffness, Hertz, HertzLmgc};
 pub use linear::{linear_spring_force, LinearSpring};
 pub use power_law::{power_law_contact_time, power_law_force, PowerLaw};
+
+use crate::error::MdError;
+
+/// Every normal law needs a finite effective mass m* = (1/m₁ + 1/m₂)⁻¹: at least one of the
+/// two bodies must be dynamic with a finite mass (two walls never make a contact).
+fn require_finite_mass(model: &'static str, m_eff: f64) -> Result<(), MdError> {
+    if m_eff.is_finite() && m_eff > 0.0 {
+        Ok(())
+    } else {
+        Err(MdError::UnsupportedPair {
+            model,
+            field: "effective_mass",
+            value: m_eff,
+            reason: "a contact needs at least one dynamic body with finite mass",
+        })
+    }
+}

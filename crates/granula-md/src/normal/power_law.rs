@@ -70,15 +70,7 @@ impl NormalModel for PowerLaw {
         power_law_contact_time(self.stiffness, self.exponent, m_eff, v)
     }
     fn check_pair(&self, _: &PairMaterial, _: f64, m_eff: f64) -> Result<(), MdError> {
-        if !(m_eff.is_finite() && m_eff > 0.0) {
-            return Err(MdError::UnsupportedPair {
-                model: "power_law",
-                field: "effective_mass",
-                value: m_eff,
-                reason: "a contact needs at least one dynamic body with finite mass",
-            });
-        }
-        Ok(())
+        super::require_finite_mass("power_law", m_eff)
     }
 }
 
