@@ -108,51 +108,50 @@ impl<B: Broadphase> VerletPairs<B> {
     /// dynamic (fixed and kinematic) never paired with each other. Returns `true` when the
     /// list was rebuilt.
     pub fn update(&mut self, bodies: &BodySet) -> bool {
-        let n = bodies.len();
-        self.boxes.clear();
-        self.skip.clear();
-        for i in 0..n {
-            let r = bodies.radius[i];
-            self.boxes.push(if r.is_finite() {
-                Aabb::around(bodies.position[i], DVec3::splat(r))
-            } else {
-                bodies.aabb(i)
-            });
-            self.skip.push(bodies.motion[i] != MotionKind::Dynamic);
-        }
-        self.refresh()
+        self.update_with(
+            bodies.len(),
+            |i| {
+                let r = bodies.radius[i];
+                if r.is_finite() {
+                    Aabb::around(bodies.position[i], DVec3::splat(r))
+                } else {
+                    bodies.aabb(i)
+                }
+            },
+            |i| bodies.motion[i] != MotionKind::Dynamic,
+        )
     }
 
     /// Updates from boxes and skip flags (the [`Broadphase`] contract; a missing skip flag
     /// counts as `false`). Returns `true` when the list was rebuilt.
     pub fn update_boxes(&mut self, boxes: &[Aabb], skip: &[bool]) -> bool {
-        self.boxes.clear();
-        self.boxes.extend_from_slice(boxes);
-        self.skip.clear();
-        self.skip.extend((0..boxes.len()).map(|i| skip.get(i).copied().unwrap_or(false)));
-        self.refresh()
+        self.update_with(boxes.len(), |i| boxes[i], |i| skip.get(i).copied().unwrap_or(false))
     }
 
-    /// `true` when every current box lies inside its reference box and nothing else changed.
-    fn still_valid(&self) -> bool {
-        !self.stale
-            && self.reference.len() == self.boxes.len()
-            && self.reference_skip == self.skip
-            && self.boxes.iter().zip(&self.reference).all(|(b, r)| {
-                r.min.x <= b.min.x
-                    && r.min.y <= b.min.y
-                    && r.min.z <= b.min.z
-                    && b.max.x <= r.max.x
-                    && b.max.y <= r.max.y
-                    && b.max.z <= r.max.z
-            })
-    }
-
-    fn refresh(&mut self) -> bool {
+    /// Updates from `n` bodies whose box and skip flag are given by `box_of(i)` and
+    /// `skip_of(i)`. Returns `true` when the list was rebuilt.
+    ///
+    /// The validity test runs on the fly, one box at a time, and stops at the first box that
+    /// left its reference; boxes are stored only when the list is rebuilt. Between rebuilds
+    /// a call thus reads each body once and writes nothing.
+    pub fn update_with(&mut self, n: usize, box_of: impl Fn(usize) -> Aabb, skip_of: impl Fn(usize) -> bool) -> bool {
         self.updates += 1;
-        if self.still_valid() {
+        let valid = !self.stale
+            && self.reference.len() == n
+            && (0..n).all(|i| skip_of(i) == self.reference_skip[i] && contains(&self.reference[i], &box_of(i)));
+        if valid {
             return false;
         }
+        self.boxes.clear();
+        self.boxes.extend((0..n).map(&box_of));
+        self.skip.clear();
+        self.skip.extend((0..n).map(&skip_of));
+        self.rebuild();
+        true
+    }
+
+    /// Rebuilds the list from the stored boxes and skip flags.
+    fn rebuild(&mut self) {
         let half_skin = 0.5 * self.skin;
         let grow = 0.5 * (self.skin + self.margin);
         self.reference.clear();
@@ -164,6 +163,16 @@ impl<B: Broadphase> VerletPairs<B> {
         self.backend.find_pairs(&self.inflated, &self.skip, &mut self.pairs);
         self.rebuilds += 1;
         self.stale = false;
-        true
     }
+}
+
+/// `true` when `inner` lies inside `outer` (faces may touch).
+#[inline]
+fn contains(outer: &Aabb, inner: &Aabb) -> bool {
+    outer.min.x <= inner.min.x
+        && outer.min.y <= inner.min.y
+        && outer.min.z <= inner.min.z
+        && inner.max.x <= outer.max.x
+        && inner.max.y <= outer.max.y
+        && inner.max.z <= outer.max.z
 }

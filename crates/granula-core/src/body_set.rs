@@ -229,25 +229,18 @@ impl BodySet {
     }
 
     /// Angular acceleration of body `i` from a world-frame torque, with Euler's gyroscopic
-    /// term: α = R I⁻¹ (Rᵀ T − ω_b × I ω_b), ω_b = Rᵀ ω (003 eq. 1; 004 §2.3.2). Locked
-    /// rotation components are zeroed. Zero for non-dynamic bodies.
+    /// term ([`euler_angular_acceleration`] on the body's columns). Zero for non-dynamic
+    /// bodies.
     #[inline]
     pub fn angular_acceleration(&self, i: usize, torque: DVec3, omega: DVec3) -> DVec3 {
-        let inv_i = self.inv_inertia[i];
-        if inv_i == DVec3::ZERO {
-            return DVec3::ZERO;
-        }
-        let inertia = self.inertia[i];
-        let alpha = if inertia.x == inertia.y && inertia.y == inertia.z {
-            // Spherical top: the gyroscopic term vanishes.
-            torque * inv_i.x
-        } else {
-            let q = self.orientation[i];
-            let wb = q.inverse() * omega;
-            let tb = q.inverse() * torque;
-            q * ((tb - wb.cross(inertia * wb)) * inv_i)
-        };
-        self.locked[i].mask_angular(alpha)
+        euler_angular_acceleration(
+            torque,
+            omega,
+            self.orientation[i],
+            self.inertia[i],
+            self.inv_inertia[i],
+            self.locked[i],
+        )
     }
 
     /// Advances every kinematic body from `t` to `t + dt`: velocities are set to their value
@@ -255,6 +248,11 @@ impl BodySet {
     /// rotate by ω(t + dt/2) dt (exact for constant or linear-in-time drives).
     pub fn advance_kinematic(&mut self, t: f64, dt: f64) {
         for i in 0..self.len() {
+            // The one-byte motion column first: most bodies are dynamic, and the drive column
+            // is wide.
+            if self.motion[i] != MotionKind::Kinematic {
+                continue;
+            }
             if let Some(d) = &self.drive[i] {
                 let tm = t + 0.5 * dt;
                 let (v_mid, w_mid) = (d.linear.at(tm), d.angular.at(tm));
@@ -278,6 +276,17 @@ impl BodySet {
 
     /// Checks that every body's state is finite; the error names the first body and field.
     pub fn check_finite(&self, step: u64, time: f64) -> Result<()> {
+        // Fast pass: a NaN or an infinity survives any sum, so a finite sum over the whole
+        // state clears every body at once; otherwise (or if finite values overflowed) the
+        // slow pass names the first body at fault.
+        let mut sum = DVec3::ZERO;
+        for i in 0..self.len() {
+            let q = self.orientation[i];
+            sum += self.position[i] + self.velocity[i] + self.angular_velocity[i] + DVec3::new(q.x, q.y, q.z + q.w);
+        }
+        if sum.is_finite() {
+            return Ok(());
+        }
         for i in 0..self.len() {
             let field = if !self.position[i].is_finite() {
                 "position"
@@ -327,4 +336,34 @@ fn mass_properties(shape: &Shape, source: MassSource, material_density: f64, pla
             _ => p,
         }),
     }
+}
+
+/// Angular acceleration of a rigid body from a world-frame torque, with Euler's gyroscopic
+/// term: α = R I⁻¹ (Rᵀ T − ω_b × I ω_b), ω_b = Rᵀ ω (003 eq. 1; 004 §2.3.2), where R is the
+/// rotation of `orientation` and I = diag(`inertia`) the principal moments. A spherical top
+/// (equal moments) has no gyroscopic term and needs no rotation: α = T/I. Locked rotation
+/// components are zeroed; zero when `inv_inertia` is zero (non-dynamic bodies).
+///
+/// A free function of the columns so that integrators can run it over slices.
+#[inline]
+pub fn euler_angular_acceleration(
+    torque: DVec3,
+    omega: DVec3,
+    orientation: DQuat,
+    inertia: DVec3,
+    inv_inertia: DVec3,
+    locked: Dofs,
+) -> DVec3 {
+    if inv_inertia == DVec3::ZERO {
+        return DVec3::ZERO;
+    }
+    let alpha = if inertia.x == inertia.y && inertia.y == inertia.z {
+        torque * inv_inertia.x
+    } else {
+        let q = orientation;
+        let wb = q.inverse() * omega;
+        let tb = q.inverse() * torque;
+        q * ((tb - wb.cross(inertia * wb)) * inv_inertia)
+    };
+    locked.mask_angular(alpha)
 }

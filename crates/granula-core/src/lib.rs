@@ -29,7 +29,7 @@ pub use body::{
     Body, BodyState, CylinderBuilder, Dofs, Motion, PlaneBuilder, Prescribed, RigidBody, RigidBodyBuilder,
     SphereBuilder,
 };
-pub use body_set::{BodySet, MotionKind};
+pub use body_set::{euler_angular_acceleration, BodySet, MotionKind};
 pub use broadphase::Broadphase;
 pub use contact::{Contact, ContactGeometry, ContactKey, ContactStore};
 pub use contact_law::{ContactForce, ContactKinematics, ContactLaw};

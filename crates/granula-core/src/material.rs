@@ -283,6 +283,21 @@ impl MaterialTable {
         &self.pairs[a.0 as usize * self.materials.len() + b.0 as usize]
     }
 
+    /// The position of the pair (a, b) in [`MaterialTable::pairs`], for solvers that resolve
+    /// a contact's material pair once per neighbour-list rebuild instead of per step. Stays
+    /// valid until a material is added (the pair values themselves may change).
+    #[inline]
+    pub fn pair_index(&self, a: MaterialId, b: MaterialId) -> usize {
+        a.0 as usize * self.materials.len() + b.0 as usize
+    }
+
+    /// The pair values of every (a, b), row-major: `pairs()[pair_index(a, b)]` is
+    /// `*pair(a, b)`.
+    #[inline]
+    pub fn pairs(&self) -> &[PairMaterial] {
+        &self.pairs
+    }
+
     fn rebuild_pairs(&mut self) {
         let n = self.materials.len();
         self.pairs.clear();

@@ -2,11 +2,14 @@
 
 use crate::per_body::PerBody;
 use granula_core::math::integrate_orientation;
-use granula_core::{AccelerationField, BodySet, CoreError, DVec3, Integrator, IntegratorState};
+use granula_core::{
+    euler_angular_acceleration, AccelerationField, BodySet, CoreError, DVec3, Integrator, IntegratorState,
+};
 use rayon::prelude::*;
 
-/// Bodies per parallel task; smaller sets run on the calling thread.
-const MIN_BODIES_PER_TASK: usize = 2048;
+/// Bodies per parallel task (fixed chunks: each body is updated from its own data only, so
+/// the split does not change any result).
+const CHUNK: usize = 2048;
 
 /// Fixed-point sweeps for the implicit gyroscopic half kick; the contraction factor is
 /// |ω| Δt, so three sweeps leave an error of order (|ω| Δt)³ relative.
@@ -28,8 +31,6 @@ const GYROSCOPIC_SWEEPS: usize = 3;
 pub struct VelocityVerlet {
     /// Linear and angular accelerations of the last force evaluation.
     accel: PerBody<(DVec3, DVec3)>,
-    /// Per-body results of the correct step's first (read-only) pass: a, α, ω(t + Δt).
-    scratch: Vec<(DVec3, DVec3, DVec3)>,
 }
 
 impl VelocityVerlet {
@@ -47,66 +48,82 @@ impl Integrator for VelocityVerlet {
     fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
         self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
         let half = 0.5 * dt;
-        let b = bodies;
-        let accel = &self.accel.values;
-        b.position
-            .par_iter_mut()
-            .zip(b.velocity.par_iter_mut())
-            .zip(b.angular_velocity.par_iter_mut())
-            .zip(b.orientation.par_iter_mut())
-            .zip(b.inv_mass.par_iter().zip(b.locked.par_iter()).zip(accel.par_iter()))
-            .with_min_len(MIN_BODIES_PER_TASK)
-            .for_each(|((((x, v), w), q), ((inv_m, locked), (a, alpha)))| {
-                if *inv_m == 0.0 {
-                    return;
+        let BodySet { position, velocity, angular_velocity, orientation, inv_mass, locked, .. } = bodies;
+        let (inv_mass, locked, accel) = (&inv_mass[..], &locked[..], &self.accel.values[..]);
+        // One closure call per chunk, a plain loop inside (inlined, no per-body dispatch).
+        position
+            .par_chunks_mut(CHUNK)
+            .zip(velocity.par_chunks_mut(CHUNK))
+            .zip(angular_velocity.par_chunks_mut(CHUNK))
+            .zip(orientation.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(|(k, (((x, v), w), q))| {
+                let range = k * CHUNK..k * CHUNK + x.len();
+                let (inv_m, locked, accel) = (&inv_mass[range.clone()], &locked[range.clone()], &accel[range]);
+                for m in 0..x.len() {
+                    if inv_m[m] == 0.0 {
+                        continue;
+                    }
+                    let (a, alpha) = accel[m];
+                    let lock = locked[m];
+                    v[m] += lock.mask_linear(a * half);
+                    x[m] += lock.mask_linear(v[m] * dt);
+                    w[m] += lock.mask_angular(alpha * half);
+                    q[m] = integrate_orientation(q[m], lock.mask_angular(w[m]), dt);
                 }
-                *v += locked.mask_linear(*a * half);
-                *x += locked.mask_linear(*v * dt);
-                *w += locked.mask_angular(*alpha * half);
-                *q = integrate_orientation(*q, locked.mask_angular(*w), dt);
             });
     }
 
     fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
         let half = 0.5 * dt;
-        // Pass 1, read-only: accelerations and the new angular velocity of every body.
-        let b: &BodySet = bodies;
-        self.scratch.clear();
-        self.scratch.resize(b.len(), (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO));
-        self.scratch.par_iter_mut().enumerate().with_min_len(MIN_BODIES_PER_TASK).for_each(|(i, out)| {
-            if b.inv_mass[i] == 0.0 {
-                return;
-            }
-            let a = field.linear(b, i);
-            // ω(t + Δt) = ω(t + Δt/2) + α(ω(t + Δt)) Δt/2 is implicit through the gyroscopic
-            // term; a few fixed-point sweeps keep the scheme second order for asymmetric
-            // bodies (a spherical top has no gyroscopic term: one evaluation is exact).
-            let w_half = b.angular_velocity[i];
-            let inertia = b.inertia[i];
-            let sweeps = if inertia.x == inertia.y && inertia.y == inertia.z { 1 } else { GYROSCOPIC_SWEEPS };
-            let mut w = w_half;
-            let mut alpha = DVec3::ZERO;
-            for _ in 0..sweeps {
-                alpha = field.angular(b, i, w);
-                w = w_half + alpha * half;
-            }
-            *out = (a, alpha, w);
-        });
-        // Pass 2: the second half kick.
-        bodies
-            .velocity
-            .par_iter_mut()
-            .zip(bodies.angular_velocity.par_iter_mut())
-            .zip(self.accel.values.par_iter_mut())
-            .zip(self.scratch.par_iter().zip(bodies.inv_mass.par_iter()))
-            .with_min_len(MIN_BODIES_PER_TASK)
-            .for_each(|(((v, w), acc), (&(a, alpha, w_new), inv_m))| {
-                if *inv_m == 0.0 {
-                    return;
+        let gravity = field.gravity;
+        let BodySet {
+            velocity,
+            angular_velocity,
+            orientation,
+            force,
+            torque,
+            external_force,
+            external_torque,
+            inv_mass,
+            inertia,
+            inv_inertia,
+            locked,
+            ..
+        } = bodies;
+        velocity
+            .par_chunks_mut(CHUNK)
+            .zip(angular_velocity.par_chunks_mut(CHUNK))
+            .zip(self.accel.values.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(|(k, ((v, w), acc))| {
+                let base = k * CHUNK;
+                for m in 0..v.len() {
+                    let i = base + m;
+                    let inv_m = inv_mass[i];
+                    if inv_m == 0.0 {
+                        continue;
+                    }
+                    let lock = locked[i];
+                    let a = lock.mask_linear((force[i] + external_force[i]) * inv_m + gravity);
+                    let t = torque[i] + external_torque[i];
+                    // ω(t + Δt) = ω(t + Δt/2) + α(ω(t + Δt)) Δt/2 is implicit through the
+                    // gyroscopic term; a few fixed-point sweeps keep the scheme second order
+                    // for asymmetric bodies (a spherical top has no gyroscopic term: one
+                    // evaluation is exact).
+                    let (q, moments, inv_moments) = (orientation[i], inertia[i], inv_inertia[i]);
+                    let sweeps = if moments.x == moments.y && moments.y == moments.z { 1 } else { GYROSCOPIC_SWEEPS };
+                    let w_half = w[m];
+                    let mut w_new = w_half;
+                    let mut alpha = DVec3::ZERO;
+                    for _ in 0..sweeps {
+                        alpha = euler_angular_acceleration(t, w_new, q, moments, inv_moments, lock);
+                        w_new = w_half + alpha * half;
+                    }
+                    v[m] += a * half;
+                    w[m] = w_new;
+                    acc[m] = (a, alpha);
                 }
-                *v += a * half;
-                *w = w_new;
-                *acc = (a, alpha);
             });
     }
 

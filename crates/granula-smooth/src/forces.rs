@@ -9,7 +9,7 @@
 use crate::pairs::{Candidate, PairKind, PairList};
 use granula_core::narrowphase::collide;
 use granula_core::{
-    BodySet, ContactForce, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation, MaterialTable,
+    BodySet, ContactForce, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation, PairMaterial,
 };
 use rayon::prelude::*;
 
@@ -81,7 +81,8 @@ impl ChunkSummary {
 pub(crate) struct PassInput<'a, L> {
     pub law: &'a L,
     pub bodies: &'a BodySet,
-    pub materials: &'a MaterialTable,
+    /// The material table's pair values ([`MaterialTable::pairs`](granula_core::MaterialTable::pairs)).
+    pub materials: &'a [PairMaterial],
     pub candidates: &'a [Candidate],
     pub dt: f64,
     /// `false` for the priming pass at the initial state: histories are not updated and
@@ -111,13 +112,12 @@ fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
     let (i, j) = (c.body1 as usize, c.body2 as usize);
     match c.kind {
         PairKind::Spheres => {
-            let (x1, r1, r2) = (b.position[i], b.radius[i], b.radius[j]);
-            let d = b.position[j] - x1;
+            let d = b.position[j] - b.position[i];
             let dist2 = d.length_squared();
-            let reach = r1 + r2 + c.margin;
-            if dist2 > reach * reach {
+            if dist2 > c.reach2 {
                 return Ok(None);
             }
+            let (r1, r2) = (c.radius1, c.radius2);
             let dist = dist2.sqrt();
             if dist <= 1e-12 * (r1 + r2) {
                 return Err(());
@@ -141,45 +141,95 @@ fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
     }
 }
 
-/// Narrowphase and law for the pairs `base..base + loads.len()`.
-fn chunk<L: ContactLaw>(
+/// Where the loads of the pairs of a chunk go.
+trait LoadSink {
+    /// Pair `p` (global index) carries no load this step.
+    fn none(&mut self, p: usize);
+    /// Pair `p` between bodies `i` and `j` carries `load`.
+    fn add(&mut self, p: usize, i: usize, j: usize, load: PairLoad);
+}
+
+/// The per-pair buffer of a chunk (pairs `base..base + loads.len()`), gathered per body
+/// afterwards; used when several threads share the pass.
+struct PairBuffer<'a> {
+    base: usize,
+    loads: &'a mut [PairLoad],
+}
+
+impl LoadSink for PairBuffer<'_> {
+    #[inline(always)]
+    fn none(&mut self, p: usize) {
+        self.loads[p - self.base] = PairLoad::default();
+    }
+    #[inline(always)]
+    fn add(&mut self, p: usize, _: usize, _: usize, load: PairLoad) {
+        self.loads[p - self.base] = load;
+    }
+}
+
+/// Direct accumulation into the body arrays, in pair order; used on one thread.
+///
+/// Bit-identical to the gather: each body's CSR list is in increasing pair order and the
+/// gather starts from zero, so both form the same sums in the same order; pairs without a
+/// load add exact zeros there (x ± 0 = x, and a sum that starts from +0 never becomes −0),
+/// so skipping them here changes nothing.
+struct BodyAccumulator<'a> {
+    force: &'a mut [DVec3],
+    torque: &'a mut [DVec3],
+}
+
+impl LoadSink for BodyAccumulator<'_> {
+    #[inline(always)]
+    fn none(&mut self, _: usize) {}
+    #[inline(always)]
+    fn add(&mut self, _: usize, i: usize, j: usize, load: PairLoad) {
+        self.force[i] -= load.force;
+        self.torque[i] += load.torque1;
+        self.force[j] += load.force;
+        self.torque[j] += load.torque2;
+    }
+}
+
+/// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
+fn chunk<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     base: usize,
-    loads: &mut [PairLoad],
     histories: &mut [L::History],
     stored: &mut [f64],
-    summary: &mut ChunkSummary,
-) {
+    sink: &mut S,
+) -> ChunkSummary {
     let b = input.bodies;
-    *summary = ChunkSummary::default();
-    for (k, ((load, hist), last_stored)) in
-        loads.iter_mut().zip(histories.iter_mut()).zip(stored.iter_mut()).enumerate()
+    // Kept in locals (registers) for the whole loop, written once by the caller.
+    let mut summary = ChunkSummary::default();
+    let candidates = &input.candidates[base..base + histories.len()];
+    for (k, ((c, hist), last_stored)) in candidates.iter().zip(histories.iter_mut()).zip(stored.iter_mut()).enumerate()
     {
         let p = base + k;
-        let c = &input.candidates[p];
         let (i, j) = (c.body1 as usize, c.body2 as usize);
         let g = match geometry(b, c) {
             Ok(Some(g)) => g,
             Ok(None) => {
-                *load = PairLoad::default();
-                if input.commit {
-                    *hist = Default::default();
+                sink.none(p);
+                if input.commit && *last_stored != 0.0 {
                     // The energy a contact still stored when it opened (a loaded tangential
                     // spring) is lost with its history: count it as dissipated by sliding.
                     summary.dissipated.sliding += *last_stored;
                     *last_stored = 0.0;
                 }
+                if input.commit {
+                    *hist = Default::default();
+                }
                 continue;
             }
             Err(()) => {
-                *load = PairLoad::default();
+                sink.none(p);
                 if summary.failed == u32::MAX {
                     summary.failed = p as u32;
                 }
                 continue;
             }
         };
-        let material = input.materials.pair(b.material[i], b.material[j]);
+        let material = &input.materials[c.material as usize];
         let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
         let kin = ContactKinematics {
             normal: g.normal,
@@ -199,11 +249,16 @@ fn chunk<L: ContactLaw>(
             let mut scratch = *hist;
             input.law.force(&kin, &mut scratch)
         };
-        *load = PairLoad {
-            force: cf.force,
-            torque1: -g.branch1.cross(cf.force) - cf.torque,
-            torque2: g.branch2.cross(cf.force) + cf.torque,
-        };
+        sink.add(
+            p,
+            i,
+            j,
+            PairLoad {
+                force: cf.force,
+                torque1: -g.branch1.cross(cf.force) - cf.torque,
+                torque2: g.branch2.cross(cf.force) + cf.torque,
+            },
+        );
         if !input.commit {
             continue;
         }
@@ -225,7 +280,8 @@ fn chunk<L: ContactLaw>(
         if overlap > 0.0 {
             summary.max_overlap = summary.max_overlap.max(overlap);
             // The division only for a candidate record (overlap > ratio·r_min first).
-            let r_min = b.radius[i].min(b.radius[j]);
+            let r_min =
+                if c.kind == PairKind::Spheres { c.radius1.min(c.radius2) } else { b.radius[i].min(b.radius[j]) };
             if overlap > summary.max_ratio * r_min {
                 let ratio = overlap / r_min;
                 if ratio > summary.max_ratio {
@@ -235,22 +291,41 @@ fn chunk<L: ContactLaw>(
             }
         }
     }
+    summary
 }
 
-/// Runs the pass over all candidates into `loads` and `summaries` (one per
-/// [`PAIR_CHUNK`]), in parallel when there is more than one chunk.
+/// Runs the pass over all candidates and leaves the contact loads of every body in `force`
+/// and `torque` (overwritten), with one summary per [`PAIR_CHUNK`] pairs in `summaries`.
 /// `stored` holds, per pair, the elastic energy stored at its last evaluation.
+///
+/// On several threads the chunks run in parallel into the per-pair buffer `loads`, which is
+/// then gathered per body ([`gather`]); on one thread the chunks run in order and add their
+/// loads to the bodies directly (no buffer traffic), with the same sums bit for bit.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn pair_pass<L: ContactLaw>(
     input: &PassInput<'_, L>,
+    pairs: &PairList,
     histories: &mut [L::History],
     stored: &mut [f64],
     loads: &mut [PairLoad],
     summaries: &mut [ChunkSummary],
+    force: &mut [DVec3],
+    torque: &mut [DVec3],
 ) {
-    debug_assert_eq!(loads.len(), input.candidates.len());
-    if loads.len() <= PAIR_CHUNK {
-        if let Some(s) = summaries.first_mut() {
-            chunk(input, 0, loads, histories, stored, s);
+    debug_assert_eq!(histories.len(), input.candidates.len());
+    if rayon::current_num_threads() == 1 || histories.len() <= PAIR_CHUNK {
+        force.fill(DVec3::ZERO);
+        torque.fill(DVec3::ZERO);
+        let mut sink = BodyAccumulator { force, torque };
+        for (k, ((h, e), s)) in
+            histories.chunks_mut(PAIR_CHUNK).zip(stored.chunks_mut(PAIR_CHUNK)).zip(summaries.iter_mut()).enumerate()
+        {
+            *s = chunk(input, k * PAIR_CHUNK, h, e, &mut sink);
+        }
+        if histories.is_empty() {
+            if let Some(s) = summaries.first_mut() {
+                *s = ChunkSummary::default();
+            }
         }
         return;
     }
@@ -260,20 +335,15 @@ pub(crate) fn pair_pass<L: ContactLaw>(
         .zip(stored.par_chunks_mut(PAIR_CHUNK))
         .zip(summaries.par_iter_mut())
         .enumerate()
-        .for_each(|(k, (((l, h), e), s))| chunk(input, k * PAIR_CHUNK, l, h, e, s));
+        .for_each(|(k, (((l, h), e), s))| {
+            *s = chunk(input, k * PAIR_CHUNK, h, e, &mut PairBuffer { base: k * PAIR_CHUNK, loads: l });
+        });
+    gather(pairs, loads, force, torque);
 }
 
-/// Sums the pair loads of each body in CSR order into `force` and `torque` (overwritten).
-///
-/// On one thread the same sums are formed by a scatter in pair order: the CSR list of each
-/// body is in increasing pair order and starts from zero, so every body adds the same terms
-/// in the same order and the result is bit-identical to the gather, at the cost of one
-/// streamed pass over the loads instead of an indirect load per incidence.
-pub(crate) fn gather(pairs: &PairList, loads: &[PairLoad], force: &mut [DVec3], torque: &mut [DVec3]) {
-    if rayon::current_num_threads() == 1 {
-        scatter(&pairs.candidates, loads, force, torque);
-        return;
-    }
+/// Sums the pair loads of each body in CSR order into `force` and `torque` (overwritten),
+/// in parallel over bodies.
+fn gather(pairs: &PairList, loads: &[PairLoad], force: &mut [DVec3], torque: &mut [DVec3]) {
     let body = |i: usize, f: &mut DVec3, t: &mut DVec3| {
         let (mut fs, mut ts) = (DVec3::ZERO, DVec3::ZERO);
         for &e in pairs.incident(i) {
@@ -300,18 +370,4 @@ pub(crate) fn gather(pairs: &PairList, loads: &[PairLoad], force: &mut [DVec3], 
             body(k * BODY_CHUNK + m, f, t);
         }
     });
-}
-
-/// The sequential form of [`gather`]: zero, then add each pair's loads to its two bodies
-/// in pair order.
-fn scatter(candidates: &[Candidate], loads: &[PairLoad], force: &mut [DVec3], torque: &mut [DVec3]) {
-    force.fill(DVec3::ZERO);
-    torque.fill(DVec3::ZERO);
-    for (c, l) in candidates.iter().zip(loads) {
-        let (i, j) = (c.body1 as usize, c.body2 as usize);
-        force[i] -= l.force;
-        torque[i] += l.torque1;
-        force[j] += l.force;
-        torque[j] += l.torque2;
-    }
 }

@@ -1,6 +1,6 @@
 //! The candidate pair list of the Verlet skin and its per-body incidence (CSR).
 
-use granula_core::{BodySet, ContactKey};
+use granula_core::{BodySet, ContactKey, MaterialTable};
 
 /// How the narrowphase treats a candidate pair, decided once per rebuild.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,15 +12,27 @@ pub(crate) enum PairKind {
 }
 
 /// One candidate pair, oriented so that body 1 has the smaller handle (contact keys and the
-/// normal's direction then survive swap-removals that reorder dense indices).
+/// normal's direction then survive swap-removals that reorder dense indices), with what the
+/// hot loop needs about the pair resolved once per rebuild (shapes and materials do not
+/// change between rebuilds; see [`MdSolver::invalidate`](crate::MdSolver::invalidate)).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Candidate {
     /// Dense index of body 1.
     pub body1: u32,
     /// Dense index of body 2.
     pub body2: u32,
+    /// Position of the pair's material values in the material table
+    /// ([`MaterialTable::pair_index`](granula_core::MaterialTable::pair_index)).
+    pub material: u32,
     /// Narrowphase path.
     pub kind: PairKind,
+    /// Radius of body 1 (sphere pairs) (m).
+    pub radius1: f64,
+    /// Radius of body 2 (sphere pairs) (m).
+    pub radius2: f64,
+    /// Squared centre distance below which a sphere pair is within the margin,
+    /// (r₁ + r₂ + margin)² (m²).
+    pub reach2: f64,
     /// Detection margin: the law's range for the pair's materials (m).
     pub margin: f64,
     /// Effective mass m* = (1/m₁ + 1/m₂)⁻¹ with 1/m = 0 for non-dynamic bodies (kg).
@@ -49,7 +61,14 @@ impl PairList {
     /// margin + √3 skin cannot come within the margin before the next rebuild.
     /// Allocation-free once warm.
     /// `margin(i, j)` is the law's range for the pair.
-    pub fn rebuild(&mut self, bodies: &BodySet, raw: &[(u32, u32)], reach: f64, margin: impl Fn(usize, usize) -> f64) {
+    pub fn rebuild(
+        &mut self,
+        bodies: &BodySet,
+        materials: &MaterialTable,
+        raw: &[(u32, u32)],
+        reach: f64,
+        margin: impl Fn(usize, usize) -> f64,
+    ) {
         self.candidates.clear();
         for &(i, j) in raw {
             let (iu, ju) = (i as usize, j as usize);
@@ -65,12 +84,18 @@ impl PairList {
                 }
             }
             let kind = if spheres { PairKind::Spheres } else { PairKind::General };
-            let (r1, r2) = (bodies.radius[iu], bodies.radius[ju]);
+            let (r1, r2) = (bodies.radius[body1 as usize], bodies.radius[body2 as usize]);
+            let margin = margin(iu, ju);
+            let material = materials.pair_index(bodies.material[body1 as usize], bodies.material[body2 as usize]);
             self.candidates.push(Candidate {
                 body1,
                 body2,
+                material: material as u32,
                 kind,
-                margin: margin(iu, ju),
+                radius1: r1,
+                radius2: r2,
+                reach2: (r1 + r2 + margin) * (r1 + r2 + margin),
+                margin,
                 effective_mass: 1.0 / (bodies.inv_mass[iu] + bodies.inv_mass[ju]),
                 effective_radius: if spheres { r1 * r2 / (r1 + r2) } else { f64::NAN },
             });

@@ -3,7 +3,7 @@
 use crate::body_loads::{apply_local_damping, external_load_work, kinematic_power};
 use crate::config::MdConfig;
 use crate::error::SmoothError;
-use crate::forces::{gather, pair_pass, ChunkSummary, PairLoad, PassInput, PAIR_CHUNK};
+use crate::forces::{pair_pass, ChunkSummary, PairLoad, PassInput, PAIR_CHUNK};
 use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
 use granula_core::narrowphase::collide;
@@ -47,14 +47,13 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pairs: PairList,
     pub(crate) store: ContactStore<L::History>,
     pub(crate) stored_energy: ContactStore<f64>,
-    boxes: Vec<Aabb>,
-    skip: Vec<bool>,
     pub(crate) max_range: f64,
     loads: Vec<PairLoad>,
     summaries: Vec<ChunkSummary>,
     prev_position: Vec<DVec3>,
     prev_angular_velocity: Vec<DVec3>,
     pub(crate) primed_version: Option<u64>,
+    primed_materials: usize,
     pub(crate) kinematic_power: f64,
 }
 
@@ -81,14 +80,13 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             pairs: PairList::default(),
             store: ContactStore::new(),
             stored_energy: ContactStore::new(),
-            boxes: Vec::new(),
-            skip: Vec::new(),
             max_range: 0.0,
             loads: Vec::new(),
             summaries: Vec::new(),
             prev_position: Vec::new(),
             prev_angular_velocity: Vec::new(),
             primed_version: None,
+            primed_materials: 0,
             kinematic_power: 0.0,
         })
     }
@@ -144,15 +142,16 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let bodies = &world.bodies;
         let rebuilt = if self.max_range > 0.0 {
             let grow = 0.5 * self.max_range;
-            self.boxes.clear();
-            self.skip.clear();
-            for i in 0..bodies.len() {
-                let r = bodies.radius[i];
-                let b = if r.is_finite() { Aabb::around(bodies.position[i], DVec3::splat(r)) } else { bodies.aabb(i) };
-                self.boxes.push(b.inflated(grow));
-                self.skip.push(bodies.motion[i] != MotionKind::Dynamic);
-            }
-            self.verlet.update_boxes(&self.boxes, &self.skip)
+            self.verlet.update_with(
+                bodies.len(),
+                |i| {
+                    let r = bodies.radius[i];
+                    let b =
+                        if r.is_finite() { Aabb::around(bodies.position[i], DVec3::splat(r)) } else { bodies.aabb(i) };
+                    b.inflated(grow)
+                },
+                |i| bodies.motion[i] != MotionKind::Dynamic,
+            )
         } else {
             // Same boxes and skip flags (non-dynamic bodies never pair together), built by
             // the skin layer itself.
@@ -164,7 +163,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let reach = self.max_range + 3f64.sqrt() * self.config.skin;
         let (law, materials) = (&self.law, &world.materials);
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
-        self.pairs.rebuild(bodies, self.verlet.pairs(), reach, margin);
+        self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, margin);
         self.store.rebuild(self.pairs.keys(bodies));
         // Pairs that left the list were out of range for a while: nothing stored remains.
         self.stored_energy.rebuild(self.pairs.keys(bodies));
@@ -179,17 +178,24 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// Contact loads of the current state into `bodies.force` / `bodies.torque`; returns the
     /// reduced summary. `commit = false` leaves histories untouched.
     fn evaluate(&mut self, world: &mut World, dt: f64, commit: bool) -> Result<ChunkSummary, SmoothError> {
+        // The load columns leave the body set for the pass (a move, no copy), which reads the
+        // rest of it.
+        let mut force = std::mem::take(&mut world.bodies.force);
+        let mut torque = std::mem::take(&mut world.bodies.torque);
         let input = PassInput {
             law: &self.law,
             bodies: &world.bodies,
-            materials: &world.materials,
+            materials: world.materials.pairs(),
             candidates: &self.pairs.candidates,
             dt,
             commit,
         };
         let (_, histories) = self.store.split_mut();
         let (_, stored) = self.stored_energy.split_mut();
-        pair_pass(&input, histories, stored, &mut self.loads, &mut self.summaries);
+        let (loads, summaries) = (&mut self.loads, &mut self.summaries);
+        pair_pass(&input, &self.pairs, histories, stored, loads, summaries, &mut force, &mut torque);
+        world.bodies.force = force;
+        world.bodies.torque = torque;
         let mut total = ChunkSummary::default();
         for s in &self.summaries {
             total.merge(s);
@@ -202,8 +208,6 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                 return Err(e.into());
             }
         }
-        let bodies = &mut world.bodies;
-        gather(&self.pairs, &self.loads, &mut bodies.force, &mut bodies.torque);
         Ok(total)
     }
 
@@ -211,9 +215,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let t = world.time;
         let field = AccelerationField { gravity: world.gravity };
         let version = world.bodies.structure_version();
-        if self.primed_version != Some(version) {
-            // Bodies were inserted or removed (or this is the first step): new pair list,
-            // margin from the current materials, and forces at the current state.
+        if self.primed_version != Some(version) || self.primed_materials != world.materials.len() {
+            // Bodies were inserted or removed, a material was added (the candidates hold
+            // material-pair positions), or this is the first step: new pair list, margin
+            // from the current materials, and forces at the current state.
             self.max_range = self.law_margin(world);
             self.verlet.invalidate();
             world.bodies.set_kinematic_velocities(t);
@@ -224,6 +229,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             }
             self.kinematic_power = kinematic_power(&world.bodies);
             self.primed_version = Some(version);
+            self.primed_materials = world.materials.len();
         }
         let b = &world.bodies;
         let loaded = b.external_force.iter().chain(&b.external_torque).any(|f| *f != DVec3::ZERO);
