@@ -121,8 +121,9 @@ fn hertz_viscous_restitution_matches_its_target_when_unclamped() {
     let tc = hertz_contact_time(mat.effective_young, 0.5 * r, 0.5 * m, 0.5);
     for v in [0.05, 0.5, 5.0] {
         let got = collide(&law, mat, r, m, v, tc / 400.0);
-        // The Tsuji form gives a speed-independent e close to the target; 0.5 % covers the
-        // form's own approximation (measured 0.4997 for 0.5) and the integrator.
+        // The Tsuji form gives a speed-independent e equal to the target (its reduced
+        // equation has the linear dashpot's restitution, see damping::hertz_tsuji_collision);
+        // 0.5 % covers the integrator (measured 0.4997 for 0.5).
         assert!((got.restitution - mat.restitution).abs() < 5e-3, "v = {v}: e = {}", got.restitution);
     }
 }

@@ -1,5 +1,6 @@
 //! Normal damping laws: viscous (coefficient, or from restitution for linear and Hertz
-//! springs) and Hunt-Crossley (003 eq. 3).
+//! springs, optionally calibrated to the no-attraction clamp) and Hunt-Crossley
+//! (003 eq. 3); the reduced head-on impact that gives their restitution.
 
 mod clamped_calibration;
 mod hunt_crossley;
