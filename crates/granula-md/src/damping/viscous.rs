@@ -35,9 +35,9 @@ pub enum DampingCoefficient {
     /// [`hertz_tsuji_clamped_damping_ratio`](crate::damping::hertz_tsuji_clamped_damping_ratio)
     /// for [`HertzViscous`],
     /// [`linear_clamped_damping_ratio`](crate::damping::linear_clamped_damping_ratio) for
-    /// [`LinearViscous`]. Computed once per restitution value and thread (a root find of a
-    /// few milliseconds), then read from a memo at the cost of the plain form. With tension
-    /// allowed the same ratio gives a lower restitution.
+    /// [`LinearViscous`]. Computed once per restitution value and thread (a root find of
+    /// under a millisecond), then read from a memo at the cost of the plain form. With
+    /// tension allowed the same ratio gives a lower restitution.
     FromRestitutionClamped(Option<f64>),
 }
 
@@ -183,8 +183,9 @@ impl DampingModel for LinearViscous {
 /// F_d = γ_n δ̇ with γ_n = 2 √(5/6) α_n √(m* S_n), S_n = dF_e/dδ the Hertz tangent
 /// stiffness, α_n the damping ratio of restitution e (004 §2.2.1: "for Hertz law, same
 /// results with a varying K_n"). The resulting restitution does not depend on the impact
-/// speed. With [`DampingCoefficient::FromRestitution`] it is close to e when the force may
-/// pull (0.4997 for 0.5) and higher under the no-attraction clamp (0.550 for 0.5); with
+/// speed. With [`DampingCoefficient::FromRestitution`] it is e when the force may pull (the
+/// reduced impact has the linear dashpot's restitution) and higher under the no-attraction
+/// clamp (0.5503 for 0.5); with
 /// [`DampingCoefficient::FromRestitutionClamped`] α_n is calibrated so that it is e under
 /// the clamp ([`hertz_tsuji_collision`] gives the value for any α_n and policy).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -235,8 +236,7 @@ impl DampingModel for HertzViscous {
     /// the claim does not hold): e itself for [`DampingCoefficient::FromRestitutionClamped`]
     /// under the clamp, otherwise the reduced collision
     /// [`hertz_tsuji_collision`](crate::damping::hertz_tsuji_collision) of its damping ratio
-    /// (e.g. 0.4997 with tension allowed and 0.550 clamped for a plain 0.5). None for a
-    /// fixed γ.
+    /// (e.g. e with tension allowed and 0.5503 clamped for a plain 0.5). None for a fixed γ.
     fn claimed_restitution(&self, material: &PairMaterial, tension: TensionPolicy) -> Option<f64> {
         let (alpha, clamped) = self.coefficient.ratio(material, Spring::Hertz)?;
         if clamped && tension == TensionPolicy::NoAttraction {
