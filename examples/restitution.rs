@@ -6,12 +6,18 @@
 //!
 //! Theory: linear spring-dashpot, e_n = exp(−πη/ω), t_c = π/ω (002 eqs. 8, 10); with the
 //! default no-attraction clamp, the closed form of `params::linear_clamped_collision`; Hertz,
-//! t_c = 2.868 (m*²/(R* E*² v))^{1/5} (undamped); Tsuji damping targets e; Hunt-Crossley
-//! targets e for e close to 1 (003 eq. 3). "-" marks quantities without a closed form.
+//! t_c = 2.868 (m*²/(R* E*² v))^{1/5} (undamped); Tsuji damping, the reduced head-on equation
+//! of `params::hertz_tsuji_collision` (exactly e with tension allowed, 0.550 for e = 0.5 under
+//! the clamp, and e again with the ratio calibrated to the clamp, the default of
+//! `hertz_mindlin`); Hunt-Crossley targets e for e close to 1 (003 eq. 3). "asked" is the
+//! restitution the law was given; "-" marks quantities without a closed form.
 
 use granula::core::{ContactLaw, DVec3, Material, PairMaterial};
 use granula::md::conformance::pair::{First, IsolatedPair, Sphere};
-use granula::md::params::{hertz_contact_time, linear_clamped_collision, LinearCollision};
+use granula::md::params::{
+    damping_ratio_from_restitution, hertz_contact_time, hertz_tsuji_collision, linear_clamped_collision,
+    LinearCollision,
+};
 use granula::md::*;
 
 /// One line of the table.
@@ -19,6 +25,8 @@ use granula::md::*;
 pub struct Row {
     /// The law's name (and tension policy).
     pub law: String,
+    /// The restitution the law was given, if any.
+    pub e_asked: Option<f64>,
     /// Measured restitution.
     pub e: f64,
     /// Theory, if any.
@@ -73,8 +81,8 @@ pub fn run(steps: f64) -> Vec<Row> {
     let m_r = 0.5 * mass();
     let r_eff = 0.5 * RADIUS;
     let mut rows = Vec::new();
-    let mut push = |law: String, (e, tc): (f64, f64), e_theory, tc_theory| {
-        rows.push(Row { law, e, e_theory, tc, tc_theory });
+    let mut push = |law: String, e_asked, (e, tc): (f64, f64), e_theory, tc_theory| {
+        rows.push(Row { law, e_asked, e, e_theory, tc, tc_theory });
     };
 
     // Linear spring-dashpot, t_c = 0.2 ms and e = 0.5 by construction (002 eqs. 8, 10).
@@ -85,42 +93,80 @@ pub fn run(steps: f64) -> Vec<Row> {
         NoFriction,
     );
     let free = linear.with_tension(TensionPolicy::AllowDampingTension);
-    push(format!("{} (tension allowed)", free.name()), collide(&free, mat, 2e-4 / steps), Some(0.5), Some(2e-4));
+    push(
+        format!("{} (tension allowed)", free.name()),
+        Some(0.5),
+        collide(&free, mat, 2e-4 / steps),
+        Some(0.5),
+        Some(2e-4),
+    );
     let (e_cl, t_cl) = linear_clamped_collision(c.stiffness, c.damping, m_r);
     // Measured t_c counts the overlap, which outlasts the force by the coasting phase.
-    push(format!("{} (no attraction)", linear.name()), collide(&linear, mat, 2e-4 / steps), Some(e_cl), None);
+    push(
+        format!("{} (no attraction)", linear.name()),
+        Some(0.5),
+        collide(&linear, mat, 2e-4 / steps),
+        Some(e_cl),
+        None,
+    );
     let _ = t_cl;
 
     // Hertz (E*, R* form), elastic and with Tsuji damping.
     let tc_h = hertz_contact_time(mat.effective_young, r_eff, m_r, SPEED);
     let hertz = Composed::new(Hertz::from_material(), NoDamping, NoFriction);
-    push(hertz.name(), collide(&hertz, mat, tc_h / steps), Some(1.0), Some(tc_h));
+    push(hertz.name(), None, collide(&hertz, mat, tc_h / steps), Some(1.0), Some(tc_h));
+    // Plain Tsuji ratio: e with tension allowed, more under the clamp; the reduced head-on
+    // equation gives both (params::hertz_tsuji_collision).
     let tsuji = Composed::new(Hertz::from_material(), HertzViscous::from_material(), NoFriction);
     let tsuji_free = tsuji.with_tension(TensionPolicy::AllowDampingTension);
-    push(format!("{} (tension allowed)", tsuji.name()), collide(&tsuji_free, mat, tc_h / steps), Some(0.5), None);
-    push(format!("{} (no attraction)", tsuji.name()), collide(&tsuji, mat, tc_h / steps), None, None);
+    let reduced =
+        |tension| hertz_tsuji_collision(damping_ratio_from_restitution(0.5), tension).expect("α ≥ 0").restitution;
+    push(
+        format!("{} (tension allowed)", tsuji.name()),
+        Some(0.5),
+        collide(&tsuji_free, mat, tc_h / steps),
+        Some(reduced(TensionPolicy::AllowDampingTension)),
+        None,
+    );
+    push(
+        format!("{} (no attraction)", tsuji.name()),
+        Some(0.5),
+        collide(&tsuji, mat, tc_h / steps),
+        Some(reduced(TensionPolicy::NoAttraction)),
+        None,
+    );
+    // Ratio calibrated to the clamp (hertz_mindlin's default): e under the clamp.
+    let calibrated = Composed::new(Hertz::from_material(), HertzViscous::calibrated_from_material(), NoFriction);
+    push(
+        format!("{} calibrated (no attraction)", calibrated.name()),
+        Some(0.5),
+        collide(&calibrated, mat, tc_h / steps),
+        Some(0.5),
+        None,
+    );
 
     // Hertz as written in the LMGC90 notes (004), elastic.
     let lmgc = Composed::new(HertzLmgc::from_material(), NoDamping, NoFriction);
     let tc_l = lmgc.contact_time(&mat, m_r, r_eff, SPEED);
-    push(lmgc.name(), collide(&lmgc, mat, tc_l / steps), Some(1.0), Some(tc_l));
+    push(lmgc.name(), None, collide(&lmgc, mat, tc_l / steps), Some(1.0), Some(tc_l));
 
     // Kelvin-Voigt / Hunt-Crossley (003 eq. 3), n = 3/2, e = 0.9.
     let hc_mat = PairMaterial { restitution: 0.9, ..mat };
     let k = 4.0 / 3.0 * mat.effective_young * r_eff.sqrt();
     let hc = Composed::new(PowerLaw::new(k, 1.5).expect("valid"), HuntCrossley::from_material(), NoFriction);
     let tc_p = hc.contact_time(&hc_mat, m_r, r_eff, SPEED);
-    push(hc.name(), collide(&hc, hc_mat, tc_p / steps), Some(0.9), None);
+    push(hc.name(), Some(0.9), collide(&hc, hc_mat, tc_p / steps), Some(0.9), None);
     rows
 }
 
 fn main() {
     let fmt = |x: Option<f64>, p: usize| x.map_or("-".to_string(), |v| format!("{v:.p$}"));
-    println!("{:<52} {:>8} {:>8} {:>11} {:>11}", "law", "e_n", "theory", "t_c (s)", "theory");
+    println!("{:<62} {:>6} {:>8} {:>8} {:>11} {:>11}", "law", "asked", "e_n", "theory", "t_c (s)", "theory");
     for r in run(500.0) {
         println!(
-            "{:<52} {:>8.4} {:>8} {:>11.4e} {:>11}",
+            "{:<62} {:>6} {:>8.4} {:>8} {:>11.4e} {:>11}",
             r.law,
+            fmt(r.e_asked, 2),
             r.e,
             fmt(r.e_theory, 4),
             r.tc,

@@ -11,7 +11,8 @@ use crate::tangential::{
 
 /// Hertz-Mindlin with history: Hertz normal force, Tsuji damping from restitution, and the
 /// Cundall-Strack spring with k_t = 2(1 − ν)/(2 − ν) K_n (Mindlin), everything from the
-/// pair material. The "dense" benchmark law.
+/// pair material. The "dense" benchmark law; [`hertz_mindlin`] calibrates the damping to the
+/// no-attraction clamp.
 pub type HertzMindlin = Composed<Hertz, HertzViscous, CundallStrack>;
 
 /// Linear spring-dashpot with a Cundall-Strack spring (002 §2).
@@ -27,9 +28,13 @@ pub type HuntCrossleyBrendelDippel = Composed<PowerLaw, HuntCrossley, BrendelDip
 /// Linear spring-dashpot with viscous Coulomb friction (004 §2.2.1).
 pub type LinearViscousCoulomb = Composed<LinearSpring, LinearViscous, ViscousFriction>;
 
-/// [`HertzMindlin`] with every parameter from the pair material.
+/// [`HertzMindlin`] with every parameter from the pair material, and the Tsuji damping ratio
+/// calibrated so that the head-on restitution under the default no-attraction clamp is the
+/// material's ([`HertzViscous::calibrated_from_material`]): the value LIGGGHTS' hertz model,
+/// which lets the damping pull, gives for the same material. For the plain Tsuji ratio
+/// (restitution 0.550 for 0.5 under the clamp) compose with [`HertzViscous::from_material`].
 pub fn hertz_mindlin() -> HertzMindlin {
-    Composed::new(Hertz::from_material(), HertzViscous::from_material(), CundallStrack::from_material())
+    Composed::new(Hertz::from_material(), HertzViscous::calibrated_from_material(), CundallStrack::from_material())
 }
 
 /// [`LinearCundallStrack`] with normal stiffness `k_n` (N/m), damping from the material's

@@ -1,11 +1,17 @@
 //! Parameter helpers: stiffness and damping from collision time and restitution and back,
-//! Hertz contact duration and maximum overlap, tangential stiffness ratio, time-step bounds.
+//! Hertz contact duration and maximum overlap, tangential stiffness ratio, time-step bounds;
+//! and, re-exported from [`damping`](crate::damping), the head-on restitution of Hertz with
+//! Tsuji damping and the damping ratios calibrated to the no-attraction clamp.
 //!
 //! Mass convention: everywhere in this crate `m_eff` is the reduced mass
 //! m* = (1/m₁ + 1/m₂)⁻¹ of the pair (the particle's own mass against a wall), as in
 //! 002 eq. 2 (m_r) and 004 (m_eff = m₁m₂/(m₁+m₂)). It is NOT twice the reduced mass.
 
 use crate::error::{positive, restitution, MdError};
+
+pub use crate::damping::{
+    hertz_tsuji_clamped_damping_ratio, hertz_tsuji_collision, linear_clamped_damping_ratio, ReducedCollision,
+};
 
 /// Critical damping η_n^c = 2 √(m_eff K_n) (N s/m) of the contact oscillator (004 §2.2.1).
 #[inline]
@@ -65,6 +71,9 @@ pub fn linear_contact_time(k_n: f64, gamma: f64, m_eff: f64) -> f64 {
 /// t_e = (π − atan2(2ηω, ω₀² − 2η²)) / ω, where the bodies separate with speed
 /// v₀ e^{−η t_e} (η sin(ωt_e)/ω − cos ωt_e). (Derived from the solution of the damped
 /// oscillator of 004 §2.2.1; the force then stays zero until δ = 0.) Returns (e, t_e).
+/// Over-damped (η ≥ ω₀) it returns (0, ∞), although the clamped contact still ends with a
+/// positive speed there (e → exp(−2) as η → ω₀); [`linear_clamped_damping_ratio`] integrates
+/// that case.
 pub fn linear_clamped_collision(k_n: f64, gamma: f64, m_eff: f64) -> (f64, f64) {
     let eta = gamma / (2.0 * m_eff);
     let w02 = k_n / m_eff;

@@ -1,8 +1,15 @@
 //! Normal damping laws: viscous (coefficient, or from restitution for linear and Hertz
-//! springs) and Hunt-Crossley (003 eq. 3).
+//! springs, optionally calibrated to the no-attraction clamp) and Hunt-Crossley
+//! (003 eq. 3); the reduced head-on impact that gives their restitution.
 
+mod clamped_calibration;
 mod hunt_crossley;
+mod reduced_impact;
 mod viscous;
+
+pub use clamped_calibration::{
+    hertz_tsuji_clamped_damping_ratio, hertz_tsuji_collision, linear_clamped_damping_ratio, ReducedCollision,
+};
 
 pub use hunt_crossley::{hunt_crossley_force, HuntCrossley, ImpactVelocity};
 pub use viscous::{viscous_coefficient_from_restitution, DampingCoefficient, HertzViscous, LinearViscous};
