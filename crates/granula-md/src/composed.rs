@@ -117,10 +117,12 @@ where
     }
 
     /// The head-on restitution the damping model claims under this law's tension policy
-    /// (see each damping model for how exactly; e.g. the linear dashpot under
+    /// (see each damping model for how exactly; e.g. the plain linear dashpot under
     /// [`TensionPolicy::NoAttraction`] claims the value of
-    /// [`linear_clamped_collision`](crate::params::linear_clamped_collision), and Hertz with
-    /// Tsuji damping claims nothing when clamped).
+    /// [`linear_clamped_collision`](crate::params::linear_clamped_collision), Hertz with
+    /// plain Tsuji damping the computed clamped value, and the forms calibrated to the clamp
+    /// ([`DampingCoefficient::FromRestitutionClamped`](crate::DampingCoefficient)) the
+    /// requested e).
     pub fn claimed_restitution(&self, material: &PairMaterial) -> Option<f64> {
         self.damping.claimed_restitution(material, self.tension)
     }

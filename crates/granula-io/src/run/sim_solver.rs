@@ -184,10 +184,13 @@ pub fn build_solver(scene: &Scene) -> Result<Box<dyn SimSolver>> {
             "hooke" => {
                 let k = s.normal_stiffness.unwrap_or(f64::NAN);
                 let normal = LinearSpring::new(k).map_err(solver_err)?;
-                let damping = LinearViscous::new(DampingCoefficient::FromRestitution(None)).map_err(solver_err)?;
+                // Calibrated to the no-attraction clamp: a head-on impact rebounds with the
+                // material's restitution.
+                let damping =
+                    LinearViscous::new(DampingCoefficient::FromRestitutionClamped(None)).map_err(solver_err)?;
                 md_with_normal(normal, damping, s)
             }
-            _ => md_with_normal(Hertz::from_material(), HertzViscous::from_material(), s),
+            _ => md_with_normal(Hertz::from_material(), HertzViscous::calibrated_from_material(), s),
         },
         SolverSpec::Nscd(s) => Ok(Box::new(nscd(s)?)),
     }
