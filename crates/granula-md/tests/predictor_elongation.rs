@@ -16,7 +16,11 @@ fn material() -> PairMaterial {
     PairMaterial::mix(&m, &m)
 }
 
-const MODES: [RotationalIncrement; 2] = [RotationalIncrement::TranslationOnly, RotationalIncrement::VelocityResidual];
+const MODES: [RotationalIncrement; 3] = [
+    RotationalIncrement::TranslationOnly,
+    RotationalIncrement::VelocityResidual,
+    RotationalIncrement::FromOrientations,
+];
 
 /// Stiff, undamped, never-sliding settings so that ξ is the accumulated increment.
 fn elastic(rotation: RotationalIncrement) -> PredictorElongation {
@@ -48,6 +52,8 @@ fn on_plane(mat: &PairMaterial, x: f64, x_dot: f64, dt: f64) -> ContactKinematic
         effective_mass: 1e-5,
         material: mat,
         dt,
+        rotation1: DVec3::ZERO,
+        rotation2: DVec3::ZERO,
     }
 }
 
@@ -153,6 +159,8 @@ fn sequence(seed: u64, mat: &PairMaterial, steps: usize) -> Vec<ContactKinematic
             effective_mass: 5e-6,
             material: mat,
             dt: 1e-6,
+            rotation1: 50e-6 * unit(&mut rng),
+            rotation2: 50e-6 * unit(&mut rng),
         });
     }
     out
@@ -189,15 +197,17 @@ fn tangential_force_never_exceeds_coulomb() {
 fn conformance_kit_passes() {
     let m = Material { rolling_friction: 0.0, torsion_friction: 0.0, ..Material::default() };
     let setup = ConformanceSetup { material: PairMaterial::mix(&m, &m), ..Default::default() };
-    let law = hertz_predictor(RotationalIncrement::VelocityResidual);
-    let r = check_law(&law, &setup).unwrap();
-    println!("{r}");
-    assert!(r.passed(), "{r}");
-    assert_eq!(r.law, "hertz+hertz_viscous+predictor_elongation");
-    let law = linear_predictor(1e3, 1.0 / 3.0, RotationalIncrement::VelocityResidual).unwrap();
-    let r = check_law(&law, &setup).unwrap();
-    println!("{r}");
-    assert!(r.passed(), "{r}");
+    for mode in [RotationalIncrement::VelocityResidual, RotationalIncrement::FromOrientations] {
+        let law = hertz_predictor(mode);
+        let r = check_law(&law, &setup).unwrap();
+        println!("{mode:?}: {r}");
+        assert!(r.passed(), "{mode:?}: {r}");
+        assert_eq!(r.law, "hertz+hertz_viscous+predictor_elongation");
+        let law = linear_predictor(1e3, 1.0 / 3.0, mode).unwrap();
+        let r = check_law(&law, &setup).unwrap();
+        println!("{mode:?}: {r}");
+        assert!(r.passed(), "{mode:?}: {r}");
+    }
 }
 
 #[test]
@@ -244,6 +254,8 @@ fn single_step_objectivity_and_swap_symmetry() {
                 relative_angular_velocity: q * k.relative_angular_velocity,
                 branch1: q * k.branch1,
                 branch2: q * k.branch2,
+                rotation1: q * k.rotation1,
+                rotation2: q * k.rotation2,
                 ..k
             };
             let fr = law.force(&kr, &mut hr);
@@ -253,6 +265,8 @@ fn single_step_objectivity_and_swap_symmetry() {
                 relative_angular_velocity: -k.relative_angular_velocity,
                 branch1: k.branch2,
                 branch2: k.branch1,
+                rotation1: k.rotation2,
+                rotation2: k.rotation1,
                 ..k
             };
             let fs = law.force(&ks_, &mut hs);
@@ -273,7 +287,8 @@ fn single_step_objectivity_and_swap_symmetry() {
 
 /// Two spheres glued in contact turning rigidly about the z axis through sphere 1's centre:
 /// 𝒱 = 0, yet R = x₂ − x₁ turns. The residual mode books (𝒱 − Ṙ_est)Δt + ΔR ≈ 0; the
-/// translation-only mode counts the turn of R as slip, |ξ| ≈ |R| θ (its documented limit).
+/// translation-only mode counts the turn of R as slip, |ξ| ≈ |R| θ (its documented limit);
+/// the orientation mode, given the bodies' rotations θ₁ = θ₂ = ωΔt ẑ, books nothing.
 #[test]
 fn rigid_rotation_of_a_pair_stretches_only_the_translation_only_spring() {
     let mat = material();
@@ -286,6 +301,7 @@ fn rigid_rotation_of_a_pair_stretches_only_the_translation_only_spring() {
         for i in 0..=steps {
             let th = omega * dt * i as f64;
             let n = DVec3::new(th.cos(), th.sin(), 0.0);
+            let turn = if i == 0 { DVec3::ZERO } else { DVec3::Z * (omega * dt) };
             let k = ContactKinematics {
                 normal: n,
                 overlap: delta,
@@ -297,6 +313,8 @@ fn rigid_rotation_of_a_pair_stretches_only_the_translation_only_spring() {
                 effective_mass: 1e-5,
                 material: &mat,
                 dt,
+                rotation1: turn,
+                rotation2: turn,
             };
             law.tangential(&k, &LOAD, &mut h);
         }
@@ -309,8 +327,143 @@ fn rigid_rotation_of_a_pair_stretches_only_the_translation_only_spring() {
             RotationalIncrement::TranslationOnly => {
                 assert!((h.xi.length() / (dist * theta) - 1.0).abs() < 1e-3, "{}", h.xi.length())
             }
+            // Round-off only: per step a few ulps of |R| = 2e-3 m (the normal, the turn N
+            // and the rotation vectors each carry ~1e-16 relative), 100 steps: 1e-16 m
+            // is 1e-12 of the translation-only stretch.
+            RotationalIncrement::FromOrientations => assert!(h.xi.length() < 1e-16, "{}", h.xi.length()),
         }
     }
+}
+
+/// Disc 2 (radius a₂) moves around the fixed disc 1 (radius a₁) in the xy plane at a
+/// constant overlap: centre angle α = Ωt, spin ω₂ about z. 𝒱_t = (Ω d − ω₂ |l₂|) t with
+/// d = |R| and t = ẑ × n, so the elongation after time T is (Ω d − ω₂|l₂|) T t: eqs. 14-15
+/// by hand, d α (the centre's arc) minus the arc |l₂| θ₂ the spin rolls off. Returns ξ and
+/// that value.
+fn orbit(mode: RotationalIncrement, big_omega: f64, omega2: f64, dt: f64, steps: usize) -> (DVec3, DVec3) {
+    let mat = material();
+    let law = elastic(mode);
+    let (a1, a2, delta) = (1e-3, 0.7e-3, 2e-6);
+    let (l1, l2) = (a1 - 0.5 * delta, a2 - 0.5 * delta);
+    let d = l1 + l2;
+    let mut h = PredictorState::default();
+    let mut n = DVec3::X;
+    for i in 0..=steps {
+        let alpha = big_omega * dt * i as f64;
+        n = DVec3::new(alpha.cos(), alpha.sin(), 0.0);
+        let t = DVec3::Z.cross(n);
+        let k = ContactKinematics {
+            normal: n,
+            overlap: delta,
+            relative_velocity: t * (big_omega * d - omega2 * l2),
+            relative_angular_velocity: DVec3::Z * omega2,
+            branch1: n * l1,
+            branch2: -n * l2,
+            effective_radius: a1 * a2 / (a1 + a2),
+            effective_mass: 1e-5,
+            material: &mat,
+            dt,
+            rotation1: DVec3::ZERO,
+            rotation2: if i == 0 { DVec3::ZERO } else { DVec3::Z * (omega2 * dt) },
+        };
+        law.tangential(&k, &LOAD, &mut h);
+    }
+    let time = dt * steps as f64;
+    (h.xi, DVec3::Z.cross(n) * ((big_omega * d - omega2 * l2) * time))
+}
+
+#[test]
+fn rolling_and_spinning_discs_get_the_slip_of_eq_15_exactly() {
+    let l2 = 0.7e-3 - 1e-6;
+    let d = 1e-3 + 0.7e-3 - 2e-6;
+    let (big_omega, dt, steps) = (200.0, 1e-5, 500); // α = 1 rad: large turns of the normal
+    let cases = [
+        ("spin about a fixed centre", 0.0, 300.0),
+        ("pure rolling", big_omega, big_omega * d / l2),
+        ("rolling with half the spin", big_omega, 0.5 * big_omega * d / l2),
+        ("sliding round without spin", big_omega, 0.0),
+    ];
+    for (name, w_orbit, w_spin) in cases {
+        let (xi, expected) = orbit(RotationalIncrement::FromOrientations, w_orbit, w_spin, dt, steps);
+        // Round-off: each of the 500 increments is exact to a few ulps of |R| ≈ 1.7e-3 m
+        // (≈ 1e-18 m), so 1e-15 m in total, against elongations of 1e-4..1e-3 m.
+        assert!((xi - expected).length() < 1e-15, "{name}: {xi} vs {expected}");
+        if name == "pure rolling" {
+            assert!(xi.length() < 1e-15, "pure rolling must leave the spring unstretched: {xi}");
+        }
+    }
+    // The translation-only increment sums chords of the centre's path instead of its arc:
+    // sliding round by α = 1 rad it differs by far more than round-off (the test can fail).
+    let (xi, expected) = orbit(RotationalIncrement::TranslationOnly, big_omega, 0.0, dt, steps);
+    assert!((xi - expected).length() > 1e-9, "{xi} vs {expected}");
+}
+
+/// A general planar-plus-oblique motion: the normal swings as α = A sin(νt) in the xy
+/// plane while disc 2 spins back and forth about a tilted axis u, b = B sin(μt) (θ₂ = Δb u
+/// exactly, ω₂ = ḃ u). Returns ξ at the end.
+fn swinging(mode: RotationalIncrement, dt: f64) -> DVec3 {
+    let mat = material();
+    let law = elastic(mode);
+    let (a1, a2, delta) = (1e-3, 1e-3, 2e-6);
+    let (l1, l2) = (a1 - 0.5 * delta, a2 - 0.5 * delta);
+    let d = l1 + l2;
+    let u = DVec3::new(0.3, -0.4, 1.0).normalize();
+    let (amp, nu, big_b, mu) = (0.4, 700.0, 0.3, 1100.0);
+    let end = 4e-3;
+    let steps = (end / dt).round() as usize;
+    let b = |t: f64| big_b * (mu * t).sin();
+    let mut h = PredictorState::default();
+    for i in 0..=steps {
+        let time = dt * i as f64;
+        let alpha = amp * (nu * time).sin();
+        let alpha_dot = amp * nu * (nu * time).cos();
+        let n = DVec3::new(alpha.cos(), alpha.sin(), 0.0);
+        let omega2 = u * (big_b * mu * (mu * time).cos());
+        let branch2 = -n * l2;
+        let k = ContactKinematics {
+            normal: n,
+            overlap: delta,
+            relative_velocity: DVec3::Z.cross(n) * (alpha_dot * d) + omega2.cross(branch2),
+            relative_angular_velocity: omega2,
+            branch1: n * l1,
+            branch2,
+            effective_radius: 0.5 * a1,
+            effective_mass: 1e-5,
+            material: &mat,
+            dt,
+            rotation1: DVec3::ZERO,
+            rotation2: if i == 0 { DVec3::ZERO } else { u * (b(time) - b(time - dt)) },
+        };
+        law.tangential(&k, &LOAD, &mut h);
+    }
+    h.xi
+}
+
+/// The residual mode's rotational part (ω₂ᵖ×l₂)Δt is a rectangle rule for ∫ω₂×l₂ dt: with
+/// a varying spin it is first order, and it converges to the orientation increment (whose
+/// own Δt-dependence, from composing non-commuting turns, is second order and ~1e4 times
+/// smaller here).
+#[test]
+fn velocity_residual_converges_to_the_orientation_increment() {
+    let dts = [4e-6, 2e-6, 1e-6];
+    let exact: Vec<DVec3> = dts.iter().map(|&dt| swinging(RotationalIncrement::FromOrientations, dt)).collect();
+    let gaps: Vec<f64> = dts
+        .iter()
+        .zip(&exact)
+        .map(|(&dt, e)| (swinging(RotationalIncrement::VelocityResidual, dt) - *e).length())
+        .collect();
+    let drift: Vec<f64> = exact.windows(2).map(|w| (w[0] - w[1]).length()).collect();
+    let scale = exact[2].length();
+    println!("|ξ_residual − ξ_orientations| = {gaps:?}, orientation mode Δt → Δt/2: {drift:?}, |ξ| = {scale}");
+    assert!(scale > 1e-4, "the motion must stretch the spring: {scale}");
+    // First order: halving Δt halves the gap (1.8..2.2 allows for the higher-order terms).
+    for w in gaps.windows(2) {
+        assert!((1.8..2.2).contains(&(w[0] / w[1])), "gaps {gaps:?}");
+    }
+    // The orientation mode barely depends on Δt: second order (ratio ≥ 3 for a nominal
+    // 4), and below 1e-3 of the residual mode's gap at the same Δt.
+    assert!(drift[0] / drift[1] > 3.0, "{drift:?}");
+    assert!(drift[0] < 1e-3 * gaps[0], "{drift:?} vs {gaps:?}");
 }
 
 #[test]
