@@ -6,7 +6,7 @@ use crate::error::MdError;
 use crate::history::SubHistory;
 use crate::submodel::{NormalState, ResistanceOut, TangentialModel};
 use glam::{DQuat, DVec3};
-use granula_core::{rotation_vector, ContactKinematics, PairMaterial};
+use granula_core::{rotation_quat, rotation_vector, ContactKinematics, PairMaterial};
 
 /// Where the rotational part of the elongation increment (002 eq. 15) comes from.
 ///
@@ -155,8 +155,8 @@ impl PredictorElongation {
                 // N: the smallest rotation n₀ → n; φ_k = log(exp(θ_k) N⁻¹).
                 let frame = frame.unwrap_or_else(|| DQuat::from_rotation_arc(h.normal, k.normal));
                 let back = frame.conjugate();
-                let phi1 = rotation_vector(DQuat::from_scaled_axis(k.rotation1) * back);
-                let phi2 = rotation_vector(DQuat::from_scaled_axis(k.rotation2) * back);
+                let phi1 = rotation_vector(rotation_quat(k.rotation1) * back);
+                let phi2 = rotation_vector(rotation_quat(k.rotation2) * back);
                 (r - frame * h.separation) + phi2.cross(k.branch2) - phi1.cross(k.branch1)
             }
         };
