@@ -70,6 +70,13 @@ pub trait ContactLaw: Send + Sync {
         0.0
     }
 
+    /// Whether [`ContactLaw::force`] reads the rotation increments
+    /// ([`ContactKinematics::rotation1`], `rotation2`). A solver may skip measuring them,
+    /// and pass zero, when it is `false`. The default, `true`, is always correct.
+    fn uses_rotations(&self) -> bool {
+        true
+    }
+
     /// The force and couple of one contact, updating its history.
     fn force(&self, k: &ContactKinematics<'_>, history: &mut Self::History) -> ContactForce;
 }

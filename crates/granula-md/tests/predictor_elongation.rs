@@ -473,4 +473,9 @@ fn names_and_bad_settings() {
     let bad =
         PredictorElongation::new(TangentialStiffness::Fixed(-1.0), TangentialDamping::None, f, Default::default());
     assert!(bad.is_err(), "a negative stiffness is rejected, not a panic");
+    // Only the orientation mode asks the solver for rotation increments.
+    assert!(hertz_predictor(RotationalIncrement::FromOrientations).uses_rotations());
+    assert!(!hertz_predictor(RotationalIncrement::VelocityResidual).uses_rotations());
+    assert!(!hertz_predictor(RotationalIncrement::TranslationOnly).uses_rotations());
+    assert!(!hertz_mindlin().uses_rotations());
 }

@@ -247,11 +247,14 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.integrator.predict(&mut world.bodies, &field, t, dt);
         world.bodies.advance_kinematic(t, dt);
         self.refresh_pairs(world);
-        // Rotation of each body since the previous evaluation, θᵖ(t+Δt) − θᵖ(t) (002 eq. 15).
-        let q = &world.bodies.orientation;
-        for ((r, q), p) in self.rotation.iter_mut().zip(q).zip(&mut self.prev_orientation) {
-            *r = rotation_vector(*q * p.conjugate());
-            *p = *q;
+        // Rotation of each body since the previous evaluation, θᵖ(t+Δt) − θᵖ(t) (002 eq. 15),
+        // if the law reads it (else zero, and the previous orientations stay unused).
+        if self.law.uses_rotations() {
+            let q = &world.bodies.orientation;
+            for ((r, q), p) in self.rotation.iter_mut().zip(q).zip(&mut self.prev_orientation) {
+                *r = rotation_vector(*q * p.conjugate());
+                *p = *q;
+            }
         }
         let summary = self.evaluate(world, dt, true)?;
         let mut dissipated = summary.dissipated;

@@ -240,6 +240,9 @@ impl TangentialModel for PredictorElongation {
         };
         ResistanceOut { value: s.force, stored: s.stored, dissipated: s.dissipated, sliding: s.sliding }
     }
+    fn uses_rotations(&self) -> bool {
+        self.rotation == RotationalIncrement::FromOrientations
+    }
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
         check_poisson("predictor_elongation", self.stiffness, material)?;
         self.friction.check_pair("predictor_elongation", material)
