@@ -33,7 +33,8 @@ pub struct MdState<H> {
     pub integrator: IntegratorState,
     /// Power of the kinematic bodies at the end of the last step (W).
     pub kinematic_power: f64,
-    /// Orientation of each body at the last force evaluation, in the bodies' dense order.
+    /// Orientation of each body at the last force evaluation, in the bodies' dense order
+    /// (empty for a solver that has not stepped yet: the restored orientations are used).
     pub orientations: Vec<DQuat>,
 }
 
@@ -72,11 +73,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             }
             .into());
         }
-        if state.orientations.len() != world.bodies.len() {
+        if !state.orientations.is_empty() && state.orientations.len() != world.bodies.len() {
             return Err(CoreError::InvalidWorld {
                 field: "MD solver state: orientations",
                 value: format!("{} orientations for {} bodies", state.orientations.len(), world.bodies.len()),
-                expected: "one orientation per body",
+                expected: "one orientation per body, or none",
             }
             .into());
         }
@@ -91,9 +92,12 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let _ = self.store.restore(state.keys.clone(), state.histories.clone());
         let _ = self.stored_energy.restore(state.keys.clone(), state.stored.clone());
         self.kinematic_power = state.kinematic_power;
-        self.prev_orientation.clone_from(&state.orientations);
+        // A state saved before any step has no orientations: the next rotations are then
+        // measured from the restored ones.
+        let prev = if state.orientations.is_empty() { &world.bodies.orientation } else { &state.orientations };
+        self.prev_orientation.clone_from(prev);
         self.rotation.clear();
-        self.rotation.resize(state.orientations.len(), DVec3::ZERO);
+        self.rotation.resize(world.bodies.len(), DVec3::ZERO);
         self.max_range = self.law_margin(world);
         self.verlet.invalidate();
         self.primed_version = Some(world.bodies.structure_version());
