@@ -83,11 +83,10 @@ pub enum RotationalIncrement {
 ///   a_j/(a_i + a_j), and the contact elongation, their sum, has weight 1.
 ///   Likewise eq. 15 is particle j's share; the contact takes both bodies' rotations.
 ///
-/// The repository's two-disc relaxation example has its own law that applies the factor as
-/// printed (it is to be switched to this type). Its relaxation time matches the Δt → 0
-/// extrapolation of Cundall's spring (weight 1 by construction) because there t_R is set by
-/// the tangential damping (an underdamped mode's energy decays at γ_t/m whatever k_t), so
-/// the factor does not show in that test.
+/// An earlier version of the repository's two-disc relaxation example applied the factor as
+/// printed with its own law and found the same relaxation time as this type, because there
+/// t_R is set by the tangential damping (an underdamped mode's energy decays at γ_t/m
+/// whatever k_t), so the factor does not show in that test.
 ///
 /// The spring starts at zero at the first evaluation with overlap (no previous position;
 /// Cundall's spring takes 𝒱_t Δt there). Energy is booked as in [`CundallStrack`](super::CundallStrack)
