@@ -28,6 +28,13 @@ pub struct ContactKinematics<'a> {
     pub material: &'a PairMaterial,
     /// Time step Δt (s).
     pub dt: f64,
+    /// Rotation of body 1 since the previous force evaluation of this pair's solver, as a
+    /// world-frame rotation vector θ (rad): log(q₁ q₁,prev⁻¹). The increment θᵖ(t+Δt) − θ(t)
+    /// of 002 eq. 15 (under a predictor-corrector, between two predicted orientations).
+    /// Zero at the first evaluation, and where the caller does not track orientations.
+    pub rotation1: DVec3,
+    /// Rotation of body 2 since the previous force evaluation (see `rotation1`).
+    pub rotation2: DVec3,
 }
 
 /// What a contact law returns for one contact.
@@ -61,6 +68,13 @@ pub trait ContactLaw: Send + Sync {
     /// range for cohesive ones).
     fn range(&self, _material: &PairMaterial) -> f64 {
         0.0
+    }
+
+    /// Whether [`ContactLaw::force`] reads the rotation increments
+    /// ([`ContactKinematics::rotation1`], `rotation2`). A solver may skip measuring them,
+    /// and pass zero, when it is `false`. The default, `true`, is always correct.
+    fn uses_rotations(&self) -> bool {
+        true
     }
 
     /// The force and couple of one contact, updating its history.

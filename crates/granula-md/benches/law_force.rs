@@ -31,6 +31,8 @@ fn kinematics(mat: &PairMaterial) -> Vec<ContactKinematics<'_>> {
                 effective_mass: 5e-6,
                 material: mat,
                 dt: 5e-6,
+                rotation1: DVec3::ZERO,
+                rotation2: DVec3::ZERO,
             }
         })
         .collect()

@@ -38,14 +38,24 @@ fn kinematics(mat: &PairMaterial) -> Vec<ContactKinematics<'_>> {
                 effective_mass: 5e-6,
                 material: mat,
                 dt: 5e-6,
+                rotation1: DVec3::ZERO,
+                rotation2: DVec3::ZERO,
             }
         })
         .collect()
 }
 
-/// (ns per call, clock used).
+/// (ns per call, clock used). The rotation increments (002 eq. 15) are random, ~1e-4 rad,
+/// from a stream of their own (the other kinematics are those of the laws without them).
 fn measure<L: ContactLaw>(law: &L, mat: &PairMaterial) -> (f64, &'static str) {
-    let ks = kinematics(mat);
+    let mut ks = kinematics(mat);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for k in &mut ks {
+        let mut v =
+            || DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        k.rotation1 = 1e-4 * v();
+        k.rotation2 = 1e-4 * v();
+    }
     let mut hs = vec![L::History::default(); N];
     let mut acc = DVec3::ZERO;
     let round = |hs: &mut [L::History], acc: &mut DVec3| {
@@ -68,6 +78,10 @@ fn measure<L: ContactLaw>(law: &L, mat: &PairMaterial) -> (f64, &'static str) {
     }
 }
 
+fn predictor(rotation: RotationalIncrement) -> LinearPredictor {
+    linear_predictor(1e3, 1.0 / 3.0, rotation).expect("valid")
+}
+
 fn main() {
     let m = Material { rolling_friction: 1e-5, torsion_friction: 5e-6, ..Material::default() };
     let mat = PairMaterial::mix(&m, &m);
@@ -78,6 +92,9 @@ fn main() {
         ("hertz_mindlin", measure(&hertz_mindlin(), &mat)),
         ("linear_cundall_strack", measure(&linear_cundall_strack(1e3, 1.0 / 3.0).expect("valid"), &mat)),
         ("hertz_mindlin + rolling + twisting", measure(&full, &mat)),
+        ("linear_predictor translation_only", measure(&predictor(RotationalIncrement::TranslationOnly), &mat)),
+        ("linear_predictor velocity_residual", measure(&predictor(RotationalIncrement::VelocityResidual), &mat)),
+        ("linear_predictor from_orientations", measure(&predictor(RotationalIncrement::FromOrientations), &mat)),
     ];
     for (name, (ns, clock)) in rows {
         println!("{name:<36} {ns:>7.1} ns per force call ({clock}, {} calls)", N * ROUNDS);

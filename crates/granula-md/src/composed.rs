@@ -169,6 +169,11 @@ where
         self.cohesion.range(material)
     }
 
+    /// Only the tangential model may read the rotation increments.
+    fn uses_rotations(&self) -> bool {
+        self.tangential.uses_rotations()
+    }
+
     // Always inlined: the solvers call it once per contact in their hot loop, and keeping
     // the returned loads in registers measurably cuts the cost of a contact.
     #[inline(always)]

@@ -114,6 +114,11 @@ pub trait TangentialModel: Clone + Debug + Send + Sync {
     fn tangential(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut Self::History) -> ResistanceOut;
     /// Checks that the model can handle a pair with these values.
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError>;
+    /// Whether the model reads the rotation increments of the kinematics (002 eq. 15);
+    /// `false` unless overridden.
+    fn uses_rotations(&self) -> bool {
+        false
+    }
 }
 
 /// A rolling-resistance law (couple about a tangential axis).

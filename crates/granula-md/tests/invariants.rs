@@ -38,6 +38,8 @@ fn sequence(seed: u64, mat: &PairMaterial, steps: usize) -> Vec<ContactKinematic
             effective_mass: 5e-6,
             material: mat,
             dt: 1e-6,
+            rotation1: DVec3::ZERO,
+            rotation2: DVec3::ZERO,
         });
     }
     out
@@ -113,6 +115,8 @@ fn single_step_objectivity_and_swap_symmetry() {
             relative_angular_velocity: q * k.relative_angular_velocity,
             branch1: q * k.branch1,
             branch2: q * k.branch2,
+            rotation1: q * k.rotation1,
+            rotation2: q * k.rotation2,
             ..k
         };
         let fr = law.force(&kr, &mut hr);
@@ -122,6 +126,8 @@ fn single_step_objectivity_and_swap_symmetry() {
             relative_angular_velocity: -k.relative_angular_velocity,
             branch1: k.branch2,
             branch2: k.branch1,
+            rotation1: k.rotation2,
+            rotation2: k.rotation1,
             ..k
         };
         let fs = law.force(&ks_, &mut hs);

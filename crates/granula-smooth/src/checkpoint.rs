@@ -3,7 +3,7 @@
 
 use crate::error::SmoothError;
 use crate::solver::MdSolver;
-use granula_core::{Broadphase, ContactKey, ContactLaw, CoreError, Integrator, IntegratorState, World};
+use granula_core::{Broadphase, ContactKey, ContactLaw, CoreError, DQuat, DVec3, Integrator, IntegratorState, World};
 use serde::{Deserialize, Serialize};
 
 /// The state an [`MdSolver`] carries from one step to the next, beyond the bodies.
@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 ///   opens);
 /// - the integrator's memory ([`Integrator::save_state`]);
 /// - the power of the kinematic bodies at the end of the last step (the trapezoidal rule of
-///   their work uses it).
+///   their work uses it);
+/// - each body's orientation at the last force evaluation, from which the next step's
+///   rotation increments (002 eq. 15) are measured.
 ///
 /// The candidate-pair list and the skin's reference boxes are not saved: the restored
 /// solver rebuilds them at its first step, and histories realign by key. A rebuild only adds
@@ -31,6 +33,9 @@ pub struct MdState<H> {
     pub integrator: IntegratorState,
     /// Power of the kinematic bodies at the end of the last step (W).
     pub kinematic_power: f64,
+    /// Orientation of each body at the last force evaluation, in the bodies' dense order
+    /// (empty for a solver that has not stepped yet: the restored orientations are used).
+    pub orientations: Vec<DQuat>,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -46,6 +51,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             stored: self.stored_energy.states().to_vec(),
             integrator: self.integrator.save_state(),
             kinematic_power: self.kinematic_power,
+            orientations: self.prev_orientation.clone(),
         }
     }
 
@@ -67,6 +73,14 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             }
             .into());
         }
+        if !state.orientations.is_empty() && state.orientations.len() != world.bodies.len() {
+            return Err(CoreError::InvalidWorld {
+                field: "MD solver state: orientations",
+                value: format!("{} orientations for {} bodies", state.orientations.len(), world.bodies.len()),
+                expected: "one orientation per body, or none",
+            }
+            .into());
+        }
         if let Some(k) =
             state.keys.iter().find(|k| world.bodies.index(k.body1).is_err() || world.bodies.index(k.body2).is_err())
         {
@@ -78,6 +92,12 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let _ = self.store.restore(state.keys.clone(), state.histories.clone());
         let _ = self.stored_energy.restore(state.keys.clone(), state.stored.clone());
         self.kinematic_power = state.kinematic_power;
+        // A state saved before any step has no orientations: the next rotations are then
+        // measured from the restored ones.
+        let prev = if state.orientations.is_empty() { &world.bodies.orientation } else { &state.orientations };
+        self.prev_orientation.clone_from(prev);
+        self.rotation.clear();
+        self.rotation.resize(world.bodies.len(), DVec3::ZERO);
         self.max_range = self.law_margin(world);
         self.verlet.invalidate();
         self.primed_version = Some(world.bodies.structure_version());

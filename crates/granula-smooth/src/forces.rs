@@ -85,6 +85,9 @@ pub(crate) struct PassInput<'a, L> {
     pub materials: &'a [PairMaterial],
     pub candidates: &'a [Candidate],
     pub dt: f64,
+    /// Per body, the rotation vector since the previous force evaluation (002 eq. 15; zero
+    /// in the priming pass).
+    pub rotation: &'a [DVec3],
     /// `false` for the priming pass at the initial state: histories are not updated and
     /// the summaries are not used.
     pub commit: bool,
@@ -242,6 +245,8 @@ fn chunk<L: ContactLaw, S: LoadSink>(
             effective_mass: c.effective_mass,
             material,
             dt: input.dt,
+            rotation1: input.rotation[i],
+            rotation2: input.rotation[j],
         };
         let cf: ContactForce = if input.commit {
             input.law.force(&kin, hist)

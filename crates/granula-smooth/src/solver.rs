@@ -8,8 +8,8 @@ use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
 use granula_core::narrowphase::collide;
 use granula_core::{
-    Aabb, AccelerationField, Broadphase, ContactLaw, ContactStore, DVec3, Integrator, MotionKind, Solver, StepReport,
-    StepWarning, World,
+    rotation_vector, Aabb, AccelerationField, Broadphase, ContactLaw, ContactStore, DQuat, DVec3, Integrator,
+    MotionKind, Solver, StepReport, StepWarning, World,
 };
 use std::sync::Arc;
 
@@ -52,6 +52,10 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     summaries: Vec<ChunkSummary>,
     prev_position: Vec<DVec3>,
     prev_angular_velocity: Vec<DVec3>,
+    /// Per body, the orientation at the previous force evaluation (002 eq. 15).
+    pub(crate) prev_orientation: Vec<DQuat>,
+    /// Per body, the rotation vector log(q q_prev⁻¹) passed to the law.
+    pub(crate) rotation: Vec<DVec3>,
     pub(crate) primed_version: Option<u64>,
     primed_materials: usize,
     pub(crate) kinematic_power: f64,
@@ -85,6 +89,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             summaries: Vec::new(),
             prev_position: Vec::new(),
             prev_angular_velocity: Vec::new(),
+            prev_orientation: Vec::new(),
+            rotation: Vec::new(),
             primed_version: None,
             primed_materials: 0,
             kinematic_power: 0.0,
@@ -188,6 +194,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             materials: world.materials.pairs(),
             candidates: &self.pairs.candidates,
             dt,
+            rotation: &self.rotation,
             commit,
         };
         let (_, histories) = self.store.split_mut();
@@ -223,6 +230,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             self.verlet.invalidate();
             world.bodies.set_kinematic_velocities(t);
             self.refresh_pairs(world);
+            self.prev_orientation.clone_from(&world.bodies.orientation);
+            self.rotation.clear();
+            self.rotation.resize(world.bodies.len(), DVec3::ZERO);
             self.evaluate(world, dt, false)?;
             if let Some(d) = &self.config.local_damping {
                 apply_local_damping(&mut world.bodies, world.gravity, d, dt);
@@ -243,6 +253,15 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.integrator.predict(&mut world.bodies, &field, t, dt);
         world.bodies.advance_kinematic(t, dt);
         self.refresh_pairs(world);
+        // Rotation of each body since the previous evaluation, θᵖ(t+Δt) − θᵖ(t) (002 eq. 15),
+        // if the law reads it (else zero, and the previous orientations stay unused).
+        if self.law.uses_rotations() {
+            let q = &world.bodies.orientation;
+            for ((r, q), p) in self.rotation.iter_mut().zip(q).zip(&mut self.prev_orientation) {
+                *r = rotation_vector(*q * p.conjugate());
+                *p = *q;
+            }
+        }
         let summary = self.evaluate(world, dt, true)?;
         let mut dissipated = summary.dissipated;
         if let Some(d) = &self.config.local_damping {

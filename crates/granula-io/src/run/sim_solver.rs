@@ -81,6 +81,8 @@ where
                 effective_mass: 1.0 / (b.inv_mass[i] + b.inv_mass[j]),
                 material,
                 dt,
+                rotation1: DVec3::ZERO,
+                rotation2: DVec3::ZERO,
             };
             let mut scratch = *hist;
             let f = law.force(&kin, &mut scratch).force;

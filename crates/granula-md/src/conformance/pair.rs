@@ -10,6 +10,9 @@
 //!    000 eq. 3), one call of the law. Predicting the velocity keeps the error of
 //!    velocity-dependent forces at O(Δt²) (with the half-step velocity the viscous force
 //!    lags by ½Δt and the energy ledger drifts by O(Δt));
+//!    The rotation increments since the previous call (002 eq. 15) are the exact ones of
+//!    this scheme, θ = ω Δt with the half-step ω (the orientation turns at constant ω
+//!    during the drift);
 //! 4. v ← v + ½ Δt F/m, ω ← ω + ½ Δt T/I with the new forces.
 //!
 //! The wall is body 1: a fixed plane through `point` with unit normal `normal` towards the
@@ -152,7 +155,7 @@ impl<L: ContactLaw> IsolatedPair<L> {
         let [f1, t1, f2, t2] = self.loads;
         let (vb, wb) = b.predicted(f2, t2, 0.5 * dt);
         // Geometry: normal from 1 to 2, gap, branch vectors to the middle of the overlap.
-        let (normal, gap, l1, v1, w1, r_eff, m_eff) = match &self.first {
+        let (normal, gap, l1, v1, w1, r_eff, m_eff, theta1) = match &self.first {
             First::Sphere(a) => {
                 let d = b.position - a.position;
                 let dist = d.length();
@@ -162,12 +165,12 @@ impl<L: ContactLaw> IsolatedPair<L> {
                 let r_eff = a.radius * b.radius / (a.radius + b.radius);
                 let m_eff = a.mass * b.mass / (a.mass + b.mass);
                 let (va, wa) = a.predicted(f1, t1, 0.5 * dt);
-                (n, gap, l1, va, wa, r_eff, m_eff)
+                (n, gap, l1, va, wa, r_eff, m_eff, a.angular_velocity * dt)
             }
             First::Wall { point, normal } => {
                 let gap = (b.position - *point).dot(*normal) - b.radius;
                 let contact = b.position - *normal * (b.radius + 0.5 * gap);
-                (*normal, gap, contact - *point, DVec3::ZERO, DVec3::ZERO, b.radius, b.mass)
+                (*normal, gap, contact - *point, DVec3::ZERO, DVec3::ZERO, b.radius, b.mass, DVec3::ZERO)
             }
         };
         let l2 = -normal * (b.radius + 0.5 * gap);
@@ -185,6 +188,8 @@ impl<L: ContactLaw> IsolatedPair<L> {
                 effective_mass: m_eff,
                 material: &self.material,
                 dt,
+                rotation1: theta1,
+                rotation2: b.angular_velocity * dt,
             };
             law.force(&k, &mut self.history)
         } else {

@@ -194,6 +194,8 @@ mod tests {
             effective_mass: 1e-5,
             material: &m,
             dt: 1e-6,
+            rotation1: glam::DVec3::ZERO,
+            rotation2: glam::DVec3::ZERO,
         };
         let a = Hertz::from_material().elastic(&k);
         let b = hertz_force(4.0 / 3.0 * m.effective_young * 7e-4f64.sqrt(), 3e-6);

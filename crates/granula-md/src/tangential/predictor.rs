@@ -6,17 +6,16 @@ use crate::error::MdError;
 use crate::history::SubHistory;
 use crate::submodel::{NormalState, ResistanceOut, TangentialModel};
 use glam::{DQuat, DVec3};
-use granula_core::{ContactKinematics, PairMaterial};
+use granula_core::{rotation_quat, rotation_vector, ContactKinematics, PairMaterial};
 
 /// Where the rotational part of the elongation increment (002 eq. 15) comes from.
 ///
 /// A [`ContactKinematics`] carries the relative velocity 𝒱 = v₂ + ω₂×l₂ − v₁ − ω₁×l₁ at the
-/// evaluation (the predicted one under a Gear integrator), the relative spin ω₂ − ω₁ and
-/// the branch vectors, but neither the rotation angles θ of 002 eq. 15 nor ω₁ and ω₂
-/// separately. The rotational slip ω₂×l₂ − ω₁×l₁ cannot be rebuilt from ω₂ − ω₁: for two
-/// spheres (l₁ = a₁ n, l₂ = −a₂ n) it is −(a₁ω₁ + a₂ω₂)×n, a weighted *sum* of the spins,
-/// and any rule using ω₂ − ω₁ alone that is symmetric under swapping the bodies gives zero
-/// for equal spheres. The two choices below are the ones the interface allows.
+/// evaluation (the predicted one under a Gear integrator), the relative spin ω₂ − ω₁, the
+/// branch vectors and each body's rotation θ₁, θ₂ since the previous evaluation (the MD
+/// solver measures them from the orientations; a caller that does not track them passes
+/// zero). [`RotationalIncrement::FromOrientations`] uses the rotations and is the faithful
+/// eq. 15; the two other modes predate them and are kept for comparison.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RotationalIncrement {
     /// No rotational part: the increment is the translational one of 002 eq. 14 alone,
@@ -25,7 +24,6 @@ pub enum RotationalIncrement {
     /// the two-disc relaxation of VALIDATION M5); with rotating bodies the slip
     /// ω₂×l₂ − ω₁×l₁ is ignored by the spring (the dashpot still sees it through 𝒱) and
     /// the spring's force works on the spins without storing energy.
-    #[default]
     TranslationOnly,
     /// The rotational part is the predicted 𝒱 minus the translational velocity Ṙ estimated
     /// from the last three centre-to-centre vectors (quadratic interpolation, second-order
@@ -36,19 +34,42 @@ pub enum RotationalIncrement {
     /// 𝒱_t Δt: O(Δt)). At the second evaluation of a contact only two positions are known
     /// and the increment falls back to Cundall's 𝒱_t Δt. Assumes that 𝒱 is the velocity at
     /// the positions of the evaluation (true of the Gear predictor); with a half-step
-    /// velocity the residual is O(Δt) per step again.
+    /// velocity the residual is O(Δt) per step again. Needs no rotation increments.
     VelocityResidual,
+    /// 002 eq. 15 from the bodies' rotations θ₁, θ₂ since the previous evaluation
+    /// ([`ContactKinematics::rotation1`], `rotation2`), composed exactly with the turn of the
+    /// contact normal (see [`PredictorElongation`]): for discs and spheres, exact (to
+    /// round-off) for a rigid motion of the pair (no stretch), for a body spinning about a
+    /// fixed centre (the arc θa of eq. 15) and for rolling about a fixed body (no slip).
+    #[default]
+    FromOrientations,
 }
 
 /// Predictor-based elongation: ξ(t+Δt) = ξ(t) + [(Rᵖ(t+Δt) − Rᵖ(t)) + Δξ_rot]_t with
 /// R = x₂ − x₁ = l₁ − l₂ the centre-to-centre vector at consecutive force evaluations (under
 /// the Gear integrator these are the predictor-step coordinates, 002 eq. 14), projected on
 /// the current tangent plane, and the rotational part Δξ_rot chosen by
-/// [`RotationalIncrement`] (002 eq. 15, see the limitation there). The stored ξ is first
-/// rotated into the current tangent plane, and the force f_t = −k_t ξ − γ_t 𝒱_t is capped
-/// at μ_s F (stick) / μ_d F with ξ at its extreme value (slide) exactly as in
-/// [`CundallStrack`](super::CundallStrack), whose settings it shares; only the increment
-/// differs (002 eq. 7 uses 𝒱_t Δt).
+/// [`RotationalIncrement`] (002 eq. 15). The stored ξ is first rotated into the current
+/// tangent plane, and the force f_t = −k_t ξ − γ_t 𝒱_t is capped at μ_s F (stick) / μ_d F
+/// with ξ at its extreme value (slide) exactly as in [`CundallStrack`](super::CundallStrack),
+/// whose settings it shares; only the increment differs (002 eq. 7 uses 𝒱_t Δt).
+///
+/// **[`RotationalIncrement::FromOrientations`]** (002 eq. 15, ξ_j += (θ_jᵖ(t+Δt) − θ_j(t)) a_j
+/// per particle, in 3D the displacement θ_k × l_k of body k's contact point). Taken
+/// literally, eq. 14's chord ΔR·t̂ and eq. 15's arc θa disagree at O(θ³) per step: a glued
+/// pair turning rigidly by φ would stretch its spring by |R|(φ − sin φ). The increment is
+/// therefore written as the rotation of each body *relative to the contact frame*: with N
+/// the smallest rotation taking the previous normal n₀ to n, Q_k = exp(θ_k) and
+/// φ_k = log(Q_k N⁻¹) (world frame),
+///
+/// Δξ = [(R − N R₀) + φ₂ × l₂ − φ₁ × l₁]_t.
+///
+/// To first order φ_k = θ_k − ψ (ψ the turn of n) and ψ × (l₁ − l₂) = ψ × R is ΔR_t, so
+/// this is eqs. 14 + 15 with weight 1; for spheres (R ∥ n) the first term is normal and
+/// drops, and a rigid motion (Q₁ = Q₂ = N × twist about n₀) gives φ_k ∥ n, hence Δξ = 0 to
+/// round-off; a disc spinning by θ about a fixed centre gets θ × l (eq. 15 exactly); a
+/// disc rolling on a fixed one (planar) gets (a₁ + a₂)Δα − a₂Δθ₂, zero for pure rolling.
+/// For non-spherical shapes (R not along n) a twist about n is handled to O(θ³) per step.
 ///
 /// **The factor a_i/(a_i + a_j) printed in 002 eq. 14 is not applied** (weight 1):
 /// - 002 presents eqs. 14-15 as a replacement of eq. 7 that removes its (Δt)² truncation
@@ -60,12 +81,12 @@ pub enum RotationalIncrement {
 ///   in pure rolling and in a rigid rotation of the pair;
 /// - read per particle, eq. 14 is particle j's share; particle i's share carries
 ///   a_j/(a_i + a_j), and the contact elongation, their sum, has weight 1.
+///   Likewise eq. 15 is particle j's share; the contact takes both bodies' rotations.
 ///
-/// The repository's two-disc relaxation example has its own law that applies the factor as
-/// printed (it is to be switched to this type). Its relaxation time matches the Δt → 0
-/// extrapolation of Cundall's spring (weight 1 by construction) because there t_R is set by
-/// the tangential damping (an underdamped mode's energy decays at γ_t/m whatever k_t), so
-/// the factor does not show in that test.
+/// An earlier version of the repository's two-disc relaxation example applied the factor as
+/// printed with its own law and found the same relaxation time as this type, because there
+/// t_R is set by the tangential damping (an underdamped mode's energy decays at γ_t/m
+/// whatever k_t), so the factor does not show in that test.
 ///
 /// The spring starts at zero at the first evaluation with overlap (no previous position;
 /// Cundall's spring takes 𝒱_t Δt there). Energy is booked as in [`CundallStrack`](super::CundallStrack)
@@ -110,7 +131,7 @@ impl PredictorElongation {
 
     /// The increment of ξ for this evaluation, in the tangent plane of `k.normal`.
     #[inline]
-    fn increment(&self, k: &ContactKinematics<'_>, r: DVec3, h: &PredictorState) -> DVec3 {
+    fn increment(&self, k: &ContactKinematics<'_>, r: DVec3, h: &PredictorState, frame: Option<DQuat>) -> DVec3 {
         if h.positions == 0 {
             return DVec3::ZERO;
         }
@@ -129,14 +150,22 @@ impl PredictorElongation {
                 };
                 dr + (k.relative_velocity - r_dot) * k.dt
             }
+            RotationalIncrement::FromOrientations => {
+                // N: the smallest rotation n₀ → n; φ_k = log(exp(θ_k) N⁻¹).
+                let frame = frame.unwrap_or_else(|| DQuat::from_rotation_arc(h.normal, k.normal));
+                let back = frame.conjugate();
+                let phi1 = rotation_vector(rotation_quat(k.rotation1) * back);
+                let phi2 = rotation_vector(rotation_quat(k.rotation2) * back);
+                (r - frame * h.separation) + phi2.cross(k.branch2) - phi1.cross(k.branch1)
+            }
         };
         let n = k.normal;
         d - d.dot(n) * n
     }
 }
 
-/// History of [`PredictorElongation`]: the spring and the centre-to-centre vectors at the
-/// last two evaluations.
+/// History of [`PredictorElongation`]: the spring, the centre-to-centre vectors at the
+/// last two evaluations and the normal at the last one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PredictorState {
     /// The elongation ξ, world frame (m).
@@ -151,15 +180,29 @@ pub struct PredictorState {
     pub previous_dt: f64,
     /// How many of `separation`, `earlier` are set: 0, 1 or 2.
     pub positions: u8,
+    /// The unit normal at the last evaluation (zero before the first).
+    pub normal: DVec3,
 }
 
 impl SubHistory for PredictorState {
-    /// Seen from the other body the elongation and R = x₂ − x₁ change sign.
+    /// Seen from the other body the elongation, R = x₂ − x₁ and the normal change sign.
     fn reversed(&self) -> Self {
-        PredictorState { xi: -self.xi, separation: -self.separation, earlier: -self.earlier, ..*self }
+        PredictorState {
+            xi: -self.xi,
+            separation: -self.separation,
+            earlier: -self.earlier,
+            normal: -self.normal,
+            ..*self
+        }
     }
     fn rotated(&self, q: DQuat) -> Self {
-        PredictorState { xi: q * self.xi, separation: q * self.separation, earlier: q * self.earlier, ..*self }
+        PredictorState {
+            xi: q * self.xi,
+            separation: q * self.separation,
+            earlier: q * self.earlier,
+            normal: q * self.normal,
+            ..*self
+        }
     }
 }
 
@@ -175,9 +218,15 @@ impl TangentialModel for PredictorElongation {
         let kt = self.stiffness.value(k.material, normal);
         let gt = self.damping.value(normal);
         let (ms, md) = self.friction.coefficients(k.material);
-        let xi = SpringState { xi: h.xi, stiffness: h.stiffness }.in_plane(n, kt);
+        // FromOrientations carries ξ with the contact frame, N ξ (N: n₀ → n), before the
+        // projection (which then only removes round-off); the other modes project and
+        // rescale, which is O(|Δn|²) per step off when ξ has a component along n₀ × n.
+        let frame = (self.rotation == RotationalIncrement::FromOrientations && h.positions > 0)
+            .then(|| DQuat::from_rotation_arc(h.normal, n));
+        let carried = frame.map_or(h.xi, |f| f * h.xi);
+        let xi = SpringState { xi: carried, stiffness: h.stiffness }.in_plane(n, kt);
         let r = k.branch1 - k.branch2;
-        let d = self.increment(k, r, h);
+        let d = self.increment(k, r, h, frame);
         let s = capped_spring_by(xi, d, vt, k.dt, kt, gt, ms * normal.load, md * normal.load);
         *h = PredictorState {
             xi: s.xi,
@@ -186,8 +235,12 @@ impl TangentialModel for PredictorElongation {
             earlier: h.separation,
             previous_dt: k.dt,
             positions: (h.positions + 1).min(2),
+            normal: n,
         };
         ResistanceOut { value: s.force, stored: s.stored, dissipated: s.dissipated, sliding: s.sliding }
+    }
+    fn uses_rotations(&self) -> bool {
+        self.rotation == RotationalIncrement::FromOrientations
     }
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
         check_poisson("predictor_elongation", self.stiffness, material)?;
