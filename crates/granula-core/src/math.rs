@@ -19,37 +19,14 @@ pub fn skew(a: DVec3) -> DMat3 {
 /// Rotates `q` by the rotation vector `omega * dt` (exponential map), then renormalises.
 ///
 /// q(t+Δt) = exp(½ ω Δt) ⊗ q(t), exact for a constant world-frame angular velocity, with
-/// exp(½ θ) = (cos(|θ|/2), θ sin(|θ|/2)/|θ|) ([`rotation_quaternion`]).
+/// exp(½ θ) = (cos(|θ|/2), θ sin(|θ|/2)/|θ|) ([`rotation_quat`]).
 #[inline]
 pub fn integrate_orientation(q: DQuat, omega: DVec3, dt: f64) -> DQuat {
     let rot = omega * dt;
     if rot == DVec3::ZERO {
         return q;
     }
-    (rotation_quaternion(rot) * q).normalize()
-}
-
-/// The unit quaternion of the rotation vector `rot` (angle |rot| about rot/|rot|):
-/// (cos(θ/2), rot · sin(θ/2)/θ) with θ = |rot|.
-///
-/// Below θ = 0.1 rad (every time step of a stable simulation) both factors come from their
-/// Taylor series in θ², which needs neither a root nor a trigonometric call: with x = θ/2,
-/// cos x = Σ (−x²)ᵏ/(2k)! to x⁸ and sin(x)/x = Σ (−x²)ᵏ/(2k + 1)! to x⁸; the first omitted
-/// terms, x¹⁰/10! < 2.7e-20 and x¹⁰/11! < 2.5e-21, lie below half an ulp of the sums (≈ 1),
-/// so the series agree with the library functions to round-off.
-#[inline]
-pub fn rotation_quaternion(rot: DVec3) -> DQuat {
-    let theta2 = rot.length_squared();
-    if theta2 < 1e-2 {
-        let x2 = 0.25 * theta2;
-        let cos = 1.0 - x2 / 2.0 * (1.0 - x2 / 12.0 * (1.0 - x2 / 30.0 * (1.0 - x2 / 56.0)));
-        let sinc = 1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 * (1.0 - x2 / 72.0)));
-        let v = rot * (0.5 * sinc);
-        DQuat::from_xyzw(v.x, v.y, v.z, cos)
-    } else {
-        let theta = theta2.sqrt();
-        DQuat::from_axis_angle(rot / theta, theta)
-    }
+    (rotation_quat(rot) * q).normalize()
 }
 
 /// The rotation vector θ = φ u of the unit quaternion `q` (its logarithm, times 2), with
@@ -113,25 +90,6 @@ pub fn is_finite(v: DVec3) -> bool {
 mod tests {
     use super::*;
     use approx::assert_abs_diff_eq;
-
-    #[test]
-    fn rotation_quaternion_series_matches_the_trigonometric_form() {
-        for &theta in &[1e-9, 1e-4, 3e-3, 0.05, 0.0999] {
-            let axis = DVec3::new(0.3, -0.5, 0.8).normalize();
-            let q = rotation_quaternion(axis * theta);
-            let r = DQuat::from_axis_angle(axis, theta);
-            // Both forms are exact to round-off (the series truncation is below 3e-20, see
-            // the doc): a few ulps of components of size ≤ 1.
-            for (a, b) in q.to_array().iter().zip(r.to_array()) {
-                assert_abs_diff_eq!(*a, b, epsilon = 4e-16);
-            }
-        }
-        // Above the series range the trigonometric branch is used: a half turn about z.
-        let q = rotation_quaternion(DVec3::Z * std::f64::consts::PI);
-        // cos(π/2) is 6e-17 in floating point, sin(π/2) is 1 exactly.
-        assert_abs_diff_eq!(q.w, 0.0, epsilon = 1e-16);
-        assert_abs_diff_eq!(q.z, 1.0, epsilon = 1e-16);
-    }
 
     #[test]
     fn tangent_frame_is_orthonormal_and_right_handed() {

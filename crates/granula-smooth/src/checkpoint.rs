@@ -101,6 +101,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.max_range = self.law_margin(world);
         self.verlet.invalidate();
         self.primed_version = Some(world.bodies.structure_version());
+        self.primed_materials = world.materials.len();
         Ok(())
     }
 }

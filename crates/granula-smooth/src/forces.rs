@@ -1,22 +1,17 @@
-//! The force pass: narrowphase and contact law per candidate pair in parallel, then a
-//! deterministic per-body gather.
+//! The force pass: narrowphase and contact law per candidate pair, block by block in
+//! parallel, with the loads summed per body by [`Accumulation`] (deterministic for any
+//! thread count; see there).
 //!
-//! Determinism: every pair writes its own slot of a buffer, per-chunk summaries use fixed
-//! chunk boundaries and are reduced sequentially in chunk order, and each body sums its
-//! incident pairs in the fixed order of the CSR incidence list. No floating-point sum depends
-//! on how rayon splits the work, so 1 and n threads give bit-identical results.
+//! Per-block summaries use the same fixed blocks and are reduced sequentially in block
+//! order, so the step report does not depend on the thread count either.
 
+use crate::accumulation::{Accumulation, LoadSink};
 use crate::pairs::{Candidate, PairKind, PairList};
 use granula_core::narrowphase::collide;
 use granula_core::{
     BodySet, ContactForce, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation, PairMaterial,
 };
 use rayon::prelude::*;
-
-/// Pairs per chunk of the parallel pass (and per summary).
-pub(crate) const PAIR_CHUNK: usize = 1024;
-/// Bodies per chunk of the parallel gather.
-const BODY_CHUNK: usize = 2048;
 
 /// The loads of one pair: the force on body 2 (body 1 gets the opposite) and the torque on
 /// each body about its own centre, l × F plus the law's pure couple.
@@ -144,55 +139,6 @@ fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
     }
 }
 
-/// Where the loads of the pairs of a chunk go.
-trait LoadSink {
-    /// Pair `p` (global index) carries no load this step.
-    fn none(&mut self, p: usize);
-    /// Pair `p` between bodies `i` and `j` carries `load`.
-    fn add(&mut self, p: usize, i: usize, j: usize, load: PairLoad);
-}
-
-/// The per-pair buffer of a chunk (pairs `base..base + loads.len()`), gathered per body
-/// afterwards; used when several threads share the pass.
-struct PairBuffer<'a> {
-    base: usize,
-    loads: &'a mut [PairLoad],
-}
-
-impl LoadSink for PairBuffer<'_> {
-    #[inline(always)]
-    fn none(&mut self, p: usize) {
-        self.loads[p - self.base] = PairLoad::default();
-    }
-    #[inline(always)]
-    fn add(&mut self, p: usize, _: usize, _: usize, load: PairLoad) {
-        self.loads[p - self.base] = load;
-    }
-}
-
-/// Direct accumulation into the body arrays, in pair order; used on one thread.
-///
-/// Bit-identical to the gather: each body's CSR list is in increasing pair order and the
-/// gather starts from zero, so both form the same sums in the same order; pairs without a
-/// load add exact zeros there (x ± 0 = x, and a sum that starts from +0 never becomes −0),
-/// so skipping them here changes nothing.
-struct BodyAccumulator<'a> {
-    force: &'a mut [DVec3],
-    torque: &'a mut [DVec3],
-}
-
-impl LoadSink for BodyAccumulator<'_> {
-    #[inline(always)]
-    fn none(&mut self, _: usize) {}
-    #[inline(always)]
-    fn add(&mut self, _: usize, i: usize, j: usize, load: PairLoad) {
-        self.force[i] -= load.force;
-        self.torque[i] += load.torque1;
-        self.force[j] += load.force;
-        self.torque[j] += load.torque2;
-    }
-}
-
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
 fn chunk<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
@@ -205,6 +151,8 @@ fn chunk<L: ContactLaw, S: LoadSink>(
     // Kept in locals (registers) for the whole loop, written once by the caller.
     let mut summary = ChunkSummary::default();
     let candidates = &input.candidates[base..base + histories.len()];
+    // A constant of the law's type once inlined: laws that ignore rotations load none.
+    let rotations = input.law.uses_rotations();
     for (k, ((c, hist), last_stored)) in candidates.iter().zip(histories.iter_mut()).zip(stored.iter_mut()).enumerate()
     {
         let p = base + k;
@@ -245,8 +193,8 @@ fn chunk<L: ContactLaw, S: LoadSink>(
             effective_mass: c.effective_mass,
             material,
             dt: input.dt,
-            rotation1: input.rotation[i],
-            rotation2: input.rotation[j],
+            rotation1: if rotations { input.rotation[i] } else { DVec3::ZERO },
+            rotation2: if rotations { input.rotation[j] } else { DVec3::ZERO },
         };
         let cf: ContactForce = if input.commit {
             input.law.force(&kin, hist)
@@ -300,79 +248,32 @@ fn chunk<L: ContactLaw, S: LoadSink>(
 }
 
 /// Runs the pass over all candidates and leaves the contact loads of every body in `force`
-/// and `torque` (overwritten), with one summary per [`PAIR_CHUNK`] pairs in `summaries`.
+/// and `torque` (overwritten), with one summary per block of `accumulation` in `summaries`.
 /// `stored` holds, per pair, the elastic energy stored at its last evaluation.
-///
-/// On several threads the chunks run in parallel into the per-pair buffer `loads`, which is
-/// then gathered per body ([`gather`]); on one thread the chunks run in order and add their
-/// loads to the bodies directly (no buffer traffic), with the same sums bit for bit.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn pair_pass<L: ContactLaw>(
     input: &PassInput<'_, L>,
     pairs: &PairList,
+    accumulation: &mut Accumulation,
     histories: &mut [L::History],
     stored: &mut [f64],
-    loads: &mut [PairLoad],
     summaries: &mut [ChunkSummary],
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) {
     debug_assert_eq!(histories.len(), input.candidates.len());
-    if rayon::current_num_threads() == 1 || histories.len() <= PAIR_CHUNK {
-        force.fill(DVec3::ZERO);
-        torque.fill(DVec3::ZERO);
-        let mut sink = BodyAccumulator { force, torque };
-        for (k, ((h, e), s)) in
-            histories.chunks_mut(PAIR_CHUNK).zip(stored.chunks_mut(PAIR_CHUNK)).zip(summaries.iter_mut()).enumerate()
-        {
-            *s = chunk(input, k * PAIR_CHUNK, h, e, &mut sink);
-        }
-        if histories.is_empty() {
-            if let Some(s) = summaries.first_mut() {
-                *s = ChunkSummary::default();
-            }
-        }
-        return;
-    }
-    loads
-        .par_chunks_mut(PAIR_CHUNK)
-        .zip(histories.par_chunks_mut(PAIR_CHUNK))
-        .zip(stored.par_chunks_mut(PAIR_CHUNK))
-        .zip(summaries.par_iter_mut())
-        .enumerate()
-        .for_each(|(k, (((l, h), e), s))| {
-            *s = chunk(input, k * PAIR_CHUNK, h, e, &mut PairBuffer { base: k * PAIR_CHUNK, loads: l });
+    debug_assert_eq!(summaries.len(), accumulation.blocks());
+    let block = accumulation.block();
+    let per_block = histories.par_chunks_mut(block).zip(stored.par_chunks_mut(block)).zip(summaries.par_iter_mut());
+    if accumulation.uses_windows() {
+        per_block.zip(accumulation.window_sinks()).enumerate().for_each(|(k, (((h, e), s), mut sink))| {
+            *s = chunk(input, k * block, h, e, &mut sink);
         });
-    gather(pairs, loads, force, torque);
-}
-
-/// Sums the pair loads of each body in CSR order into `force` and `torque` (overwritten),
-/// in parallel over bodies.
-fn gather(pairs: &PairList, loads: &[PairLoad], force: &mut [DVec3], torque: &mut [DVec3]) {
-    let body = |i: usize, f: &mut DVec3, t: &mut DVec3| {
-        let (mut fs, mut ts) = (DVec3::ZERO, DVec3::ZERO);
-        for &e in pairs.incident(i) {
-            let l = &loads[(e >> 1) as usize];
-            if e & 1 == 0 {
-                fs -= l.force;
-                ts += l.torque1;
-            } else {
-                fs += l.force;
-                ts += l.torque2;
-            }
-        }
-        *f = fs;
-        *t = ts;
-    };
-    if force.len() <= BODY_CHUNK {
-        for (i, (f, t)) in force.iter_mut().zip(torque.iter_mut()).enumerate() {
-            body(i, f, t);
-        }
-        return;
+        accumulation.merge(force, torque);
+    } else {
+        per_block.zip(accumulation.buffer_sinks()).enumerate().for_each(|(k, (((h, e), s), mut sink))| {
+            *s = chunk(input, k * block, h, e, &mut sink);
+        });
+        accumulation.gather(pairs, force, torque);
     }
-    force.par_chunks_mut(BODY_CHUNK).zip(torque.par_chunks_mut(BODY_CHUNK)).enumerate().for_each(|(k, (fc, tc))| {
-        for (m, (f, t)) in fc.iter_mut().zip(tc.iter_mut()).enumerate() {
-            body(k * BODY_CHUNK + m, f, t);
-        }
-    });
 }

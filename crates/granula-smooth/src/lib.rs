@@ -7,6 +7,7 @@
 //! energies that keep the world's ledger balanced.
 #![deny(missing_docs)]
 
+mod accumulation;
 mod body_loads;
 mod checkpoint;
 mod config;

@@ -100,7 +100,11 @@ impl PairList {
                 effective_radius: if spheres { r1 * r2 / (r1 + r2) } else { f64::NAN },
             });
         }
-        let n = bodies.len();
+        self.index(bodies.len());
+    }
+
+    /// Builds the CSR incidence of the current candidates among `n` bodies.
+    pub fn index(&mut self, n: usize) {
         self.offsets.clear();
         self.offsets.resize(n + 1, 0);
         for c in &self.candidates {

@@ -1,9 +1,10 @@
 //! The smooth (MD) solver.
 
+use crate::accumulation::Accumulation;
 use crate::body_loads::{apply_local_damping, external_load_work, kinematic_power};
 use crate::config::MdConfig;
 use crate::error::SmoothError;
-use crate::forces::{pair_pass, ChunkSummary, PairLoad, PassInput, PAIR_CHUNK};
+use crate::forces::{pair_pass, ChunkSummary, PassInput};
 use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
 use granula_core::narrowphase::collide;
@@ -26,10 +27,10 @@ use std::sync::Arc;
 ///    [`ContactKey`](granula_core::ContactKey), so that between rebuilds a pair's history is
 ///    found by its index, without lookup;
 /// 4. narrowphase (inlined sphere-sphere path, the core's `collide` otherwise, margin = the
-///    law's range) and the law with its history, for all candidates in parallel into a
-///    per-pair buffer;
-/// 5. per-body gather of forces and torques over a CSR incidence list in fixed order
-///    (bit-identical for any thread count), plus local damping if enabled;
+///    law's range) and the law with its history, for fixed blocks of candidates in parallel;
+/// 5. the pair loads summed per body in an order fixed by the pair list (per-block windows
+///    of body indices merged in block order, or a CSR gather; bit-identical for any thread
+///    count), plus local damping if enabled;
 /// 6. correct ([`Integrator::correct`]).
 ///
 /// The report carries contacts and their regimes, the largest overlap, broadphase rebuilds,
@@ -48,7 +49,7 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) store: ContactStore<L::History>,
     pub(crate) stored_energy: ContactStore<f64>,
     pub(crate) max_range: f64,
-    loads: Vec<PairLoad>,
+    accumulation: Accumulation,
     summaries: Vec<ChunkSummary>,
     prev_position: Vec<DVec3>,
     prev_angular_velocity: Vec<DVec3>,
@@ -57,7 +58,7 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     /// Per body, the rotation vector log(q q_prev⁻¹) passed to the law.
     pub(crate) rotation: Vec<DVec3>,
     pub(crate) primed_version: Option<u64>,
-    primed_materials: usize,
+    pub(crate) primed_materials: usize,
     pub(crate) kinematic_power: f64,
 }
 
@@ -85,7 +86,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             store: ContactStore::new(),
             stored_energy: ContactStore::new(),
             max_range: 0.0,
-            loads: Vec::new(),
+            accumulation: Accumulation::default(),
             summaries: Vec::new(),
             prev_position: Vec::new(),
             prev_angular_velocity: Vec::new(),
@@ -173,11 +174,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.store.rebuild(self.pairs.keys(bodies));
         // Pairs that left the list were out of range for a while: nothing stored remains.
         self.stored_energy.rebuild(self.pairs.keys(bodies));
-        let n = self.pairs.candidates.len();
-        self.loads.clear();
-        self.loads.resize(n, PairLoad::default());
+        self.accumulation.rebuild(&self.pairs.candidates, bodies.len(), |i| bodies.motion[i] == MotionKind::Dynamic);
         self.summaries.clear();
-        self.summaries.resize(n.div_ceil(PAIR_CHUNK).max(1), ChunkSummary::default());
+        self.summaries.resize(self.accumulation.blocks(), ChunkSummary::default());
         true
     }
 
@@ -199,8 +198,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         };
         let (_, histories) = self.store.split_mut();
         let (_, stored) = self.stored_energy.split_mut();
-        let (loads, summaries) = (&mut self.loads, &mut self.summaries);
-        pair_pass(&input, &self.pairs, histories, stored, loads, summaries, &mut force, &mut torque);
+        let (accumulation, summaries) = (&mut self.accumulation, &mut self.summaries);
+        pair_pass(&input, &self.pairs, accumulation, histories, stored, summaries, &mut force, &mut torque);
         world.bodies.force = force;
         world.bodies.torque = torque;
         let mut total = ChunkSummary::default();

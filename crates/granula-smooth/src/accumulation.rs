@@ -1,0 +1,401 @@
+//! How the loads of the pairs reach the bodies, deterministically for any thread count.
+//!
+//! The candidate pairs are cut into fixed blocks (the block size depends on the number of
+//! pairs only, never on the thread count). Two strategies, chosen from the data alone:
+//!
+//! - **Windows** (the usual case): the dynamic bodies of a block's pairs span a range of
+//!   dense indices, its window. Each block adds its loads into a private copy of its
+//!   window, in pair order; loads on bodies outside it (walls and other non-dynamic bodies,
+//!   which pair with everything) go to the block's overflow list. A merge then sums, for each
+//!   body, the windows that contain it in block order, and finally the overflow lists in
+//!   block order. Blocks run in parallel without a per-pair buffer, and the merge is
+//!   parallel over bodies. Bodies numbered in space (a packing written layer by layer, a
+//!   generated lattice) keep windows short.
+//! - **Gather** (fallback, when the windows would be much larger than the body set, e.g.
+//!   bodies numbered at random): every pair writes its loads to its own slot of a buffer and
+//!   each body sums its incident pairs in the fixed order of the CSR incidence list.
+//!
+//! Either way every floating-point sum has an order fixed by the pair list, so 1 and n
+//! threads give bit-identical forces.
+
+use crate::forces::PairLoad;
+use crate::pairs::{Candidate, PairList};
+use granula_core::DVec3;
+use rayon::prelude::*;
+
+/// Bodies per task of the parallel merge and gather.
+const BODY_CHUNK: usize = 2048;
+/// The windows are used while their total length stays below this many times the number
+/// of bodies (plus a constant for small sets); beyond it, zeroing and merging them would
+/// cost more than the buffer of the gather.
+const WINDOW_BUDGET: usize = 4;
+
+/// Where the loads of the pairs of a block go.
+pub(crate) trait LoadSink {
+    /// Pair `p` (global index) carries no load this step.
+    fn none(&mut self, p: usize);
+    /// Pair `p` between bodies `i` and `j` carries `load` (on body 2; body 1 gets the
+    /// opposite force).
+    fn add(&mut self, p: usize, i: usize, j: usize, load: PairLoad);
+}
+
+/// The per-pair buffer of a block (pairs `base..base + loads.len()`), for the gather.
+pub(crate) struct PairBuffer<'a> {
+    pub base: usize,
+    pub loads: &'a mut [PairLoad],
+}
+
+impl LoadSink for PairBuffer<'_> {
+    #[inline(always)]
+    fn none(&mut self, p: usize) {
+        self.loads[p - self.base] = PairLoad::default();
+    }
+    #[inline(always)]
+    fn add(&mut self, p: usize, _: usize, _: usize, load: PairLoad) {
+        self.loads[p - self.base] = load;
+    }
+}
+
+/// A block's window (bodies `lo..lo + force.len()`) and overflow list.
+pub(crate) struct WindowSink<'a> {
+    lo: usize,
+    force: &'a mut [DVec3],
+    torque: &'a mut [DVec3],
+    overflow: &'a mut Vec<(u32, DVec3, DVec3)>,
+}
+
+impl WindowSink<'_> {
+    #[inline(always)]
+    fn push(&mut self, body: usize, force: DVec3, torque: DVec3) {
+        // One unsigned comparison: indices below `lo` wrap to large values.
+        let k = body.wrapping_sub(self.lo);
+        if k < self.force.len() {
+            self.force[k] += force;
+            self.torque[k] += torque;
+        } else {
+            self.overflow.push((body as u32, force, torque));
+        }
+    }
+}
+
+impl LoadSink for WindowSink<'_> {
+    #[inline(always)]
+    fn none(&mut self, _: usize) {}
+    #[inline(always)]
+    fn add(&mut self, _: usize, i: usize, j: usize, load: PairLoad) {
+        self.push(i, -load.force, load.torque1);
+        self.push(j, load.force, load.torque2);
+    }
+}
+
+/// The block layout of the current pair list and the storage of both strategies, rebuilt
+/// with the list and reused between rebuilds (no allocation per step once warm).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Accumulation {
+    /// Pairs per block.
+    block: usize,
+    /// First body of each block's window.
+    lo: Vec<usize>,
+    /// Length of every window, and its storage per block in `force` / `torque`.
+    stride: usize,
+    /// Scratch of the layout: body offsets from their window's start.
+    offsets: Vec<usize>,
+    /// `true`: windows; `false`: gather.
+    windows: bool,
+    force: Vec<DVec3>,
+    torque: Vec<DVec3>,
+    overflow: Vec<Vec<(u32, DVec3, DVec3)>>,
+    /// The per-pair buffer of the gather.
+    loads: Vec<PairLoad>,
+}
+
+impl Accumulation {
+    /// Lays out the blocks of `candidates` among `bodies` bodies, of which the dynamic ones
+    /// are flagged by `dynamic(i)`.
+    ///
+    /// A block's window starts at the lowest dynamic body of its pairs between dynamic
+    /// bodies (the pair list is sorted, so that is its first such pair's lower index); all
+    /// windows have the same length, the 98th percentile of the offsets of the blocks'
+    /// dynamic bodies from their window's start, so that a few far-numbered neighbours go
+    /// to the overflow lists instead of stretching every window.
+    pub fn rebuild(&mut self, candidates: &[Candidate], bodies: usize, dynamic: impl Fn(usize) -> bool) {
+        let n = candidates.len();
+        // About 16 blocks for a small list (parallel work for a few threads), at most 4096
+        // pairs (windows of a few thousand bodies, which stay in cache) for a large one.
+        self.block = n.div_ceil(16).clamp(256, 4096);
+        self.lo.clear();
+        for block in candidates.chunks(self.block) {
+            let both = block.iter().filter(|c| dynamic(c.body1 as usize) && dynamic(c.body2 as usize));
+            let lo = both
+                .map(|c| c.body1.min(c.body2) as usize)
+                .min()
+                .or_else(|| {
+                    block.iter().flat_map(|c| [c.body1, c.body2]).map(|b| b as usize).filter(|&b| dynamic(b)).min()
+                })
+                .unwrap_or(0);
+            self.lo.push(lo);
+        }
+        if self.lo.is_empty() {
+            self.lo.push(0);
+        }
+        let blocks = self.lo.len();
+        self.offsets.clear();
+        for (block, &lo) in candidates.chunks(self.block).zip(&self.lo) {
+            for c in block {
+                for b in [c.body1 as usize, c.body2 as usize] {
+                    if dynamic(b) && b >= lo {
+                        self.offsets.push(b - lo);
+                    }
+                }
+            }
+        }
+        self.stride = if self.offsets.is_empty() {
+            1
+        } else {
+            let k = self.offsets.len() * 98 / 100;
+            let k = k.min(self.offsets.len() - 1);
+            *self.offsets.select_nth_unstable(k).1 + 1
+        };
+        self.windows = blocks * self.stride <= WINDOW_BUDGET * bodies + 4096;
+        self.overflow.resize_with(blocks, Vec::new);
+        self.overflow.truncate(blocks);
+        if self.windows {
+            self.force.resize(blocks * self.stride, DVec3::ZERO);
+            self.torque.resize(blocks * self.stride, DVec3::ZERO);
+            self.loads = Vec::new();
+        } else {
+            self.loads.resize(n, PairLoad::default());
+        }
+    }
+
+    /// Pairs per block.
+    pub fn block(&self) -> usize {
+        self.block
+    }
+
+    /// Number of blocks (at least one).
+    pub fn blocks(&self) -> usize {
+        self.lo.len()
+    }
+
+    /// `true` when the windows are used, `false` for the gather.
+    pub fn uses_windows(&self) -> bool {
+        self.windows
+    }
+
+    /// One zeroed window sink per block, in block order.
+    pub fn window_sinks(&mut self) -> impl IndexedParallelIterator<Item = WindowSink<'_>> {
+        let stride = self.stride;
+        self.force
+            .par_chunks_mut(stride)
+            .zip(self.torque.par_chunks_mut(stride))
+            .zip(self.overflow.par_iter_mut())
+            .zip(self.lo.par_iter())
+            .map(|(((force, torque), overflow), &lo)| {
+                force.fill(DVec3::ZERO);
+                torque.fill(DVec3::ZERO);
+                overflow.clear();
+                WindowSink { lo, force, torque, overflow }
+            })
+    }
+
+    /// One buffer sink per block, in block order.
+    pub fn buffer_sinks(&mut self) -> impl IndexedParallelIterator<Item = PairBuffer<'_>> {
+        let block = self.block;
+        self.loads.par_chunks_mut(block).enumerate().map(move |(k, loads)| PairBuffer { base: k * block, loads })
+    }
+
+    /// Windows strategy: the loads of every body into `force` and `torque` (overwritten),
+    /// summing for each body its windows in block order, then the overflow lists in block
+    /// order. Parallel over bodies.
+    pub fn merge(&self, force: &mut [DVec3], torque: &mut [DVec3]) {
+        let stride = self.stride;
+        force.par_chunks_mut(BODY_CHUNK).zip(torque.par_chunks_mut(BODY_CHUNK)).enumerate().for_each(
+            |(c, (fc, tc))| {
+                fc.fill(DVec3::ZERO);
+                tc.fill(DVec3::ZERO);
+                let (b0, b1) = (c * BODY_CHUNK, c * BODY_CHUNK + fc.len());
+                for (k, &lo) in self.lo.iter().enumerate() {
+                    let (from, to) = (lo.max(b0), (lo + stride).min(b1));
+                    if from >= to {
+                        continue;
+                    }
+                    let w = k * stride;
+                    let (wf, wt) = (&self.force[w + from - lo..w + to - lo], &self.torque[w + from - lo..w + to - lo]);
+                    for ((f, t), (a, b)) in
+                        fc[from - b0..to - b0].iter_mut().zip(&mut tc[from - b0..to - b0]).zip(wf.iter().zip(wt))
+                    {
+                        *f += *a;
+                        *t += *b;
+                    }
+                }
+            },
+        );
+        for list in &self.overflow {
+            for &(body, f, t) in list {
+                force[body as usize] += f;
+                torque[body as usize] += t;
+            }
+        }
+    }
+
+    /// Gather strategy: the loads of every body into `force` and `torque` (overwritten),
+    /// summing its incident pairs in CSR order. Parallel over bodies.
+    pub fn gather(&self, pairs: &PairList, force: &mut [DVec3], torque: &mut [DVec3]) {
+        let loads = &self.loads;
+        let body = |i: usize, f: &mut DVec3, t: &mut DVec3| {
+            let (mut fs, mut ts) = (DVec3::ZERO, DVec3::ZERO);
+            for &e in pairs.incident(i) {
+                let l = &loads[(e >> 1) as usize];
+                if e & 1 == 0 {
+                    fs -= l.force;
+                    ts += l.torque1;
+                } else {
+                    fs += l.force;
+                    ts += l.torque2;
+                }
+            }
+            *f = fs;
+            *t = ts;
+        };
+        force.par_chunks_mut(BODY_CHUNK).zip(torque.par_chunks_mut(BODY_CHUNK)).enumerate().for_each(
+            |(k, (fc, tc))| {
+                for (m, (f, t)) in fc.iter_mut().zip(tc.iter_mut()).enumerate() {
+                    body(k * BODY_CHUNK + m, f, t);
+                }
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairs::PairKind;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A sorted list of `pairs` pairs among `n` bodies, each body paired with bodies at
+    /// most `reach` indices above it (spatial numbering) or anywhere (`reach = n`); bodies
+    /// 0 and 1 are walls (non-dynamic) paired with random bodies.
+    fn pair_list(n: usize, pairs: usize, reach: usize, seed: u64) -> PairList {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut raw: Vec<(u32, u32)> = (0..pairs)
+            .map(|k| {
+                if k % 50 == 0 {
+                    (rng.random_range(0..2u32), rng.random_range(2..n as u32))
+                } else {
+                    let i = rng.random_range(2..n - 1);
+                    let j = rng.random_range(i + 1..(i + 1 + reach).min(n));
+                    (i as u32, j as u32)
+                }
+            })
+            .collect();
+        raw.sort_unstable();
+        raw.dedup();
+        let candidates = raw
+            .into_iter()
+            .map(|(body1, body2)| Candidate {
+                body1,
+                body2,
+                material: 0,
+                kind: PairKind::Spheres,
+                radius1: 1.0,
+                radius2: 1.0,
+                reach2: 4.0,
+                margin: 0.0,
+                effective_mass: 1.0,
+                effective_radius: 0.5,
+            })
+            .collect();
+        let mut list = PairList::default();
+        list.candidates = candidates;
+        list.index(n);
+        list
+    }
+
+    fn loads(count: usize, seed: u64) -> Vec<PairLoad> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut v =
+            || DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        (0..count).map(|_| PairLoad { force: v(), torque1: v(), torque2: v() }).collect()
+    }
+
+    /// The summed loads through `Accumulation` on a pool of `threads` threads.
+    fn accumulate(list: &PairList, n: usize, loads: &[PairLoad], threads: usize) -> (Vec<DVec3>, Vec<DVec3>, bool) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut acc = Accumulation::default();
+            acc.rebuild(&list.candidates, n, |i| i >= 2);
+            let block = acc.block();
+            let (mut force, mut torque) = (vec![DVec3::ONE; n], vec![DVec3::ONE; n]);
+            let add = |k: usize, sink: &mut dyn FnMut(usize, usize, usize, PairLoad)| {
+                let end = ((k + 1) * block).min(loads.len());
+                for (p, (c, l)) in list.candidates.iter().zip(loads).enumerate().take(end).skip(k * block) {
+                    sink(p, c.body1 as usize, c.body2 as usize, *l);
+                }
+            };
+            let windows = acc.uses_windows();
+            if windows {
+                acc.window_sinks().enumerate().for_each(|(k, mut s)| add(k, &mut |p, i, j, l| s.add(p, i, j, l)));
+                acc.merge(&mut force, &mut torque);
+            } else {
+                acc.buffer_sinks().enumerate().for_each(|(k, mut s)| add(k, &mut |p, i, j, l| s.add(p, i, j, l)));
+                acc.gather(list, &mut force, &mut torque);
+            }
+            (force, torque, windows)
+        })
+    }
+
+    /// The plain sums, for reference.
+    fn direct(list: &PairList, n: usize, loads: &[PairLoad]) -> (Vec<DVec3>, Vec<DVec3>) {
+        let (mut force, mut torque) = (vec![DVec3::ZERO; n], vec![DVec3::ZERO; n]);
+        for (c, l) in list.candidates.iter().zip(loads) {
+            force[c.body1 as usize] -= l.force;
+            torque[c.body1 as usize] += l.torque1;
+            force[c.body2 as usize] += l.force;
+            torque[c.body2 as usize] += l.torque2;
+        }
+        (force, torque)
+    }
+
+    fn check(n: usize, pairs: usize, reach: usize, expect_windows: bool) {
+        let list = pair_list(n, pairs, reach, 7);
+        let l = loads(list.candidates.len(), 11);
+        let (f1, t1, windows) = accumulate(&list, n, &l, 1);
+        assert_eq!(windows, expect_windows, "strategy for n = {n}, reach = {reach}");
+        let (f2, t2, _) = accumulate(&list, n, &l, 2);
+        // Bit-identical on 1 and 2 threads: every sum has an order fixed by the list.
+        assert_eq!(f1, f2);
+        assert_eq!(t1, t2);
+        let (fr, tr) = direct(&list, n, &l);
+        for i in 0..n {
+            // Same terms summed in another grouping: each body has a few dozen terms of
+            // size ≤ √3, so the difference is a few ulps of 1e1.
+            assert!((f1[i] - fr[i]).length() < 1e-13, "force of body {i}");
+            assert!((t1[i] - tr[i]).length() < 1e-13, "torque of body {i}");
+        }
+    }
+
+    #[test]
+    fn windows_for_spatially_numbered_bodies() {
+        // Neighbours within 300 indices: windows, with the walls' pairs and the few far
+        // pairs in the overflow lists.
+        check(20_000, 60_000, 300, true);
+    }
+
+    #[test]
+    fn gather_for_randomly_numbered_bodies() {
+        // Neighbours anywhere: the windows would cover the whole set in every block.
+        check(20_000, 60_000, 20_000, false);
+    }
+
+    #[test]
+    fn small_and_empty_lists() {
+        check(50, 100, 10, true);
+        let list = PairList::default();
+        let (f, t, _) = accumulate(&list, 3, &[], 2);
+        // No pair: every load is zero (the initial values are overwritten).
+        assert!(f.iter().chain(&t).all(|v| *v == DVec3::ZERO));
+    }
+}
