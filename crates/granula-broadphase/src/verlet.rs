@@ -138,7 +138,7 @@ impl<B: Broadphase> VerletPairs<B> {
         self.updates += 1;
         let valid = !self.stale
             && self.reference.len() == n
-            && (0..n).all(|i| skip_of(i) == self.reference_skip[i] && contains(&self.reference[i], &box_of(i)));
+            && (0..n).all(|i| skip_of(i) == self.reference_skip[i] && self.reference[i].contains(&box_of(i)));
         if valid {
             return false;
         }
@@ -164,15 +164,4 @@ impl<B: Broadphase> VerletPairs<B> {
         self.rebuilds += 1;
         self.stale = false;
     }
-}
-
-/// `true` when `inner` lies inside `outer` (faces may touch).
-#[inline]
-fn contains(outer: &Aabb, inner: &Aabb) -> bool {
-    outer.min.x <= inner.min.x
-        && outer.min.y <= inner.min.y
-        && outer.min.z <= inner.min.z
-        && inner.max.x <= outer.max.x
-        && inner.max.y <= outer.max.y
-        && inner.max.z <= outer.max.z
 }

@@ -35,6 +35,12 @@ impl Aabb {
             && other.min.z <= self.max.z
     }
 
+    /// `true` when `inner` lies inside this box (faces may touch).
+    #[inline]
+    pub fn contains(&self, inner: &Aabb) -> bool {
+        self.min.cmple(inner.min).all() && inner.max.cmple(self.max).all()
+    }
+
     /// `true` when every bound is finite.
     #[inline]
     pub fn is_bounded(&self) -> bool {
