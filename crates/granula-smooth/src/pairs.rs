@@ -56,9 +56,8 @@ pub(crate) struct PairList {
 impl PairList {
     /// Rebuilds from the broadphase's sorted `(i, j)` list. Pairs of two non-dynamic bodies
     /// are dropped (no force on them can move anything), and so are sphere pairs whose gap
-    /// exceeds `reach`: the skin layer rebuilds before any box face moves by half the skin,
-    /// i.e. before any centre moves by more than √3 skin/2, so a pair farther apart than
-    /// margin + √3 skin cannot come within the margin before the next rebuild.
+    /// exceeds `reach` = margin + skin: the solver rebuilds before any sphere centre moves by
+    /// half the skin, so such a pair cannot come within the margin before the next rebuild.
     /// Allocation-free once warm.
     /// `margin(i, j)` is the law's range for the pair.
     pub fn rebuild(

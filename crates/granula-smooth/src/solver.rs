@@ -55,6 +55,8 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     prev_angular_velocity: Vec<DVec3>,
     /// Per body, the orientation at the previous force evaluation (002 eq. 15).
     pub(crate) prev_orientation: Vec<DQuat>,
+    /// Positions at the last rebuild of the candidate list (the spheres' Verlet criterion).
+    reference_position: Vec<DVec3>,
     /// Per body, the rotation vector log(q q_prev⁻¹) passed to the law.
     pub(crate) rotation: Vec<DVec3>,
     pub(crate) primed_version: Option<u64>,
@@ -91,6 +93,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             prev_position: Vec::new(),
             prev_angular_velocity: Vec::new(),
             prev_orientation: Vec::new(),
+            reference_position: Vec::new(),
             rotation: Vec::new(),
             primed_version: None,
             primed_materials: 0,
@@ -147,6 +150,21 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// incidence and the contact store; `true` if it did.
     fn refresh_pairs(&mut self, world: &World) -> bool {
         let bodies = &world.bodies;
+        // The Euclidean criterion of Verlet lists for spheres, on top of the skin layer's box
+        // faces: a rebuild once any sphere has moved by half the skin since the last one.
+        // It lets the list drop sphere pairs farther apart than margin + skin (instead of
+        // margin + √3 skin under the box criterion alone).
+        let half_skin2 = 0.25 * self.config.skin * self.config.skin;
+        let moved = self.reference_position.len() != bodies.len()
+            || bodies
+                .position
+                .iter()
+                .zip(&self.reference_position)
+                .zip(&bodies.radius)
+                .any(|((x, x0), r)| r.is_finite() && (*x - *x0).length_squared() > half_skin2);
+        if moved {
+            self.verlet.invalidate();
+        }
         let rebuilt = if self.max_range > 0.0 {
             let grow = 0.5 * self.max_range;
             self.verlet.update_with(
@@ -167,7 +185,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         if !rebuilt {
             return false;
         }
-        let reach = self.max_range + 3f64.sqrt() * self.config.skin;
+        self.reference_position.clone_from(&bodies.position);
+        let reach = self.max_range + self.config.skin;
         let (law, materials) = (&self.law, &world.materials);
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
         self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, margin);
