@@ -20,6 +20,7 @@ pub mod integrator;
 pub mod material;
 pub mod math;
 pub mod narrowphase;
+pub mod parallel;
 pub mod prelude;
 pub mod shape;
 pub mod solver;

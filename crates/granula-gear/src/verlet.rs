@@ -3,7 +3,7 @@
 use crate::per_body::PerBody;
 use granula_core::math::integrate_orientation;
 use granula_core::{
-    euler_angular_acceleration, AccelerationField, BodySet, CoreError, DVec3, Integrator, IntegratorState,
+    euler_angular_acceleration, parallel, AccelerationField, BodySet, CoreError, DVec3, Integrator, IntegratorState,
 };
 use rayon::prelude::*;
 
@@ -56,6 +56,7 @@ impl Integrator for VelocityVerlet {
             .zip(velocity.par_chunks_mut(CHUNK))
             .zip(angular_velocity.par_chunks_mut(CHUNK))
             .zip(orientation.par_chunks_mut(CHUNK))
+            .with_min_len(parallel::min_len(1))
             .enumerate()
             .for_each(|(k, (((x, v), w), q))| {
                 let range = k * CHUNK..k * CHUNK + x.len();
@@ -95,6 +96,7 @@ impl Integrator for VelocityVerlet {
             .par_chunks_mut(CHUNK)
             .zip(angular_velocity.par_chunks_mut(CHUNK))
             .zip(self.accel.values.par_chunks_mut(CHUNK))
+            .with_min_len(parallel::min_len(1))
             .enumerate()
             .for_each(|(k, ((v, w), acc))| {
                 let base = k * CHUNK;

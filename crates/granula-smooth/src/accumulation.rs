@@ -20,7 +20,7 @@
 
 use crate::forces::PairLoad;
 use crate::pairs::{Candidate, PairList};
-use granula_core::DVec3;
+use granula_core::{parallel, DVec3};
 use rayon::prelude::*;
 
 /// Bodies per task of the parallel merge and gather.
@@ -191,6 +191,7 @@ impl Accumulation {
             .zip(self.torque.par_chunks_mut(stride))
             .zip(self.overflow.par_iter_mut())
             .zip(self.lo.par_iter())
+            .with_min_len(parallel::min_len(1))
             .map(|(((force, torque), overflow), &lo)| {
                 force.fill(DVec3::ZERO);
                 torque.fill(DVec3::ZERO);
@@ -202,7 +203,11 @@ impl Accumulation {
     /// One buffer sink per block, in block order.
     pub fn buffer_sinks(&mut self) -> impl IndexedParallelIterator<Item = PairBuffer<'_>> {
         let block = self.block;
-        self.loads.par_chunks_mut(block).enumerate().map(move |(k, loads)| PairBuffer { base: k * block, loads })
+        self.loads
+            .par_chunks_mut(block)
+            .with_min_len(parallel::min_len(1))
+            .enumerate()
+            .map(move |(k, loads)| PairBuffer { base: k * block, loads })
     }
 
     /// Windows strategy: the loads of every body into `force` and `torque` (overwritten),
@@ -210,8 +215,12 @@ impl Accumulation {
     /// order. Parallel over bodies.
     pub fn merge(&self, force: &mut [DVec3], torque: &mut [DVec3]) {
         let stride = self.stride;
-        force.par_chunks_mut(BODY_CHUNK).zip(torque.par_chunks_mut(BODY_CHUNK)).enumerate().for_each(
-            |(c, (fc, tc))| {
+        force
+            .par_chunks_mut(BODY_CHUNK)
+            .zip(torque.par_chunks_mut(BODY_CHUNK))
+            .with_min_len(parallel::min_len(1))
+            .enumerate()
+            .for_each(|(c, (fc, tc))| {
                 fc.fill(DVec3::ZERO);
                 tc.fill(DVec3::ZERO);
                 let (b0, b1) = (c * BODY_CHUNK, c * BODY_CHUNK + fc.len());
@@ -229,8 +238,7 @@ impl Accumulation {
                         *t += *b;
                     }
                 }
-            },
-        );
+            });
         for list in &self.overflow {
             for &(body, f, t) in list {
                 force[body as usize] += f;
@@ -258,13 +266,16 @@ impl Accumulation {
             *f = fs;
             *t = ts;
         };
-        force.par_chunks_mut(BODY_CHUNK).zip(torque.par_chunks_mut(BODY_CHUNK)).enumerate().for_each(
-            |(k, (fc, tc))| {
+        force
+            .par_chunks_mut(BODY_CHUNK)
+            .zip(torque.par_chunks_mut(BODY_CHUNK))
+            .with_min_len(parallel::min_len(1))
+            .enumerate()
+            .for_each(|(k, (fc, tc))| {
                 for (m, (f, t)) in fc.iter_mut().zip(tc.iter_mut()).enumerate() {
                     body(k * BODY_CHUNK + m, f, t);
                 }
-            },
-        );
+            });
     }
 }
 

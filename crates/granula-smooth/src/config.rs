@@ -13,6 +13,7 @@ pub struct MdConfig {
     /// the last rebuild. Default 1e-4 m (the "dense" benchmark's 0.1 mm).
     pub skin: f64,
     /// Number of threads of a private rayon pool, or `None` to use rayon's global pool.
+    /// `Some(1)` runs every step in place on the calling thread, without a pool.
     /// Results are bit-identical for every thread count. Default `None`.
     pub threads: Option<usize>,
     /// Non-viscous (local) body damping of 004 §2.3.2.4, F_d = −α |F| sign(v) per component

@@ -9,7 +9,8 @@ use crate::accumulation::{Accumulation, LoadSink};
 use crate::pairs::{Candidate, PairKind, PairList};
 use granula_core::narrowphase::collide;
 use granula_core::{
-    BodySet, ContactForce, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation, PairMaterial,
+    parallel, BodySet, ContactForce, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation,
+    PairMaterial,
 };
 use rayon::prelude::*;
 
@@ -264,7 +265,11 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     debug_assert_eq!(histories.len(), input.candidates.len());
     debug_assert_eq!(summaries.len(), accumulation.blocks());
     let block = accumulation.block();
-    let per_block = histories.par_chunks_mut(block).zip(stored.par_chunks_mut(block)).zip(summaries.par_iter_mut());
+    let per_block = histories
+        .par_chunks_mut(block)
+        .zip(stored.par_chunks_mut(block))
+        .zip(summaries.par_iter_mut())
+        .with_min_len(parallel::min_len(1));
     if accumulation.uses_windows() {
         per_block.zip(accumulation.window_sinks()).enumerate().for_each(|(k, (((h, e), s), mut sink))| {
             *s = chunk(input, k * block, h, e, &mut sink);

@@ -69,14 +69,15 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// validates the configuration and builds the private thread pool if asked.
     pub fn new(law: L, integrator: I, broadphase: B, config: MdConfig) -> Result<Self, SmoothError> {
         config.validate()?;
+        // One thread: no pool, the step runs in place (`granula_core::parallel::sequential`).
         let pool = match config.threads {
-            Some(n) => Some(Arc::new(
+            Some(n) if n > 1 => Some(Arc::new(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(n)
                     .build()
                     .map_err(|e| SmoothError::ThreadPool { threads: n, reason: e.to_string() })?,
             )),
-            None => None,
+            _ => None,
         };
         Ok(MdSolver {
             law,
@@ -329,9 +330,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
     }
 
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, SmoothError> {
-        match self.pool.clone() {
-            Some(pool) => pool.install(|| self.step_inner(world, dt)),
-            None => self.step_inner(world, dt),
+        match (self.pool.clone(), self.config.threads) {
+            (Some(pool), _) => pool.install(|| self.step_inner(world, dt)),
+            (None, Some(1)) => granula_core::parallel::sequential(|| self.step_inner(world, dt)),
+            (None, _) => self.step_inner(world, dt),
         }
     }
 }
