@@ -330,7 +330,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
     }
 
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, SmoothError> {
+        // A short step runs in place (`MdConfig::parallel_min_pairs`): same result, faster.
+        let small = self.pairs.candidates.len() < self.config.parallel_min_pairs && self.primed_version.is_some();
         match (self.pool.clone(), self.config.threads) {
+            (Some(_), _) if small => granula_core::parallel::sequential(|| self.step_inner(world, dt)),
             (Some(pool), _) => pool.install(|| self.step_inner(world, dt)),
             (None, Some(1)) => granula_core::parallel::sequential(|| self.step_inner(world, dt)),
             (None, _) => self.step_inner(world, dt),

@@ -130,7 +130,8 @@ fn run_threads<I: granula_core::Integrator>(threads: usize, integrator: I) -> Ve
     let mut w = box_scene(14, 0.5, 3);
     let law = SpringDashpot::with_restitution(KN, 0.5, M / 2.0);
     let dt = law.contact_time(M / 2.0) / 50.0;
-    let cfg = MdConfig { skin: 1e-3, threads: Some(threads), ..Default::default() };
+    // parallel_min_pairs = 0: the threads are used however small the system.
+    let cfg = MdConfig { skin: 1e-3, threads: Some(threads), parallel_min_pairs: 0, ..Default::default() };
     let mut s = MdSolver::new(law, integrator, BruteForce, cfg).unwrap();
     for _ in 0..60 {
         w.step(&mut s, dt).unwrap();
