@@ -128,7 +128,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     }
 
     /// Forces a rebuild and a fresh start of the force evaluation at the next step (after
-    /// editing positions by hand, for instance). Contact histories are kept by key.
+    /// editing positions, shapes or materials by hand, for instance). Contact histories are
+    /// kept by key; the rotation increments of 002 eq. 15 restart from zero (the orientations
+    /// at the fresh start become the reference).
     pub fn invalidate(&mut self) {
         self.verlet.invalidate();
         self.primed_version = None;
