@@ -35,7 +35,13 @@ impl SpringState {
 
 impl SpringState {
     /// [`SpringState::carried_to`] stiffness `k` and then [`rotate_into_plane`] of normal `n`,
-    /// fused into one root: ξ_p √(|ξ|² k_old / (|ξ_p|² k)), ξ_p = ξ − (ξ·n) n.
+    /// fused into one root and one division: ξ_p √((|ξ|² k_old) / (|ξ_p|² k)),
+    /// ξ_p = ξ − (ξ·n) n.
+    ///
+    /// The numerator is known before the new stiffness, so only a product, the division and
+    /// the root wait for `k` (the Hertz-Mindlin k_t comes last, at the end of the normal
+    /// model's root). Rounded differently from the two divisions of the separate forms
+    /// (|ξ|² (k_old/k) / |ξ_p|²): a few ulps of the factor, half that after the root.
     #[inline]
     pub fn in_plane(&self, n: DVec3, k: f64) -> DVec3 {
         let len2 = self.xi.length_squared();
@@ -47,8 +53,8 @@ impl SpringState {
         if p2 == 0.0 {
             return DVec3::ZERO;
         }
-        let ratio = if self.stiffness > 0.0 && k > 0.0 { self.stiffness / k } else { 1.0 };
-        p * (len2 * ratio / p2).sqrt()
+        let (num, den) = if self.stiffness > 0.0 && k > 0.0 { (len2 * self.stiffness, p2 * k) } else { (len2, p2) };
+        p * (num / den).sqrt()
     }
 }
 
