@@ -30,23 +30,15 @@ pub fn damping_ratio_from_restitution(e: f64) -> f64 {
         /// a pure function, so results are bit-identical with or without it.
         static LAST: std::cell::Cell<(f64, f64)> = const { std::cell::Cell::new((1.0, 0.0)) };
     }
-    /// The computation on a miss of the memo, out of line so that the hit path of the laws
-    /// stays small.
-    #[cold]
-    #[inline(never)]
-    fn miss(last: &std::cell::Cell<(f64, f64)>, e: f64) -> f64 {
+    LAST.with(|last| {
+        let (e0, a0) = last.get();
+        if e0.to_bits() == e.to_bits() {
+            return a0;
+        }
         let l = e.ln();
         let a = -l / (std::f64::consts::PI * std::f64::consts::PI + l * l).sqrt();
         last.set((e, a));
         a
-    }
-    LAST.with(|last| {
-        let (e0, a0) = last.get();
-        if e0.to_bits() == e.to_bits() {
-            a0
-        } else {
-            miss(last, e)
-        }
     })
 }
 
