@@ -4,7 +4,7 @@
 use crate::error::MdError;
 use crate::resistance_length::{AngularSpring, ResistanceLength};
 use crate::submodel::{NormalState, ResistanceOut, RollingModel};
-use crate::tangential::{capped_spring, SpringState};
+use crate::tangential::{capped_spring_from, SpringState};
 use granula_core::{ContactKinematics, PairMaterial};
 
 /// Rolling resistance on the tangential part Ω_t of the relative angular velocity
@@ -46,7 +46,8 @@ impl RollingModel for RollingResistance {
         let kr = self.spring.stiffness_factor * normal.stiffness * r2;
         let gr = self.spring.damping_factor * normal.damping * r2;
         let cap = self.coefficient.value(k.material.rolling_friction, k.effective_radius) * normal.load;
-        let s = capped_spring(h.in_plane(n, kr), wt, k.dt, kr, gr, cap, cap);
+        let (theta, before) = h.in_plane_with_energy(n, kr);
+        let s = capped_spring_from(theta, before, wt * k.dt, wt, k.dt, kr, gr, cap, cap);
         *h = SpringState { xi: s.xi, stiffness: kr };
         ResistanceOut { value: s.force, stored: s.stored, dissipated: s.dissipated, sliding: s.sliding }
     }

@@ -173,36 +173,42 @@ pub(crate) fn reduced_ratio(spring: Spring, e: f64) -> Result<f64, MdError> {
     Ok(if f_lo.abs() < f_hi.abs() { lo } else { hi })
 }
 
-/// Per-thread memo of one calibration: the last (e, α) for the common single-material case,
-/// then every e seen so far (bounded).
-struct Memo {
-    last: Cell<(u64, f64)>,
-    table: RefCell<Vec<(u64, f64)>>,
-}
-
-/// Entries kept per thread; a simulation uses few materials. Past this the table restarts
-/// (still correct, only slower).
+/// Entries kept per thread and spring; a simulation uses few materials. Past this the
+/// table restarts (still correct, only slower).
 const MEMO_CAPACITY: usize = 64;
 
-impl Memo {
-    const fn new() -> Self {
-        Memo { last: Cell::new((0x3FF0_0000_0000_0000, 0.0)), table: RefCell::new(Vec::new()) }
-    }
+/// The (bits of e, α) a fresh thread starts with: e = 1 gives α = 0 exactly.
+const LAST_START: (u64, f64) = (0x3FF0_0000_0000_0000, 0.0);
 
-    #[inline]
-    fn get(&self, spring: Spring, e: f64) -> f64 {
-        let (key, a) = self.last.get();
-        if key == e.to_bits() {
-            return a;
-        }
-        self.miss(spring, e)
-    }
+thread_local! {
+    // The last (e, α) of each spring, for the common single-material case: a `Cell` of
+    // plain data with a constant initialiser needs no lazy-init check nor destructor
+    // registration, so a hit costs one thread-local load and a compare.
+    static HERTZ_LAST: Cell<(u64, f64)> = const { Cell::new(LAST_START) };
+    static LINEAR_LAST: Cell<(u64, f64)> = const { Cell::new(LAST_START) };
+    // Every e seen so far (bounded), read on a miss of the above.
+    static HERTZ_TABLE: RefCell<Vec<(u64, f64)>> = const { RefCell::new(Vec::new()) };
+    static LINEAR_TABLE: RefCell<Vec<(u64, f64)>> = const { RefCell::new(Vec::new()) };
+}
 
-    #[cold]
-    fn miss(&self, spring: Spring, e: f64) -> f64 {
-        let key = e.to_bits();
-        let mut table = self.table.borrow_mut();
-        let a = match table.iter().find(|(k, _)| *k == key) {
+/// The last (e, α) cell of `spring`.
+#[inline(always)]
+fn last_cell(spring: Spring) -> &'static std::thread::LocalKey<Cell<(u64, f64)>> {
+    match spring {
+        Spring::Hertz => &HERTZ_LAST,
+        Spring::Linear => &LINEAR_LAST,
+    }
+}
+
+/// The table look-up (and root find on a first sight) behind a miss of the last value;
+/// out of line so that the hit path of the laws stays small.
+#[cold]
+#[inline(never)]
+fn memo_miss(spring: Spring, e: f64) -> f64 {
+    let key = e.to_bits();
+    let lookup = |table: &RefCell<Vec<(u64, f64)>>| {
+        let mut table = table.borrow_mut();
+        match table.iter().find(|(k, _)| *k == key) {
             Some(&(_, a)) => a,
             None => {
                 let a = reduced_ratio(spring, e).unwrap_or(f64::NAN);
@@ -212,24 +218,25 @@ impl Memo {
                 table.push((key, a));
                 a
             }
-        };
-        self.last.set((key, a));
-        a
-    }
-}
-
-thread_local! {
-    static HERTZ_MEMO: Memo = const { Memo::new() };
-    static LINEAR_MEMO: Memo = const { Memo::new() };
+        }
+    };
+    let a = match spring {
+        Spring::Hertz => HERTZ_TABLE.with(lookup),
+        Spring::Linear => LINEAR_TABLE.with(lookup),
+    };
+    last_cell(spring).with(|l| l.set((key, a)));
+    a
 }
 
 /// [`hertz_tsuji_clamped_damping_ratio`] or [`linear_clamped_damping_ratio`], memoised per
 /// thread; NaN for a restitution outside (0, 1] (a law's `check_pair` rejects those first).
 #[inline]
 pub(crate) fn clamped_damping_ratio_memo(spring: Spring, e: f64) -> f64 {
-    match spring {
-        Spring::Hertz => HERTZ_MEMO.with(|m| m.get(spring, e)),
-        Spring::Linear => LINEAR_MEMO.with(|m| m.get(spring, e)),
+    let (key, a) = last_cell(spring).with(Cell::get);
+    if key == e.to_bits() {
+        a
+    } else {
+        memo_miss(spring, e)
     }
 }
 

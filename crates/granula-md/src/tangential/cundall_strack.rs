@@ -1,7 +1,7 @@
 //! The Cundall-Strack incremental tangential spring (002 eqs. 6-7; 004 §2.2.1).
 
 use super::settings::{check_poisson, Friction, TangentialDamping, TangentialStiffness};
-use super::spring::{capped_spring, SpringState};
+use super::spring::{capped_spring_from, SpringState};
 use crate::error::MdError;
 use crate::submodel::{NormalState, ResistanceOut, TangentialModel};
 use granula_core::{ContactKinematics, PairMaterial};
@@ -56,8 +56,8 @@ impl TangentialModel for CundallStrack {
         let kt = self.stiffness.value(k.material, normal);
         let gt = self.damping.value(normal);
         let (ms, md) = self.friction.coefficients(k.material);
-        let xi = h.in_plane(n, kt);
-        let s = capped_spring(xi, vt, k.dt, kt, gt, ms * normal.load, md * normal.load);
+        let (xi, before) = h.in_plane_with_energy(n, kt);
+        let s = capped_spring_from(xi, before, vt * k.dt, vt, k.dt, kt, gt, ms * normal.load, md * normal.load);
         *h = SpringState { xi: s.xi, stiffness: kt };
         ResistanceOut { value: s.force, stored: s.stored, dissipated: s.dissipated, sliding: s.sliding }
     }

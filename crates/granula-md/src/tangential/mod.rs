@@ -13,5 +13,6 @@ pub use brendel_dippel::BrendelDippel;
 pub use cundall_strack::CundallStrack;
 pub use predictor::{PredictorElongation, PredictorState, RotationalIncrement};
 pub use settings::{Friction, TangentialDamping, TangentialStiffness};
+pub(crate) use spring::capped_spring_from;
 pub use spring::{capped_spring, capped_spring_by, held_spring, rotate_into_plane, SpringState, SpringStep};
 pub use viscous::{viscous_friction_force, ViscousFriction};

@@ -35,20 +35,39 @@ impl SpringState {
 
 impl SpringState {
     /// [`SpringState::carried_to`] stiffness `k` and then [`rotate_into_plane`] of normal `n`,
-    /// fused into one root: ξ_p √(|ξ|² k_old / (|ξ_p|² k)), ξ_p = ξ − (ξ·n) n.
+    /// fused into one root and one division: ξ_p √((|ξ|² k_old) / (|ξ_p|² k)),
+    /// ξ_p = ξ − (ξ·n) n.
+    ///
+    /// The numerator is known before the new stiffness, so only a product, the division and
+    /// the root wait for `k` (the Hertz-Mindlin k_t comes last, at the end of the normal
+    /// model's root). Rounded differently from the two divisions of the separate forms
+    /// (|ξ|² (k_old/k) / |ξ_p|²): a few ulps of the factor, half that after the root.
     #[inline]
     pub fn in_plane(&self, n: DVec3, k: f64) -> DVec3 {
+        self.in_plane_with_energy(n, k).0
+    }
+
+    /// [`SpringState::in_plane`] and the elastic energy ½ k |ξ'|² of its result, read from
+    /// the history instead of the result: the carry-over keeps ½ k_old |ξ|² (½ k |ξ|² when
+    /// there is no old stiffness), and a spring that is dropped (normal, or empty) has none.
+    /// This is, bit for bit, the energy the spring stored at the end of its last step (same
+    /// products in the same order), so the energy a sticking spring books from step to step
+    /// telescopes exactly; it differs from ½ k |ξ'|² only by the round-off of the carry.
+    #[inline]
+    pub(crate) fn in_plane_with_energy(&self, n: DVec3, k: f64) -> (DVec3, f64) {
         let len2 = self.xi.length_squared();
         if len2 == 0.0 {
-            return self.xi;
+            return (self.xi, 0.0);
         }
         let p = self.xi - self.xi.dot(n) * n;
         let p2 = p.length_squared();
         if p2 == 0.0 {
-            return DVec3::ZERO;
+            return (DVec3::ZERO, 0.0);
         }
-        let ratio = if self.stiffness > 0.0 && k > 0.0 { self.stiffness / k } else { 1.0 };
-        p * (len2 * ratio / p2).sqrt()
+        let carried = self.stiffness > 0.0 && k > 0.0;
+        let (num, den) = if carried { (len2 * self.stiffness, p2 * k) } else { (len2, p2) };
+        let energy = 0.5 * if carried { self.stiffness } else { k } * len2;
+        (p * (num / den).sqrt(), energy)
     }
 }
 
@@ -98,13 +117,15 @@ pub struct SpringStep {
     pub sliding: bool,
 }
 
-/// Caps the total force `f` at `cap` and books the step's energy balance.
+/// Caps the total force `f` at `cap` and books the step's energy balance, from the elastic
+/// energy `before` = ½ k |ξ|² of the spring at the start of the step.
 #[inline]
-fn finish(xi: DVec3, xi_new: DVec3, f: DVec3, u: DVec3, dt: f64, k: f64, cap: f64, saturated: bool) -> SpringStep {
+#[allow(clippy::too_many_arguments)]
+fn finish(before: f64, xi_new: DVec3, f: DVec3, u: DVec3, dt: f64, k: f64, cap: f64, saturated: bool) -> SpringStep {
     let f2 = f.length_squared();
     let (force, capped) = if f2 > cap * cap { (f * (cap / f2.sqrt()), true) } else { (f, false) };
     let stored = 0.5 * k * xi_new.length_squared();
-    let dissipated = 0.5 * k * xi.length_squared() - force.dot(u) * dt - stored;
+    let dissipated = before - force.dot(u) * dt - stored;
     SpringStep { force, xi: xi_new, stored, dissipated, sliding: saturated || capped }
 }
 
@@ -147,12 +168,30 @@ pub fn capped_spring_by(
     cap_static: f64,
     cap_dynamic: f64,
 ) -> SpringStep {
+    capped_spring_from(xi, 0.5 * k * xi.length_squared(), d, u, dt, k, gamma, cap_static, cap_dynamic)
+}
+
+/// [`capped_spring_by`] with the spring's elastic energy at the start of the step given,
+/// `before` = ½ k |ξ|² (e.g. from [`SpringState::in_plane_with_energy`]).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn capped_spring_from(
+    xi: DVec3,
+    before: f64,
+    d: DVec3,
+    u: DVec3,
+    dt: f64,
+    k: f64,
+    gamma: f64,
+    cap_static: f64,
+    cap_dynamic: f64,
+) -> SpringStep {
     let trial = xi + d;
     let t2 = trial.length_squared();
     let saturated = k * k * t2 > cap_static * cap_static;
     let xi_new = if saturated { trial * (cap_dynamic / (k * t2.sqrt())) } else { trial };
     let cap = if saturated { cap_dynamic } else { cap_static };
-    finish(xi, xi_new, -k * xi_new - gamma * u, u, dt, k, cap, saturated)
+    finish(before, xi_new, -k * xi_new - gamma * u, u, dt, k, cap, saturated)
 }
 
 /// Kernel: the Brendel-Dippel spring (003 eqs. 5-6), ξ = ∫ u Θ(μ|f_n| − k|ξ|) dt,
@@ -175,7 +214,7 @@ pub fn held_spring(xi: DVec3, u: DVec3, dt: f64, k: f64, gamma: f64, cap_static:
         trial
     };
     let cap = if saturated { cap_dynamic } else { cap_static };
-    finish(xi, xi_new, -k * xi_new - gamma * u, u, dt, k, cap, saturated)
+    finish(0.5 * k * xi.length_squared(), xi_new, -k * xi_new - gamma * u, u, dt, k, cap, saturated)
 }
 
 #[cfg(test)]
@@ -190,6 +229,22 @@ mod tests {
         // Orthogonality and length are exact up to round-off of a few operations.
         assert!(r.dot(n).abs() < 1e-19);
         assert!((r.length() - xi.length()).abs() < 1e-18);
+    }
+
+    #[test]
+    fn carried_energy_is_the_last_steps_stored_energy() {
+        let n = DVec3::new(0.1, 0.2, 1.0).normalize();
+        // One sticking step (k|ξ| = 250 · 3.2e-5 ≪ cap 1), then a stiffer, tilted plane.
+        let s = capped_spring(DVec3::ZERO, DVec3::new(0.3, -0.1, 0.02), 1e-4, 250.0, 0.0, 1.0, 1.0);
+        assert!(!s.sliding);
+        let (xi, before) = SpringState { xi: s.xi, stiffness: 250.0 }.in_plane_with_energy(n, 310.0);
+        assert_eq!(before.to_bits(), s.stored.to_bits(), "same products in the same order");
+        // The carried spring holds that energy up to the round-off of the carry (a few ulps).
+        assert!((0.5 * 310.0 * xi.length_squared() - before).abs() <= 1e-14 * before);
+        assert!(xi.dot(n).abs() <= 1e-15 * xi.length(), "in the tangent plane up to round-off");
+        // A spring exactly along the normal is dropped with its energy.
+        let normal = SpringState { xi: 2.0 * DVec3::Z, stiffness: 1.0 }.in_plane_with_energy(DVec3::Z, 2.0);
+        assert_eq!(normal, (DVec3::ZERO, 0.0));
     }
 
     #[test]
