@@ -5,7 +5,8 @@
 //! all three packings). Scenario: Hertz-Mindlin with history (E = 1e7 Pa, ν = 0.3, e = 0.5,
 //! μ = 0.5), five walls, gravity, Δt = 5e-6 s, skin 0.1 mm, velocity Verlet, linked cells;
 //! one warm-up step, then `steps` timed steps. `MD_BENCH_THREADS=1,2` (default) selects the
-//! thread counts. Besides wall time it prints the process CPU time per particle-step, which
+//! thread counts; `MD_BENCH_LAW=damped` runs `hertz_mindlin_damped()` (with the tangential
+//! dashpot of LIGGGHTS' hertz/history model) instead of `hertz_mindlin()`. Besides wall time it prints the process CPU time per particle-step, which
 //! is the figure to trust on a loaded machine.
 
 #[path = "../benches/md_dense/mod.rs"]
@@ -13,7 +14,7 @@ mod md_dense_scene;
 
 use granula::broadphase::LinkedCells;
 use granula::gear::VelocityVerlet;
-use granula::md::hertz_mindlin;
+use granula::md::{hertz_mindlin, hertz_mindlin_damped};
 use granula::smooth::{MdConfig, MdSolver};
 use md_dense_scene::{dense_world, DT, SKIN};
 use std::time::Instant;
@@ -37,7 +38,12 @@ type RunResult = (f64, f64, f64, usize, u64);
 fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std::error::Error>> {
     let mut world = dense_world(n)?;
     let config = MdConfig { skin: SKIN, threads: Some(threads), ..Default::default() };
-    let mut solver = MdSolver::new(hertz_mindlin(), VelocityVerlet::new(), LinkedCells::new(), config)?;
+    // `MD_BENCH_LAW=damped` adds the tangential dashpot of LIGGGHTS' hertz/history model.
+    let law = match std::env::var("MD_BENCH_LAW").as_deref() {
+        Ok("damped") => hertz_mindlin_damped(),
+        _ => hertz_mindlin(),
+    };
+    let mut solver = MdSolver::new(law, VelocityVerlet::new(), LinkedCells::new(), config)?;
     world.step(&mut solver, DT)?;
     let start = Instant::now();
     let cpu0 = process_cpu_seconds();

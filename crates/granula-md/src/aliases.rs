@@ -37,6 +37,17 @@ pub fn hertz_mindlin() -> HertzMindlin {
     Composed::new(Hertz::from_material(), HertzViscous::calibrated_from_material(), CundallStrack::from_material())
 }
 
+/// [`HertzMindlin`] with a tangential dashpot at the normal damping ratio
+/// ([`TangentialDamping::SameDampingRatio`]): the Hertz-Mindlin variant of LIGGGHTS'
+/// hertz/history model (tangential damping on), for side-by-side runs.
+pub fn hertz_mindlin_damped() -> HertzMindlin {
+    Composed::new(
+        Hertz::from_material(),
+        HertzViscous::calibrated_from_material(),
+        CundallStrack { damping: TangentialDamping::SameDampingRatio, ..CundallStrack::from_material() },
+    )
+}
+
 /// [`LinearCundallStrack`] with normal stiffness `k_n` (N/m), damping from the material's
 /// restitution, k_t = `kt_over_kn` k_n and γ_t/γ_n = k_t/k_n as in 002 §2, friction from the
 /// material.

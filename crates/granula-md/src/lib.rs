@@ -40,8 +40,9 @@ pub mod tangential;
 pub mod twisting;
 
 pub use aliases::{
-    hertz_mindlin, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor, linear_viscous_coulomb,
-    HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor, LinearViscousCoulomb,
+    hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
+    linear_viscous_coulomb, HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor,
+    LinearViscousCoulomb,
 };
 pub use cohesion::ConstantCohesion;
 pub use composed::{Composed, TensionPolicy};

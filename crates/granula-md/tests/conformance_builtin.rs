@@ -110,3 +110,18 @@ fn linear_viscous_coulomb_and_hertz_lmgc_with_cohesion() {
         .with_cohesion(ConstantCohesion::from_material());
     check(&law, ConformanceSetup { material: PairMaterial::mix(&cohesive, &cohesive), ..Default::default() });
 }
+
+#[test]
+fn hertz_mindlin_with_tangential_damping() {
+    // The tangential dashpot only adds dissipation: the kit's energy, objectivity, swap and
+    // wall checks hold, and the head-on restitution (no tangential motion) is unchanged,
+    // with the same 2e-3 tolerance as plain Hertz-Mindlin.
+    let law = hertz_mindlin_damped();
+    let setup = ConformanceSetup {
+        material: material(0.5),
+        claimed_restitution: law.claimed_restitution(&material(0.5)),
+        restitution_tolerance: 2e-3,
+        ..Default::default()
+    };
+    check(&law, setup);
+}

@@ -54,7 +54,7 @@ impl TangentialModel for CundallStrack {
         let n = k.normal;
         let vt = k.relative_velocity - k.relative_velocity.dot(n) * n;
         let kt = self.stiffness.value(k.material, normal);
-        let gt = self.damping.value(normal);
+        let gt = self.damping.value(normal, kt);
         let (ms, md) = self.friction.coefficients(k.material);
         let (xi, before) = h.in_plane_with_energy(n, kt);
         let s = capped_spring_from(xi, before, vt * k.dt, vt, k.dt, kt, gt, ms * normal.load, md * normal.load);

@@ -216,7 +216,7 @@ impl TangentialModel for PredictorElongation {
         let n = k.normal;
         let vt = k.relative_velocity - k.relative_velocity.dot(n) * n;
         let kt = self.stiffness.value(k.material, normal);
-        let gt = self.damping.value(normal);
+        let gt = self.damping.value(normal, kt);
         let (ms, md) = self.friction.coefficients(k.material);
         // FromOrientations carries ξ with the contact frame, N ξ (N: n₀ → n), before the
         // projection (which then only removes round-off); the other modes project and

@@ -49,6 +49,11 @@ pub enum TangentialDamping {
     None,
     /// γ_t = ratio · γ_n (002 takes γ_t/γ_n = k_t/k_n).
     Ratio(f64),
+    /// The normal damping ratio in the tangential direction: γ_t = γ_n √(k_t/K_n), so that
+    /// γ_t/(2√(m* k_t)) = γ_n/(2√(m* K_n)) (the tangential dashpot of the Tsuji-type
+    /// Hertz-Mindlin law used by LIGGGHTS' hertz/history model, γ_t = 2√(5/6) β √(S_t m*)
+    /// beside γ_n = 2√(5/6) β √(S_n m*)).
+    SameDampingRatio,
 }
 
 impl TangentialDamping {
@@ -59,12 +64,16 @@ impl TangentialDamping {
         Ok(self)
     }
 
-    /// γ_t for this normal state.
+    /// γ_t for this normal state and tangential stiffness `kt`.
     #[inline]
-    pub fn value(self, normal: &NormalState) -> f64 {
+    pub fn value(self, normal: &NormalState, kt: f64) -> f64 {
         match self {
             TangentialDamping::None => 0.0,
             TangentialDamping::Ratio(r) => r * normal.damping,
+            TangentialDamping::SameDampingRatio if normal.stiffness > 0.0 => {
+                normal.damping * (kt / normal.stiffness).sqrt()
+            }
+            TangentialDamping::SameDampingRatio => 0.0,
         }
     }
 }
@@ -130,4 +139,23 @@ pub(crate) fn check_poisson(model: &'static str, s: TangentialStiffness, m: &Pai
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_damping_ratio_scales_with_the_stiffness_ratio() {
+        let normal = NormalState { load: 1.0, stiffness: 4e3, damping: 0.2 };
+        // γ_t = γ_n √(k_t/K_n) = 0.2 · √(1e3/4e3) = 0.1, exact in binary up to one rounding.
+        assert!((TangentialDamping::SameDampingRatio.value(&normal, 1e3) - 0.1).abs() < 1e-16);
+        // The two damping ratios γ/(2√(m k)) agree for any mass: γ_t² K_n = γ_n² k_t.
+        let gt = TangentialDamping::SameDampingRatio.value(&normal, 2.5e3);
+        assert!((gt * gt * 4e3 - 0.04 * 2.5e3).abs() < 1e-12);
+        // No normal stiffness yet (first touch): no tangential damping rather than a NaN.
+        let zero = NormalState { stiffness: 0.0, ..normal };
+        assert_eq!(TangentialDamping::SameDampingRatio.value(&zero, 1e3), 0.0);
+        assert_eq!(TangentialDamping::Ratio(0.5).value(&normal, 1e3), 0.1);
+    }
 }
