@@ -157,10 +157,15 @@ impl Accumulation {
             *self.offsets.select_nth_unstable(k).1 + 1
         };
         self.windows = blocks * self.stride <= WINDOW_BUDGET * bodies + 4096;
+        // Cleared here too, not only by the sinks of each step: with no pair at all there is
+        // no sink, and the merge must not see the last list's loads.
         self.overflow.resize_with(blocks, Vec::new);
         self.overflow.truncate(blocks);
+        self.overflow.iter_mut().for_each(Vec::clear);
         if self.windows {
+            self.force.clear();
             self.force.resize(blocks * self.stride, DVec3::ZERO);
+            self.torque.clear();
             self.torque.resize(blocks * self.stride, DVec3::ZERO);
             self.loads = Vec::new();
         } else {
@@ -399,6 +404,25 @@ mod tests {
     fn gather_for_randomly_numbered_bodies() {
         // Neighbours anywhere: the windows would cover the whole set in every block.
         check(20_000, 60_000, 20_000, false);
+    }
+
+    #[test]
+    fn a_list_that_empties_leaves_no_load_behind() {
+        let list = pair_list(50, 100, 10, 3);
+        let l = loads(list.candidates.len(), 5);
+        let mut acc = Accumulation::default();
+        acc.rebuild(&list.candidates, 50, |i| i >= 2);
+        let block = acc.block();
+        acc.window_sinks().enumerate().for_each(|(k, mut s)| {
+            for (p, (c, l)) in list.candidates.iter().zip(&l).enumerate().skip(k * block).take(block) {
+                s.add(p, c.body1 as usize, c.body2 as usize, *l);
+            }
+        });
+        // Every pair leaves range: the next list is empty and nothing is added any more.
+        acc.rebuild(&[], 50, |i| i >= 2);
+        let (mut force, mut torque) = (vec![DVec3::ONE; 50], vec![DVec3::ONE; 50]);
+        acc.merge(&mut force, &mut torque);
+        assert!(force.iter().chain(&torque).all(|v| *v == DVec3::ZERO));
     }
 
     #[test]
