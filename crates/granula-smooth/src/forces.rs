@@ -23,9 +23,9 @@ pub(crate) struct PairLoad {
     pub torque2: DVec3,
 }
 
-/// Reduction of one chunk of pairs.
+/// Reduction of one block of pairs.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct ChunkSummary {
+pub(crate) struct BlockSummary {
     pub contacts: usize,
     pub status: ContactStatusCounts,
     pub dissipated: Dissipation,
@@ -38,9 +38,9 @@ pub(crate) struct ChunkSummary {
     pub failed: u32,
 }
 
-impl Default for ChunkSummary {
+impl Default for BlockSummary {
     fn default() -> Self {
-        ChunkSummary {
+        BlockSummary {
             contacts: 0,
             status: ContactStatusCounts::default(),
             dissipated: Dissipation::default(),
@@ -53,9 +53,9 @@ impl Default for ChunkSummary {
     }
 }
 
-impl ChunkSummary {
-    /// Folds `o` (a later chunk) into `self`; ties keep the earlier pair.
-    pub fn merge(&mut self, o: &ChunkSummary) {
+impl BlockSummary {
+    /// Folds `o` (a later block) into `self`; ties keep the earlier pair.
+    pub fn merge(&mut self, o: &BlockSummary) {
         self.contacts += o.contacts;
         self.status.open += o.status.open;
         self.status.sticking += o.status.sticking;
@@ -141,16 +141,16 @@ fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
 }
 
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
-fn chunk<L: ContactLaw, S: LoadSink>(
+fn block_pass<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     base: usize,
     histories: &mut [L::History],
     stored: &mut [f64],
     sink: &mut S,
-) -> ChunkSummary {
+) -> BlockSummary {
     let b = input.bodies;
     // Kept in locals (registers) for the whole loop, written once by the caller.
-    let mut summary = ChunkSummary::default();
+    let mut summary = BlockSummary::default();
     let candidates = &input.candidates[base..base + histories.len()];
     // A constant of the law's type once inlined: laws that ignore rotations load none.
     let rotations = input.law.uses_rotations();
@@ -258,7 +258,7 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     accumulation: &mut Accumulation,
     histories: &mut [L::History],
     stored: &mut [f64],
-    summaries: &mut [ChunkSummary],
+    summaries: &mut [BlockSummary],
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) {
@@ -272,12 +272,12 @@ pub(crate) fn pair_pass<L: ContactLaw>(
         .with_min_len(parallel::min_len(1));
     if accumulation.uses_windows() {
         per_block.zip(accumulation.window_sinks()).enumerate().for_each(|(k, (((h, e), s), mut sink))| {
-            *s = chunk(input, k * block, h, e, &mut sink);
+            *s = block_pass(input, k * block, h, e, &mut sink);
         });
         accumulation.merge(force, torque);
     } else {
         per_block.zip(accumulation.buffer_sinks()).enumerate().for_each(|(k, (((h, e), s), mut sink))| {
-            *s = chunk(input, k * block, h, e, &mut sink);
+            *s = block_pass(input, k * block, h, e, &mut sink);
         });
         accumulation.gather(pairs, force, torque);
     }

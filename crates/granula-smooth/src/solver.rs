@@ -4,7 +4,7 @@ use crate::accumulation::Accumulation;
 use crate::body_loads::{apply_local_damping, external_load_work, kinematic_power};
 use crate::config::MdConfig;
 use crate::error::SmoothError;
-use crate::forces::{pair_pass, ChunkSummary, PassInput};
+use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
 use granula_core::narrowphase::collide;
@@ -50,7 +50,7 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) stored_energy: ContactStore<f64>,
     pub(crate) max_range: f64,
     accumulation: Accumulation,
-    summaries: Vec<ChunkSummary>,
+    summaries: Vec<BlockSummary>,
     prev_position: Vec<DVec3>,
     prev_angular_velocity: Vec<DVec3>,
     /// Per body, the orientation at the previous force evaluation (002 eq. 15).
@@ -198,13 +198,13 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.stored_energy.rebuild(self.pairs.keys(bodies));
         self.accumulation.rebuild(&self.pairs.candidates, bodies.len(), |i| bodies.motion[i] == MotionKind::Dynamic);
         self.summaries.clear();
-        self.summaries.resize(self.accumulation.blocks(), ChunkSummary::default());
+        self.summaries.resize(self.accumulation.blocks(), BlockSummary::default());
         true
     }
 
     /// Contact loads of the current state into `bodies.force` / `bodies.torque`; returns the
     /// reduced summary. `commit = false` leaves histories untouched.
-    fn evaluate(&mut self, world: &mut World, dt: f64, commit: bool) -> Result<ChunkSummary, SmoothError> {
+    fn evaluate(&mut self, world: &mut World, dt: f64, commit: bool) -> Result<BlockSummary, SmoothError> {
         // The load columns leave the body set for the pass (a move, no copy), which reads the
         // rest of it.
         let mut force = std::mem::take(&mut world.bodies.force);
@@ -224,7 +224,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         pair_pass(&input, &self.pairs, accumulation, histories, stored, summaries, &mut force, &mut torque);
         world.bodies.force = force;
         world.bodies.torque = torque;
-        let mut total = ChunkSummary::default();
+        let mut total = BlockSummary::default();
         for s in &self.summaries {
             total.merge(s);
         }
