@@ -2,7 +2,7 @@
 
 use crate::energy::Dissipation;
 use crate::material::PairMaterial;
-use crate::math::DVec3;
+use crate::math::{DQuat, DVec3};
 use std::fmt::Debug;
 
 /// Everything a smooth contact law may use about one contact at one instant.
@@ -35,6 +35,40 @@ pub struct ContactKinematics<'a> {
     pub rotation1: DVec3,
     /// Rotation of body 2 since the previous force evaluation (see `rotation1`).
     pub rotation2: DVec3,
+}
+
+impl ContactKinematics<'_> {
+    /// The same contact after a rigid rotation `q` of the pair: every vector turned by `q`,
+    /// scalars unchanged. An objective law gives the turned force (the conformance kit's
+    /// objectivity check).
+    pub fn rotated(&self, q: DQuat) -> Self {
+        ContactKinematics {
+            normal: q * self.normal,
+            relative_velocity: q * self.relative_velocity,
+            relative_angular_velocity: q * self.relative_angular_velocity,
+            branch1: q * self.branch1,
+            branch2: q * self.branch2,
+            rotation1: q * self.rotation1,
+            rotation2: q * self.rotation2,
+            ..*self
+        }
+    }
+
+    /// The same contact seen with the bodies swapped: normal, relative velocities reversed,
+    /// branch vectors and rotations exchanged. A law symmetric in its bodies gives the
+    /// opposite force.
+    pub fn swapped(&self) -> Self {
+        ContactKinematics {
+            normal: -self.normal,
+            relative_velocity: -self.relative_velocity,
+            relative_angular_velocity: -self.relative_angular_velocity,
+            branch1: self.branch2,
+            branch2: self.branch1,
+            rotation1: self.rotation2,
+            rotation2: self.rotation1,
+            ..*self
+        }
+    }
 }
 
 /// What a contact law returns for one contact.

@@ -109,27 +109,9 @@ fn single_step_objectivity_and_swap_symmetry() {
         let k = ks[199];
         let (mut h0, mut hr, mut hs) = (h, h.rotated(q), h.reversed());
         let f0 = law.force(&k, &mut h0);
-        let kr = ContactKinematics {
-            normal: q * k.normal,
-            relative_velocity: q * k.relative_velocity,
-            relative_angular_velocity: q * k.relative_angular_velocity,
-            branch1: q * k.branch1,
-            branch2: q * k.branch2,
-            rotation1: q * k.rotation1,
-            rotation2: q * k.rotation2,
-            ..k
-        };
+        let kr = k.rotated(q);
         let fr = law.force(&kr, &mut hr);
-        let ks_ = ContactKinematics {
-            normal: -k.normal,
-            relative_velocity: -k.relative_velocity,
-            relative_angular_velocity: -k.relative_angular_velocity,
-            branch1: k.branch2,
-            branch2: k.branch1,
-            rotation1: k.rotation2,
-            rotation2: k.rotation1,
-            ..k
-        };
+        let ks_ = k.swapped();
         let fs = law.force(&ks_, &mut hs);
         let scale = f0.force.length();
         let tscale = f0.torque.length().max(1e-300);
