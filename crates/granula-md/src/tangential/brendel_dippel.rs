@@ -1,6 +1,6 @@
 //! The Brendel-Dippel tangential spring (003 eqs. 5-6).
 
-use super::settings::{check_poisson, Friction, TangentialDamping, TangentialStiffness};
+use super::settings::{Friction, SpringInputs, SpringSettings, TangentialDamping, TangentialStiffness};
 use super::spring::{held_spring, SpringState};
 use crate::error::MdError;
 use crate::submodel::{NormalState, ResistanceOut, TangentialModel};
@@ -27,20 +27,21 @@ impl BrendelDippel {
         damping: TangentialDamping,
         friction: Friction,
     ) -> Result<Self, MdError> {
-        Ok(BrendelDippel {
-            stiffness: stiffness.check("brendel_dippel")?,
-            damping: damping.check("brendel_dippel")?,
-            friction,
-        })
+        Ok(Self::from_settings(SpringSettings { stiffness, damping, friction }.checked("brendel_dippel")?))
     }
 
     /// k_t from K_n by 2(1 − ν)/(2 − ν), no tangential damping, friction from the material.
     pub fn from_material() -> Self {
-        BrendelDippel {
-            stiffness: TangentialStiffness::FromNormal,
-            damping: TangentialDamping::None,
-            friction: Friction::from_material(),
-        }
+        Self::from_settings(SpringSettings::from_material())
+    }
+
+    fn from_settings(s: SpringSettings) -> Self {
+        BrendelDippel { stiffness: s.stiffness, damping: s.damping, friction: s.friction }
+    }
+
+    #[inline(always)]
+    fn settings(&self) -> SpringSettings {
+        SpringSettings { stiffness: self.stiffness, damping: self.damping, friction: self.friction }
     }
 }
 
@@ -51,18 +52,13 @@ impl TangentialModel for BrendelDippel {
     }
     #[inline]
     fn tangential(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut SpringState) -> ResistanceOut {
-        let n = k.normal;
-        let vt = k.relative_velocity - k.relative_velocity.dot(n) * n;
-        let kt = self.stiffness.value(k.material, normal);
-        let gt = self.damping.value(normal, kt);
-        let (ms, md) = self.friction.coefficients(k.material);
-        let xi = h.in_plane(n, kt);
-        let s = held_spring(xi, vt, k.dt, kt, gt, ms * normal.load, md * normal.load);
+        let SpringInputs { vt, kt, gt, cap_static, cap_dynamic } = self.settings().inputs(k, normal);
+        let xi = h.in_plane(k.normal, kt);
+        let s = held_spring(xi, vt, k.dt, kt, gt, cap_static, cap_dynamic);
         *h = SpringState { xi: s.xi, stiffness: kt };
         ResistanceOut { value: s.force, stored: s.stored, dissipated: s.dissipated, sliding: s.sliding }
     }
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
-        check_poisson("brendel_dippel", self.stiffness, material)?;
-        self.friction.check_pair("brendel_dippel", material)
+        self.settings().check_pair("brendel_dippel", material)
     }
 }

@@ -1,6 +1,6 @@
 //! The predictor-based tangential elongation (002 eqs. 14-15).
 
-use super::settings::{check_poisson, Friction, TangentialDamping, TangentialStiffness};
+use super::settings::{Friction, SpringInputs, SpringSettings, TangentialDamping, TangentialStiffness};
 use super::spring::{capped_spring_by, SpringState};
 use crate::error::MdError;
 use crate::history::SubHistory;
@@ -111,22 +111,24 @@ impl PredictorElongation {
         friction: Friction,
         rotation: RotationalIncrement,
     ) -> Result<Self, MdError> {
-        Ok(PredictorElongation {
-            stiffness: stiffness.check("predictor_elongation")?,
-            damping: damping.check("predictor_elongation")?,
-            friction,
+        Ok(Self::from_settings(
+            SpringSettings { stiffness, damping, friction }.checked("predictor_elongation")?,
             rotation,
-        })
+        ))
     }
 
     /// k_t from K_n by 2(1 − ν)/(2 − ν), no tangential damping, friction from the material.
     pub fn from_material(rotation: RotationalIncrement) -> Self {
-        PredictorElongation {
-            stiffness: TangentialStiffness::FromNormal,
-            damping: TangentialDamping::None,
-            friction: Friction::from_material(),
-            rotation,
-        }
+        Self::from_settings(SpringSettings::from_material(), rotation)
+    }
+
+    fn from_settings(s: SpringSettings, rotation: RotationalIncrement) -> Self {
+        PredictorElongation { stiffness: s.stiffness, damping: s.damping, friction: s.friction, rotation }
+    }
+
+    #[inline(always)]
+    fn settings(&self) -> SpringSettings {
+        SpringSettings { stiffness: self.stiffness, damping: self.damping, friction: self.friction }
     }
 
     /// The increment of ξ for this evaluation, in the tangent plane of `k.normal`.
@@ -214,10 +216,7 @@ impl TangentialModel for PredictorElongation {
     #[inline]
     fn tangential(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut PredictorState) -> ResistanceOut {
         let n = k.normal;
-        let vt = k.relative_velocity - k.relative_velocity.dot(n) * n;
-        let kt = self.stiffness.value(k.material, normal);
-        let gt = self.damping.value(normal, kt);
-        let (ms, md) = self.friction.coefficients(k.material);
+        let SpringInputs { vt, kt, gt, cap_static, cap_dynamic } = self.settings().inputs(k, normal);
         // FromOrientations carries ξ with the contact frame, N ξ (N: n₀ → n), before the
         // projection (which then only removes round-off); the other modes project and
         // rescale, which is O(|Δn|²) per step off when ξ has a component along n₀ × n.
@@ -227,7 +226,7 @@ impl TangentialModel for PredictorElongation {
         let xi = SpringState { xi: carried, stiffness: h.stiffness }.in_plane(n, kt);
         let r = k.branch1 - k.branch2;
         let d = self.increment(k, r, h, frame);
-        let s = capped_spring_by(xi, d, vt, k.dt, kt, gt, ms * normal.load, md * normal.load);
+        let s = capped_spring_by(xi, d, vt, k.dt, kt, gt, cap_static, cap_dynamic);
         *h = PredictorState {
             xi: s.xi,
             stiffness: kt,
@@ -243,7 +242,6 @@ impl TangentialModel for PredictorElongation {
         self.rotation == RotationalIncrement::FromOrientations
     }
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
-        check_poisson("predictor_elongation", self.stiffness, material)?;
-        self.friction.check_pair("predictor_elongation", material)
+        self.settings().check_pair("predictor_elongation", material)
     }
 }

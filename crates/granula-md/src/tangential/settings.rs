@@ -3,7 +3,8 @@
 use crate::error::{non_negative, positive, MdError};
 use crate::params::tangential_stiffness_ratio;
 use crate::submodel::NormalState;
-use granula_core::PairMaterial;
+use glam::DVec3;
+use granula_core::{ContactKinematics, PairMaterial};
 
 /// How the tangential stiffness k_t is set.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -125,6 +126,59 @@ impl Friction {
             }
         }
         Ok(())
+    }
+}
+
+/// The settings every spring-based tangential model has (Cundall-Strack, Brendel-Dippel, the
+/// predictor-based elongation), with their validation, pair checks, and what they give for
+/// one contact and step. The models keep them as public fields of their own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SpringSettings {
+    pub stiffness: TangentialStiffness,
+    pub damping: TangentialDamping,
+    pub friction: Friction,
+}
+
+/// The inputs of one spring step: the tangential relative velocity 𝒱_t = 𝒱 − (𝒱·n) n, k_t,
+/// γ_t, and the static and dynamic Coulomb limits μ_s F, μ_d F.
+pub(crate) struct SpringInputs {
+    pub vt: DVec3,
+    pub kt: f64,
+    pub gt: f64,
+    pub cap_static: f64,
+    pub cap_dynamic: f64,
+}
+
+impl SpringSettings {
+    /// k_t from K_n by 2(1 − ν)/(2 − ν), no tangential damping, friction from the material.
+    pub fn from_material() -> Self {
+        SpringSettings {
+            stiffness: TangentialStiffness::FromNormal,
+            damping: TangentialDamping::None,
+            friction: Friction::from_material(),
+        }
+    }
+
+    /// The settings after checking their domains; errors name `model`.
+    pub fn checked(self, model: &'static str) -> Result<Self, MdError> {
+        Ok(SpringSettings { stiffness: self.stiffness.check(model)?, damping: self.damping.check(model)?, ..self })
+    }
+
+    /// The pair checks: the Poisson ratio when k_t derives from it, and the friction values.
+    pub fn check_pair(&self, model: &'static str, material: &PairMaterial) -> Result<(), MdError> {
+        check_poisson(model, self.stiffness, material)?;
+        self.friction.check_pair(model, material)
+    }
+
+    /// The inputs of this contact's spring step.
+    #[inline(always)]
+    pub fn inputs(&self, k: &ContactKinematics<'_>, normal: &NormalState) -> SpringInputs {
+        let n = k.normal;
+        let vt = k.relative_velocity - k.relative_velocity.dot(n) * n;
+        let kt = self.stiffness.value(k.material, normal);
+        let gt = self.damping.value(normal, kt);
+        let (ms, md) = self.friction.coefficients(k.material);
+        SpringInputs { vt, kt, gt, cap_static: ms * normal.load, cap_dynamic: md * normal.load }
     }
 }
 
