@@ -60,9 +60,12 @@ fn column_stress_matches_the_weight_profile() {
     let scene = Scene::parse("column.toml", COLUMN).unwrap();
     let dir = tmp("column");
     let mut run = Run::start(scene, &dir).unwrap();
-    for _ in 0..5 {
+    for _ in 0..4 {
         run.step().unwrap();
     }
+    // The scene writes no contacts, so ask for the forces of the last step.
+    run.solver.record_contact_forces(true);
+    run.step().unwrap();
     let mut forces = Vec::new();
     run.solver.contact_forces(&run.world, run.scene.dt(), &mut forces);
     let mut recs = Vec::new();

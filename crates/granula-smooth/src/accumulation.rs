@@ -39,6 +39,27 @@ pub(crate) trait LoadSink {
     fn add(&mut self, p: usize, i: usize, j: usize, load: PairLoad);
 }
 
+/// A sink that also keeps the force of each pair of its block (pairs
+/// `base..base + forces.len()`), for [`MdSolver::contact_forces`](crate::MdSolver::contact_forces).
+pub(crate) struct Recording<'a, S> {
+    pub inner: S,
+    pub base: usize,
+    pub forces: &'a mut [DVec3],
+}
+
+impl<S: LoadSink> LoadSink for Recording<'_, S> {
+    #[inline(always)]
+    fn none(&mut self, p: usize) {
+        self.forces[p - self.base] = DVec3::ZERO;
+        self.inner.none(p);
+    }
+    #[inline(always)]
+    fn add(&mut self, p: usize, i: usize, j: usize, load: PairLoad) {
+        self.forces[p - self.base] = load.force;
+        self.inner.add(p, i, j, load);
+    }
+}
+
 /// The per-pair buffer of a block (pairs `base..base + loads.len()`), for the gather.
 pub(crate) struct PairBuffer<'a> {
     pub base: usize,

@@ -5,7 +5,7 @@
 //! Per-block summaries use the same fixed blocks and are reduced sequentially in block
 //! order, so the step report does not depend on the thread count either.
 
-use crate::accumulation::{Accumulation, LoadSink};
+use crate::accumulation::{Accumulation, LoadSink, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
 use granula_core::narrowphase::collide;
 use granula_core::{
@@ -250,7 +250,8 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
 
 /// Runs the pass over all candidates and leaves the contact loads of every body in `force`
 /// and `torque` (overwritten), with one summary per block of `accumulation` in `summaries`.
-/// `stored` holds, per pair, the elastic energy stored at its last evaluation.
+/// `stored` holds, per pair, the elastic energy stored at its last evaluation; `record`,
+/// if given, receives the force of every pair (on body 2; zero when out of contact).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn pair_pass<L: ContactLaw>(
     input: &PassInput<'_, L>,
@@ -259,6 +260,7 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     histories: &mut [L::History],
     stored: &mut [f64],
     summaries: &mut [BlockSummary],
+    record: Option<&mut [DVec3]>,
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) {
@@ -269,16 +271,41 @@ pub(crate) fn pair_pass<L: ContactLaw>(
         .par_chunks_mut(block)
         .zip(stored.par_chunks_mut(block))
         .zip(summaries.par_iter_mut())
-        .with_min_len(parallel::min_len(1));
+        .with_min_len(parallel::min_len(1))
+        .enumerate();
+    // Four monomorphised loops (window or buffer sink, recording or not), so the hot loop
+    // carries no test of either choice.
+    match (accumulation.uses_windows(), record) {
+        (true, None) => {
+            per_block.zip(accumulation.window_sinks()).for_each(|((k, ((h, e), s)), mut sink)| {
+                *s = block_pass(input, k * block, h, e, &mut sink);
+            });
+        }
+        (true, Some(out)) => {
+            per_block.zip(accumulation.window_sinks()).zip(out.par_chunks_mut(block)).for_each(
+                |(((k, ((h, e), s)), inner), forces)| {
+                    let mut sink = Recording { inner, base: k * block, forces };
+                    *s = block_pass(input, k * block, h, e, &mut sink);
+                },
+            );
+        }
+        (false, None) => {
+            per_block.zip(accumulation.buffer_sinks()).for_each(|((k, ((h, e), s)), mut sink)| {
+                *s = block_pass(input, k * block, h, e, &mut sink);
+            });
+        }
+        (false, Some(out)) => {
+            per_block.zip(accumulation.buffer_sinks()).zip(out.par_chunks_mut(block)).for_each(
+                |(((k, ((h, e), s)), inner), forces)| {
+                    let mut sink = Recording { inner, base: k * block, forces };
+                    *s = block_pass(input, k * block, h, e, &mut sink);
+                },
+            );
+        }
+    }
     if accumulation.uses_windows() {
-        per_block.zip(accumulation.window_sinks()).enumerate().for_each(|(k, (((h, e), s), mut sink))| {
-            *s = block_pass(input, k * block, h, e, &mut sink);
-        });
         accumulation.merge(force, torque);
     } else {
-        per_block.zip(accumulation.buffer_sinks()).enumerate().for_each(|(k, (((h, e), s), mut sink))| {
-            *s = block_pass(input, k * block, h, e, &mut sink);
-        });
         accumulation.gather(pairs, force, torque);
     }
 }

@@ -62,6 +62,12 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) primed_version: Option<u64>,
     pub(crate) primed_materials: usize,
     pub(crate) kinematic_power: f64,
+    /// Whether committed evaluations keep each pair's force ([`MdSolver::record_contact_forces`]).
+    record_forces: bool,
+    /// Per candidate pair, its force at the last committed evaluation, if it was recorded.
+    recorded: Vec<DVec3>,
+    /// `recorded` matches the current candidates.
+    recorded_valid: bool,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -99,6 +105,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             primed_version: None,
             primed_materials: 0,
             kinematic_power: 0.0,
+            record_forces: false,
+            recorded: Vec::new(),
+            recorded_valid: false,
         })
     }
 
@@ -120,6 +129,23 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// Broadphase rebuilds since creation.
     pub fn rebuilds(&self) -> u64 {
         self.verlet.rebuilds()
+    }
+
+    /// From the next step on, keeps (or stops keeping) the force of every contact as the
+    /// step applied it, for [`MdSolver::contact_forces`]. Off by default: it costs one store
+    /// per candidate pair and step.
+    pub fn record_contact_forces(&mut self, on: bool) {
+        self.record_forces = on;
+    }
+
+    /// The contact forces the last step applied, if it recorded them
+    /// ([`MdSolver::record_contact_forces`]): for each pair in contact, its key (bodies by
+    /// handle, body 1 the smaller handle) and the force on body 2 (body 1 gets the opposite),
+    /// in candidate order. Empty if the last step did not record. Keys by handle stay valid
+    /// when bodies are removed after the step.
+    pub fn contact_forces(&self) -> impl Iterator<Item = (granula_core::ContactKey, DVec3)> + '_ {
+        let recorded = if self.recorded_valid { &self.recorded[..] } else { &[] };
+        self.store.keys().iter().zip(recorded).filter(|(_, f)| **f != DVec3::ZERO).map(|(k, f)| (*k, *f))
     }
 
     /// The broadphase with its skin layer.
@@ -221,7 +247,15 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let (_, histories) = self.store.split_mut();
         let (_, stored) = self.stored_energy.split_mut();
         let (accumulation, summaries) = (&mut self.accumulation, &mut self.summaries);
-        pair_pass(&input, &self.pairs, accumulation, histories, stored, summaries, &mut force, &mut torque);
+        let record = if commit && self.record_forces {
+            self.recorded.clear();
+            self.recorded.resize(input.candidates.len(), DVec3::ZERO);
+            Some(&mut self.recorded[..])
+        } else {
+            None
+        };
+        self.recorded_valid = record.is_some();
+        pair_pass(&input, &self.pairs, accumulation, histories, stored, summaries, record, &mut force, &mut torque);
         world.bodies.force = force;
         world.bodies.torque = torque;
         let mut total = BlockSummary::default();

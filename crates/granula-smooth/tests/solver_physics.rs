@@ -349,3 +349,51 @@ fn local_damping_dissipates_and_the_ledger_books_it() {
     let err = (ledger_total(&w) - e0).abs();
     assert!(err < 1e-3 * d.body_damping, "ledger error {err} vs damping {}", d.body_damping);
 }
+
+#[test]
+fn recorded_contact_forces_are_the_forces_the_step_applied() {
+    // Velocity Verlet evaluates the forces at the end-of-step positions, so with an elastic,
+    // history-free law each recorded force must be the law's force at the final positions.
+    let run = |record: bool| {
+        let mut w = box_scene(5, 0.0, 7);
+        let law = HertzElastic { e_star: 1e7 };
+        let mut s = MdSolver::new(law, VelocityVerlet::new(), BruteForce, MdConfig::default()).unwrap();
+        let mut contacts = 0;
+        for _ in 0..3000 {
+            contacts = w.step(&mut s, 1e-5).unwrap().contacts;
+        }
+        s.record_contact_forces(record);
+        let last = w.step(&mut s, 1e-5).unwrap();
+        let forces: Vec<_> = s.contact_forces().collect();
+        (w, contacts.max(last.contacts), forces)
+    };
+    let (w, contacts, forces) = run(true);
+    assert!(contacts > 10, "the spheres must be in contact ({contacts})");
+    let b = &w.bodies;
+    let mut sphere_pairs = 0;
+    for (key, f) in &forces {
+        let (i, j) = (b.index(key.body1).unwrap(), b.index(key.body2).unwrap());
+        let (Some(r1), Some(r2)) = (b.shape[i].sphere_radius(), b.shape[j].sphere_radius()) else { continue };
+        sphere_pairs += 1;
+        let d = b.position[j] - b.position[i];
+        let overlap = r1 + r2 - d.length();
+        let r_eff = r1 * r2 / (r1 + r2);
+        let expected = d.normalize() * (4.0 / 3.0 * 1e7 * r_eff.sqrt() * overlap * overlap.sqrt());
+        // Same formulas evaluated in a different order: round-off only, 1e-9 relative.
+        assert!((*f - expected).length() <= 1e-9 * expected.length(), "{f} vs {expected}");
+    }
+    // Every overlapping sphere pair is in the record, and nothing else is.
+    let overlapping = (0..b.len())
+        .flat_map(|i| (i + 1..b.len()).map(move |j| (i, j)))
+        .filter(|&(i, j)| match (b.shape[i].sphere_radius(), b.shape[j].sphere_radius()) {
+            (Some(r1), Some(r2)) => (b.position[j] - b.position[i]).length() < r1 + r2,
+            _ => false,
+        })
+        .count();
+    assert!(overlapping > 0);
+    assert_eq!(sphere_pairs, overlapping);
+    // Recording changes nothing in the motion, and without it the record is empty.
+    let (w_off, _, off) = run(false);
+    assert!(off.is_empty());
+    assert_eq!(w.bodies.position, w_off.bodies.position);
+}

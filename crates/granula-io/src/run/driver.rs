@@ -137,6 +137,7 @@ impl Run {
     /// One step, then the sink, the flow count and the outputs due.
     pub fn step(&mut self) -> Result<&StepReport> {
         let dt = self.scene.dt();
+        self.solver.record_contact_forces(self.outputs.needs_contacts(self.world.step + 1));
         self.last_report = self.solver.step(&mut self.world, dt)?;
         if let Some(f) = self.scene.spec.output.flow.clone() {
             if self.world.step.is_multiple_of(f.every) {

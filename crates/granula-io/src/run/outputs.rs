@@ -149,15 +149,20 @@ impl Outputs {
         }
     }
 
+    /// Whether something written at `step` reads the contact forces.
+    pub fn needs_contacts(&self, step: u64) -> bool {
+        let due = |e: Option<u64>| e.is_some_and(|e| step.is_multiple_of(e));
+        due(self.spec.vtk.map(|e| e.every))
+            || due(self.spec.series.map(|e| e.every))
+            || due(self.spec.contacts.map(|e| e.every))
+            || self.spec.stress.iter().any(|s| step.is_multiple_of(s.every))
+    }
+
     /// Writes everything due at the world's current step.
     pub fn write(&mut self, world: &World, report: &StepReport, solver: &dyn SimSolver, dt: f64) -> Result<()> {
         let step = world.step;
         let due = |e: Option<u64>| e.is_some_and(|e| step.is_multiple_of(e));
-        let need_contacts = due(self.spec.vtk.map(|e| e.every))
-            || due(self.spec.series.map(|e| e.every))
-            || due(self.spec.contacts.map(|e| e.every))
-            || self.spec.stress.iter().any(|s| step.is_multiple_of(s.every));
-        if need_contacts {
+        if self.needs_contacts(step) {
             solver.contact_forces(world, dt, &mut self.forces);
             contact_records(world, self.forces.iter().copied(), &mut self.records);
         }

@@ -6,8 +6,7 @@ use crate::error::{IoError, Result};
 use crate::scene::spec::{MdSpec, NscdSpec, SolverSpec};
 use crate::scene::Scene;
 use glam::DVec3;
-use granula_core::narrowphase::collide;
-use granula_core::{ContactKinematics, ContactLaw, CoreError, StepReport, World};
+use granula_core::{ContactLaw, CoreError, StepReport, World};
 use granula_md::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, LinearSpring,
     LinearViscous, LocalDamping, NoFriction, RollingResistance, TwistingResistance, ViscousFriction,
@@ -23,7 +22,11 @@ pub trait SimSolver {
     fn describe(&self) -> String;
     /// One step through [`World::step`].
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError>;
-    /// The contacts of the last step as `(body 1, body 2, force on body 2)`, dense indices.
+    /// Whether the next steps must keep what [`SimSolver::contact_forces`] reads (the driver
+    /// turns it on before a step whose contacts are written). Default: nothing to do.
+    fn record_contact_forces(&mut self, _on: bool) {}
+    /// The contacts of the last step as `(body 1, body 2, force on body 2)`, dense indices
+    /// of `world` (bodies removed since the step are left out).
     fn contact_forces(&self, world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>);
     /// The solver's own state (contact histories or warm-start impulses, integrator memory,
     /// random stream…) as bincode bytes, for a checkpoint taken after a step.
@@ -57,36 +60,17 @@ where
         world.step(&mut self.solver, dt)
     }
 
-    /// Forces recomputed by the law at the current (end-of-step) configuration on a copy of
-    /// each stored history, exactly as the solver evaluates them (MdSolver does not expose
-    /// its per-contact forces).
-    fn contact_forces(&self, world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>) {
+    fn record_contact_forces(&mut self, on: bool) {
+        self.solver.record_contact_forces(on);
+    }
+
+    /// The forces the last step applied, as the solver recorded them (empty unless
+    /// [`SimSolver::record_contact_forces`] was on for that step).
+    fn contact_forces(&self, world: &World, _dt: f64, out: &mut Vec<(u32, u32, DVec3)>) {
         out.clear();
         let b = &world.bodies;
-        let law = &self.solver.law;
-        let store = self.solver.histories();
-        for (key, hist) in store.keys().iter().zip(store.states()) {
-            let (Ok(i), Ok(j)) = (b.index(key.body1), b.index(key.body2)) else { continue };
-            let material = world.materials.pair(b.material[i], b.material[j]);
-            let Ok(Some(g)) = collide(b, i, j, law.range(material)) else { continue };
-            let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
-            let kin = ContactKinematics {
-                normal: g.normal,
-                overlap: -g.gap,
-                relative_velocity: b.velocity[j] + wj.cross(g.branch2) - b.velocity[i] - wi.cross(g.branch1),
-                relative_angular_velocity: wj - wi,
-                branch1: g.branch1,
-                branch2: g.branch2,
-                effective_radius: g.effective_radius,
-                effective_mass: 1.0 / (b.inv_mass[i] + b.inv_mass[j]),
-                material,
-                dt,
-                rotation1: DVec3::ZERO,
-                rotation2: DVec3::ZERO,
-            };
-            let mut scratch = *hist;
-            let f = law.force(&kin, &mut scratch).force;
-            if f != DVec3::ZERO {
+        for (key, f) in self.solver.contact_forces() {
+            if let (Ok(i), Ok(j)) = (b.index(key.body1), b.index(key.body2)) {
                 out.push((i as u32, j as u32, f));
             }
         }
