@@ -4,7 +4,7 @@
 //! springs and damping under Gear-6) and NSCD (forward sweep; warm start with the random
 //! sweep).
 
-use granula_io::run::{build_solver, Checkpoint, Run};
+use granula_io::run::{build_solver, Checkpoint, Run, CHECKPOINT_FORMAT};
 use granula_io::Scene;
 use std::path::PathBuf;
 
@@ -220,4 +220,22 @@ fn a_corrupt_solver_state_is_reported() {
     assert!(err.to_string().contains("MD solver state"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(tmp("bad-out"));
+}
+
+#[test]
+fn a_checkpoint_of_another_format_is_refused_by_name() {
+    let scene = Scene::parse("old.toml", &md_scene("cundall_strack", 0.5, "gear6")).unwrap();
+    let dir = tmp("old");
+    let mut r = Run::start(scene, &dir).unwrap();
+    r.step().unwrap();
+    let path = r.save_checkpoint().unwrap();
+    let mut c = Checkpoint::load(&path).unwrap();
+    c.format = CHECKPOINT_FORMAT - 1;
+    c.save(&path).unwrap();
+    let err = Run::resume(&path, Some(&tmp("old-out"))).err().expect("an older format is refused");
+    let text = err.to_string();
+    let (old, new) = (format!("format {}", CHECKPOINT_FORMAT - 1), format!("reads {CHECKPOINT_FORMAT}"));
+    assert!(text.contains(&old) && text.contains(&new), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(tmp("old-out"));
 }

@@ -9,8 +9,11 @@ use granula_core::{EnergyLedger, World};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Format version written in every checkpoint.
-pub const CHECKPOINT_FORMAT: u32 = 2;
+/// Format version written in every checkpoint. Format 3 added, to the MD solver's state,
+/// each body's orientation at the last force evaluation (the rotation increments of
+/// 002 eq. 15) and the rotation history of the predictor elongation; files of an earlier
+/// format are refused with an error that names both formats.
+pub const CHECKPOINT_FORMAT: u32 = 3;
 
 /// The state of a run at the end of a step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
