@@ -206,36 +206,32 @@ fn checkpoints_round_trip_with_the_solver_state() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-#[test]
-fn a_corrupt_solver_state_is_reported() {
-    let scene = Scene::parse("bad.toml", &md_scene("cundall_strack", 0.5, "gear6")).unwrap();
-    let dir = tmp("bad");
+/// The error of resuming from the checkpoint of a one-step MD run after `edit` changed it.
+fn resume_error_after(name: &str, edit: impl Fn(&mut Checkpoint)) -> String {
+    let scene = Scene::parse(&format!("{name}.toml"), &md_scene("cundall_strack", 0.5, "gear6")).unwrap();
+    let dir = tmp(name);
     let mut r = Run::start(scene, &dir).unwrap();
     r.step().unwrap();
     let path = r.save_checkpoint().unwrap();
     let mut c = Checkpoint::load(&path).unwrap();
-    c.solver_state.truncate(c.solver_state.len() / 2);
+    edit(&mut c);
     c.save(&path).unwrap();
-    let err = Run::resume(&path, Some(&tmp("bad-out"))).err().expect("a truncated state is rejected");
-    assert!(err.to_string().contains("MD solver state"), "{err}");
+    let out = tmp(&format!("{name}-out"));
+    let err = Run::resume(&path, Some(&out)).err().expect("the edited checkpoint is refused");
     let _ = std::fs::remove_dir_all(dir);
-    let _ = std::fs::remove_dir_all(tmp("bad-out"));
+    let _ = std::fs::remove_dir_all(out);
+    err.to_string()
+}
+
+#[test]
+fn a_corrupt_solver_state_is_reported() {
+    let err = resume_error_after("bad", |c| c.solver_state.truncate(c.solver_state.len() / 2));
+    assert!(err.contains("MD solver state"), "{err}");
 }
 
 #[test]
 fn a_checkpoint_of_another_format_is_refused_by_name() {
-    let scene = Scene::parse("old.toml", &md_scene("cundall_strack", 0.5, "gear6")).unwrap();
-    let dir = tmp("old");
-    let mut r = Run::start(scene, &dir).unwrap();
-    r.step().unwrap();
-    let path = r.save_checkpoint().unwrap();
-    let mut c = Checkpoint::load(&path).unwrap();
-    c.format = CHECKPOINT_FORMAT - 1;
-    c.save(&path).unwrap();
-    let err = Run::resume(&path, Some(&tmp("old-out"))).err().expect("an older format is refused");
-    let text = err.to_string();
+    let err = resume_error_after("old", |c| c.format = CHECKPOINT_FORMAT - 1);
     let (old, new) = (format!("format {}", CHECKPOINT_FORMAT - 1), format!("reads {CHECKPOINT_FORMAT}"));
-    assert!(text.contains(&old) && text.contains(&new), "{text}");
-    let _ = std::fs::remove_dir_all(dir);
-    let _ = std::fs::remove_dir_all(tmp("old-out"));
+    assert!(err.contains(&old) && err.contains(&new), "{err}");
 }

@@ -267,45 +267,52 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     debug_assert_eq!(histories.len(), input.candidates.len());
     debug_assert_eq!(summaries.len(), accumulation.blocks());
     let block = accumulation.block();
-    let per_block = histories
-        .par_chunks_mut(block)
-        .zip(stored.par_chunks_mut(block))
-        .zip(summaries.par_iter_mut())
-        .with_min_len(parallel::min_len(1))
-        .enumerate();
+    let blocks = (histories, stored, summaries);
     // Four monomorphised loops (window or buffer sink, recording or not), so the hot loop
     // carries no test of either choice.
     match (accumulation.uses_windows(), record) {
-        (true, None) => {
-            per_block.zip(accumulation.window_sinks()).for_each(|((k, ((h, e), s)), mut sink)| {
-                *s = block_pass(input, k * block, h, e, &mut sink);
-            });
-        }
-        (true, Some(out)) => {
-            per_block.zip(accumulation.window_sinks()).zip(out.par_chunks_mut(block)).for_each(
-                |(((k, ((h, e), s)), inner), forces)| {
-                    let mut sink = Recording { inner, base: k * block, forces };
-                    *s = block_pass(input, k * block, h, e, &mut sink);
-                },
-            );
-        }
-        (false, None) => {
-            per_block.zip(accumulation.buffer_sinks()).for_each(|((k, ((h, e), s)), mut sink)| {
-                *s = block_pass(input, k * block, h, e, &mut sink);
-            });
-        }
-        (false, Some(out)) => {
-            per_block.zip(accumulation.buffer_sinks()).zip(out.par_chunks_mut(block)).for_each(
-                |(((k, ((h, e), s)), inner), forces)| {
-                    let mut sink = Recording { inner, base: k * block, forces };
-                    *s = block_pass(input, k * block, h, e, &mut sink);
-                },
-            );
-        }
+        (true, None) => each_block(input, block, blocks, accumulation.window_sinks()),
+        (true, Some(out)) => each_block(input, block, blocks, recording(accumulation.window_sinks(), out, block)),
+        (false, None) => each_block(input, block, blocks, accumulation.buffer_sinks()),
+        (false, Some(out)) => each_block(input, block, blocks, recording(accumulation.buffer_sinks(), out, block)),
     }
     if accumulation.uses_windows() {
         accumulation.merge(force, torque);
     } else {
         accumulation.gather(pairs, force, torque);
     }
+}
+
+/// Runs [`block_pass`] for every block of `block` pairs in parallel, block k into the k-th
+/// sink of `sinks`, its summary into the k-th of `summaries`.
+fn each_block<L: ContactLaw, S: LoadSink + Send>(
+    input: &PassInput<'_, L>,
+    block: usize,
+    (histories, stored, summaries): (&mut [L::History], &mut [f64], &mut [BlockSummary]),
+    sinks: impl IndexedParallelIterator<Item = S>,
+) {
+    histories
+        .par_chunks_mut(block)
+        .zip(stored.par_chunks_mut(block))
+        .zip(summaries.par_iter_mut())
+        .zip(sinks)
+        .with_min_len(parallel::min_len(1))
+        .enumerate()
+        .for_each(|(k, (((h, e), s), mut sink))| {
+            *s = block_pass(input, k * block, h, e, &mut sink);
+        });
+}
+
+/// `sinks` (one per block of `block` pairs) wrapped so that they also write each pair's
+/// force into `out`.
+fn recording<'a, S: LoadSink + Send>(
+    sinks: impl IndexedParallelIterator<Item = S>,
+    out: &'a mut [DVec3],
+    block: usize,
+) -> impl IndexedParallelIterator<Item = Recording<'a, S>> {
+    sinks.zip(out.par_chunks_mut(block)).enumerate().map(move |(k, (inner, forces))| Recording {
+        inner,
+        base: k * block,
+        forces,
+    })
 }
