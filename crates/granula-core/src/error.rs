@@ -95,6 +95,29 @@ pub enum CoreError {
         /// Simulated time.
         time: f64,
     },
+    /// The energy balance grew by itself in two consecutive intervals of the runaway-energy
+    /// guard ([`EnergyGuard`](crate::EnergyGuard)): the integration is unstable (time step
+    /// too large for the stiffest contact, or a law that creates energy).
+    #[error("energy runaway at step {step} (t = {time} s): the energy balance gained {gain} J in the last {interval} steps, {ratio:.3} of the energy in play (limit {limit}); the fastest body is {body} with {kinetic} J of kinetic energy")]
+    EnergyRunaway {
+        /// The dynamic body with the largest kinetic energy (where the blow-up shows).
+        body: BodyHandle,
+        /// Its translational kinetic energy (J).
+        kinetic: f64,
+        /// Growth of kinetic + potential + stored + dissipated − external work over the
+        /// last interval (J).
+        gain: f64,
+        /// The growth over the energy in play during the interval.
+        ratio: f64,
+        /// The guard's `max_gain`.
+        limit: f64,
+        /// Steps per interval.
+        interval: u64,
+        /// Step count.
+        step: u64,
+        /// Simulated time.
+        time: f64,
+    },
     /// The contact geometry of a pair is undefined (e.g. concentric spheres).
     #[error("contact between {body1} and {body2} is undefined: {reason}")]
     DegenerateContact {

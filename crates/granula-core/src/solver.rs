@@ -20,6 +20,14 @@ pub trait Solver {
 
     /// One step of size `dt` (already validated as finite and positive).
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, Self::Error>;
+
+    /// Whether the energy terms of this solver's reports close the world's ledger up to
+    /// the integrator's truncation error, so that a growing balance means an unstable run
+    /// and the world's runaway-energy guard ([`EnergyGuard`](crate::EnergyGuard)) applies.
+    /// Default `false`: the guard stays off for solvers that do not say so.
+    fn closes_energy_balance(&self) -> bool {
+        false
+    }
 }
 
 /// Counts of contact states at the end of a step (NSCD) or of force regimes (MD).

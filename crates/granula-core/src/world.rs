@@ -3,6 +3,7 @@
 use crate::body::{Body, PlaneBuilder};
 use crate::body_set::{BodySet, MotionKind};
 use crate::energy::EnergyLedger;
+use crate::energy_guard::{self, EnergyGuard, GuardState};
 use crate::error::{CoreError, Result};
 use crate::handle::{BodyHandle, MaterialId};
 use crate::material::{Material, MaterialTable};
@@ -41,6 +42,13 @@ pub struct World {
     /// Largest allowed overlap as a fraction of the smaller radius of a pair; a step that
     /// exceeds it fails with [`CoreError::ExcessiveOverlap`]. Default 0.5.
     pub max_overlap_ratio: f64,
+    /// The runaway-energy guard ([`EnergyGuard`]; `None` turns it off): a step after which
+    /// the energy balance has grown in two consecutive intervals fails with
+    /// [`CoreError::EnergyRunaway`]. It acts with solvers whose reports close the ledger
+    /// ([`Solver::closes_energy_balance`]: the MD solver, not NSCD). Default
+    /// [`EnergyGuard::default`].
+    pub energy_guard: Option<EnergyGuard>,
+    guard_state: Option<GuardState>,
     observers: Vec<Box<dyn Observer>>,
 }
 
@@ -65,6 +73,7 @@ pub struct WorldBuilder {
     planar: bool,
     materials: Vec<Material>,
     max_overlap_ratio: f64,
+    energy_guard: Option<EnergyGuard>,
 }
 
 impl Default for WorldBuilder {
@@ -74,6 +83,7 @@ impl Default for WorldBuilder {
             planar: false,
             materials: Vec::new(),
             max_overlap_ratio: 0.5,
+            energy_guard: Some(EnergyGuard::default()),
         }
     }
 }
@@ -100,6 +110,11 @@ impl WorldBuilder {
         self.max_overlap_ratio = r;
         self
     }
+    /// The runaway-energy guard (default [`EnergyGuard::default`]; `None` turns it off).
+    pub fn energy_guard(mut self, guard: Option<EnergyGuard>) -> Self {
+        self.energy_guard = guard;
+        self
+    }
     /// Validates and builds the world.
     pub fn build(self) -> Result<World> {
         if !self.gravity.is_finite() {
@@ -115,6 +130,9 @@ impl WorldBuilder {
                 value: format!("{}", self.max_overlap_ratio),
                 expected: "> 0",
             });
+        }
+        if let Some(g) = &self.energy_guard {
+            g.validate()?;
         }
         let mut materials = MaterialTable::new();
         if self.materials.is_empty() {
@@ -132,6 +150,8 @@ impl WorldBuilder {
             planar: self.planar,
             ledger: EnergyLedger::default(),
             max_overlap_ratio: self.max_overlap_ratio,
+            energy_guard: self.energy_guard,
+            guard_state: None,
             observers: Vec::new(),
         })
     }
@@ -190,7 +210,8 @@ impl World {
 
     /// One step with `solver`: validates `dt`, runs the solver, checks that the state is
     /// finite and that no pair overlaps beyond [`World::max_overlap_ratio`], updates the
-    /// ledger, advances the clock, then calls the observers.
+    /// ledger, advances the clock, runs the runaway-energy guard ([`World::energy_guard`])
+    /// when a check is due and the solver closes the ledger, then calls the observers.
     pub fn step<S: Solver>(&mut self, solver: &mut S, dt: f64) -> Result<StepReport> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(CoreError::InvalidTimeStep { dt });
@@ -218,6 +239,13 @@ impl World {
         self.ledger.dissipated += report.dissipated;
         self.ledger.stored_elastic = report.stored_elastic;
         self.ledger.external_work += report.external_work;
+        if let Some(guard) = self.energy_guard.filter(|_| solver.closes_energy_balance()) {
+            guard.validate()?;
+            let mut state = self.guard_state.take();
+            let checked = energy_guard::check(self, &guard, &mut state);
+            self.guard_state = state;
+            checked?;
+        }
         if !self.observers.is_empty() {
             let mut observers = std::mem::take(&mut self.observers);
             for o in observers.iter_mut() {

@@ -250,3 +250,81 @@ fn open_box_has_five_inward_walls_and_rejects_bad_sizes() {
     let err = w.insert_open_box(DVec3::ZERO, 1.0, 1.0, MaterialId(9)).unwrap_err();
     assert!(matches!(err, CoreError::UnknownMaterial { .. }), "{err}");
 }
+
+/// A scripted solver that declares its reports close the ledger.
+struct Closing(Scripted);
+
+impl Solver for Closing {
+    type Error = ScriptedError;
+    fn name(&self) -> &'static str {
+        "closing"
+    }
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, ScriptedError> {
+        self.0.step(world, dt)
+    }
+    fn closes_energy_balance(&self) -> bool {
+        true
+    }
+}
+
+/// A world with one moving sphere and a guard checking every `every` steps.
+fn guarded(every: u64) -> (World, BodyHandle) {
+    let mut w =
+        World::builder().gravity(DVec3::ZERO).energy_guard(Some(EnergyGuard { every, max_gain: 0.5 })).build().unwrap();
+    let h = w.insert(SphereBuilder::new(0.1, DVec3::ZERO).velocity(DVec3::X).build().unwrap()).unwrap();
+    (w, h)
+}
+
+#[test]
+fn energy_guard_stops_a_growing_balance_only_for_solvers_that_close_it() {
+    // Each step doubles the speed: the kinetic energy grows fourfold per step with nothing
+    // in the ledger to pay for it, so every check after the first is a strike.
+    let doubling = || {
+        Scripted(Box::new(|w: &mut World| {
+            w.bodies.velocity[0] *= 2.0;
+            StepReport::default()
+        }))
+    };
+    let (mut w, h) = guarded(2);
+    let mut s = Closing(doubling());
+    let mut result = Ok(StepReport::default());
+    for _ in 0..10 {
+        result = w.step(&mut s, 1e-3);
+        if result.is_err() {
+            break;
+        }
+    }
+    // Checks at steps 2 (baseline), 4 and 6 (strikes): stopped at step 6, naming the sphere.
+    let err = result.unwrap_err();
+    assert!(matches!(err, CoreError::EnergyRunaway { body, step: 6, interval: 2, .. } if body == h), "{err}");
+    // The same solver without the declaration is not guarded (its ledger may not close).
+    let (mut w, _) = guarded(2);
+    let mut s = doubling();
+    for _ in 0..10 {
+        w.step(&mut s, 1e-3).expect("no guard for solvers that do not close the ledger");
+    }
+    // Energy paid for by external work in the report is not a runaway.
+    let (mut w, _) = guarded(2);
+    let mut s = Closing(Scripted(Box::new(|w: &mut World| {
+        let m = w.bodies.mass[0];
+        let before = 0.5 * m * w.bodies.velocity[0].length_squared();
+        w.bodies.velocity[0] *= 2.0;
+        StepReport { external_work: 3.0 * before, ..Default::default() }
+    })));
+    for _ in 0..10 {
+        w.step(&mut s, 1e-3).expect("work done on the system balances the gain");
+    }
+}
+
+#[test]
+fn energy_guard_settings_are_validated() {
+    for (guard, field) in [
+        (EnergyGuard { every: 0, max_gain: 0.5 }, "energy_guard.every"),
+        (EnergyGuard { every: 10, max_gain: 0.0 }, "energy_guard.max_gain"),
+        (EnergyGuard { every: 10, max_gain: f64::NAN }, "energy_guard.max_gain"),
+    ] {
+        let err = World::builder().energy_guard(Some(guard)).build().unwrap_err();
+        assert!(matches!(err, CoreError::InvalidWorld { field: f, .. } if f == field), "{err}");
+    }
+    assert!(World::builder().energy_guard(None).build().unwrap().energy_guard.is_none());
+}

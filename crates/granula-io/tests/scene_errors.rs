@@ -135,3 +135,17 @@ fn an_overfull_packing_reports_what_it_placed() {
     let (e, msg) = err(&text);
     assert!(matches!(e, IoError::PackingFailed { requested: 100, .. }), "{msg}");
 }
+
+#[test]
+fn energy_guard_keys_reach_the_world_and_are_checked() {
+    let w = Scene::parse("good.toml", GOOD).unwrap().build_world().unwrap();
+    assert_eq!(w.energy_guard, Some(granula_core::EnergyGuard::default()), "on by default");
+    let off = GOOD.replace("steps = 10", "steps = 10\nenergy_guard_every = 0");
+    assert_eq!(Scene::parse("off.toml", &off).unwrap().build_world().unwrap().energy_guard, None);
+    let set = GOOD.replace("steps = 10", "steps = 10\nenergy_guard_every = 7\nenergy_guard_max_gain = 0.25");
+    let guard = Scene::parse("set.toml", &set).unwrap().build_world().unwrap().energy_guard;
+    assert_eq!(guard, Some(granula_core::EnergyGuard { every: 7, max_gain: 0.25 }));
+    let bad = GOOD.replace("steps = 10", "steps = 10\nenergy_guard_max_gain = -1.0");
+    let (_, msg) = err(&bad);
+    assert!(msg.contains("energy_guard_max_gain"), "{msg}");
+}

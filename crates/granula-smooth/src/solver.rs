@@ -365,6 +365,12 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
         "md"
     }
 
+    /// The reports carry the dissipation and stored energy of every sub-model, the work of
+    /// external loads and of kinematic bodies: the ledger closes to the integrator's error.
+    fn closes_energy_balance(&self) -> bool {
+        true
+    }
+
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, SmoothError> {
         // A short step runs in place (`MdConfig::parallel_min_pairs`): same result, faster.
         let small = self.pairs.candidates.len() < self.config.parallel_min_pairs && self.primed_version.is_some();

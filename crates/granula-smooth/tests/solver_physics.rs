@@ -397,3 +397,82 @@ fn recorded_contact_forces_are_the_forces_the_step_applied() {
     assert!(off.is_empty());
     assert_eq!(w.bodies.position, w_off.bodies.position);
 }
+
+/// A two-sided linear spring: F = k δ along the normal for overlaps and gaps alike (within
+/// its range), storing ½ k δ². Conservative, so only the integrator can change the energy.
+#[derive(Clone, Copy, Debug)]
+struct Bond {
+    k: f64,
+}
+
+impl granula_core::ContactLaw for Bond {
+    type History = ();
+    fn name(&self) -> String {
+        "test_bond".into()
+    }
+    fn range(&self, _: &granula_core::PairMaterial) -> f64 {
+        1e-3
+    }
+    fn force(&self, k: &granula_core::ContactKinematics<'_>, _: &mut ()) -> granula_core::ContactForce {
+        granula_core::ContactForce {
+            force: k.normal * (self.k * k.overlap),
+            stored: 0.5 * self.k * k.overlap * k.overlap,
+            ..Default::default()
+        }
+    }
+}
+
+/// Two bonded spheres stretched by 1e-9 m and released, stepped with ω Δt = `omega_dt`
+/// (velocity Verlet is stable below 2), the guard checking every 5 steps.
+fn bonded_pair(omega_dt: f64, steps: usize) -> Result<World, granula_core::CoreError> {
+    let mut w = World::builder()
+        .gravity(DVec3::ZERO)
+        .energy_guard(Some(granula_core::EnergyGuard { every: 5, max_gain: 0.5 }))
+        .build()
+        .unwrap();
+    sphere(&mut w, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
+    sphere(&mut w, DVec3::new(2.0 * R + 1e-9, 0.0, 0.0), DVec3::ZERO, DVec3::ZERO);
+    let law = Bond { k: KN };
+    let dt = omega_dt / (KN / (M / 2.0)).sqrt();
+    let mut s = MdSolver::new(law, VelocityVerlet::new(), BruteForce, MdConfig::default()).unwrap();
+    for _ in 0..steps {
+        w.step(&mut s, dt)?;
+    }
+    Ok(w)
+}
+
+#[test]
+fn an_unstable_time_step_stops_on_runaway_energy_before_any_overlap_limit() {
+    // ω Δt = 2.05: the Verlet map has an eigenvalue of −1.56, so the stretch grows by 1.56
+    // per step and the energy by 87 per interval of 5 steps: the second and third checks
+    // (steps 10 and 15) are strikes, long before the overlap (from 1e-9 m) could reach the
+    // 0.5 r = 5 mm limit (about 34 steps).
+    let err = bonded_pair(2.05, 100).expect_err("the run must stop");
+    match err {
+        granula_core::CoreError::EnergyRunaway { step, ratio, limit, interval, body, kinetic, .. } => {
+            assert_eq!(step, 15, "third check: baseline, strike, strike");
+            assert!(ratio > limit && ratio <= 1.0 + 1e-9, "the gain is at most the energy in play: {ratio}");
+            assert_eq!(interval, 5);
+            assert!(body.0 <= 1 && kinetic > 0.0, "one of the two spheres, moving");
+        }
+        e => panic!("expected EnergyRunaway, got {e}"),
+    }
+    // The message says where and when.
+    let text = bonded_pair(2.05, 100).unwrap_err().to_string();
+    assert!(text.contains("energy runaway at step 15") && text.contains("fastest body"), "{text}");
+}
+
+#[test]
+fn a_stable_run_and_a_kick_by_hand_do_not_trip_the_energy_guard() {
+    // ω Δt = 0.1: the shadow energy of velocity Verlet oscillates with a relative amplitude
+    // of (ω Δt)²/8 ≈ 1e-3 of the energy in play, far below the 0.5 limit.
+    let mut w = bonded_pair(0.1, 2000).expect("a stable run is not stopped");
+    // A kick between steps is one jump of the balance: one strike at most, never two.
+    let law = Bond { k: KN };
+    let dt = 0.1 / (KN / (M / 2.0)).sqrt();
+    let mut s = MdSolver::new(law, VelocityVerlet::new(), BruteForce, MdConfig::default()).unwrap();
+    w.bodies.velocity[0] = DVec3::new(0.0, 1e-3, 0.0);
+    for _ in 0..2000 {
+        w.step(&mut s, dt).expect("a single kick is not a runaway");
+    }
+}

@@ -113,7 +113,11 @@ impl Scene {
         let mut b = World::builder()
             .gravity(DVec3::from_array(s.gravity))
             .planar(s.planar)
-            .max_overlap_ratio(s.max_overlap_ratio);
+            .max_overlap_ratio(s.max_overlap_ratio)
+            .energy_guard((s.energy_guard_every > 0).then_some(granula_core::EnergyGuard {
+                every: s.energy_guard_every,
+                max_gain: s.energy_guard_max_gain,
+            }));
         for m in &self.materials {
             b = b.material(m.clone());
         }

@@ -61,6 +61,14 @@ pub struct SimulationSpec {
     /// blown up. Default 0.5.
     #[serde(default = "default_overlap_ratio")]
     pub max_overlap_ratio: f64,
+    /// Steps between two checks of the runaway-energy guard (`granula_core::EnergyGuard`;
+    /// MD only), 0 to turn it off. Default 100.
+    #[serde(default = "default_guard_every")]
+    pub energy_guard_every: u64,
+    /// Growth of the energy balance, as a fraction of the energy in play over an interval,
+    /// that counts as a strike of the guard (two in a row stop the run). Default 0.5.
+    #[serde(default = "default_guard_gain")]
+    pub energy_guard_max_gain: f64,
 }
 
 fn default_gravity() -> [f64; 3] {
@@ -68,6 +76,12 @@ fn default_gravity() -> [f64; 3] {
 }
 fn default_overlap_ratio() -> f64 {
     0.5
+}
+fn default_guard_every() -> u64 {
+    granula_core::EnergyGuard::default().every
+}
+fn default_guard_gain() -> f64 {
+    granula_core::EnergyGuard::default().max_gain
 }
 
 /// `[solver]`: which method, with its parameters.

@@ -26,6 +26,7 @@ pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<u64> {
     let dt = c.positive(&p.key("dt"), s.dt)?;
     c.vector(&p.key("gravity"), s.gravity)?;
     c.positive(&p.key("max_overlap_ratio"), s.max_overlap_ratio)?;
+    c.positive(&p.key("energy_guard_max_gain"), s.energy_guard_max_gain)?;
     match (s.end_time, s.steps) {
         (Some(t), None) => {
             let t = c.positive(&p.key("end_time"), t)?;
