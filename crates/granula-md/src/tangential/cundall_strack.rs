@@ -9,7 +9,7 @@ use granula_core::{ContactKinematics, PairMaterial};
 /// Cundall-Strack friction: f_t = −k_t ξ − γ_t 𝒱_t (002 eq. 6), ξ(t+Δt) = ξ(t) + 𝒱_t Δt
 /// (002 eq. 7) with the stored ξ first rotated into the current tangent plane, and the
 /// Coulomb cap |f_t| ≤ μ_s F (stick) / = μ_d F with ξ at its extreme value (slide), see
-/// [`capped_spring`].
+/// [`capped_spring`](super::capped_spring).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CundallStrack {
     /// k_t.
