@@ -149,3 +149,12 @@ fn energy_guard_keys_reach_the_world_and_are_checked() {
     let (_, msg) = err(&bad);
     assert!(msg.contains("energy_guard_max_gain"), "{msg}");
 }
+
+#[test]
+fn resistance_models_need_the_spring_friction_and_are_named() {
+    for key in ["rolling", "twisting", "cohesion", "resistances"] {
+        let text = GOOD.replace("kind = \"md\"", &format!("kind = \"md\"\ntangential = \"viscous\"\n{key} = true"));
+        let (_, msg) = err(&text);
+        assert!(msg.contains(&format!("solver.{key}")) && msg.contains("cundall_strack"), "{msg}");
+    }
+}

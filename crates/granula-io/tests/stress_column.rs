@@ -132,7 +132,7 @@ steps = 5000
 
 [solver]
 kind = "md"
-resistances = true
+rolling = true
 
 [[materials]]
 name = "m"
@@ -154,6 +154,9 @@ angular_velocity = [0.0, 10.0, 0.0]
     let scene = Scene::parse("rolling.toml", text).unwrap();
     let dir = tmp("rolling");
     let mut run = Run::start(scene, &dir).unwrap();
+    // Only the rolling resistance was asked for.
+    let law = run.solver.describe();
+    assert!(law.contains("rolling_resistance") && !law.contains("twisting") && !law.contains("cohesion"), "{law}");
     // Let the contact settle (a few contact times, ~1e-4 s each), then measure.
     for _ in 0..1000 {
         run.step().unwrap();

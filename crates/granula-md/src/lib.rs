@@ -32,6 +32,7 @@ mod gamma_function;
 pub mod history;
 pub mod local_damping;
 pub mod normal;
+pub mod optional;
 pub mod params;
 pub mod resistance_length;
 pub mod rolling;

@@ -143,14 +143,16 @@ where
     Composed<N, D, CundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<N, D, CundallStrack, RollingResistance, TwistingResistance, ConstantCohesion>:
+    Composed<N, D, CundallStrack, Option<RollingResistance>, Option<TwistingResistance>, Option<ConstantCohesion>>:
         ContactLaw<History: Serialize + DeserializeOwned>,
 {
-    if s.resistances {
+    let (rolling, twisting, cohesion) = s.resistance_models();
+    if rolling || twisting || cohesion {
+        // One law type for the eight combinations (`granula_md::optional`).
         let law = Composed::new(normal, damping, CundallStrack::from_material())
-            .with_rolling(RollingResistance::from_material())
-            .with_twisting(TwistingResistance::from_material())
-            .with_cohesion(ConstantCohesion::from_material());
+            .with_rolling(rolling.then(RollingResistance::from_material))
+            .with_twisting(twisting.then(TwistingResistance::from_material))
+            .with_cohesion(cohesion.then(ConstantCohesion::from_material));
         return md(law, s);
     }
     match s.tangential.as_str() {

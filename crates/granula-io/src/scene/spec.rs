@@ -74,6 +74,14 @@ pub struct SimulationSpec {
 fn default_gravity() -> [f64; 3] {
     [0.0, 0.0, -9.81]
 }
+impl MdSpec {
+    /// Which of rolling, twisting and cohesion the law has (`resistances` turns on all three).
+    pub fn resistance_models(&self) -> (bool, bool, bool) {
+        let all = self.resistances;
+        (all || self.rolling, all || self.twisting, all || self.cohesion)
+    }
+}
+
 fn default_overlap_ratio() -> f64 {
     0.5
 }
@@ -109,12 +117,23 @@ pub struct MdSpec {
     /// coefficient (restitution 1: no damping).
     #[serde(default = "default_tangential")]
     pub tangential: String,
-    /// Add rolling and twisting resistance (001 eqs. 1.38-1.42, §1.7) and constant
-    /// cohesion (001 §1.8) with the coefficients of each pair's material
-    /// (`rolling_friction`, `torsion_friction`, `cohesion_force`, `cohesion_range`). Only
-    /// with `tangential = "cundall_strack"`. Default false.
+    /// Shorthand for `rolling`, `twisting` and `cohesion` all true. Default false.
     #[serde(default)]
     pub resistances: bool,
+    /// Add rolling resistance (001 eqs. 1.38-1.40, §1.7: a couple capped at μ_r F_n) with
+    /// each pair material's `rolling_friction`. Only with `tangential = "cundall_strack"`.
+    /// Default false.
+    #[serde(default)]
+    pub rolling: bool,
+    /// Add twisting resistance (001 eqs. 1.41-1.42) with each pair material's
+    /// `torsion_friction`. Only with `tangential = "cundall_strack"`. Default false.
+    #[serde(default)]
+    pub twisting: bool,
+    /// Add constant cohesion (the smooth analogue of 001 §1.8) with each pair material's
+    /// `cohesion_force` and `cohesion_range`. Only with `tangential = "cundall_strack"`.
+    /// Default false.
+    #[serde(default)]
+    pub cohesion: bool,
     /// Tangential viscosity η_t (1/s) of the `"viscous"` friction: F_t = −η_t m* v_t, capped
     /// at μ F_n. Default 1000.
     #[serde(default = "default_eta_t")]

@@ -56,8 +56,14 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
             }
             c.choice(&p.key("tangential"), &m.tangential, TANGENTIAL_MODELS)?;
             c.positive(&p.key("tangential_viscosity"), m.tangential_viscosity)?;
-            if m.resistances && m.tangential != "cundall_strack" {
-                return Err(c.invalid(&p.key("resistances"), true, "needs tangential = \"cundall_strack\""));
+            let flags = [
+                ("resistances", m.resistances),
+                ("rolling", m.rolling),
+                ("twisting", m.twisting),
+                ("cohesion", m.cohesion),
+            ];
+            if let Some((key, _)) = flags.iter().find(|f| f.1).filter(|_| m.tangential != "cundall_strack") {
+                return Err(c.invalid(&p.key(key), true, "needs tangential = \"cundall_strack\""));
             }
             c.non_negative(&p.key("local_damping"), m.local_damping)?;
             if m.threads == Some(0) {
