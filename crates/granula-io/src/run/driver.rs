@@ -5,6 +5,7 @@ use super::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
 use super::outputs::Outputs;
 use super::sim_solver::{build_solver, SimSolver};
 use crate::error::{IoError, Result};
+use crate::scene::loads;
 use crate::scene::Scene;
 use granula_core::{BodyHandle, StepReport, World};
 use std::path::{Path, PathBuf};
@@ -138,6 +139,9 @@ impl Run {
     pub fn step(&mut self) -> Result<&StepReport> {
         let dt = self.scene.dt();
         self.solver.record_contact_forces(self.outputs.needs_contacts(self.world.step + 1));
+        if !self.scene.loads.is_empty() {
+            loads::apply(&self.scene.loads, &self.scene.bodies, &mut self.world);
+        }
         self.last_report = self.solver.step(&mut self.world, dt)?;
         if let Some(f) = self.scene.spec.output.flow.clone() {
             if self.world.step.is_multiple_of(f.every) {

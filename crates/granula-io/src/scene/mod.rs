@@ -4,6 +4,7 @@
 mod bodies;
 mod body_spec;
 mod check;
+pub mod loads;
 mod output_spec;
 mod overlap;
 mod source;
@@ -11,6 +12,7 @@ pub mod spec;
 mod validate;
 
 pub use bodies::BodyPlan;
+pub use loads::Load;
 pub use overlap::OVERLAP_TOLERANCE;
 pub use source::{line_column, line_of, KeyPath, Seg};
 pub use spec::SceneSpec;
@@ -39,6 +41,8 @@ pub struct Scene {
     pub pairs: Vec<(u16, u16, PairMaterial)>,
     /// Bodies in insertion order: body `i` gets `BodyHandle(i)`.
     pub bodies: Vec<BodyPlan>,
+    /// Time-dependent loads (`[[loads]]`), validated against the bodies.
+    pub loads: Vec<Load>,
 }
 
 impl Scene {
@@ -104,7 +108,17 @@ impl Scene {
         overlap::check_overlaps(file, text, &plans)?;
         let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
         validate::outputs(&c, &spec.output, &names)?;
-        Ok(Scene { file: file.to_string(), text: text.to_string(), spec, steps, materials, pairs, bodies: plans })
+        let loads = loads::validate(&c, &spec.loads, &plans)?;
+        Ok(Scene {
+            file: file.to_string(),
+            text: text.to_string(),
+            spec,
+            steps,
+            materials,
+            pairs,
+            bodies: plans,
+            loads,
+        })
     }
 
     /// Builds the world: materials, pair overrides, then the bodies in order.

@@ -36,9 +36,35 @@ pub struct SceneSpec {
     /// Random loose packings without overlaps.
     #[serde(default)]
     pub packings: Vec<PackingSpec>,
+    /// Time-dependent loads on named bodies.
+    #[serde(default)]
+    pub loads: Vec<LoadSpec>,
     /// Outputs and their intervals.
     #[serde(default)]
     pub output: OutputSpec,
+}
+
+/// `[[loads]]`: a force and torque added to a named body's constant ones from `start` to
+/// `end`, switched on as a step or along a linear ramp of duration `ramp`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LoadSpec {
+    /// Name of the loaded body (a dynamic sphere or plane).
+    pub body: String,
+    /// Force at full load (N). Default zero.
+    #[serde(default)]
+    pub force: [f64; 3],
+    /// Torque at full load (N m). Default zero.
+    #[serde(default)]
+    pub torque: [f64; 3],
+    /// Switch-on time (s), ≥ 0. Default 0.
+    #[serde(default)]
+    pub start: f64,
+    /// Switch-off time (s), > start. Default: never.
+    pub end: Option<f64>,
+    /// Duration of the linear ramp from zero to full load (s), ≥ 0. Default 0 (a step).
+    #[serde(default)]
+    pub ramp: f64,
 }
 
 /// `[simulation]`: the clock and the world.
