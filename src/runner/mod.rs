@@ -44,6 +44,13 @@ pub fn main() -> i32 {
                 s.steps,
                 s.dt()
             );
+            for load in &s.loads {
+                let name = s.bodies[load.body.0 as usize].name.as_deref().unwrap_or("?");
+                println!(
+                    "load on {name}: force {} N, torque {} N m, from {} s to {} s, ramp {} s",
+                    load.force, load.torque, load.start, load.end, load.ramp
+                );
+            }
             0
         }),
     };
