@@ -7,10 +7,11 @@
 //! model predicts (000 eqs. 58 and 60): ω ∝ √N_I, τ ∝ 1/N_I: the rigid chain behaves as an
 //! elastic one of stiffness κ = q m N_I/Δt² (000 eq. 67).
 //!
-//! Writes `chain_sound.csv` (step, x of the rightmost sphere, analytic curve, per N_I) and
+//! Writes `chain_sound.csv` (step, x of the rightmost sphere, analytic curve, per N_I),
 //! `chain_sound.png` (dots: simulation; lines: damped sine with the analytic ω and τ, only
-//! offset, amplitude and phase fitted, as in 000 Fig. 7) into the directory given as first
-//! argument (default: the current directory), and prints fitted against analytic values.
+//! offset, amplitude and phase fitted, as in 000 Fig. 7) and `chain_sound.svg` (the same
+//! with axes and titles) into the directory given as first argument (default: the current
+//! directory), and prints fitted against analytic values.
 //!
 //! Run: `cargo run --release --example chain_sound [out_dir]`.
 
@@ -39,17 +40,22 @@ pub fn run(n_is: &[u32], n: usize) -> Vec<ChainSound> {
         .collect()
 }
 
-/// Writes the CSV and the PNG of the runs into `dir`.
+/// What one panel of the figure shows: the simulated positions after the fit start and
+/// the damped sine with the analytic ω and τ at the same steps.
+struct Panel {
+    n_i: u32,
+    simulated: Vec<(f64, f64)>,
+    analytic: Vec<(f64, f64)>,
+}
+
+/// Writes the CSV and the figures (`chain_sound.png`, curves only, and `chain_sound.svg`,
+/// with axes and titles) of the runs into `dir`.
 pub fn write_outputs(runs: &[ChainSound], dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     std::fs::create_dir_all(dir)?;
     let mut csv = std::fs::File::create(dir.join("chain_sound.csv"))?;
     writeln!(csv, "n_i,step,x_over_d,analytic_over_d")?;
-    let png = dir.join("chain_sound.png");
-    let root = BitMapBackend::new(&png, (1200, 300 * runs.len() as u32)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let panels = root.split_evenly((runs.len(), 1));
-    let colors = [RED, BLUE, GREEN, MAGENTA];
-    for (k, (run, panel)) in runs.iter().zip(panels.iter()).enumerate() {
+    let mut panels = Vec::new();
+    for run in runs {
         let r = &run.result;
         let (omega, tau) = r.theory;
         let start = r.fit_start;
@@ -62,18 +68,46 @@ pub fn write_outputs(runs: &[ChainSound], dir: &Path) -> Result<(), Box<dyn std:
             let a = if s as usize >= start { curve.at(s - start as f64) } else { f64::NAN };
             writeln!(csv, "{},{},{},{}", run.n_i, s, x, a)?;
         }
-        let tail = &xs[(start - from).min(xs.len() - 1)..];
-        let (lo, hi) = tail.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &(_, x)| (l.min(x), h.max(x)));
+        let simulated = xs[(start - from).min(xs.len() - 1)..].to_vec();
+        let analytic = simulated.iter().map(|&(s, _)| (s, curve.at(s - start as f64))).collect();
+        panels.push(Panel { n_i: run.n_i, simulated, analytic });
+    }
+    let size = (1200, 300 * runs.len() as u32);
+    draw(BitMapBackend::new(&dir.join("chain_sound.png"), size).into_drawing_area(), &panels, false)?;
+    draw(SVGBackend::new(&dir.join("chain_sound.svg"), size).into_drawing_area(), &panels, true)
+}
+
+/// Draws one panel per run on `root`; with `labelled`, axis scales, titles and a caption
+/// per panel (text needs the SVG backend: no system fonts are assumed for bitmaps).
+fn draw<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    panels: &[Panel],
+    labelled: bool,
+) -> Result<(), Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let areas = root.split_evenly((panels.len(), 1));
+    let colors = [RED, BLUE, GREEN, MAGENTA];
+    for (k, (p, area)) in panels.iter().zip(areas.iter()).enumerate() {
+        let (lo, hi) =
+            p.simulated.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &(_, x)| (l.min(x), h.max(x)));
         let pad = 0.1 * (hi - lo).max(1e-12);
-        let mut chart = ChartBuilder::on(panel)
-            .margin(10)
-            .build_cartesian_2d(start as f64..r.x.len() as f64, lo - pad..hi + pad)?;
+        let (first, last) = (p.simulated[0].0, p.simulated[p.simulated.len() - 1].0);
+        let mut builder = ChartBuilder::on(area);
+        builder.margin(10);
+        if labelled {
+            let caption = format!("N_I = {}: rightmost sphere (dots) and the analytic damped sine (line)", p.n_i);
+            builder.caption(caption, ("sans-serif", 16)).x_label_area_size(35).y_label_area_size(70);
+        }
+        let mut chart = builder.build_cartesian_2d(first..last, lo - pad..hi + pad)?;
+        if labelled {
+            chart.configure_mesh().x_desc("step").y_desc("x / d").draw()?;
+        }
         let color = colors[k % colors.len()];
-        chart.draw_series(tail.iter().map(|&(s, x)| Circle::new((s, x), 2, color.filled())))?;
-        chart.draw_series(LineSeries::new(
-            tail.iter().map(|&(s, _)| (s, curve.at(s - start as f64))),
-            BLACK.stroke_width(2),
-        ))?;
+        chart.draw_series(p.simulated.iter().map(|&q| Circle::new(q, 2, color.filled())))?;
+        chart.draw_series(LineSeries::new(p.analytic.iter().copied(), BLACK.stroke_width(2)))?;
     }
     root.present()?;
     Ok(())
@@ -98,5 +132,5 @@ fn main() {
         );
     }
     write_outputs(&runs, Path::new(&dir)).expect("writing chain_sound.csv / .png");
-    println!("wrote {dir}/chain_sound.csv and {dir}/chain_sound.png");
+    println!("wrote {dir}/chain_sound.csv, {dir}/chain_sound.png and {dir}/chain_sound.svg");
 }

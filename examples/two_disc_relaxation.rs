@@ -3,9 +3,10 @@
 //! `granula_md::linear_cundall_strack`) and for the predictor-based elongation (002 eqs.
 //! 14-15, `granula_md::linear_predictor` with the same settings and the rotational part from
 //! the bodies' orientations, `RotationalIncrement::FromOrientations`), with the rotation of
-//! the moving disc locked and free. Writes `two_disc_relaxation.csv` and
-//! `two_disc_relaxation.png` (in the current directory, or the directory given as the first
-//! argument; `--quick` runs three time steps only).
+//! the moving disc locked and free. Writes `two_disc_relaxation.csv`,
+//! `two_disc_relaxation.png` (the curves) and `two_disc_relaxation.svg` (the same with axes,
+//! titles and legend) in the current directory, or the directory given as the first
+//! argument; `--quick` runs three time steps only.
 //!
 //! Set-up (002 leaves radius, mass, force and damping open; these are our choices):
 //! two discs of radius a = 0.05 m in planar mode; disc i fixed at the origin, disc j
@@ -179,21 +180,56 @@ pub fn curve(
     Ok(out)
 }
 
-fn plot(path: &std::path::Path, curves: &[(&str, Vec<Point>)]) -> Result<(), Box<dyn std::error::Error>> {
+/// Draws t_R/t_c against Δt/t_c on `root`. With `labelled`, also the axis scales and
+/// titles, a caption and a legend: the SVG backend writes text as SVG text elements,
+/// while the bitmap backend has no font to draw it with (no system fonts are assumed).
+fn draw<DB: plotters::prelude::DrawingBackend>(
+    root: plotters::drawing::DrawingArea<DB, plotters::coord::Shift>,
+    curves: &[(&str, Vec<Point>)],
+    labelled: bool,
+) -> Result<(), Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
     use plotters::prelude::*;
-    let root = BitMapBackend::new(path, (800, 600)).into_drawing_area();
     root.fill(&WHITE)?;
     let y_max = curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)).fold(0.0, f64::max) * 1.1;
-    let mut chart = ChartBuilder::on(&root).margin(30).build_cartesian_2d((1e-4..1e-1).log_scale(), 0.0..y_max)?;
-    chart.draw_series(LineSeries::new([(1e-4, 0.0), (1e-1, 0.0)], BLACK.stroke_width(2)))?;
-    chart.draw_series(LineSeries::new([(1e-4, 0.0), (1e-4, y_max)], BLACK.stroke_width(2)))?;
+    let mut builder = ChartBuilder::on(&root);
+    builder.margin(30);
+    if labelled {
+        builder
+            .caption("Two-disc relaxation (002 Figs. 4-9): relaxation time against time step", ("sans-serif", 20))
+            .x_label_area_size(45)
+            .y_label_area_size(55);
+    }
+    let mut chart = builder.build_cartesian_2d((1e-4..1e-1).log_scale(), 0.0..y_max)?;
+    if labelled {
+        chart.configure_mesh().x_desc("Δt / t_c").y_desc("t_R / t_c").draw()?;
+    } else {
+        chart.draw_series(LineSeries::new([(1e-4, 0.0), (1e-1, 0.0)], BLACK.stroke_width(2)))?;
+        chart.draw_series(LineSeries::new([(1e-4, 0.0), (1e-4, y_max)], BLACK.stroke_width(2)))?;
+    }
     let colours = [RED, BLUE, RGBColor(255, 160, 0), RGBColor(0, 170, 220)];
-    for ((_, pts), colour) in curves.iter().zip(colours) {
-        chart.draw_series(LineSeries::new(pts.iter().copied(), colour.stroke_width(2)))?;
+    for ((name, pts), colour) in curves.iter().zip(colours) {
+        let line = chart.draw_series(LineSeries::new(pts.iter().copied(), colour.stroke_width(2)))?;
+        if labelled {
+            line.label(name.replace('_', " "))
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)));
+        }
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 5, colour.filled())))?;
+    }
+    if labelled {
+        chart.configure_series_labels().background_style(WHITE).border_style(BLACK).draw()?;
     }
     root.present()?;
     Ok(())
+}
+
+/// Writes the figure as `stem.png` (curves only) and `stem.svg` (with axes and legend).
+fn plot(stem: &std::path::Path, curves: &[(&str, Vec<Point>)]) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    draw(BitMapBackend::new(&stem.with_extension("png"), (800, 600)).into_drawing_area(), curves, false)?;
+    draw(SVGBackend::new(&stem.with_extension("svg"), (800, 600)).into_drawing_area(), curves, true)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -224,8 +260,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     std::fs::write(dir.join("two_disc_relaxation.csv"), csv)?;
-    plot(&dir.join("two_disc_relaxation.png"), &curves)?;
-    println!("wrote {}", dir.join("two_disc_relaxation.{csv,png}").display());
+    plot(&dir.join("two_disc_relaxation"), &curves)?;
+    println!("wrote {}", dir.join("two_disc_relaxation.{csv,png,svg}").display());
     Ok(())
 }
 
@@ -266,6 +302,18 @@ mod tests {
         assert!(cundall[0].1 < 0.5 * cundall[2].1, "cundall t_R: {cundall:?}");
         // ... and approaches the predictor's value as Δt decreases (measured 2.3 % at 1e-3).
         assert!((cundall[2].1 - t[2]).abs() < 0.05 * t[2], "cundall {cundall:?} vs predictor {t:?}");
+    }
+
+    #[test]
+    fn the_figure_is_written_as_png_and_as_svg_with_its_axis_titles() {
+        let dir = std::env::temp_dir().join(format!("granula-two-disc-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let curves = [("cundall_rotation_locked", vec![(1e-1, 12.0), (1e-2, 14.0)])];
+        plot(&dir.join("figure"), &curves).unwrap();
+        assert!(std::fs::metadata(dir.join("figure.png")).unwrap().len() > 1000);
+        let svg = std::fs::read_to_string(dir.join("figure.svg")).unwrap();
+        assert!(svg.contains("t_R / t_c") && svg.contains("cundall rotation locked"), "axis title and legend");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -19,6 +19,9 @@ fn chain_sound_small_chain_rings_at_the_continuum_frequency() {
     let csv = std::fs::read_to_string(dir.join("chain_sound.csv")).unwrap();
     assert!(csv.lines().count() > 100);
     assert!(std::fs::metadata(dir.join("chain_sound.png")).unwrap().len() > 1000);
+    // The SVG carries the axis titles and the panel caption as text.
+    let svg = std::fs::read_to_string(dir.join("chain_sound.svg")).unwrap();
+    assert!(svg.contains("x / d") && svg.contains("N_I = 40"), "axis title and caption in the SVG");
     std::fs::remove_dir_all(&dir).ok();
 }
 
