@@ -208,3 +208,46 @@ fn a_constant_coefficient_outside_0_1_is_rejected() {
     let err = NscdSolver::with_law(BruteForce, law, NscdConfig::default()).unwrap_err();
     assert!(err.to_string().contains("restitution"), "{err}");
 }
+
+/// Two free balls of random masses meet head-on from a random gap, without gravity. With
+/// ball 2 ahead on +x and U⁻ = v₂ − v₁ < 0, Newton's law U⁺ = −e U⁻ and momentum
+/// conservation give the impulse P = (1 + e) m_n |U⁻| on ball 2 and −P on ball 1, with
+/// m_n = m₁ m₂/(m₁ + m₂) (000 eq. 16): v₁⁺ = v₁ − P/m₁, v₂⁺ = v₂ + P/m₂. The normal energy
+/// lost is ½ m_n (1 − e²) U⁻², which the solver's ledger D = −P (U_free + U⁺)/2 must hold
+/// (U_free = U⁻ without loads).
+#[test]
+fn binary_impacts_of_unequal_masses_keep_momentum_and_lose_half_mn_1_minus_e2_u2() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    for e in [1.0, 0.5, 0.0] {
+        for dt in [1e-3, 1e-4] {
+            for _ in 0..5 {
+                let (law, material) = law_and_material(e);
+                let mut w = World::builder().gravity(DVec3::ZERO).material(material).build().unwrap();
+                let (m1, m2) = (rng.random_range(0.01..1.0), rng.random_range(0.01..1.0));
+                let (v1, v2) = (rng.random_range(0.1..2.0), rng.random_range(-2.0..0.0));
+                let closing = v1 - v2;
+                // Start gap: up to 4 steps of relative travel.
+                let gap = rng.random_range(0.0..4.0) * closing * dt;
+                for (x, v, m) in [(0.0, v1, m1), (2.0 * R + gap, v2, m2)] {
+                    let b = SphereBuilder::new(R, DVec3::new(x, 0.0, 0.0)).mass(m).velocity(DVec3::new(v, 0.0, 0.0));
+                    w.insert(b.build().unwrap()).unwrap();
+                }
+                let mut s = NscdSolver::with_law(BruteForce, law, config(1.0)).unwrap();
+                let mut dissipated = 0.0;
+                for _ in 0..6 {
+                    dissipated += w.step(&mut s, dt).unwrap().dissipated.normal;
+                }
+                let mn = m1 * m2 / (m1 + m2);
+                let p = (1.0 + e) * mn * closing;
+                let (a, b) = (w.bodies.velocity[0].x, w.bodies.velocity[1].x);
+                // Velocities of order 1 from one division: round-off; 1e-9 the requirement.
+                assert!((a - (v1 - p / m1)).abs() <= 1e-9 * closing, "e = {e}: v1 {a}");
+                assert!((b - (v2 + p / m2)).abs() <= 1e-9 * closing, "e = {e}: v2 {b}");
+                assert!(((b - a) - e * closing).abs() <= 1e-9 * closing, "e = {e}: separation {}", b - a);
+                // The ledger is an exact identity of the impulses (relative round-off).
+                let loss = 0.5 * mn * (1.0 - e * e) * closing * closing;
+                assert!((dissipated - loss).abs() <= 1e-9 * (0.5 * mn * closing * closing), "{dissipated} vs {loss}");
+            }
+        }
+    }
+}
