@@ -59,7 +59,7 @@ pub fn predicted_gap(s: &ContactSetup<'_>) -> f64 {
 /// first term is ≤ 0 ≤ −e U_n⁻, so the impact law decides: the rebound is v⁺ = −e v⁻
 /// whatever Δt and wherever within the step the contact closes. The price is the one of
 /// Moreau's scheme (004 §2.3.3.1, q(0) = ε): the bodies turn at the gap they had at q_m,
-/// a position error below |U_n⁻| θ Δt that vanishes with Δt. The position-level term only
+/// a position error below θ Δt |U_n,free| that vanishes with Δt. The position-level term only
 /// matters for an existing overlap under `GapMode::Correcting`.
 #[inline]
 pub fn newton_bound(s: &ContactSetup<'_>, e: f64) -> Option<f64> {
