@@ -82,9 +82,10 @@ impl<B: Broadphase> NscdSolver<B, SignoriniCoulomb> {
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
-    /// A solver with a given law; the configuration is validated.
+    /// A solver with a given law; the configuration and the law are validated.
     pub fn with_law(broadphase: B, law: L, config: NscdConfig) -> Result<Self, NscdError> {
         config.validate()?;
+        law.validate()?;
         let rng = ChaCha8Rng::seed_from_u64(config.seed);
         Ok(NscdSolver {
             config,
@@ -225,6 +226,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 step_dt: dt,
                 gap_mode: self.config.gap,
                 normal_velocity_before: u_before.x,
+                normal_velocity_free: u_free.x,
             };
             let params = self.law.params(&setup, &carried.state);
             let p0 = if self.config.warm_start {
@@ -475,6 +477,7 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
 
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, NscdError> {
         self.config.validate()?;
+        self.law.validate()?;
         check_materials(&world.materials)?;
         self.prepare(world, dt)?;
         let (iterations, converged, residual) = self.iterate(dt);

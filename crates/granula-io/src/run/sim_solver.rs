@@ -11,7 +11,9 @@ use granula_md::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, LinearSpring,
     LinearViscous, LocalDamping, NoFriction, RollingResistance, TwistingResistance, ViscousFriction,
 };
-use granula_nscd::{Criterion, GapMode, NscdConfig, NscdSolver, NscdState, SweepOrder};
+use granula_nscd::{
+    Criterion, GapMode, NonSmoothLaw, NscdConfig, NscdSolver, NscdState, Restitution, SignoriniCoulomb, SweepOrder,
+};
 use granula_smooth::{MdConfig, MdSolver, MdState};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -92,7 +94,8 @@ where
 
 impl SimSolver for NscdSolver<AnyBroadphase> {
     fn describe(&self) -> String {
-        format!("nscd(theta = {}, {:?}, {:?})", self.config().theta, self.config().criterion, self.config().sweep)
+        let c = self.config();
+        format!("nscd({}, theta = {}, {:?}, {:?})", self.law().name(), c.theta, c.criterion, c.sweep)
     }
 
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError> {
@@ -205,5 +208,8 @@ fn nscd(s: &NscdSpec) -> Result<NscdSolver<AnyBroadphase>> {
         seed: s.seed,
         ..Default::default()
     };
-    NscdSolver::new(AnyBroadphase::from_name(&s.broadphase), config).map_err(solver_err)
+    // The coefficient is each pair's restitution, mixed as for MD (granula_core::material).
+    let restitution = if s.impact == "newton" { Restitution::Newton } else { Restitution::None };
+    NscdSolver::with_law(AnyBroadphase::from_name(&s.broadphase), SignoriniCoulomb { restitution }, config)
+        .map_err(solver_err)
 }

@@ -71,6 +71,7 @@ impl Scene {
         let c = Check { file, text, materials: names };
         let steps = validate::simulation(&c, &spec)?;
         validate::solver(&c, &spec.solver)?;
+        validate::unused_restitution(&c, &spec)?;
         let materials = if spec.materials.is_empty() {
             vec![Material::default()]
         } else {

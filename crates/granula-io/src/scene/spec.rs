@@ -235,6 +235,11 @@ pub struct NscdSpec {
     /// within a step). Default `"positive"`.
     #[serde(default = "default_gap")]
     pub gap: String,
+    /// Impact law (004 §2.2.2.2): `"none"` (perfectly inelastic, 000 eq. 34) or `"newton"`
+    /// (U_n⁺ = −e U_n⁻ on every contact closing within a step, e the pair's `restitution`).
+    /// With `"none"` a material or pair that sets `restitution` is an error. Default `"none"`.
+    #[serde(default = "default_impact")]
+    pub impact: String,
     /// Start each step's iterations from the previous step's impulses. Default true.
     #[serde(default = "yes")]
     pub warm_start: bool,
@@ -257,6 +262,9 @@ fn default_tolerance() -> f64 {
 }
 fn default_max_iterations() -> u32 {
     1000
+}
+fn default_impact() -> String {
+    "none".into()
 }
 fn default_gap() -> String {
     "positive".into()

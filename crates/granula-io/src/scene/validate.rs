@@ -16,6 +16,8 @@ pub const INTEGRATORS: &[&str] = &["verlet", "gear4", "gear5", "gear6"];
 pub const BROADPHASES: &[&str] = &["sweep_and_prune", "linked_cells", "brute_force"];
 /// NSCD convergence criteria.
 pub const CRITERIA: &[&str] = &["local", "global", "fixed_iterations"];
+/// NSCD impact laws accepted by `[solver] impact`.
+pub const IMPACT_LAWS: &[&str] = &["none", "newton"];
 /// NSCD sweep orders.
 pub const SWEEPS: &[&str] = &["random", "forward", "forward_backward"];
 
@@ -84,12 +86,41 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
             }
             c.choice(&p.key("sweep"), &n.sweep, SWEEPS)?;
             c.choice(&p.key("gap"), &n.gap, &["positive", "correcting"])?;
+            c.choice(&p.key("impact"), &n.impact, IMPACT_LAWS)?;
             c.choice(&p.key("broadphase"), &n.broadphase, BROADPHASES)?;
             c.non_negative(&p.key("margin"), n.margin)?;
             c.positive(&p.key("cutoff"), n.cutoff)?;
         }
     }
     Ok(())
+}
+
+/// Contact dynamics without an impact law (`impact = "none"`) is perfectly inelastic: a
+/// `restitution` set on a material or a pair would be silently ignored, so it is an error
+/// naming the first such key.
+pub fn unused_restitution(c: &Check, spec: &SceneSpec) -> Result<()> {
+    let SolverSpec::Nscd(n) = &spec.solver else { return Ok(()) };
+    if n.impact != "none" {
+        return Ok(());
+    }
+    let root = KeyPath::root();
+    let set = spec
+        .materials
+        .iter()
+        .enumerate()
+        .find_map(|(i, m)| m.restitution.map(|e| (root.key("materials").index(i), e)))
+        .or_else(|| {
+            spec.pairs.iter().enumerate().find_map(|(i, m)| m.restitution.map(|e| (root.key("pairs").index(i), e)))
+        });
+    match set {
+        Some((p, e)) => Err(c.invalid(
+            &p.key("restitution"),
+            e,
+            "is not used: contact dynamics with [solver] impact = \"none\" is perfectly inelastic; \
+             set impact = \"newton\" to apply it, or remove the key",
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Builds and validates the materials; names must be unique.

@@ -16,7 +16,8 @@ mod signorini_coulomb;
 pub use cohesive::{Bond, CohesiveParams, CohesiveSignoriniCoulomb};
 pub use planar_graph::graph_intersection_2d;
 pub use signorini_coulomb::{
-    coulomb_status, coupled_shock_law, diagonal_shock_law, signorini_bound, Restitution, ShockParams, SignoriniCoulomb,
+    coulomb_status, coupled_shock_law, diagonal_shock_law, newton_bound, predicted_gap, signorini_bound, Restitution,
+    ShockParams, SignoriniCoulomb,
 };
 
 use crate::config::GapMode;
@@ -51,8 +52,13 @@ pub struct ContactSetup<'a> {
     pub step_dt: f64,
     /// Which gap the Signorini condition uses (000 eq. 33).
     pub gap_mode: GapMode,
-    /// Normal relative velocity U_n⁻ at the start of the step (for Newton restitution).
+    /// Normal relative velocity U_n⁻ at the start of the step: the pre-impact velocity of
+    /// the impact laws (004 §2.2.2.2).
     pub normal_velocity_before: f64,
+    /// Normal relative velocity of the free motion U_n,free = (H* v_free)_n (004 §2.3.3.3):
+    /// with `gap` it predicts whether the contact closes within the step
+    /// ([`predicted_gap`]).
+    pub normal_velocity_free: f64,
 }
 
 /// The state of a contact at the end of a step.
@@ -81,6 +87,12 @@ pub trait NonSmoothLaw: Send + Sync {
 
     /// A stable name, e.g. `"signorini_coulomb"`.
     fn name(&self) -> String;
+
+    /// Checks the law's own settings; the solver calls it when built and before each step.
+    /// Default: nothing to check.
+    fn validate(&self) -> Result<(), crate::error::NscdError> {
+        Ok(())
+    }
 
     /// Largest gap (m) at which the law can act (0 without cohesion).
     fn range(&self, _material: &PairMaterial) -> f64 {

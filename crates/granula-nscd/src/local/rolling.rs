@@ -61,6 +61,11 @@ impl NonSmoothLaw for RollingSignoriniCoulomb {
     type State = ();
     const COUPLES: bool = true;
 
+    /// The force law's settings.
+    fn validate(&self) -> Result<(), crate::error::NscdError> {
+        self.shock.validate()
+    }
+
     fn name(&self) -> String {
         format!("{}+rolling+torsion", self.shock.name())
     }

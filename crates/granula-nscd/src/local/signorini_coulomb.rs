@@ -4,23 +4,72 @@
 
 use super::{ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw};
 use crate::config::GapMode;
-use granula_core::{DMat3, DVec3};
+use crate::error::NscdError;
+use granula_core::{DMat3, DVec3, PairMaterial};
 
-/// Normal restitution option of [`SignoriniCoulomb`].
+/// Normal impact law of [`SignoriniCoulomb`] (004 §2.2.2.2, shock law; 004 §2.3.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Restitution {
-    /// Perfectly inelastic shocks (000 §2.4.2: e = 0).
+    /// Perfectly inelastic shocks at the position level (000 §2.4.2: e = 0): a contact that
+    /// closes within the step gets U_n⁺ = −g_pos/(θ Δt), so that it lands exactly on contact
+    /// at the end of the step (000 eqs. 24-26, 33).
     #[default]
     None,
-    /// Newton's law (004): for a closed contact (g ≤ 0) the normal velocity after the step
-    /// obeys U_n⁺ ≥ −e U_n⁻, e the pair's restitution coefficient.
+    /// Newton's impact law U_n⁺ = −e U_n⁻ (004 §2.2.2.2) with e the pair's restitution
+    /// coefficient (`PairMaterial::restitution`), applied as in Moreau-Jean's scheme
+    /// (004 §2.3.3) to every contact that closes within the step; see
+    /// [`newton_bound`].
     Newton,
+    /// Newton's impact law with one coefficient e ∈ [0, 1] for every pair instead of the
+    /// materials' (which lie in (0, 1]); e = 0 gives the velocity-level inelastic law.
+    NewtonConstant(f64),
+}
+
+impl Restitution {
+    /// The restitution coefficient this option applies to a pair, `None` for the inelastic
+    /// position-level law.
+    #[inline]
+    pub fn coefficient(&self, material: &PairMaterial) -> Option<f64> {
+        match *self {
+            Restitution::None => None,
+            Restitution::Newton => Some(material.restitution),
+            Restitution::NewtonConstant(e) => Some(e),
+        }
+    }
+}
+
+/// The signed gap predicted at the end of the step from the free motion,
+/// g + θ Δt U_n,free (000 eq. 24 with the free velocity, 004 §2.3.3.1): a contact with a
+/// predicted gap ≤ 0 closes within the step and belongs to the index set of active
+/// contacts on which Moreau-Jean's scheme imposes the impact law.
+#[inline]
+pub fn predicted_gap(s: &ContactSetup<'_>) -> f64 {
+    s.gap + s.theta_dt * s.normal_velocity_free
+}
+
+/// Newton's bound on the normal velocity after the step, −e U_n⁻, for a contact of the
+/// index set (predicted gap ≤ 0, [`predicted_gap`]) that approaches at the start of the
+/// step (U_n⁻ < 0, U_n⁻ the start-of-step normal velocity); `None` otherwise.
+///
+/// Moreau-Jean's velocity-level impact law on an active contact (004 §2.2.2.2 and
+/// §2.3.3.1) is the Signorini condition on U_n⁺ + e U_n⁻:
+/// 0 ≤ U_n⁺ + e U_n⁻ ⊥ P_n ≥ 0, i.e. U_n⁺ ≥ −e U_n⁻ with equality when P_n > 0. The
+/// shock law combines it with the position-level bound of 000 eq. 25 as
+/// u_min = max(−g_pos/(θ Δt), −e U_n⁻). For an approaching contact with g_pos ≥ 0 the
+/// first term is ≤ 0 ≤ −e U_n⁻, so the impact law decides: the rebound is v⁺ = −e v⁻
+/// whatever Δt and wherever within the step the contact closes. The price is the one of
+/// Moreau's scheme (004 §2.3.3.1, q(0) = ε): the bodies turn at the gap they had at q_m,
+/// a position error below θ Δt |U_n,free| that vanishes with Δt. The position-level term only
+/// matters for an existing overlap under `GapMode::Correcting`.
+#[inline]
+pub fn newton_bound(s: &ContactSetup<'_>, e: f64) -> Option<f64> {
+    (predicted_gap(s) <= 0.0 && s.normal_velocity_before < 0.0).then(|| -e * s.normal_velocity_before)
 }
 
 /// The Signorini-Coulomb law. `SignoriniCoulomb::default()` is the inelastic law of 000.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SignoriniCoulomb {
-    /// Restitution option.
+    /// Impact law.
     pub restitution: Restitution,
 }
 
@@ -30,7 +79,7 @@ pub struct ShockParams {
     /// Friction coefficient μ.
     pub mu: f64,
     /// Smallest admissible normal velocity after the step: −g_pos/(θ Δt) (000 eqs. 25,
-    /// 33), or the Newton bound −e U_n⁻ when larger.
+    /// 33), or the Newton bound −e U_n⁻ ([`newton_bound`]) when larger.
     pub min_normal_velocity: f64,
 }
 
@@ -157,13 +206,26 @@ impl NonSmoothLaw for SignoriniCoulomb {
         match self.restitution {
             Restitution::None => "signorini_coulomb".into(),
             Restitution::Newton => "signorini_coulomb+newton".into(),
+            Restitution::NewtonConstant(e) => format!("signorini_coulomb+newton(e = {e})"),
+        }
+    }
+
+    /// A constant restitution coefficient must lie in [0, 1].
+    fn validate(&self) -> Result<(), NscdError> {
+        match self.restitution {
+            Restitution::NewtonConstant(e) if !(0.0..=1.0).contains(&e) => Err(NscdError::InvalidSetting {
+                param: "restitution",
+                value: e,
+                expected: "a constant Newton coefficient in [0, 1]",
+            }),
+            _ => Ok(()),
         }
     }
 
     fn params(&self, s: &ContactSetup<'_>, _state: &()) -> ShockParams {
         let mut u_min = signorini_bound(s.gap, s.theta_dt, s.gap_mode);
-        if self.restitution == Restitution::Newton && s.gap <= 0.0 && s.normal_velocity_before < 0.0 {
-            u_min = u_min.max(-s.material.restitution * s.normal_velocity_before);
+        if let Some(bound) = self.restitution.coefficient(s.material).and_then(|e| newton_bound(s, e)) {
+            u_min = u_min.max(bound);
         }
         ShockParams { mu: s.material.friction, min_normal_velocity: u_min }
     }
