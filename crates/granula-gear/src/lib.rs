@@ -26,4 +26,4 @@ mod verlet;
 pub use coefficients::GearCoefficients;
 pub use gear::{Gear, StartDerivatives};
 pub use symplectic_euler::SymplecticEuler;
-pub use verlet::VelocityVerlet;
+pub use verlet::{ForceVelocity, VelocityVerlet};
