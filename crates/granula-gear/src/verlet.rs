@@ -25,13 +25,13 @@ const GYROSCOPIC_SWEEPS: usize = 3;
 /// ω(t + Δt)); the orientation turns by ω(t + Δt/2) Δt through the exponential map and stays
 /// a unit quaternion.
 ///
-/// The force a(t + Δt) is evaluated at x(t + Δt) with the velocity that [`ForceVelocity`]
-/// chooses, left in `BodySet::velocity` / `BodySet::angular_velocity` between
-/// [`Integrator::predict`] and [`Integrator::correct`] (the default,
-/// [`ForceVelocity::Predicted`], keeps velocity-dependent forces second order); the
-/// half-step velocities are kept aside for the second half kick. Forces that depend on the
-/// position only see no difference: positions and end-of-step velocities do not depend on
-/// the choice.
+/// Between predict and correct the body set holds the half-step velocities, which is what
+/// incremental springs need (𝒱 Δt is then the displacement of the step). Velocity-dependent
+/// normal forces (dashpots) need the velocity at the force's time level t + Δt instead: with
+/// [`ForceVelocity::Predicted`] (the default) the integrator offers the offsets to
+/// v(t) + a(t) Δt through [`Integrator::force_velocity_offsets`], and the solver uses them
+/// for the normal part of the relative velocity. Positions, and the trajectories under
+/// position-only forces, do not depend on the choice.
 ///
 /// Bodies are updated in parallel with rayon (in the pool the caller runs in), each from its
 /// own data only, so results do not depend on the number of threads.
@@ -39,47 +39,48 @@ const GYROSCOPIC_SWEEPS: usize = 3;
 pub struct VelocityVerlet {
     /// Linear and angular accelerations of the last force evaluation.
     accel: PerBody<(DVec3, DVec3)>,
-    /// Linear and angular half-step velocities v(t + Δt/2), ω(t + Δt/2), between predict and
-    /// correct (scratch within one step: empty between steps, not part of the state).
-    half: Vec<(DVec3, DVec3)>,
-    /// The velocity the forces see.
+    /// Between predict and correct, per body, a(t) Δt/2 and α(t) Δt/2: the offsets from the
+    /// half-step velocities to the predicted ones (zero for non-dynamic bodies). Scratch of
+    /// one step, empty between steps, so not part of the saved state.
+    offsets: Vec<(DVec3, DVec3)>,
+    /// The velocity the normal forces see.
     force_velocity: ForceVelocity,
 }
 
-/// The velocity that velocity-dependent forces (dashpots, viscous friction, local damping)
-/// see at the force evaluation of a [`VelocityVerlet`] step, at the positions x(t + Δt).
+/// The velocity that velocity-dependent normal forces see at the force evaluation of a
+/// [`VelocityVerlet`] step, at the positions x(t + Δt).
 ///
-/// With the half-step velocity the dashpot lags by Δt/2 and the restitution of a damped
-/// impact is first order in Δt (−1.4 % for e = 0.2 at t_c/100, Hertz with the damping
-/// calibrated from e); the predicted velocity removes that lag at no extra force evaluation
-/// (errors and their orders in `docs/contact-laws.md`). This is the modified velocity
-/// Verlet of Groot and Warren (J. Chem. Phys. 107, 4423 (1997), eq. 22) with
-/// ṽ(t + Δt) = v(t) + λ Δt a(t): λ = 1/2 is [`ForceVelocity::HalfStep`], λ = 1 is
-/// [`ForceVelocity::Predicted`].
+/// This is the modified velocity Verlet of Groot and Warren (J. Chem. Phys. 107, 4423
+/// (1997), eq. 22) with the force velocity ṽ(t + Δt) = v(t) + λ Δt a(t): λ = 1/2 is
+/// [`ForceVelocity::HalfStep`], λ = 1 is [`ForceVelocity::Predicted`]. Only λ = 1 makes
+/// ṽ(t + Δt) an O(Δt²) estimate of v(t + Δt); with λ = 1/2 the dashpot lags by Δt/2 and the
+/// restitution of a damped impact is first order in Δt (−1.07 % for e = 0.2 at t_c/100,
+/// Hertz with the damping calibrated from e, against −0.06 % with λ = 1; errors for every
+/// integrator in `docs/contact-laws.md`). No extra force evaluation either way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ForceVelocity {
-    /// ṽ(t + Δt) = v(t + Δt/2) + a(t) Δt/2 = v(t) + a(t) Δt (Groot-Warren λ = 1): an
-    /// O(Δt²) estimate of v(t + Δt) per step, so damped impacts are second order in Δt.
+    /// The normal relative velocity at the contact is taken from
+    /// v(t + Δt/2) + a(t) Δt/2 = v(t) + a(t) Δt (Groot-Warren λ = 1), the tangential part and
+    /// the relative angular velocity from the half-step velocities (incremental springs).
     #[default]
     Predicted,
-    /// v(t + Δt/2) (Groot-Warren λ = 1/2, the classic kick-drift-kick): O(Δt) behind the
-    /// force's time level; damped impacts are first order in Δt. An incremental tangential
-    /// spring ξ += 𝒱_t Δt then integrates the exact centre displacement (midpoint rule).
+    /// Every part of the relative velocity from the half-step velocities v(t + Δt/2)
+    /// (Groot-Warren λ = 1/2, the classic kick-drift-kick).
     HalfStep,
 }
 
 impl VelocityVerlet {
-    /// A new integrator, forces seeing [`ForceVelocity::Predicted`].
+    /// A new integrator, normal forces seeing [`ForceVelocity::Predicted`].
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// A new integrator whose forces see `force_velocity`.
+    /// A new integrator whose normal forces see `force_velocity`.
     pub fn with_force_velocity(force_velocity: ForceVelocity) -> Self {
         VelocityVerlet { force_velocity, ..Self::default() }
     }
 
-    /// The velocity the forces see.
+    /// The velocity the normal forces see.
     pub fn force_velocity(&self) -> ForceVelocity {
         self.force_velocity
     }
@@ -93,9 +94,8 @@ impl Integrator for VelocityVerlet {
     fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
         self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
         let half = 0.5 * dt;
-        let predicted = self.force_velocity == ForceVelocity::Predicted;
-        self.half.clear();
-        self.half.resize(bodies.len(), (DVec3::ZERO, DVec3::ZERO));
+        self.offsets.clear();
+        self.offsets.resize(bodies.len(), (DVec3::ZERO, DVec3::ZERO));
         let BodySet { position, velocity, angular_velocity, orientation, inv_mass, locked, .. } = bodies;
         let (inv_mass, locked, accel) = (&inv_mass[..], &locked[..], &self.accel.values[..]);
         // One closure call per chunk, a plain loop inside (inlined, no per-body dispatch).
@@ -104,10 +104,10 @@ impl Integrator for VelocityVerlet {
             .zip(velocity.par_chunks_mut(CHUNK))
             .zip(angular_velocity.par_chunks_mut(CHUNK))
             .zip(orientation.par_chunks_mut(CHUNK))
-            .zip(self.half.par_chunks_mut(CHUNK))
+            .zip(self.offsets.par_chunks_mut(CHUNK))
             .with_min_len(parallel::min_len(1))
             .enumerate()
-            .for_each(|(k, ((((x, v), w), q), h))| {
+            .for_each(|(k, ((((x, v), w), q), o))| {
                 let range = k * CHUNK..k * CHUNK + x.len();
                 let (inv_m, locked, accel) = (&inv_mass[range.clone()], &locked[range.clone()], &accel[range]);
                 for m in 0..x.len() {
@@ -121,12 +121,7 @@ impl Integrator for VelocityVerlet {
                     x[m] += lock.mask_linear(v[m] * dt);
                     w[m] += spin;
                     q[m] = integrate_orientation(q[m], lock.mask_angular(w[m]), dt);
-                    h[m] = (v[m], w[m]);
-                    if predicted {
-                        // The forces see v(t) + a(t) Δt; the half-step values wait in `h`.
-                        v[m] += kick;
-                        w[m] += spin;
-                    }
+                    o[m] = (kick, spin);
                 }
             });
     }
@@ -148,8 +143,6 @@ impl Integrator for VelocityVerlet {
             locked,
             ..
         } = bodies;
-        // The half-step velocities of `predict` (the current ones if it did not run).
-        let half_velocity = if self.half.len() == velocity.len() { &self.half[..] } else { &[] };
         velocity
             .par_chunks_mut(CHUNK)
             .zip(angular_velocity.par_chunks_mut(CHUNK))
@@ -173,19 +166,26 @@ impl Integrator for VelocityVerlet {
                     // evaluation is exact).
                     let (q, moments, inv_moments) = (orientation[i], inertia[i], inv_inertia[i]);
                     let sweeps = if moments.x == moments.y && moments.y == moments.z { 1 } else { GYROSCOPIC_SWEEPS };
-                    let (v_half, w_half) = half_velocity.get(i).copied().unwrap_or((v[m], w[m]));
+                    let w_half = w[m];
                     let mut w_new = w_half;
                     let mut alpha = DVec3::ZERO;
                     for _ in 0..sweeps {
                         alpha = euler_angular_acceleration(t, w_new, q, moments, inv_moments, lock);
                         w_new = w_half + alpha * half;
                     }
-                    v[m] = v_half + a * half;
+                    v[m] += a * half;
                     w[m] = w_new;
                     acc[m] = (a, alpha);
                 }
             });
-        self.half.clear();
+        self.offsets.clear();
+    }
+
+    /// With [`ForceVelocity::Predicted`], between predict and correct: a(t) Δt/2 and
+    /// α(t) Δt/2 per body, which take the half-step velocities in the body set to
+    /// v(t) + a(t) Δt and ω(t) + α(t) Δt. `None` otherwise.
+    fn force_velocity_offsets(&self) -> Option<&[(DVec3, DVec3)]> {
+        (self.force_velocity == ForceVelocity::Predicted && !self.offsets.is_empty()).then_some(&self.offsets[..])
     }
 
     /// The accelerations of the last force evaluation (6 values per body, keyed by handle),

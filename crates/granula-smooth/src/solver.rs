@@ -242,6 +242,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             candidates: &self.pairs.candidates,
             dt,
             rotation: &self.rotation,
+            // Only within a step (the priming pass sees the state's own velocities).
+            velocity_offsets: self
+                .integrator
+                .force_velocity_offsets()
+                .filter(|o| commit && o.len() == world.bodies.len()),
             commit,
         };
         let (_, histories) = self.store.split_mut();
