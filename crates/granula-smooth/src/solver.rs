@@ -28,6 +28,8 @@ use std::sync::Arc;
 ///    found by its index, without lookup;
 /// 4. narrowphase (inlined sphere-sphere path, the core's `collide` otherwise, margin = the
 ///    law's range) and the law with its history, for fixed blocks of candidates in parallel;
+///    the normal part of each contact's relative velocity is shifted by the integrator's
+///    [`Integrator::force_velocity_offsets`], if any, to the force's time level;
 /// 5. the pair loads summed per body in an order fixed by the pair list (per-block windows
 ///    of body indices merged in block order, or a CSR gather; bit-identical for any thread
 ///    count), plus local damping if enabled;
