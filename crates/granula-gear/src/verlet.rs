@@ -39,10 +39,12 @@ const GYROSCOPIC_SWEEPS: usize = 3;
 pub struct VelocityVerlet {
     /// Linear and angular accelerations of the last force evaluation.
     accel: PerBody<(DVec3, DVec3)>,
-    /// Between predict and correct, per body, a(t) Δt/2 and α(t) Δt/2: the offsets from the
-    /// half-step velocities to the predicted ones (zero for non-dynamic bodies). Scratch of
-    /// one step, empty between steps, so not part of the saved state.
-    offsets: Vec<(DVec3, DVec3)>,
+    /// Between predict and correct, per body, a(t) Δt/2: the offsets from the half-step
+    /// velocities to the predicted ones (zero for non-dynamic bodies). Scratch of one step,
+    /// empty between steps, so not part of the saved state.
+    linear_offsets: Vec<DVec3>,
+    /// The same for the angular velocities, α(t) Δt/2.
+    angular_offsets: Vec<DVec3>,
     /// The velocity the normal forces see.
     force_velocity: ForceVelocity,
 }
@@ -94,8 +96,10 @@ impl Integrator for VelocityVerlet {
     fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
         self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
         let half = 0.5 * dt;
-        self.offsets.clear();
-        self.offsets.resize(bodies.len(), (DVec3::ZERO, DVec3::ZERO));
+        for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
+            column.clear();
+            column.resize(bodies.len(), DVec3::ZERO);
+        }
         let BodySet { position, velocity, angular_velocity, orientation, inv_mass, locked, .. } = bodies;
         let (inv_mass, locked, accel) = (&inv_mass[..], &locked[..], &self.accel.values[..]);
         // One closure call per chunk, a plain loop inside (inlined, no per-body dispatch).
@@ -104,10 +108,11 @@ impl Integrator for VelocityVerlet {
             .zip(velocity.par_chunks_mut(CHUNK))
             .zip(angular_velocity.par_chunks_mut(CHUNK))
             .zip(orientation.par_chunks_mut(CHUNK))
-            .zip(self.offsets.par_chunks_mut(CHUNK))
+            .zip(self.linear_offsets.par_chunks_mut(CHUNK))
+            .zip(self.angular_offsets.par_chunks_mut(CHUNK))
             .with_min_len(parallel::min_len(1))
             .enumerate()
-            .for_each(|(k, ((((x, v), w), q), o))| {
+            .for_each(|(k, (((((x, v), w), q), dv), dw))| {
                 let range = k * CHUNK..k * CHUNK + x.len();
                 let (inv_m, locked, accel) = (&inv_mass[range.clone()], &locked[range.clone()], &accel[range]);
                 for m in 0..x.len() {
@@ -121,7 +126,7 @@ impl Integrator for VelocityVerlet {
                     x[m] += lock.mask_linear(v[m] * dt);
                     w[m] += spin;
                     q[m] = integrate_orientation(q[m], lock.mask_angular(w[m]), dt);
-                    o[m] = (kick, spin);
+                    (dv[m], dw[m]) = (kick, spin);
                 }
             });
     }
@@ -178,14 +183,16 @@ impl Integrator for VelocityVerlet {
                     acc[m] = (a, alpha);
                 }
             });
-        self.offsets.clear();
+        self.linear_offsets.clear();
+        self.angular_offsets.clear();
     }
 
     /// With [`ForceVelocity::Predicted`], between predict and correct: a(t) Δt/2 and
     /// α(t) Δt/2 per body, which take the half-step velocities in the body set to
     /// v(t) + a(t) Δt and ω(t) + α(t) Δt. `None` otherwise.
-    fn force_velocity_offsets(&self) -> Option<&[(DVec3, DVec3)]> {
-        (self.force_velocity == ForceVelocity::Predicted && !self.offsets.is_empty()).then_some(&self.offsets[..])
+    fn force_velocity_offsets(&self) -> Option<(&[DVec3], &[DVec3])> {
+        (self.force_velocity == ForceVelocity::Predicted && !self.linear_offsets.is_empty())
+            .then_some((&self.linear_offsets[..], &self.angular_offsets[..]))
     }
 
     /// The accelerations of the last force evaluation (6 values per body, keyed by handle),

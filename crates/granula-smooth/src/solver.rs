@@ -248,7 +248,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             velocity_offsets: self
                 .integrator
                 .force_velocity_offsets()
-                .filter(|o| commit && o.len() == world.bodies.len()),
+                .filter(|(dv, dw)| commit && dv.len() == world.bodies.len() && dw.len() == dv.len()),
             commit,
         };
         let (_, histories) = self.store.split_mut();
