@@ -12,8 +12,12 @@
 //! first, as a granular flow with its random contact phases sees it.
 
 use granula_broadphase::BruteForce;
-use granula_core::{DVec3, Integrator, Material, PairMaterial, PlaneBuilder, SphereBuilder, World};
+use granula_core::{
+    ContactForce, ContactKinematics, ContactLaw, DVec3, Integrator, Material, PairMaterial, PlaneBuilder,
+    SphereBuilder, World,
+};
 use granula_gear::{ForceVelocity, Gear, SymplecticEuler, VelocityVerlet};
+use granula_md::damping::hertz_tsuji_clamped_damping_ratio;
 use granula_md::params::hertz_contact_time;
 use granula_md::{Composed, Hertz, HertzViscous, NoFriction};
 use granula_smooth::{MdConfig, MdSolver};
@@ -52,6 +56,12 @@ fn contact_time(two: bool) -> f64 {
 /// steps of travel; returns the measured restitution, −(relative normal velocity after) /
 /// (before), once the contact has ended.
 fn impact<I: Integrator>(integrator: I, e: f64, dt: f64, two: bool, phase: f64) -> f64 {
+    let law = Composed::new(Hertz::from_material(), HertzViscous::calibrated_from_material(), NoFriction);
+    impact_with(law, integrator, e, dt, two, phase)
+}
+
+/// [`impact`] under any law.
+fn impact_with<L: ContactLaw, I: Integrator>(law: L, integrator: I, e: f64, dt: f64, two: bool, phase: f64) -> f64 {
     let mut w = World::builder().gravity(DVec3::ZERO).material(alumina(e)).build().unwrap();
     let gap = phase * SPEED * dt;
     let sphere = |x: DVec3, v: DVec3| SphereBuilder::new(RADIUS, x).velocity(v).build().unwrap();
@@ -63,7 +73,6 @@ fn impact<I: Integrator>(integrator: I, e: f64, dt: f64, two: bool, phase: f64) 
         w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::X).build().unwrap()).unwrap();
         (None, w.insert(sphere(DVec3::X * (RADIUS + gap), -DVec3::X * SPEED)).unwrap())
     };
-    let law = Composed::new(Hertz::from_material(), HertzViscous::calibrated_from_material(), NoFriction);
     let config = MdConfig { skin: 0.1 * RADIUS, ..Default::default() };
     let mut s = MdSolver::new(law, integrator, BruteForce, config).unwrap();
     let mut touched = false;
@@ -161,5 +170,64 @@ fn elastic_impacts_are_the_same_bits_under_both_force_velocities() {
         assert_eq!(a.to_bits(), b.to_bits(), "phase {phase}");
         // The bound of the measured worst case above, with a factor 2 of margin.
         assert!((a - 1.0).abs() < 1.5e-5, "phase {phase}: e = {a}");
+    }
+}
+
+/// Hertz with the calibrated Tsuji dashpot written so that its sampled impulse is exact from
+/// the first touch: since γ_n ∝ δ^{1/4}, F_d = γ_n δ̇ = d/dt (4/5 γ_n δ), and the force of a
+/// step is that impulse over [t − Δt/2, t + Δt/2] divided by Δt, with δ at the half steps
+/// extrapolated with δ̇ and the lower end at the first touch on the contact's first call. A
+/// test-only law: it shows what is left of the integrator's error once the dashpot's onset
+/// is integrated exactly.
+#[derive(Clone, Copy, Debug)]
+struct OnsetExactTsuji {
+    /// Damping ratio α_n calibrated to the clamp.
+    alpha: f64,
+}
+
+impl ContactLaw for OnsetExactTsuji {
+    /// Whether the contact was in overlap at the previous call.
+    type History = bool;
+
+    fn name(&self) -> String {
+        "hertz+onset_exact_tsuji".into()
+    }
+
+    fn force(&self, k: &ContactKinematics<'_>, touching: &mut bool) -> ContactForce {
+        let d = k.overlap;
+        if d <= 0.0 {
+            *touching = false;
+            return ContactForce::default();
+        }
+        let (e_star, r, m) = (k.material.effective_young, k.effective_radius, k.effective_mass);
+        let elastic = 4.0 / 3.0 * e_star * r.sqrt() * d.powf(1.5);
+        let rate = -k.relative_velocity.dot(k.normal);
+        // γ_n = g δ^{1/4}, g = 2 √(5/6) α_n √(m* 2E*√R*).
+        let g = 2.0 * (5.0f64 / 6.0).sqrt() * self.alpha * (m * 2.0 * e_star * r.sqrt()).sqrt();
+        let half = 0.5 * rate * k.dt;
+        let upper = (d + half).max(0.0).powf(1.25);
+        let lower = if *touching { (d - half).max(0.0).powf(1.25) } else { 0.0 };
+        *touching = true;
+        let damping = 0.8 * g * (upper - lower) / k.dt;
+        ContactForce { force: k.normal * (elastic + damping).max(0.0), ..Default::default() }
+    }
+}
+
+#[test]
+fn with_an_onset_exact_dashpot_every_impact_is_within_0_2_percent() {
+    // Per impact (not averaged over onset phases), under Verlet at t_c/100: measured
+    // −0.090 % to −0.079 % for e = 0.1, −0.076 % to −0.066 % for 0.2, −0.041 % to −0.031 %
+    // for 0.5, −0.008 % to −0.004 % for 0.9, and second order (÷ 4.0 to 4.4 to t_c/200). With the
+    // built-in dashpot, whose force is sampled at the step's end, the same impacts spread
+    // over −0.71 % to +1.09 % for e = 0.1 (docs/contact-laws.md); with the half-step
+    // velocity they are −2.2 % off on average. The 0.2 % target of the issue, per impact.
+    let dt = contact_time(false) / 100.0;
+    for e in RESTITUTIONS {
+        let law = OnsetExactTsuji { alpha: hertz_tsuji_clamped_damping_ratio(e).unwrap() };
+        for k in 0..8 {
+            let phase = (k as f64 + 0.5) / 8.0;
+            let err = impact_with(law, VelocityVerlet::new(), e, dt, false, phase) / e - 1.0;
+            assert!(err.abs() < 2e-3, "e = {e}, phase {phase}: error {err:+.3e}");
+        }
     }
 }
