@@ -6,14 +6,15 @@
 //! μ = 0.5), five walls, gravity, Δt = 5e-6 s, skin 0.1 mm, velocity Verlet, linked cells;
 //! one warm-up step, then `steps` timed steps. `MD_BENCH_THREADS=1,2` (default) selects the
 //! thread counts; `MD_BENCH_LAW=damped` runs `hertz_mindlin_damped()` (with the tangential
-//! dashpot of LIGGGHTS' hertz/history model) instead of `hertz_mindlin()`. Besides wall time it prints the process CPU time per particle-step, which
+//! dashpot of LIGGGHTS' hertz/history model) instead of `hertz_mindlin()`;
+//! `MD_BENCH_VERLET=half-step` lets the dashpots see the half-step velocity. Besides wall time it prints the process CPU time per particle-step, which
 //! is the figure to trust on a loaded machine.
 
 #[path = "../benches/md_dense/mod.rs"]
 mod md_dense_scene;
 
 use granula::broadphase::LinkedCells;
-use granula::gear::VelocityVerlet;
+use granula::gear::{ForceVelocity, VelocityVerlet};
 use granula::md::{hertz_mindlin, hertz_mindlin_damped};
 use granula::smooth::{MdConfig, MdSolver};
 use md_dense_scene::{dense_world, DT, SKIN};
@@ -43,7 +44,12 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
         Ok("damped") => hertz_mindlin_damped(),
         _ => hertz_mindlin(),
     };
-    let mut solver = MdSolver::new(law, VelocityVerlet::new(), LinkedCells::new(), config)?;
+    // `MD_BENCH_VERLET=half-step`: dashpots see the half-step velocity (the classic scheme).
+    let verlet = match std::env::var("MD_BENCH_VERLET").as_deref() {
+        Ok("half-step") => VelocityVerlet::with_force_velocity(ForceVelocity::HalfStep),
+        _ => VelocityVerlet::new(),
+    };
+    let mut solver = MdSolver::new(law, verlet, LinkedCells::new(), config)?;
     world.step(&mut solver, DT)?;
     let start = Instant::now();
     let cpu0 = process_cpu_seconds();

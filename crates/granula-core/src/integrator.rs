@@ -72,6 +72,18 @@ pub trait Integrator: Send {
     /// predicted state.
     fn correct(&mut self, bodies: &mut BodySet, accel: &AccelerationField, t: f64, dt: f64);
 
+    /// Between [`Integrator::predict`] and [`Integrator::correct`]: per body (dense index),
+    /// what to add to `BodySet::velocity` and to `BodySet::angular_velocity` (the two
+    /// slices, in that order) to obtain the velocities at the force's time level t + Δt, if
+    /// the body set holds other ones (Verlet keeps the half-step velocities there, which
+    /// incremental springs need). The MD solver then takes the normal part of the contact's
+    /// relative velocity, which drives the normal dashpots, from the shifted velocities.
+    /// Zero for non-dynamic bodies. The default (`None`): the body set's velocities are the
+    /// force's (Gear's predicted ones).
+    fn force_velocity_offsets(&self) -> Option<(&[DVec3], &[DVec3])> {
+        None
+    }
+
     /// The memory this integrator carries between steps, for a checkpoint. The default (an
     /// integrator without memory) is the empty state.
     fn save_state(&self) -> IntegratorState {

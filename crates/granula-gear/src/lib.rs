@@ -13,6 +13,9 @@
 //! handle through [`Integrator::save_state`](granula_core::Integrator::save_state) /
 //! [`Integrator::restore_state`](granula_core::Integrator::restore_state);
 //! [`SymplecticEuler`] keeps nothing between steps, so the trait's empty default is right.
+//! [`VelocityVerlet`] offers the offsets to its predicted velocities through
+//! [`Integrator::force_velocity_offsets`](granula_core::Integrator::force_velocity_offsets)
+//! so that dashpots see a velocity at the force's time level ([`ForceVelocity`]).
 //! Integration itself cannot fail, so the crate has no error type (a rejected state is a
 //! [`CoreError`](granula_core::CoreError)).
 #![deny(missing_docs)]
@@ -26,4 +29,4 @@ mod verlet;
 pub use coefficients::GearCoefficients;
 pub use gear::{Gear, StartDerivatives};
 pub use symplectic_euler::SymplecticEuler;
-pub use verlet::VelocityVerlet;
+pub use verlet::{ForceVelocity, VelocityVerlet};

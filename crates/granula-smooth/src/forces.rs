@@ -84,6 +84,10 @@ pub(crate) struct PassInput<'a, L> {
     /// Per body, the rotation vector since the previous force evaluation (002 eq. 15; zero
     /// in the priming pass).
     pub rotation: &'a [DVec3],
+    /// Per body, the offsets from the body set's velocities to those at the force's time
+    /// level ([`Integrator::force_velocity_offsets`](granula_core::Integrator::force_velocity_offsets)),
+    /// applied to the normal part of each contact's relative velocity; `None`: none.
+    pub velocity_offsets: Option<(&'a [DVec3], &'a [DVec3])>,
     /// `false` for the priming pass at the initial state: histories are not updated and
     /// the summaries are not used.
     pub commit: bool,
@@ -183,10 +187,22 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
         };
         let material = &input.materials[c.material as usize];
         let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
+        let mut relative_velocity = b.velocity[j] + wj.cross(g.branch2) - b.velocity[i] - wi.cross(g.branch1);
+        if let Some((dv, dw)) = input.velocity_offsets {
+            // The normal rate at the force's time level (dashpots); the tangential part stays
+            // the body set's (Verlet: half-step, so that a spring increment 𝒱_t Δt is the
+            // step's displacement). For two spheres the branch vectors lie along the normal,
+            // so spins add nothing to the normal rate and their offsets are not read.
+            let mut lead = dv[j] - dv[i];
+            if c.kind != PairKind::Spheres {
+                lead += dw[j].cross(g.branch2) - dw[i].cross(g.branch1);
+            }
+            relative_velocity += g.normal * lead.dot(g.normal);
+        }
         let kin = ContactKinematics {
             normal: g.normal,
             overlap: -g.gap,
-            relative_velocity: b.velocity[j] + wj.cross(g.branch2) - b.velocity[i] - wi.cross(g.branch1),
+            relative_velocity,
             relative_angular_velocity: wj - wi,
             branch1: g.branch1,
             branch2: g.branch2,

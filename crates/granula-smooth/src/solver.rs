@@ -28,6 +28,8 @@ use std::sync::Arc;
 ///    found by its index, without lookup;
 /// 4. narrowphase (inlined sphere-sphere path, the core's `collide` otherwise, margin = the
 ///    law's range) and the law with its history, for fixed blocks of candidates in parallel;
+///    the normal part of each contact's relative velocity is shifted by the integrator's
+///    [`Integrator::force_velocity_offsets`], if any, to the force's time level;
 /// 5. the pair loads summed per body in an order fixed by the pair list (per-block windows
 ///    of body indices merged in block order, or a CSR gather; bit-identical for any thread
 ///    count), plus local damping if enabled;
@@ -242,6 +244,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             candidates: &self.pairs.candidates,
             dt,
             rotation: &self.rotation,
+            // Only within a step (the priming pass sees the state's own velocities).
+            velocity_offsets: self
+                .integrator
+                .force_velocity_offsets()
+                .filter(|(dv, dw)| commit && dv.len() == world.bodies.len() && dw.len() == dv.len()),
             commit,
         };
         let (_, histories) = self.store.split_mut();
