@@ -7,6 +7,7 @@ mod check;
 pub mod loads;
 mod output_spec;
 mod overlap;
+mod selection;
 mod source;
 pub mod spec;
 mod validate;
@@ -109,6 +110,7 @@ impl Scene {
         overlap::check_overlaps(file, text, &plans)?;
         let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
         validate::outputs(&c, &spec.output, &names)?;
+        selection::validate(&c, &spec, &plans)?;
         let loads = loads::validate(&c, &spec.loads, &plans)?;
         Ok(Scene {
             file: file.to_string(),
