@@ -151,3 +151,51 @@ impl Scene {
         })
     }
 }
+
+/// The `young_modulus` and `poisson_ratio` of a `[[pairs]]` entry at `path`: both or
+/// neither; with both, the pair's E*, G* and ν are those of two bodies of these values.
+pub fn pair_elastic_override(
+    c: &Check,
+    path: &KeyPath,
+    s: &super::spec::PairSpec,
+    m: &mut granula_core::PairMaterial,
+) -> Result<()> {
+    match (s.young_modulus, s.poisson_ratio) {
+        (None, None) => Ok(()),
+        (Some(e), Some(nu)) => {
+            let e = c.positive(&path.key("young_modulus"), e)?;
+            if !(nu > -1.0 && nu < 0.5) {
+                return Err(c.invalid(&path.key("poisson_ratio"), nu, "must be in (-1, 0.5)"));
+            }
+            m.effective_young = e / (2.0 * (1.0 - nu * nu));
+            m.effective_shear = e / (4.0 * (2.0 - nu) * (1.0 + nu));
+            m.poisson_ratio = nu;
+            Ok(())
+        }
+        (Some(e), None) => Err(c.invalid(&path.key("young_modulus"), e, "give `poisson_ratio` with it")),
+        (None, Some(nu)) => Err(c.invalid(&path.key("poisson_ratio"), nu, "give `young_modulus` with it")),
+    }
+}
+
+/// Rigid materials: their own elastic keys would be ignored (an error), and they are for
+/// walls only (a sphere of a rigid material is an error naming it).
+pub fn rigid_materials(c: &Check, spec: &SceneSpec, plans: &[BodyPlan]) -> Result<()> {
+    for (i, m) in spec.materials.iter().enumerate().filter(|(_, m)| m.rigid) {
+        let p = KeyPath::root().key("materials").index(i);
+        for (key, v) in [("young_modulus", m.young_modulus), ("poisson_ratio", m.poisson_ratio)] {
+            if let Some(v) = v {
+                return Err(c.invalid(&p.key(key), v, "is not used: a rigid material takes the other side's values"));
+            }
+        }
+        if let Some(b) =
+            plans.iter().find(|b| b.body.material.0 as usize == i && b.body.shape.sphere_radius().is_some())
+        {
+            return Err(c.invalid(
+                &p.key("rigid"),
+                true,
+                format!("{} is a sphere of this material: `rigid` is for walls (planes, cylinders)", b.origin),
+            ));
+        }
+    }
+    Ok(())
+}
