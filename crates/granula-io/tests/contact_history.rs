@@ -66,6 +66,14 @@ fn hertz_impact_scene_reproduces_contact_duration_and_max_overlap() {
     // the overlap, exact to O(Δt² δ̈/δ̇) ≈ Δt (Δt/t_c) ≈ 1e-5 t_c; the largest overlap is
     // sampled at steps, low by at most ½ (π Δt/t_c)² ≈ 3e-5. Measured: +9e-5 and +3e-6.
     let duration = num(e, "duration");
+    eprintln!(
+        "t_c {duration:e} against {t_c:e} (rel. {:e}); max overlap {:e} against {delta_max:e} (rel. {:e}); \
+         max force rel. {:e}",
+        duration / t_c - 1.0,
+        num(e, "max_overlap"),
+        num(e, "max_overlap") / delta_max - 1.0,
+        num(e, "max_normal_force") / f_max - 1.0
+    );
     assert!((duration / t_c - 1.0).abs() < 1e-3, "duration {duration} against t_c = {t_c}");
     let overlap = num(e, "max_overlap");
     assert!((overlap / delta_max - 1.0).abs() < 1e-3, "max overlap {overlap} against {delta_max}");

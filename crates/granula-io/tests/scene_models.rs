@@ -99,6 +99,7 @@ fn a_rigid_wall_takes_the_particles_modulus_alone() {
     // Tolerance 1e-3: Δt = t_c/887; as for the two-sphere benchmark (constant 2.868 rounded
     // to 1e-4, integration and interpolation errors O((Δt/t_c)²)).
     let d = field(&ev, "duration");
+    eprintln!("rigid wall: t_c {d:e} against {t_rigid:e} (rel. {:e})", d / t_rigid - 1.0);
     assert!((d / t_rigid - 1.0).abs() < 1e-3, "rigid wall: {d} against {t_rigid}");
     let _ = std::fs::remove_dir_all(&out);
 
@@ -107,6 +108,7 @@ fn a_rigid_wall_takes_the_particles_modulus_alone() {
     drop(r);
     let d = field(&first_row(&out.join("contact_events.csv")), "duration");
     let t_soft = hertz_duration(e / (2.0 * (1.0 - nu * nu)));
+    eprintln!("elastic wall: t_c {d:e} against {t_soft:e} (rel. {:e})", d / t_soft - 1.0);
     assert!((d / t_soft - 1.0).abs() < 1e-3, "elastic wall: {d} against {t_soft}");
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -139,6 +141,7 @@ fn pairs_override_young_modulus_and_poisson_ratio() {
     drop(r);
     let d = field(&first_row(&out.join("contact_events.csv")), "duration");
     let t = hertz_duration(3e7 / (2.0 * (1.0 - 0.0625)));
+    eprintln!("pair override: t_c {d:e} against {t:e} (rel. {:e})", d / t - 1.0);
     assert!((d / t - 1.0).abs() < 1e-3, "{d} against {t}");
     let _ = std::fs::remove_dir_all(&out);
     // Both keys or neither.
@@ -161,6 +164,7 @@ restitution = 0.5
 fn rebound(solver: &str, name: &str) -> (f64, String) {
     let (r, out) = run(&impact(&format!("tangential = \"none\"\n{solver}"), HALF, [0.0, 0.0, -1.0], 1e-6), name);
     let _ = std::fs::remove_dir_all(&out);
+    eprintln!("{name}: rebound {:.6}", r.world.bodies.velocity[0].z);
     (r.world.bodies.velocity[0].z, r.solver.describe())
 }
 
