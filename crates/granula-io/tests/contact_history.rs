@@ -150,7 +150,7 @@ fn a_bouncing_ball_gives_one_event_per_impact_with_its_duration() {
     // The series every 100 steps: rows only at steps that are multiples of 100.
     let rows = csv(&out.join("contact_history.csv"));
     assert!(!rows.is_empty());
-    assert!(rows.iter().all(|r| num(r, "step") as u64 % 100 == 0));
+    assert!(rows.iter().all(|r| (num(r, "step") as u64).is_multiple_of(100)));
     let _ = std::fs::remove_dir_all(&out);
 }
 
