@@ -84,6 +84,8 @@ struct OpenContact {
     max_overlap: f64,
     max_normal_force: f64,
     steps: u64,
+    /// Number of the last observation that saw the contact.
+    seen: u64,
 }
 
 /// A finished contact: one line of `contact_events.csv`.
@@ -128,6 +130,7 @@ pub struct ContactHistory {
     labels: Vec<String>,
     open: BTreeMap<(u32, u32), OpenContact>,
     samples: Vec<ContactSample>,
+    observations: u64,
 }
 
 fn open_csv(path: &Path, header: &str, append: bool) -> Result<BufWriter<File>> {
@@ -174,6 +177,7 @@ impl ContactHistory {
             labels,
             open: BTreeMap::new(),
             samples: Vec::new(),
+            observations: 0,
         })
     }
 
@@ -224,10 +228,10 @@ impl ContactHistory {
             });
         }
         // Starts and updates.
-        let mut seen = Vec::with_capacity(self.samples.len());
+        self.observations += 1;
+        let now = self.observations;
         for s in &self.samples {
             let key = (s.body1.min(s.body2), s.body1.max(s.body2));
-            seen.push(key);
             let c = self.open.entry(key).or_insert_with(|| {
                 // The overlap grew from zero within the step just taken: interpolate back
                 // along the overlap rate, within [t − Δt, t].
@@ -244,8 +248,10 @@ impl ContactHistory {
                     max_overlap: s.overlap,
                     max_normal_force: s.normal_force,
                     steps: 0,
+                    seen: now,
                 }
             });
+            c.seen = now;
             c.last_time = t;
             c.last_overlap = s.overlap;
             c.last_rate = s.overlap_rate;
@@ -254,7 +260,7 @@ impl ContactHistory {
             c.steps += 1;
         }
         // Ends: followed contacts absent from this step.
-        let ended: Vec<(u32, u32)> = self.open.keys().filter(|k| !seen.contains(k)).copied().collect();
+        let ended: Vec<(u32, u32)> = self.open.iter().filter(|(_, c)| c.seen != now).map(|(k, _)| *k).collect();
         for key in ended {
             if let Some(c) = self.open.remove(&key) {
                 let ahead = if c.last_rate < 0.0 && c.last_overlap > 0.0 { c.last_overlap / -c.last_rate } else { 0.0 };
