@@ -266,3 +266,30 @@ fn trajectory_selections_are_validated() {
     let msg = err("regions = [{ min = [0.0, 0.0, 0.0], max = [1.0, 0.0, 1.0] }]");
     assert!(msg.contains("output.trajectories.regions[0].max"), "{msg}");
 }
+
+#[test]
+fn a_resumed_run_continues_the_contact_files() {
+    let whole = run_scene(Scene::parse("bounce.toml", BOUNCE).unwrap(), "whole");
+    // Interrupted at 8 ms, in the first fall (the first impact is at about 17.5 ms): no
+    // contact is open at the checkpoint, so the resumed run's files must be the same bytes.
+    let out = tmp("resumed");
+    let mut run = Run::start(Scene::parse("bounce.toml", BOUNCE).unwrap(), &out).unwrap();
+    for _ in 0..4000 {
+        run.step().unwrap();
+    }
+    let checkpoint = run.save_checkpoint().unwrap();
+    drop(run);
+    let mut run = Run::resume(&checkpoint, None).unwrap();
+    while !run.is_done() {
+        run.step().unwrap();
+    }
+    drop(run);
+    for file in ["contact_history.csv", "contact_events.csv"] {
+        let a = std::fs::read_to_string(whole.join(file)).unwrap();
+        let b = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(a.lines().count() > 1, "{file} has rows");
+        assert!(a == b, "{file} differs after a resume");
+    }
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&out);
+}
