@@ -7,7 +7,9 @@
 //! Mixing rule (documented in `docs/materials.md`):
 //! - effective Young's modulus, Hertz theory: 1/E* = (1 − ν₁²)/E₁ + (1 − ν₂²)/E₂;
 //! - effective shear modulus, Mindlin: 1/G* = 2(2 − ν₁)(1 + ν₁)/E₁ + 2(2 − ν₂)(1 + ν₂)/E₂;
-//! - Poisson's ratio: arithmetic mean;
+//! - a [rigid](Material::rigid) side has zero compliance in both sums (infinite E), so
+//!   the pair's E* = E/(1 − ν²) and G* = E/(2(2 − ν)(1 + ν)) of the other side alone;
+//! - Poisson's ratio: arithmetic mean (the other side's alone against a rigid side);
 //! - friction (static, dynamic), rolling and torsion coefficients: the smaller of the two
 //!   (the weaker surface controls, as in YADE);
 //! - restitution: geometric mean √(e₁ e₂);
@@ -45,6 +47,11 @@ pub struct Material {
     pub cohesion_force: f64,
     /// Cohesion range d_C in m (001 §1.8: d_C = E_C / F_C).
     pub cohesion_range: f64,
+    /// Infinitely stiff (a truly rigid wall): its `young_modulus` and `poisson_ratio` play no
+    /// part in the mixing rule, and a pair's elastic values are the other material's alone.
+    /// Two rigid materials give an infinite E*, which no smooth contact law accepts.
+    #[serde(default)]
+    pub rigid: bool,
 }
 
 impl Default for Material {
@@ -63,6 +70,7 @@ impl Default for Material {
             poisson_ratio: 0.3,
             cohesion_force: 0.0,
             cohesion_range: 0.0,
+            rigid: false,
         }
     }
 }
@@ -152,9 +160,21 @@ impl PairMaterial {
     pub fn mix(a: &Material, b: &Material) -> Self {
         let dyn_a = a.dynamic_friction.unwrap_or(a.friction);
         let dyn_b = b.dynamic_friction.unwrap_or(b.friction);
-        let e_star = 1.0
-            / ((1.0 - a.poisson_ratio.powi(2)) / a.young_modulus + (1.0 - b.poisson_ratio.powi(2)) / b.young_modulus);
-        let shear = |m: &Material| 2.0 * (2.0 - m.poisson_ratio) * (1.0 + m.poisson_ratio) / m.young_modulus;
+        // Compliances: zero on a rigid side.
+        let normal = |m: &Material| if m.rigid { 0.0 } else { (1.0 - m.poisson_ratio.powi(2)) / m.young_modulus };
+        let shear = |m: &Material| {
+            if m.rigid {
+                0.0
+            } else {
+                2.0 * (2.0 - m.poisson_ratio) * (1.0 + m.poisson_ratio) / m.young_modulus
+            }
+        };
+        let e_star = 1.0 / (normal(a) + normal(b));
+        let poisson = match (a.rigid, b.rigid) {
+            (true, false) => b.poisson_ratio,
+            (false, true) => a.poisson_ratio,
+            _ => 0.5 * (a.poisson_ratio + b.poisson_ratio),
+        };
         PairMaterial {
             friction: a.friction.min(b.friction),
             dynamic_friction: dyn_a.min(dyn_b),
@@ -163,7 +183,7 @@ impl PairMaterial {
             restitution: (a.restitution * b.restitution).sqrt(),
             effective_young: e_star,
             effective_shear: 1.0 / (shear(a) + shear(b)),
-            poisson_ratio: 0.5 * (a.poisson_ratio + b.poisson_ratio),
+            poisson_ratio: poisson,
             cohesion_force: a.cohesion_force.min(b.cohesion_force),
             cohesion_range: a.cohesion_range.min(b.cohesion_range),
         }
@@ -183,6 +203,7 @@ impl PairMaterial {
             poisson_ratio: self.poisson_ratio,
             cohesion_force: self.cohesion_force,
             cohesion_range: self.cohesion_range,
+            rigid: false,
         };
         m.validate()?;
         if !(self.effective_shear.is_finite() && self.effective_shear > 0.0) {
@@ -331,6 +352,28 @@ mod tests {
         assert_relative_eq!(p.effective_young, 2e8 / (2.0 * (1.0 - 0.0625)), max_relative = 1e-14);
         // G* = E / (4 (2 - ν)(1 + ν)) for identical materials.
         assert_relative_eq!(p.effective_shear, 2e8 / (4.0 * 1.75 * 1.25), max_relative = 1e-14);
+    }
+
+    #[test]
+    fn a_rigid_side_leaves_the_other_materials_elastic_values() {
+        let particle = Material { young_modulus: 7e10, poisson_ratio: 0.22, ..Material::named("glass") };
+        // A soft, compressible wall material that `rigid` must make irrelevant.
+        let wall = Material { young_modulus: 1e3, poisson_ratio: 0.45, rigid: true, ..Material::named("wall") };
+        for p in [PairMaterial::mix(&particle, &wall), PairMaterial::mix(&wall, &particle)] {
+            // E* = E/(1 − ν²), G* = E/(2(2 − ν)(1 + ν)): one division each, round-off only.
+            assert_relative_eq!(p.effective_young, 7e10 / (1.0 - 0.22 * 0.22), max_relative = 1e-15);
+            assert_relative_eq!(p.effective_shear, 7e10 / (2.0 * 1.78 * 1.22), max_relative = 1e-15);
+            assert_eq!(p.poisson_ratio, 0.22);
+        }
+        // Twice the E* of the particle against itself: the rigid wall's half of the
+        // compliance is gone (exact algebra, round-off only).
+        let same = PairMaterial::mix(&particle, &particle);
+        assert_relative_eq!(
+            PairMaterial::mix(&particle, &wall).effective_young,
+            2.0 * same.effective_young,
+            max_relative = 1e-15
+        );
+        assert!(PairMaterial::mix(&wall, &wall).effective_young.is_infinite());
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Outputs: VTK frames for ParaView with `.pvd` collections, the CSV time series, body
-//! trajectories, contact-force lists, and the Love-Weber stress of a region.
+//! trajectories, contact-force lists, per-contact time series and contact events, and the
+//! Love-Weber stress of a region.
 
+mod contact_history;
 mod contacts;
 mod pvd;
 mod series;
@@ -8,6 +10,10 @@ mod stress;
 mod vtk;
 mod vtp;
 
+pub use contact_history::{
+    body_label, ContactEvent, ContactFilter, ContactHistory, ContactSample, CONTACT_EVENTS_HEADER,
+    CONTACT_HISTORY_HEADER,
+};
 pub use contacts::{contact_records, write_contact_list, ContactRecord};
 pub use pvd::PvdCollection;
 pub use series::{SeriesRow, SERIES_HEADER};

@@ -4,7 +4,7 @@ use super::sim_solver::SimSolver;
 use crate::error::{IoError, Result};
 use crate::output::{
     contact_records, love_weber_stress, write_contact_list, write_contacts, write_particles, write_walls,
-    ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
+    ContactHistory, ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
 };
 use crate::scene::spec::OutputSpec;
 use crate::scene::Scene;
@@ -43,6 +43,7 @@ pub struct Outputs {
     display: WallDisplay,
     forces: Vec<(u32, u32, DVec3)>,
     records: Vec<ContactRecord>,
+    contact_history: Option<ContactHistory>,
 }
 
 fn err(p: &Path) -> impl FnOnce(std::io::Error) -> IoError + '_ {
@@ -95,8 +96,8 @@ impl Outputs {
             None => None,
         };
         let trajectories = match &spec.trajectories {
-            Some(t) => {
-                let ids = t.bodies.iter().filter_map(|n| scene.body_named(n).map(|i| (n.clone(), i as u32))).collect();
+            Some(_) => {
+                let ids = scene.trajectory_bodies();
                 let header = "time,body,x,y,z,vx,vy,vz,wx,wy,wz";
                 Some((open(&dir.join("trajectories.csv"), header, append)?, ids))
             }
@@ -112,7 +113,15 @@ impl Outputs {
             Some(_) => Some(open(&dir.join("flow.csv"), "time,passed_mass,passed_count,bodies_left", append)?),
             None => None,
         };
+        let contact_history = match (&spec.contact_history, scene.contact_filter()) {
+            (Some(h), Some(filter)) => {
+                let names: Vec<Option<String>> = scene.bodies.iter().map(|b| b.name.clone()).collect();
+                Some(ContactHistory::create(dir, filter, &names, h.every, append)?)
+            }
+            _ => None,
+        };
         Ok(Outputs {
+            contact_history,
             dir: dir.to_path_buf(),
             spec,
             state,
@@ -149,8 +158,14 @@ impl Outputs {
         }
     }
 
-    /// Whether something written at `step` reads the contact forces.
+    /// Whether something written at `step` reads the contact forces (the contact history
+    /// reads them at every step).
     pub fn needs_contacts(&self, step: u64) -> bool {
+        self.contact_history.is_some() || self.needs_contact_records(step)
+    }
+
+    /// Whether something written at `step` reads the records of all contacts.
+    fn needs_contact_records(&self, step: u64) -> bool {
         let due = |e: Option<u64>| e.is_some_and(|e| step.is_multiple_of(e));
         due(self.spec.vtk.map(|e| e.every))
             || due(self.spec.series.map(|e| e.every))
@@ -164,7 +179,12 @@ impl Outputs {
         let due = |e: Option<u64>| e.is_some_and(|e| step.is_multiple_of(e));
         if self.needs_contacts(step) {
             solver.contact_forces(world, dt, &mut self.forces);
+        }
+        if self.needs_contact_records(step) {
             contact_records(world, self.forces.iter().copied(), &mut self.records);
+        }
+        if let Some(h) = &mut self.contact_history {
+            h.observe(world, &self.forces, dt)?;
         }
         let t = world.time;
         if due(self.spec.series.map(|e| e.every)) {

@@ -8,8 +8,9 @@ use crate::scene::Scene;
 use glam::DVec3;
 use granula_core::{ContactLaw, CoreError, StepReport, World};
 use granula_md::{
-    Composed, ConstantCohesion, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, LinearSpring,
-    LinearViscous, LocalDamping, NoFriction, RollingResistance, TwistingResistance, ViscousFriction,
+    Composed, ConstantCohesion, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, HuntCrossley,
+    LinearSpring, LinearViscous, LocalDamping, NoFriction, RollingResistance, TangentialDamping, TangentialStiffness,
+    TensionPolicy, TwistingResistance, ViscousFriction,
 };
 use granula_nscd::{
     Criterion, GapMode, NonSmoothLaw, NscdConfig, NscdSolver, NscdState, Restitution, SignoriniCoulomb, SweepOrder,
@@ -150,39 +151,73 @@ where
         ContactLaw<History: Serialize + DeserializeOwned>,
 {
     let (rolling, twisting, cohesion) = s.resistance_models();
+    let tension = if s.tension == "allow" { TensionPolicy::AllowDampingTension } else { TensionPolicy::NoAttraction };
+    let spring = cundall_strack(s)?;
     if rolling || twisting || cohesion {
         // One law type for the eight combinations (`granula_md::optional`).
-        let law = Composed::new(normal, damping, CundallStrack::from_material())
+        let law = Composed::new(normal, damping, spring)
             .with_rolling(rolling.then(RollingResistance::from_material))
             .with_twisting(twisting.then(TwistingResistance::from_material))
-            .with_cohesion(cohesion.then(ConstantCohesion::from_material));
+            .with_cohesion(cohesion.then(ConstantCohesion::from_material))
+            .with_tension(tension);
         return md(law, s);
     }
     match s.tangential.as_str() {
         "viscous" => {
             let t = ViscousFriction::new(s.tangential_viscosity, Friction::from_material()).map_err(solver_err)?;
-            md(Composed::new(normal, damping, t), s)
+            md(Composed::new(normal, damping, t).with_tension(tension), s)
         }
-        "none" => md(Composed::new(normal, damping, NoFriction), s),
-        _ => md(Composed::new(normal, damping, CundallStrack::from_material()), s),
+        "none" => md(Composed::new(normal, damping, NoFriction).with_tension(tension), s),
+        _ => md(Composed::new(normal, damping, spring).with_tension(tension), s),
+    }
+}
+
+/// The Cundall-Strack spring of `[solver] tangential_stiffness_ratio` and
+/// `tangential_damping` (defaults: Mindlin's k_t/k_n, no dashpot).
+fn cundall_strack(s: &MdSpec) -> Result<CundallStrack> {
+    let stiffness = s.tangential_stiffness_ratio.map_or(TangentialStiffness::FromNormal, TangentialStiffness::Ratio);
+    let damping = match s.tangential_damping.as_str() {
+        "same_damping_ratio" => TangentialDamping::SameDampingRatio,
+        "ratio" => TangentialDamping::Ratio(s.tangential_damping_ratio.unwrap_or(0.0)),
+        _ => TangentialDamping::None,
+    };
+    CundallStrack::new(stiffness, damping, Friction::from_material()).map_err(solver_err)
+}
+
+/// The viscous coefficient of `[solver] damping` (all but `"hunt_crossley"`).
+fn viscous_coefficient(s: &MdSpec) -> DampingCoefficient {
+    match s.damping.as_str() {
+        // The Tsuji form, which LIGGGHTS' hertz model uses: the linear oscillator's ratio.
+        "tsuji" | "liggghts" => DampingCoefficient::FromRestitution(None),
+        "fixed" => DampingCoefficient::Fixed(s.damping_coefficient.unwrap_or(0.0)),
+        // Calibrated to the no-attraction clamp: a head-on impact rebounds with the pair's
+        // restitution.
+        _ => DampingCoefficient::FromRestitutionClamped(None),
     }
 }
 
 /// Builds the solver a scene asks for (parameters already validated by the scene).
 pub fn build_solver(scene: &Scene) -> Result<Box<dyn SimSolver>> {
     match &scene.spec.solver {
-        SolverSpec::Md(s) => match s.normal.as_str() {
-            "hooke" => {
-                let k = s.normal_stiffness.unwrap_or(f64::NAN);
-                let normal = LinearSpring::new(k).map_err(solver_err)?;
-                // Calibrated to the no-attraction clamp: a head-on impact rebounds with the
-                // material's restitution.
-                let damping =
-                    LinearViscous::new(DampingCoefficient::FromRestitutionClamped(None)).map_err(solver_err)?;
-                md_with_normal(normal, damping, s)
+        SolverSpec::Md(s) => {
+            let hunt_crossley = s.damping == "hunt_crossley";
+            match s.normal.as_str() {
+                "hooke" => {
+                    let k = s.normal_stiffness.unwrap_or(f64::NAN);
+                    let normal = LinearSpring::new(k).map_err(solver_err)?;
+                    if hunt_crossley {
+                        return md_with_normal(normal, HuntCrossley::from_material(), s);
+                    }
+                    let damping = LinearViscous::new(viscous_coefficient(s)).map_err(solver_err)?;
+                    md_with_normal(normal, damping, s)
+                }
+                _ if hunt_crossley => md_with_normal(Hertz::from_material(), HuntCrossley::from_material(), s),
+                _ => {
+                    let damping = HertzViscous::new(viscous_coefficient(s)).map_err(solver_err)?;
+                    md_with_normal(Hertz::from_material(), damping, s)
+                }
             }
-            _ => md_with_normal(Hertz::from_material(), HertzViscous::calibrated_from_material(), s),
-        },
+        }
         SolverSpec::Nscd(s) => Ok(Box::new(nscd(s)?)),
     }
 }

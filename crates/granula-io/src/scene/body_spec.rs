@@ -117,6 +117,9 @@ pub(super) fn yes() -> bool {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct LatticeSpec {
+    /// Optional generator name (unique among lattices and packings), to select its spheres
+    /// in `[output.trajectories] generators`.
+    pub name: Option<String>,
     /// Centre of the first sphere (m).
     pub origin: [f64; 3],
     /// Number of spheres along x, y, z (≥ 1 each; z must be 1 in planar mode).
@@ -158,6 +161,9 @@ pub struct HoleSpec {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PackingSpec {
+    /// Optional generator name (unique among lattices and packings), to select its spheres
+    /// in `[output.trajectories] generators`.
+    pub name: Option<String>,
     /// The region the spheres must lie in (entirely).
     pub region: RegionSpec,
     /// Number of spheres.

@@ -5,8 +5,10 @@ mod bodies;
 mod body_spec;
 mod check;
 pub mod loads;
+mod models;
 mod output_spec;
 mod overlap;
+mod selection;
 mod source;
 pub mod spec;
 mod validate;
@@ -71,6 +73,7 @@ impl Scene {
         let c = Check { file, text, materials: names };
         let steps = validate::simulation(&c, &spec)?;
         validate::solver(&c, &spec.solver)?;
+        models::validate(&c, &spec.solver)?;
         validate::unused_restitution(&c, &spec)?;
         let materials = if spec.materials.is_empty() {
             vec![Material::default()]
@@ -109,6 +112,8 @@ impl Scene {
         overlap::check_overlaps(file, text, &plans)?;
         let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
         validate::outputs(&c, &spec.output, &names)?;
+        selection::validate(&c, &spec, &plans)?;
+        selection::rigid_materials(&c, &spec, &plans)?;
         let loads = loads::validate(&c, &spec.loads, &plans)?;
         Ok(Scene {
             file: file.to_string(),

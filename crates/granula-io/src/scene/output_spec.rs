@@ -21,6 +21,8 @@ pub struct OutputSpec {
     pub flow: Option<FlowSpec>,
     /// Periodic checkpoints (besides the one written on Ctrl-C).
     pub checkpoint: Option<EverySpec>,
+    /// Per-contact time series and contact start/end events of chosen bodies or pairs.
+    pub contact_history: Option<ContactHistorySpec>,
 }
 
 /// An output interval.
@@ -31,14 +33,58 @@ pub struct EverySpec {
     pub every: u64,
 }
 
-/// `[output.trajectories]`.
+/// `[output.trajectories]`: the followed bodies are the union of every selection below.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct TrajectorySpec {
-    /// Names of the bodies to follow.
+    /// Names of the bodies to follow. Default none.
+    #[serde(default)]
     pub bodies: Vec<String>,
+    /// Ranges `[first, last]` (inclusive) of body numbers (the handle order of
+    /// `docs/scene-format.md`). Default none.
+    #[serde(default)]
+    pub indices: Vec<[u32; 2]>,
+    /// Generators whose spheres are followed: a generator's `name`, or `"lattices[i]"` /
+    /// `"packings[i]"`. Default none.
+    #[serde(default)]
+    pub generators: Vec<String>,
+    /// Boxes: the bodies whose centre lies inside one at the start of the run (the
+    /// selection is made once and kept). Default none.
+    #[serde(default)]
+    pub regions: Vec<BoxSpec>,
     /// Interval in steps.
     pub every: u64,
+}
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BoxSpec {
+    /// Lower corner (m).
+    pub min: [f64; 3],
+    /// Upper corner (m).
+    pub max: [f64; 3],
+}
+
+/// `[output.contact_history]`: the contacts followed are those of a listed body (`bodies`)
+/// or between a listed pair (`pairs`); with both lists empty, every contact.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ContactHistorySpec {
+    /// Names of bodies: every contact of one of them is followed. Default none.
+    #[serde(default)]
+    pub bodies: Vec<String>,
+    /// Pairs of body names: the contact between the two is followed. Default none.
+    #[serde(default)]
+    pub pairs: Vec<[String; 2]>,
+    /// Interval of `contact_history.csv` in steps (≥ 1); contact events are tracked at
+    /// every step whatever this interval. Default 1.
+    #[serde(default = "one")]
+    pub every: u64,
+}
+
+fn one() -> u64 {
+    1
 }
 
 /// `[[output.stress]]`: Love-Weber stress and packing fraction of a box.

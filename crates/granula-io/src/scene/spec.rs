@@ -164,6 +164,32 @@ pub struct MdSpec {
     /// at μ F_n. Default 1000.
     #[serde(default = "default_eta_t")]
     pub tangential_viscosity: f64,
+    /// Normal damping model (`granula_md::damping`): `"calibrated"` (viscous, damping ratio
+    /// calibrated so that a head-on impact under the no-attraction clamp rebounds with the
+    /// pair's restitution), `"tsuji"` (viscous, the damping ratio of the linear oscillator,
+    /// −ln e/√(π² + ln² e): for Hertz the Tsuji form γ_n = 2√(5/6) β √(S_n m*)), `"liggghts"`
+    /// (the same coefficient, under LIGGGHTS' name for it), `"hunt_crossley"`
+    /// (F_d = F_e 3(1 − e²)/(4 δ̇₀) δ̇, 003 eq. 3) or `"fixed"` (γ_n = `damping_coefficient`).
+    /// Default `"calibrated"`.
+    #[serde(default = "default_damping")]
+    pub damping: String,
+    /// γ_n (N s/m) of `damping = "fixed"`.
+    pub damping_coefficient: Option<f64>,
+    /// Tension policy: `"no_attraction"` (the total normal force is clamped at zero, contacts
+    /// never pull) or `"allow"` (the dashpot may pull while the contact closes).
+    /// Default `"no_attraction"`.
+    #[serde(default = "default_tension")]
+    pub tension: String,
+    /// k_t/k_n of the `"cundall_strack"` spring; default: 2(1 − ν)/(2 − ν) from the pair's
+    /// Poisson ratio (Mindlin).
+    pub tangential_stiffness_ratio: Option<f64>,
+    /// Tangential dashpot of the `"cundall_strack"` spring: `"none"`, `"same_damping_ratio"`
+    /// (γ_t = γ_n √(k_t/k_n), the normal damping ratio tangentially, as LIGGGHTS'
+    /// hertz/history) or `"ratio"` (γ_t = `tangential_damping_ratio` × γ_n). Default `"none"`.
+    #[serde(default = "default_tangential_damping")]
+    pub tangential_damping: String,
+    /// γ_t/γ_n of `tangential_damping = "ratio"`, ≥ 0.
+    pub tangential_damping_ratio: Option<f64>,
     /// Integrator: `"verlet"` (velocity Verlet), `"gear4"`, `"gear5"` or `"gear6"` (Gear
     /// predictor-corrector, 002 App. A). Default `"verlet"`.
     #[serde(default = "default_integrator")]
@@ -193,6 +219,15 @@ fn default_normal() -> String {
 }
 fn default_tangential() -> String {
     "cundall_strack".into()
+}
+fn default_damping() -> String {
+    "calibrated".into()
+}
+fn default_tension() -> String {
+    "no_attraction".into()
+}
+fn default_tangential_damping() -> String {
+    "none".into()
 }
 fn default_eta_t() -> f64 {
     1000.0
@@ -302,6 +337,12 @@ pub struct MaterialSpec {
     pub cohesion_force: Option<f64>,
     /// Cohesion range d_C (m). Default 0.
     pub cohesion_range: Option<f64>,
+    /// Infinitely stiff (a truly rigid wall): the contacts of this material take their
+    /// elastic values from the other material alone (E* = E/(1 − ν²)); its own
+    /// `young_modulus` and `poisson_ratio` are then an error. Only for walls: a sphere of a
+    /// rigid material is an error. Default false.
+    #[serde(default)]
+    pub rigid: bool,
 }
 
 /// `[[pairs]]`: explicit values for one pair of materials; omitted fields keep the mixed
@@ -325,4 +366,10 @@ pub struct PairSpec {
     pub cohesion_force: Option<f64>,
     /// Cohesion range (m).
     pub cohesion_range: Option<f64>,
+    /// Young's modulus E (Pa) of the pair, with `poisson_ratio`: the pair's contacts behave
+    /// as between two bodies of this E and ν, E* = E/(2(1 − ν²)) and
+    /// G* = E/(4(2 − ν)(1 + ν)), whatever the materials' own values.
+    pub young_modulus: Option<f64>,
+    /// Poisson's ratio ν of the pair, in (−1, 0.5), with `young_modulus`.
+    pub poisson_ratio: Option<f64>,
 }

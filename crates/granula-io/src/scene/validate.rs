@@ -144,6 +144,7 @@ pub fn materials(c: &Check, specs: &[MaterialSpec]) -> Result<Vec<Material>> {
             poisson_ratio: s.poisson_ratio.unwrap_or(d.poisson_ratio),
             cohesion_force: s.cohesion_force.unwrap_or(d.cohesion_force),
             cohesion_range: s.cohesion_range.unwrap_or(d.cohesion_range),
+            rigid: s.rigid,
         };
         m.validate().map_err(|e| c.core(&p, e))?;
         out.push(m);
@@ -166,6 +167,7 @@ pub fn pairs(c: &Check, mats: &[Material], specs: &[PairSpec]) -> Result<Vec<(u1
         m.restitution = s.restitution.unwrap_or(m.restitution);
         m.cohesion_force = s.cohesion_force.unwrap_or(m.cohesion_force);
         m.cohesion_range = s.cohesion_range.unwrap_or(m.cohesion_range);
+        super::selection::pair_elastic_override(c, &p, s, &mut m)?;
         m.validate(&format!("{}/{}", s.materials[0], s.materials[1])).map_err(|e| c.core(&p, e))?;
         out.push((a.0, b.0, m));
     }
