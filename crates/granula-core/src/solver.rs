@@ -28,6 +28,12 @@ pub trait Solver {
     fn closes_energy_balance(&self) -> bool {
         false
     }
+
+    /// What books the energies of the reports, for messages of the energy guard (default
+    /// `solver '<name>'`; the MD solver names its contact law).
+    fn ledger_source(&self) -> String {
+        format!("solver '{}'", self.name())
+    }
 }
 
 /// Counts of contact states at the end of a step (NSCD) or of force regimes (MD).

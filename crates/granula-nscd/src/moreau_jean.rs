@@ -23,7 +23,7 @@ use crate::prefetch::prefetch;
 use crate::sweep::fill_order;
 use granula_core::math::{integrate_orientation, tangent_frame};
 use granula_core::{
-    Broadphase, ContactKey, ContactStore, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport, StepWarning, World,
+    BodyRef, Broadphase, ContactKey, CoreError, ContactStore, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport, StepWarning, World,
 };
 use nalgebra::Vector6;
 use rand::SeedableRng;
@@ -157,7 +157,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                     BodyVelocity { v: start.v + acc * dt, w: start.w + alpha * dt }
                 }
                 MotionKind::Kinematic => {
-                    let d = b.drive[i].as_ref().expect("kinematic bodies carry a drive");
+                    // A body made kinematic by editing the motion column has no drive.
+                    let d = b.drive[i].as_ref().ok_or_else(|| {
+                        CoreError::invalid_body(
+                            BodyRef::Handle(b.handle[i]),
+                            "motion",
+                            "kinematic without a drive",
+                            "a drive in `bodies.drive` for every kinematic body (insert the body as kinematic)",
+                        )
+                    })?;
                     BodyVelocity { v: d.linear.at(t0 + dt), w: d.angular.at(t0 + dt) }
                 }
                 MotionKind::Fixed => BodyVelocity::default(),
