@@ -52,7 +52,8 @@ pub struct World {
     /// step times Δt), as a fraction of its radius; a step that exceeds it fails with
     /// [`CoreError::ExcessiveTravel`]. A sphere moving farther than its radius per step can
     /// pass through a wall or another sphere between two force evaluations. Default 1;
-    /// `f64::INFINITY` turns the check off.
+    /// `f64::INFINITY` turns the check off. Solvers whose detection covers the step's
+    /// motion ([`Solver::detects_along_the_step`], the NSCD solver) are not checked.
     pub max_travel_ratio: f64,
     guard_state: Option<GuardState>,
     /// Structure version at the end of the last step that passed every check.
@@ -275,7 +276,7 @@ impl World {
             self.bodies.check_finite(self.step, self.time)?;
         }
         let (fastest, travel2) = after.travel;
-        if travel2 > self.max_travel_ratio * self.max_travel_ratio {
+        if travel2 > self.max_travel_ratio * self.max_travel_ratio && !solver.detects_along_the_step() {
             let radius = self.bodies.radius[fastest];
             return Err(CoreError::ExcessiveTravel {
                 body: self.bodies.handle[fastest],

@@ -481,6 +481,12 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
         "nscd"
     }
 
+    /// The detection margin grows by 2θ Δt times the largest speed: every contact the step
+    /// can close is seen, however far a body moves.
+    fn detects_along_the_step(&self) -> bool {
+        true
+    }
+
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, NscdError> {
         self.config.validate()?;
         check_materials(&world.materials)?;
