@@ -27,10 +27,13 @@
 //! (S₀ the stored energy the previous report gave, D and W the step's dissipation and work)
 //! is compared with the energy in play at the start of the step,
 //!
-//!   E = K_t,0 + R₀ + max(S₀, S₁) + |ΔU| + D + |W|,
+//!   E = K_t,0 + R₀ + L₀ + max(S₀, S₁) + |ΔU| + D + |W|,
 //!
 //! where R₀ = Σ ½ I_max |ω|² bounds the rotational energy that friction may turn into
-//! translation. G > [`EnergyGuard::MAX_STEP_GAIN`] · E (10³) stops the run at once. The bound
+//! translation, and L₀ = Σ ½ m |g + F/m|² Δt² (+ the same for torques) is what gravity and
+//! the external loads give a body at rest in one step (a load switched on books its work
+//! over the following steps, as the body moves, so a step from rest gains about L₀
+//! unbooked). G > [`EnergyGuard::MAX_STEP_GAIN`] · E (10³) stops the run at once. The bound
 //! is far from anything a stable step does: energy conservation gives G ≤ E up to the
 //! integration error, which for an explicit step of a stable scheme (ω Δt < 2) is a fraction
 //! of the energy in play, (ω Δt)²/8 ≈ 0.5 at worst for velocity Verlet; an unstable step
@@ -172,6 +175,9 @@ pub(crate) struct Scan {
     pub rotation: f64,
     /// Potential energy Σ −m g·x (J).
     pub potential: f64,
+    /// What gravity and the external loads can give in one step from rest,
+    /// Σ ½ m |g + F/m|² Δt² + ½ |T|² Δt² / I_min (J).
+    pub loads: f64,
     /// Sum of every body's position, velocity, angular velocity and orientation
     /// components: finite exactly when all of them are (unless finite values overflow).
     pub state: f64,
@@ -201,6 +207,8 @@ pub(crate) fn scan(world: &World, dt: f64) -> Scan {
         out.potential -= m * g.dot(x);
         let inertia = DVec3::select(b.inv_inertia[i].cmpgt(DVec3::ZERO), b.inertia[i], DVec3::ZERO);
         out.rotation += 0.5 * inertia.max_element() * w.length_squared();
+        let a = g + b.external_force[i] * b.inv_mass[i];
+        out.loads += 0.5 * dt2 * (m * a.length_squared() + b.external_torque[i].length_squared() * b.inv_inertia[i].max_element());
         // r is infinite for shapes other than spheres: never a travel record.
         let r = b.radius[i];
         let travel = v2 * dt2 / (r * r);
@@ -226,7 +234,13 @@ pub(crate) fn check_step(
     let w = report.external_work;
     let du = after.potential - before.potential;
     let gain = (after.kinetic - before.kinetic) + du + (report.stored_elastic - stored_before) + d - w;
-    let scale = before.kinetic + before.rotation + stored_before.max(report.stored_elastic) + du.abs() + d.abs() + w.abs();
+    let scale = before.kinetic
+        + before.rotation
+        + before.loads
+        + stored_before.max(report.stored_elastic)
+        + du.abs()
+        + d.abs()
+        + w.abs();
     let limit = EnergyGuard::MAX_STEP_GAIN;
     if gain.is_finite() && scale.is_finite() && !(gain > limit * scale && gain > 0.0) {
         return Ok(());
