@@ -208,7 +208,9 @@ pub(crate) fn scan(world: &World, dt: f64) -> Scan {
         let inertia = DVec3::select(b.inv_inertia[i].cmpgt(DVec3::ZERO), b.inertia[i], DVec3::ZERO);
         out.rotation += 0.5 * inertia.max_element() * w.length_squared();
         let a = g + b.external_force[i] * b.inv_mass[i];
-        out.loads += 0.5 * dt2 * (m * a.length_squared() + b.external_torque[i].length_squared() * b.inv_inertia[i].max_element());
+        out.loads += 0.5
+            * dt2
+            * (m * a.length_squared() + b.external_torque[i].length_squared() * b.inv_inertia[i].max_element());
         // r is infinite for shapes other than spheres: never a travel record.
         let r = b.radius[i];
         let travel = v2 * dt2 / (r * r);

@@ -303,10 +303,8 @@ impl World {
         self.ledger.dissipated += report.dissipated;
         self.ledger.stored_elastic = report.stored_elastic;
         self.ledger.external_work += report.external_work;
-        let ledger = [
-            ("dissipated energy", self.ledger.dissipated.total()),
-            ("external work", self.ledger.external_work),
-        ];
+        let ledger =
+            [("dissipated energy", self.ledger.dissipated.total()), ("external work", self.ledger.external_work)];
         if let Some((account, value)) = ledger.into_iter().find(|(_, v)| !v.is_finite()) {
             return Err(self.non_finite(account, value, None));
         }

@@ -426,7 +426,9 @@ fn a_non_finite_balance_at_a_check_is_an_immediate_stop() {
 fn a_sphere_moving_more_than_its_radius_in_a_step_is_an_error() {
     // 1 mm radius at 1000 m/s with Δt = 1e-5: 1 cm per step, ten radii.
     let mut w = World::builder().gravity(DVec3::ZERO).build().unwrap();
-    let h = w.insert(SphereBuilder::new(1e-3, DVec3::ZERO).velocity(DVec3::new(1000.0, 0.0, 0.0)).build().unwrap()).unwrap();
+    let h = w
+        .insert(SphereBuilder::new(1e-3, DVec3::ZERO).velocity(DVec3::new(1000.0, 0.0, 0.0)).build().unwrap())
+        .unwrap();
     let mut s = Scripted(Box::new(|_: &mut World| StepReport::default()));
     let err = w.step(&mut s, 1e-5).unwrap_err();
     match err {

@@ -23,7 +23,8 @@ use crate::prefetch::prefetch;
 use crate::sweep::fill_order;
 use granula_core::math::{integrate_orientation, tangent_frame};
 use granula_core::{
-    BodyRef, Broadphase, ContactKey, CoreError, ContactStore, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport, StepWarning, World,
+    BodyRef, Broadphase, ContactKey, ContactStore, CoreError, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport,
+    StepWarning, World,
 };
 use nalgebra::Vector6;
 use rand::SeedableRng;

@@ -3,9 +3,7 @@
 //! the energy, and a law without an energy ledger.
 
 use granula_broadphase::BruteForce;
-use granula_core::{
-    ContactForce, ContactKinematics, ContactLaw, CoreError, DVec3, PlaneBuilder, SphereBuilder, World,
-};
+use granula_core::{ContactForce, ContactKinematics, ContactLaw, CoreError, DVec3, PlaneBuilder, SphereBuilder, World};
 use granula_gear::VelocityVerlet;
 use granula_smooth::{MdConfig, MdSolver};
 
@@ -47,8 +45,10 @@ fn solver(law: Spring) -> MdSolver<Spring, VelocityVerlet, BruteForce> {
 fn bullet(max_travel_ratio: f64) -> World {
     let mut w = World::builder().gravity(DVec3::ZERO).max_travel_ratio(max_travel_ratio).build().unwrap();
     w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
-    w.insert(SphereBuilder::new(5e-4, DVec3::new(0.0, 0.0, 2e-3)).velocity(DVec3::new(0.0, 0.0, -1000.0)).build().unwrap())
-        .unwrap();
+    w.insert(
+        SphereBuilder::new(5e-4, DVec3::new(0.0, 0.0, 2e-3)).velocity(DVec3::new(0.0, 0.0, -1000.0)).build().unwrap(),
+    )
+    .unwrap();
     w
 }
 
@@ -84,8 +84,10 @@ fn a_sphere_through_a_sphere_is_an_error() {
     let mut w = World::builder().gravity(DVec3::ZERO).build().unwrap();
     let r = 5e-4;
     w.insert(SphereBuilder::new(r, DVec3::ZERO).velocity(DVec3::new(1000.0, 0.0, 0.0)).build().unwrap()).unwrap();
-    w.insert(SphereBuilder::new(r, DVec3::new(3e-3, 0.0, 0.0)).velocity(DVec3::new(-1000.0, 0.0, 0.0)).build().unwrap())
-        .unwrap();
+    w.insert(
+        SphereBuilder::new(r, DVec3::new(3e-3, 0.0, 0.0)).velocity(DVec3::new(-1000.0, 0.0, 0.0)).build().unwrap(),
+    )
+    .unwrap();
     let mut s = solver(Spring { k: 1e3, ledger: true });
     let err = w.step(&mut s, 1e-5).unwrap_err();
     assert!(matches!(err, CoreError::ExcessiveTravel { step: 1, radius, .. } if radius == r), "{err}");
@@ -100,8 +102,14 @@ fn pair(omega_dt: f64, v: f64, law_ledger: bool) -> (World, MdSolver<Spring, Vel
     w.insert(SphereBuilder::new(r, DVec3::ZERO).mass(m).velocity(DVec3::new(0.5 * v, 0.0, 0.0)).build().unwrap())
         .unwrap();
     let x = 2.0 * r + 1.5 * v * dt;
-    w.insert(SphereBuilder::new(r, DVec3::new(x, 0.0, 0.0)).mass(m).velocity(DVec3::new(-0.5 * v, 0.0, 0.0)).build().unwrap())
-        .unwrap();
+    w.insert(
+        SphereBuilder::new(r, DVec3::new(x, 0.0, 0.0))
+            .mass(m)
+            .velocity(DVec3::new(-0.5 * v, 0.0, 0.0))
+            .build()
+            .unwrap(),
+    )
+    .unwrap();
     (w, solver(Spring { k, ledger: law_ledger }), dt)
 }
 
