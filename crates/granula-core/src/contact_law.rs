@@ -106,8 +106,9 @@ pub struct ContactForce {
 /// **Energy ledger.** Besides the force, a law reports the energy its contact stores
 /// ([`ContactForce::stored`]) and dissipates ([`ContactForce::dissipated`]). The MD solver
 /// sums them into the world's ledger, and the world's runaway-energy guard
-/// ([`EnergyGuard`](crate::EnergyGuard)) stops the run when the balance kinetic + potential
-/// + stored + dissipated − work grows by itself, the mark of an unstable step. A law that
+/// ([`EnergyGuard`](crate::EnergyGuard)) stops the run when the balance (kinetic,
+/// potential, stored and dissipated energy less the work done) grows by itself, the mark
+/// of an unstable step. A law that
 /// fills only the force must return `false` from [`ContactLaw::keeps_ledger`]: the solver
 /// then does not claim to close the ledger and the guard stays off for it (the other
 /// guards, on non-finite state, overlap and travel, stay on). A host may also turn the
