@@ -29,7 +29,7 @@
 //!
 //!   E = K_t,0 + R₀ + L₀ + max(S₀, S₁) + |ΔU| + D + |W|,
 //!
-//! where R₀ = Σ ½ I_max |ω|² bounds the rotational energy that friction may turn into
+//! where R₀ = Σ ½ (I₁ + I₂ + I₃) |ω|² bounds the rotational energy that friction may turn into
 //! translation, and L₀ = Σ ½ m |g + F/m|² Δt² (+ the same for torques) is what gravity and
 //! the external loads give a body at rest in one step (a load switched on books its work
 //! over the following steps, as the body moves, so a step from rest gains about L₀
@@ -127,8 +127,13 @@ impl GuardState {
 }
 
 /// Runs the check of `guard` after a step if one is due, updating `state`.
-/// `source` names what books the energies (for the error message).
-pub(crate) fn check(world: &World, guard: &EnergyGuard, state: &mut Option<GuardState>, source: &str) -> Result<()> {
+/// `source` names what books the energies (for the error message; called only then).
+pub(crate) fn check(
+    world: &World,
+    guard: &EnergyGuard,
+    state: &mut Option<GuardState>,
+    source: &dyn Fn() -> String,
+) -> Result<()> {
     if !world.step.is_multiple_of(guard.every) {
         return Ok(());
     }
@@ -159,67 +164,103 @@ pub(crate) fn check(world: &World, guard: &EnergyGuard, state: &mut Option<Guard
             interval: guard.every,
             step: world.step,
             time: world.time,
-            ledger: source.to_string(),
+            ledger: source(),
         });
     }
     *state = Some(GuardState { strikes, ..now });
     Ok(())
 }
 
-/// Sums over the dynamic bodies of one pass ([`scan`]).
+/// Sums over the dynamic bodies of one pass ([`scan_start`], [`scan_end`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Scan {
     /// Translational kinetic energy Σ ½ m v² (J).
     pub kinetic: f64,
-    /// Bound of the rotational kinetic energy, Σ ½ I_max |ω|² over finite moments (J).
+    /// Bound of the rotational kinetic energy, Σ ½ (I₁ + I₂ + I₃) |ω|² over finite
+    /// moments (J).
     pub rotation: f64,
     /// Potential energy Σ −m g·x (J).
     pub potential: f64,
     /// What gravity and the external loads can give in one step from rest,
-    /// Σ ½ m |g + F/m|² Δt² + ½ |T|² Δt² / I_min (J).
+    /// Σ ½ m |g + F/m|² Δt² + ½ |T|² Δt² / I_min (J) (start of step only).
     pub loads: f64,
     /// Sum of every body's position, velocity, angular velocity and orientation
     /// components: finite exactly when all of them are (unless finite values overflow).
     pub state: f64,
-    /// The dynamic body with the largest |v|² Δt² / r² (dense index), and that value.
+    /// The dynamic body with the largest |v|² Δt² / r² (dense index, `usize::MAX` if none),
+    /// and that value (end of step only).
     pub travel: (usize, f64),
 }
 
-/// One pass over the bodies: the energies of the dynamic ones, a sum that is finite when
-/// every state is, and the body that moves farthest per step relative to its radius (at
-/// its velocity at the end of the step, over `dt`).
-pub(crate) fn scan(world: &World, dt: f64) -> Scan {
+/// A bound of a body's rotational energy, ½ (I₁ + I₂ + I₃) |ω|² ≥ ½ I_max |ω|² ≥ ½ ω·I ω,
+/// over its finite moments (those with a non-zero inverse; a sum, not a maximum, because
+/// it costs no comparison), zero for non-dynamic bodies.
+#[inline(always)]
+fn rotation_bound(inertia: DVec3, inv_inertia: DVec3, w: DVec3) -> f64 {
+    0.5 * DVec3::select(inv_inertia.cmpgt(DVec3::ZERO), inertia, DVec3::ZERO).element_sum() * w.length_squared()
+}
+
+/// The pass at the start of a step (only when the one-step check runs): the energies of
+/// the dynamic bodies and what gravity and the loads give them in one step.
+pub(crate) fn scan_start(world: &World, dt: f64) -> Scan {
     let b = &world.bodies;
     let g = world.gravity;
+    let half_dt2 = 0.5 * dt * dt;
     let mut out = Scan { travel: (usize::MAX, 0.0), ..Default::default() };
-    let mut state = DVec3::ZERO;
-    let dt2 = dt * dt;
     for i in 0..b.len() {
-        let (x, v, w, q) = (b.position[i], b.velocity[i], b.angular_velocity[i], b.orientation[i]);
-        state += x + v + w + DVec3::new(q.x, q.y, q.z + q.w);
         // Non-dynamic bodies have a zero inverse mass (and an infinite or unused mass).
-        if b.inv_mass[i] == 0.0 {
+        let inv_m = b.inv_mass[i];
+        if inv_m == 0.0 {
             continue;
         }
-        let m = b.mass[i];
-        let v2 = v.length_squared();
-        out.kinetic += 0.5 * m * v2;
+        let (m, x, v, w) = (b.mass[i], b.position[i], b.velocity[i], b.angular_velocity[i]);
+        out.kinetic += 0.5 * m * v.length_squared();
         out.potential -= m * g.dot(x);
-        let inertia = DVec3::select(b.inv_inertia[i].cmpgt(DVec3::ZERO), b.inertia[i], DVec3::ZERO);
-        out.rotation += 0.5 * inertia.max_element() * w.length_squared();
-        let a = g + b.external_force[i] * b.inv_mass[i];
-        out.loads += 0.5
-            * dt2
+        out.rotation += rotation_bound(b.inertia[i], b.inv_inertia[i], w);
+        let a = g + b.external_force[i] * inv_m;
+        out.loads += half_dt2
             * (m * a.length_squared() + b.external_torque[i].length_squared() * b.inv_inertia[i].max_element());
-        // r is infinite for shapes other than spheres: never a travel record.
-        let r = b.radius[i];
-        let travel = v2 * dt2 / (r * r);
-        if travel > out.travel.1 {
-            out.travel = (i, travel);
+    }
+    out
+}
+
+/// The pass after a step: the energies of the dynamic bodies, a sum that is finite when
+/// every state is, and the dynamic body that moves farthest per step relative to its
+/// radius (at its velocity at the end of the step, over `dt`). No division: the travel
+/// records compare |v|² r_best² with |v_best|² r² (a radius is infinite for shapes other
+/// than spheres, which are thus never a record).
+pub(crate) fn scan_end(world: &World, dt: f64) -> Scan {
+    let b = &world.bodies;
+    let g = world.gravity;
+    let mut state = DVec3::ZERO;
+    // Twice the kinetic and rotational energies, minus the potential energy over |g|.
+    let (mut k2, mut r2sum, mut mgx) = (0.0, 0.0, 0.0);
+    let (mut best, mut best_v2, mut best_r2) = (usize::MAX, 0.0, 1.0);
+    let columns = b.position.iter().zip(&b.velocity).zip(&b.angular_velocity).zip(&b.orientation);
+    let masses = b.inv_mass.iter().zip(&b.mass).zip(&b.inertia).zip(&b.inv_inertia).zip(&b.radius);
+    for (i, ((((x, v), w), q), ((((inv_m, m), inertia), inv_inertia), r))) in columns.zip(masses).enumerate() {
+        state += *x + *v + *w + DVec3::new(q.x, q.y, q.z + q.w);
+        // Non-dynamic bodies have a zero inverse mass (and an infinite or unused mass) and
+        // zero inverse moments: selected out without a branch.
+        let dynamic = *inv_m != 0.0;
+        let m = if dynamic { *m } else { 0.0 };
+        let v2 = if dynamic { v.length_squared() } else { 0.0 };
+        k2 += m * v2;
+        mgx += m * g.dot(*x);
+        r2sum += 2.0 * rotation_bound(*inertia, *inv_inertia, *w);
+        let rr = r * r;
+        if v2 * best_r2 > best_v2 * rr {
+            (best, best_v2, best_r2) = (i, v2, rr);
         }
     }
-    out.state = state.x + state.y + state.z;
-    out
+    Scan {
+        kinetic: 0.5 * k2,
+        rotation: 0.5 * r2sum,
+        potential: -mgx,
+        loads: 0.0,
+        state: state.x + state.y + state.z,
+        travel: (best, if best == usize::MAX { 0.0 } else { best_v2 * dt * dt / best_r2 }),
+    }
 }
 
 /// The per-step check of the module documentation: `before` is the scan at the start of
@@ -230,7 +271,7 @@ pub(crate) fn check_step(
     after: &Scan,
     stored_before: f64,
     report: &StepReport,
-    source: &str,
+    source: &dyn Fn() -> String,
 ) -> Result<()> {
     let d = report.dissipated.total();
     let w = report.external_work;
@@ -257,7 +298,7 @@ pub(crate) fn check_step(
         interval: 1,
         step: world.step,
         time: world.time,
-        ledger: source.to_string(),
+        ledger: source(),
     })
 }
 

@@ -242,8 +242,9 @@ impl World {
     /// check when one is due) when the solver closes the ledger, then calls the observers.
     ///
     /// The checks cost one pass over the bodies after the step, and one before it when the
-    /// energy guard acts (a few multiplications per body, against thousands for the
-    /// contacts of a step).
+    /// energy guard acts: measured 4.4 µs and 5.2 µs for the 805 bodies of the settling
+    /// scene (the finiteness pass they replace took 1.2 µs), against about 200 µs for one
+    /// of its MD steps on one thread, so about 4 % in all.
     pub fn step<S: Solver>(&mut self, solver: &mut S, dt: f64) -> Result<StepReport> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(CoreError::InvalidTimeStep { dt });
@@ -261,7 +262,7 @@ impl World {
         let guarded = self.energy_guard.is_some() && solver.closes_energy_balance();
         let version = self.bodies.structure_version();
         // The one-step check needs the stored energy of a previous step of the same bodies.
-        let before = (guarded && self.last_step_version == Some(version)).then(|| energy_guard::scan(self, dt));
+        let before = (guarded && self.last_step_version == Some(version)).then(|| energy_guard::scan_start(self, dt));
         let stored_before = self.ledger.stored_elastic;
         self.last_step_version = None;
         let report = solver.step(self, dt).map_err(|e| CoreError::Solver {
@@ -271,7 +272,7 @@ impl World {
         })?;
         self.step += 1;
         self.time += dt;
-        let after = energy_guard::scan(self, dt);
+        let after = energy_guard::scan_end(self, dt);
         if !after.state.is_finite() {
             self.bodies.check_finite(self.step, self.time)?;
         }
@@ -309,7 +310,7 @@ impl World {
             return Err(self.non_finite(account, value, None));
         }
         if let Some(guard) = self.energy_guard.filter(|_| guarded) {
-            let source = solver.ledger_source();
+            let source = || solver.ledger_source();
             if let Some(before) = &before {
                 energy_guard::check_step(self, before, &after, stored_before, &report, &source)?;
             }
