@@ -147,13 +147,14 @@ where
 /// per step (velocity Verlet with the damping at the half-step velocity; the spring adds
 /// (ω Δt)²: the map is stable for (ω Δt)² + 2 γ_n Δt/m* < 4). A dashpot with
 /// γ_n Δt/m* > 2 thus amplifies the velocity it should remove, and at the recommended
-/// Δt = t_c/5 this happens for damping ratios above about 1.3 (e < ~0.02 calibrated to the
-/// clamp). A particle in a packing feels the sum of its contacts' dashpots, about Z/2 of
+/// Δt = t_c/5 (ω Δt ≈ 0.8 at the peak Hertz stiffness of the impact) this happens for
+/// damping ratios above about 1.25 (e < ~0.08 calibrated to the clamp). A particle in a packing feels the sum of its contacts' dashpots, about Z/2 of
 /// them along one direction (Z ≈ 6 contacts), hence the margin of 0.25: with the cap the
 /// damping of a whole packing stays within the stable range at every Δt where the springs
 /// are stable. A contact so capped is still over-damped (it removes a quarter of the
 /// relative normal velocity per step), so it still ends with a restitution near zero;
-/// below the cap (every restitution ≥ ~0.1 at Δt ≤ t_c/50) the law is unchanged.
+/// below the cap (every restitution ≥ 0.1 at Δt ≤ t_c/50, ≥ 0.01 at Δt ≤ t_c/400, at the
+/// impact's peak stiffness) the law is unchanged.
 pub const MAX_DAMPING_STEP: f64 = 0.25;
 
 impl<N, D, T, R, W, C> ContactLaw for Composed<N, D, T, R, W, C>

@@ -35,8 +35,8 @@ fn normal_force(e: f64, dt: f64) -> (f64, f64, f64) {
 fn the_normal_damping_is_capped_at_a_quarter_of_the_reduced_mass_per_step() {
     let dt = 5e-6;
     // e = 1e-4: damping ratio 46 (α = 50), γ_n Δt/m* ≈ 2.7 without the cap (S_n = 347 N/m
-    // here); with it the damping force
-    // is exactly 0.25 m*/Δt times the rate (one rounding of a product and a quotient).
+    // here); with it the damping force is exactly 0.25 m*/Δt times the rate (1e-12: a few
+    // roundings of products and quotients).
     let (f, elastic, dissipated) = normal_force(1e-4, dt);
     let cap = MAX_DAMPING_STEP * 1e-5 / dt * 0.1;
     assert!(((f - elastic) - cap).abs() <= 1e-12 * cap, "damping {} vs cap {cap}", f - elastic);
