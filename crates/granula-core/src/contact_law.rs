@@ -72,15 +72,27 @@ impl ContactKinematics<'_> {
 }
 
 /// What a contact law returns for one contact.
+///
+/// `force` and `torque` move the bodies; `dissipated` and `stored` only feed the world's
+/// energy ledger ([`World::ledger`](crate::World::ledger)) and, through it, the
+/// runaway-energy guard ([`EnergyGuard`](crate::EnergyGuard)), which stops a run whose
+/// balance kinetic + potential + stored + dissipated − work grows. A law that leaves them at
+/// zero while its force stores or dissipates energy must say so with
+/// [`ContactLaw::keeps_ledger`], or the guard reads the released spring energy as energy
+/// created from nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ContactForce {
     /// Force on body 2 applied at the contact point; body 1 receives the opposite.
     pub force: DVec3,
     /// Pure couple on body 2 (rolling and twisting resistance); body 1 receives the opposite.
     pub torque: DVec3,
-    /// Energy dissipated by this contact during this step, per mechanism (J).
+    /// Energy dissipated by this contact during this step, per mechanism (J): the work of
+    /// the dissipative part of the force over the step, e.g. γ δ̇² Δt for a dashpot, or
+    /// μ F_n times the slip for sliding friction.
     pub dissipated: Dissipation,
-    /// Elastic energy stored in the contact after this step (J).
+    /// Elastic energy stored in the contact after this step (J): the potential of the
+    /// conservative part of the force, e.g. ½ k δ² for a linear spring, (8/15) E* √R* δ^(5/2)
+    /// for Hertz, plus ½ |f_t|²/k_t for a tangential spring.
     pub stored: f64,
 }
 
@@ -90,6 +102,49 @@ pub struct ContactForce {
 /// Contract: the law is called once per step for each contact with gap g ≤
 /// [`ContactLaw::range`]; it updates the contact's history in place (e.g. the tangential
 /// spring). When a contact moves out of range its history is reset to `History::default()`.
+///
+/// **Energy ledger.** Besides the force, a law reports the energy its contact stores
+/// ([`ContactForce::stored`]) and dissipates ([`ContactForce::dissipated`]). The MD solver
+/// sums them into the world's ledger, and the world's runaway-energy guard
+/// ([`EnergyGuard`](crate::EnergyGuard)) stops the run when the balance (kinetic,
+/// potential, stored and dissipated energy less the work done) grows by itself, the mark
+/// of an unstable step. A law that
+/// fills only the force must return `false` from [`ContactLaw::keeps_ledger`]: the solver
+/// then does not claim to close the ledger and the guard stays off for it (the other
+/// guards, on non-finite state, overlap and travel, stay on). A host may also turn the
+/// guard off for any law with `World::energy_guard = None`.
+///
+/// ```
+/// use granula_core::{ContactForce, ContactKinematics, ContactLaw};
+///
+/// /// A linear repulsive spring that keeps its ledger.
+/// struct Spring { k: f64 }
+///
+/// impl ContactLaw for Spring {
+///     type History = ();
+///     fn name(&self) -> String { "spring".into() }
+///     fn force(&self, c: &ContactKinematics<'_>, _: &mut ()) -> ContactForce {
+///         ContactForce {
+///             force: c.normal * (self.k * c.overlap),
+///             stored: 0.5 * self.k * c.overlap * c.overlap,
+///             ..Default::default()
+///         }
+///     }
+/// }
+///
+/// /// The same force without a ledger: it says so, and the energy guard stays off.
+/// struct Unbooked { k: f64 }
+///
+/// impl ContactLaw for Unbooked {
+///     type History = ();
+///     fn name(&self) -> String { "unbooked spring".into() }
+///     fn keeps_ledger(&self) -> bool { false }
+///     fn force(&self, c: &ContactKinematics<'_>, _: &mut ()) -> ContactForce {
+///         ContactForce { force: c.normal * (self.k * c.overlap), ..Default::default() }
+///     }
+/// }
+/// # assert!(Spring { k: 1.0 }.keeps_ledger() && !Unbooked { k: 1.0 }.keeps_ledger());
+/// ```
 pub trait ContactLaw: Send + Sync {
     /// Per-contact state carried from step to step.
     type History: Copy + Default + Send + Sync + Debug + PartialEq;
@@ -108,6 +163,15 @@ pub trait ContactLaw: Send + Sync {
     /// ([`ContactKinematics::rotation1`], `rotation2`). A solver may skip measuring them,
     /// and pass zero, when it is `false`. The default, `true`, is always correct.
     fn uses_rotations(&self) -> bool {
+        true
+    }
+
+    /// Whether [`ContactForce::stored`] and [`ContactForce::dissipated`] account for the
+    /// energy the force stores and dissipates, so that the world's energy balance closes
+    /// and its runaway-energy guard applies (the MD solver forwards this as
+    /// [`Solver::closes_energy_balance`](crate::Solver::closes_energy_balance)). Default
+    /// `true`; a law that fills only the force returns `false`.
+    fn keeps_ledger(&self) -> bool {
         true
     }
 

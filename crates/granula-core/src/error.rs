@@ -95,10 +95,13 @@ pub enum CoreError {
         /// Simulated time.
         time: f64,
     },
-    /// The energy balance grew by itself in two consecutive intervals of the runaway-energy
-    /// guard ([`EnergyGuard`](crate::EnergyGuard)): the integration is unstable (time step
-    /// too large for the stiffest contact, or a law that creates energy).
-    #[error("energy runaway at step {step} (t = {time} s): the energy balance gained {gain} J in the last {interval} steps, {ratio:.3} of the energy in play (limit {limit}); the fastest body is {body} with {kinetic} J of kinetic energy")]
+    /// The energy balance grew by itself: in two consecutive intervals of the runaway-energy
+    /// guard ([`EnergyGuard`](crate::EnergyGuard)), by more than
+    /// [`EnergyGuard::MAX_STEP_GAIN`](crate::EnergyGuard::MAX_STEP_GAIN) times the energy in
+    /// play in one step (`interval` = 1), or to a non-finite value. The integration is
+    /// unstable (time step too large for the stiffest contact), or a contact law creates
+    /// energy or does not book the energy it stores and dissipates.
+    #[error("energy runaway at step {step} (t = {time} s): the energy balance gained {gain:.3e} J in the last {interval} step(s), {ratio:.3e} times the energy in play (limit {limit:.3e}); the fastest body is {body} with {kinetic:.3e} J of kinetic energy. Check the time step against the stiffest contact, and that {ledger} books the energy it stores and dissipates (`ContactForce::stored`, `ContactForce::dissipated`): a law that keeps no such ledger says so (`ContactLaw::keeps_ledger` returns false), and `World::energy_guard = None` turns this guard off")]
     EnergyRunaway {
         /// The dynamic body with the largest kinetic energy (where the blow-up shows).
         body: BodyHandle,
@@ -109,10 +112,50 @@ pub enum CoreError {
         gain: f64,
         /// The growth over the energy in play during the interval.
         ratio: f64,
-        /// The guard's `max_gain`.
+        /// The limit of the check that stopped: the guard's `max_gain`, or
+        /// `EnergyGuard::MAX_STEP_GAIN` for the one-step check.
         limit: f64,
-        /// Steps per interval.
+        /// Steps per interval (1 for the one-step check).
         interval: u64,
+        /// Step count.
+        step: u64,
+        /// Simulated time.
+        time: f64,
+        /// What books the energies ([`Solver::ledger_source`](crate::Solver::ledger_source)),
+        /// e.g. `contact law 'hertz+...'`.
+        ledger: String,
+    },
+    /// An energy of the step's report, of the ledger or of the bodies is not finite: the
+    /// run overflowed (a stiffness or density so large that energies exceed 1.8e308 J) or
+    /// produced a NaN.
+    #[error("non-finite {account} ({value}) at step {step} (t = {time} s){}", body.map(|b| format!(", largest at {b}")).unwrap_or_default())]
+    NonFiniteEnergy {
+        /// Which energy: `"kinetic energy"`, `"potential energy"`, `"stored energy"`,
+        /// `"dissipated energy"`, `"external work"`.
+        account: &'static str,
+        /// Its value.
+        value: f64,
+        /// The body with the largest (or a non-finite) share of it, where one is known.
+        body: Option<BodyHandle>,
+        /// Step count.
+        step: u64,
+        /// Simulated time.
+        time: f64,
+    },
+    /// A dynamic sphere moves farther in one step (its speed times Δt) than the allowed
+    /// fraction of its radius ([`World::max_travel_ratio`](crate::World::max_travel_ratio)):
+    /// it can pass through a wall or another body between two force evaluations
+    /// (tunnelling) without any contact being seen.
+    #[error("{body} moves {distance:.3e} m in one step at step {step} (t = {time} s), more than {limit} of its radius {radius:.3e} m: it can pass through walls and bodies unseen; reduce the time step (or the speed)")]
+    ExcessiveTravel {
+        /// The body.
+        body: BodyHandle,
+        /// Its speed times the time step (m).
+        distance: f64,
+        /// Its radius (m).
+        radius: f64,
+        /// The allowed fraction of the radius.
+        limit: f64,
         /// Step count.
         step: u64,
         /// Simulated time.

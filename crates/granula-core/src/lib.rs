@@ -41,7 +41,7 @@ pub use error::{BodyRef, CoreError, Result};
 pub use handle::{BodyHandle, MaterialId};
 pub use integrator::{AccelerationField, Integrator, IntegratorState};
 pub use material::{Material, MaterialTable, PairMaterial};
-pub use math::{rotation_quat, rotation_vector, DMat3, DQuat, DVec3};
+pub use math::{normalize_scaled, rotation_quat, rotation_vector, DMat3, DQuat, DVec3};
 pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape};
 pub use solver::{ContactStatusCounts, Solver, StepReport, StepWarning};
 pub use world::{Observer, World, WorldBuilder};

@@ -80,6 +80,25 @@ pub fn rotation_quat(theta: DVec3) -> DQuat {
     DQuat::from_axis_angle(theta / x, x)
 }
 
+/// The unit vector along `v`, or `None` when `v` is zero or has a non-finite component.
+///
+/// Overflow- and underflow-safe: `v` is first divided by its largest absolute component,
+/// so that the squared length lies in [1, 3] whatever the magnitude of `v` (a plain
+/// `v / |v|` turns (0, 0, 1e200) into zero, since 1e400 overflows to infinity, and
+/// (0, 0, 1e-200) into NaN, since 1e-400 underflows to zero).
+#[inline]
+pub fn normalize_scaled(v: DVec3) -> Option<DVec3> {
+    if !v.is_finite() {
+        return None;
+    }
+    let m = v.abs().max_element();
+    if m == 0.0 {
+        return None;
+    }
+    let w = v / m;
+    Some(w / w.length())
+}
+
 /// `true` when every component of `v` is finite.
 #[inline]
 pub fn is_finite(v: DVec3) -> bool {
@@ -146,6 +165,26 @@ mod tests {
             // Relative round-off on the angle, ≈ 5 ulps.
             assert!((back - axis * angle).length() <= 1e-15 * angle, "log at {angle}: {back}");
             assert!((rotation_vector(reference) - axis * angle).length() <= 1e-15 * angle);
+        }
+    }
+
+    #[test]
+    fn normalising_survives_huge_and_tiny_vectors() {
+        for (v, unit) in [
+            (DVec3::new(0.0, 1e300, 0.0), DVec3::Y),
+            (DVec3::new(0.0, 0.0, 1e200), DVec3::Z),
+            (DVec3::new(-1e-200, 0.0, 0.0), -DVec3::X),
+            (DVec3::new(f64::MAX, 0.0, 0.0), DVec3::X),
+            (DVec3::new(5e-324, 0.0, 0.0), DVec3::X),
+        ] {
+            assert_eq!(normalize_scaled(v), Some(unit), "{v}");
+        }
+        let v = DVec3::new(3e250, -4e250, 0.0);
+        let n = normalize_scaled(v).unwrap();
+        // Two divisions and a square root: a few ulps of 1.
+        assert!((n - DVec3::new(0.6, -0.8, 0.0)).length() < 1e-15, "{n}");
+        for bad in [DVec3::ZERO, DVec3::NAN, DVec3::new(1.0, f64::INFINITY, 0.0)] {
+            assert_eq!(normalize_scaled(bad), None, "{bad}");
         }
     }
 

@@ -28,6 +28,21 @@ pub trait Solver {
     fn closes_energy_balance(&self) -> bool {
         false
     }
+
+    /// Whether the solver's contact detection reaches as far as a body can move in a step
+    /// (a detection margin grown by the speed times Δt, as in contact dynamics), so that no
+    /// body passes through another unseen. The world's travel limit
+    /// ([`World::max_travel_ratio`](crate::World::max_travel_ratio)) applies only to
+    /// solvers that return `false`, the default.
+    fn detects_along_the_step(&self) -> bool {
+        false
+    }
+
+    /// What books the energies of the reports, for messages of the energy guard (default
+    /// `solver '<name>'`; the MD solver names its contact law).
+    fn ledger_source(&self) -> String {
+        format!("solver '{}'", self.name())
+    }
 }
 
 /// Counts of contact states at the end of a step (NSCD) or of force regimes (MD).

@@ -48,7 +48,16 @@ pub struct World {
     /// ([`Solver::closes_energy_balance`]: the MD solver, not NSCD). Default
     /// [`EnergyGuard::default`].
     pub energy_guard: Option<EnergyGuard>,
+    /// Largest distance a dynamic sphere may move in one step (its speed at the end of the
+    /// step times Δt), as a fraction of its radius; a step that exceeds it fails with
+    /// [`CoreError::ExcessiveTravel`]. A sphere moving farther than its radius per step can
+    /// pass through a wall or another sphere between two force evaluations. Default 1;
+    /// `f64::INFINITY` turns the check off. Solvers whose detection covers the step's
+    /// motion ([`Solver::detects_along_the_step`], the NSCD solver) are not checked.
+    pub max_travel_ratio: f64,
     guard_state: Option<GuardState>,
+    /// Structure version at the end of the last step that passed every check.
+    last_step_version: Option<u64>,
     observers: Vec<Box<dyn Observer>>,
 }
 
@@ -73,6 +82,7 @@ pub struct WorldBuilder {
     planar: bool,
     materials: Vec<Material>,
     max_overlap_ratio: f64,
+    max_travel_ratio: f64,
     energy_guard: Option<EnergyGuard>,
 }
 
@@ -83,6 +93,7 @@ impl Default for WorldBuilder {
             planar: false,
             materials: Vec::new(),
             max_overlap_ratio: 0.5,
+            max_travel_ratio: 1.0,
             energy_guard: Some(EnergyGuard::default()),
         }
     }
@@ -110,6 +121,12 @@ impl WorldBuilder {
         self.max_overlap_ratio = r;
         self
     }
+    /// The travel limit of the tunnelling guard (default 1 radius per step; see
+    /// [`World::max_travel_ratio`]).
+    pub fn max_travel_ratio(mut self, r: f64) -> Self {
+        self.max_travel_ratio = r;
+        self
+    }
     /// The runaway-energy guard (default [`EnergyGuard::default`]; `None` turns it off).
     pub fn energy_guard(mut self, guard: Option<EnergyGuard>) -> Self {
         self.energy_guard = guard;
@@ -128,6 +145,13 @@ impl WorldBuilder {
             return Err(CoreError::InvalidWorld {
                 field: "max_overlap_ratio",
                 value: format!("{}", self.max_overlap_ratio),
+                expected: "> 0",
+            });
+        }
+        if !(self.max_travel_ratio > 0.0) {
+            return Err(CoreError::InvalidWorld {
+                field: "max_travel_ratio",
+                value: format!("{}", self.max_travel_ratio),
                 expected: "> 0",
             });
         }
@@ -151,7 +175,9 @@ impl WorldBuilder {
             ledger: EnergyLedger::default(),
             max_overlap_ratio: self.max_overlap_ratio,
             energy_guard: self.energy_guard,
+            max_travel_ratio: self.max_travel_ratio,
             guard_state: None,
+            last_step_version: None,
             observers: Vec::new(),
         })
     }
@@ -208,14 +234,37 @@ impl World {
         self.observers.push(Box::new(o));
     }
 
-    /// One step with `solver`: validates `dt`, runs the solver, checks that the state is
-    /// finite and that no pair overlaps beyond [`World::max_overlap_ratio`], updates the
-    /// ledger, advances the clock, runs the runaway-energy guard ([`World::energy_guard`])
-    /// when a check is due and the solver closes the ledger, then calls the observers.
+    /// One step with `solver`: validates `dt`, runs the solver, checks that the state and
+    /// every energy are finite, that no dynamic sphere moves more than
+    /// [`World::max_travel_ratio`] of its radius in the step and that no pair overlaps
+    /// beyond [`World::max_overlap_ratio`], updates the ledger, advances the clock, runs the
+    /// runaway-energy guard ([`World::energy_guard`]: its one-step check, and its interval
+    /// check when one is due) when the solver closes the ledger, then calls the observers.
+    ///
+    /// The checks cost one pass over the bodies after the step, and one before it when the
+    /// energy guard acts: measured 4.4 µs and 5.2 µs for the 805 bodies of the settling
+    /// scene (the finiteness pass they replace took 1.2 µs), against about 200 µs for one
+    /// of its MD steps on one thread, so about 4 % in all.
     pub fn step<S: Solver>(&mut self, solver: &mut S, dt: f64) -> Result<StepReport> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(CoreError::InvalidTimeStep { dt });
         }
+        if let Some(guard) = &self.energy_guard {
+            guard.validate()?;
+        }
+        if !(self.max_travel_ratio > 0.0) {
+            return Err(CoreError::InvalidWorld {
+                field: "max_travel_ratio",
+                value: format!("{}", self.max_travel_ratio),
+                expected: "> 0",
+            });
+        }
+        let guarded = self.energy_guard.is_some() && solver.closes_energy_balance();
+        let version = self.bodies.structure_version();
+        // The one-step check needs the stored energy of a previous step of the same bodies.
+        let before = (guarded && self.last_step_version == Some(version)).then(|| energy_guard::scan_start(self, dt));
+        let stored_before = self.ledger.stored_elastic;
+        self.last_step_version = None;
         let report = solver.step(self, dt).map_err(|e| CoreError::Solver {
             step: self.step,
             time: self.time,
@@ -223,7 +272,22 @@ impl World {
         })?;
         self.step += 1;
         self.time += dt;
-        self.bodies.check_finite(self.step, self.time)?;
+        let after = energy_guard::scan_end(self, dt);
+        if !after.state.is_finite() {
+            self.bodies.check_finite(self.step, self.time)?;
+        }
+        let (fastest, travel2) = after.travel;
+        if travel2 > self.max_travel_ratio * self.max_travel_ratio && !solver.detects_along_the_step() {
+            let radius = self.bodies.radius[fastest];
+            return Err(CoreError::ExcessiveTravel {
+                body: self.bodies.handle[fastest],
+                distance: travel2.sqrt() * radius,
+                radius,
+                limit: self.max_travel_ratio,
+                step: self.step,
+                time: self.time,
+            });
+        }
         if report.max_overlap_ratio > self.max_overlap_ratio {
             let (body1, body2) = report.max_overlap_pair.unwrap_or((BodyHandle(u32::MAX), BodyHandle(u32::MAX)));
             return Err(CoreError::ExcessiveOverlap {
@@ -236,16 +300,26 @@ impl World {
                 time: self.time,
             });
         }
+        self.check_energies(&after, &report)?;
         self.ledger.dissipated += report.dissipated;
         self.ledger.stored_elastic = report.stored_elastic;
         self.ledger.external_work += report.external_work;
-        if let Some(guard) = self.energy_guard.filter(|_| solver.closes_energy_balance()) {
-            guard.validate()?;
+        let ledger =
+            [("dissipated energy", self.ledger.dissipated.total()), ("external work", self.ledger.external_work)];
+        if let Some((account, value)) = ledger.into_iter().find(|(_, v)| !v.is_finite()) {
+            return Err(self.non_finite(account, value, None));
+        }
+        if let Some(guard) = self.energy_guard.filter(|_| guarded) {
+            let source = || solver.ledger_source();
+            if let Some(before) = &before {
+                energy_guard::check_step(self, before, &after, stored_before, &report, &source)?;
+            }
             let mut state = self.guard_state.take();
-            let checked = energy_guard::check(self, &guard, &mut state);
+            let checked = energy_guard::check(self, &guard, &mut state, &source);
             self.guard_state = state;
             checked?;
         }
+        self.last_step_version = Some(version);
         if !self.observers.is_empty() {
             let mut observers = std::mem::take(&mut self.observers);
             for o in observers.iter_mut() {
@@ -254,6 +328,45 @@ impl World {
             self.observers = observers;
         }
         Ok(report)
+    }
+
+    /// The energies of the report and of the bodies after a step are finite; the error
+    /// names the account and, for a body energy, the body with the largest share.
+    fn check_energies(&self, after: &energy_guard::Scan, report: &StepReport) -> Result<()> {
+        let reported = [
+            ("stored energy", report.stored_elastic),
+            ("dissipated energy", report.dissipated.total()),
+            ("external work", report.external_work),
+        ];
+        if let Some((account, value)) = reported.into_iter().find(|(_, v)| !v.is_finite()) {
+            return Err(self.non_finite(account, value, None));
+        }
+        let bodies = [("kinetic energy", after.kinetic + after.rotation), ("potential energy", after.potential)];
+        if let Some((account, value)) = bodies.into_iter().find(|(_, v)| !v.is_finite()) {
+            let b = &self.bodies;
+            let g = self.gravity;
+            let share = |i: usize| {
+                if account == "kinetic energy" {
+                    b.mass[i] * (b.velocity[i].length_squared() + b.angular_velocity[i].length_squared())
+                } else {
+                    (b.mass[i] * g.dot(b.position[i])).abs()
+                }
+            };
+            let body = (0..b.len())
+                .filter(|&i| b.inv_mass[i] != 0.0)
+                .map(|i| (i, share(i)))
+                .fold(None, |best: Option<(usize, f64)>, (i, e)| match best {
+                    Some((_, m)) if !(e > m) => best,
+                    _ => Some((i, e)),
+                })
+                .map(|(i, _)| b.handle[i]);
+            return Err(self.non_finite(account, value, body));
+        }
+        Ok(())
+    }
+
+    fn non_finite(&self, account: &'static str, value: f64, body: Option<BodyHandle>) -> CoreError {
+        CoreError::NonFiniteEnergy { account, value, body, step: self.step, time: self.time }
     }
 
     /// Translational kinetic energy Σ ½ m v² of dynamic bodies (J).

@@ -267,10 +267,15 @@ impl Solver for Closing {
     }
 }
 
-/// A world with one moving sphere and a guard checking every `every` steps.
+/// A world with one moving sphere and a guard checking every `every` steps (no travel
+/// limit: the scripted solvers below double the speed without moving the sphere).
 fn guarded(every: u64) -> (World, BodyHandle) {
-    let mut w =
-        World::builder().gravity(DVec3::ZERO).energy_guard(Some(EnergyGuard { every, max_gain: 0.5 })).build().unwrap();
+    let mut w = World::builder()
+        .gravity(DVec3::ZERO)
+        .max_travel_ratio(f64::INFINITY)
+        .energy_guard(Some(EnergyGuard { every, max_gain: 0.5 }))
+        .build()
+        .unwrap();
     let h = w.insert(SphereBuilder::new(0.1, DVec3::ZERO).velocity(DVec3::X).build().unwrap()).unwrap();
     (w, h)
 }
@@ -327,4 +332,137 @@ fn energy_guard_settings_are_validated() {
         assert!(matches!(err, CoreError::InvalidWorld { field: f, .. } if f == field), "{err}");
     }
     assert!(World::builder().energy_guard(None).build().unwrap().energy_guard.is_none());
+}
+
+#[test]
+fn a_one_step_explosion_stops_at_once_even_when_the_bodies_then_fly_freely() {
+    // At step 5 the solver multiplies the speed by 1e5 (the energy by 1e10) once, then the
+    // sphere flies at constant speed: the interval check sees one strike and never a second.
+    let (mut w, h) = guarded(100);
+    let mut n = 0;
+    let mut s = Closing(Scripted(Box::new(move |w: &mut World| {
+        n += 1;
+        if n == 5 {
+            w.bodies.velocity[0] *= 1e5;
+        }
+        StepReport::default()
+    })));
+    let err = (0..1000).try_for_each(|_| w.step(&mut s, 1e-3).map(|_| ())).unwrap_err();
+    match &err {
+        CoreError::EnergyRunaway { step, interval, ratio, limit, body, .. } => {
+            assert_eq!((*step, *interval), (5, 1), "stopped in the step of the explosion");
+            // Gain 1e10 − 1 times the kinetic energy in play: far above the 1e3 limit.
+            assert!(*ratio > 1e9 && *limit == EnergyGuard::MAX_STEP_GAIN, "{ratio}");
+            assert_eq!(*body, h);
+        }
+        other => panic!("expected EnergyRunaway, got {other}"),
+    }
+    let text = err.to_string();
+    // Numbers for people, and what to do: the source of the ledger and how to turn it off.
+    assert!(text.contains("1.000e10 times the energy in play"), "{text}");
+    assert!(text.contains("solver 'closing'") && text.contains("keeps_ledger") && text.contains("None"), "{text}");
+
+    // A kick by hand between steps of the same size is not an explosion of a step.
+    let (mut w, _) = guarded(100);
+    let mut s = Closing(Scripted(Box::new(|_: &mut World| StepReport::default())));
+    for k in 0..300 {
+        if k == 150 {
+            w.bodies.velocity[0] *= 1e5;
+        }
+        w.step(&mut s, 1e-3).expect("a kick between steps is the user's, not the step's");
+    }
+}
+
+#[test]
+fn non_finite_energies_stop_the_run_naming_the_account_and_body() {
+    // A finite state whose kinetic energy overflows: ½ m v² with v = 1e160 m/s.
+    let mut w = World::builder().gravity(DVec3::ZERO).max_travel_ratio(f64::INFINITY).build().unwrap();
+    w.insert(SphereBuilder::new(0.1, DVec3::ZERO).build().unwrap()).unwrap();
+    let h = w.insert(SphereBuilder::new(0.1, DVec3::X).build().unwrap()).unwrap();
+    let mut s = Scripted(Box::new(|w: &mut World| {
+        w.bodies.velocity[1] = DVec3::new(1e160, 0.0, 0.0);
+        StepReport::default()
+    }));
+    let err = w.step(&mut s, 1e-3).unwrap_err();
+    assert!(
+        matches!(err, CoreError::NonFiniteEnergy { account: "kinetic energy", body: Some(b), step: 1, .. } if b == h),
+        "{err}"
+    );
+    // An infinite energy in the report (with the guard off: every solver is checked).
+    let mut w = World::builder().energy_guard(None).build().unwrap();
+    let mut s = Scripted(Box::new(|_: &mut World| StepReport { stored_elastic: f64::INFINITY, ..Default::default() }));
+    let err = w.step(&mut s, 1e-3).unwrap_err();
+    assert!(matches!(err, CoreError::NonFiniteEnergy { account: "stored energy", body: None, .. }), "{err}");
+    let mut s = Scripted(Box::new(|_: &mut World| StepReport { external_work: f64::NAN, ..Default::default() }));
+    let err = w.step(&mut s, 1e-3).unwrap_err();
+    assert!(matches!(err, CoreError::NonFiniteEnergy { account: "external work", .. }), "{err}");
+    // The potential energy of a huge mass far from the origin.
+    let mut w = World::builder().build().unwrap();
+    let h = w.insert(SphereBuilder::new(0.1, DVec3::new(0.0, 0.0, 1e10)).mass(1e300).build().unwrap()).unwrap();
+    let err = w.step(&mut Scripted(Box::new(|_: &mut World| StepReport::default())), 1e-3).unwrap_err();
+    assert!(
+        matches!(err, CoreError::NonFiniteEnergy { account: "potential energy", body: Some(b), .. } if b == h),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_non_finite_balance_at_a_check_is_an_immediate_stop() {
+    // A report whose dissipation is the largest finite number twice: the ledger overflows
+    // to infinity at the second step (the interval check would never count a NaN).
+    let mut w = World::builder().gravity(DVec3::ZERO).build().unwrap();
+    w.insert(SphereBuilder::new(0.1, DVec3::ZERO).build().unwrap()).unwrap();
+    let mut s = Closing(Scripted(Box::new(|_: &mut World| {
+        let mut r = StepReport::default();
+        r.dissipated.normal = f64::MAX;
+        r
+    })));
+    w.step(&mut s, 1e-3).expect("finite");
+    let err = w.step(&mut s, 1e-3).unwrap_err();
+    assert!(matches!(err, CoreError::NonFiniteEnergy { account: "dissipated energy", step: 2, .. }), "{err}");
+}
+
+#[test]
+fn a_sphere_moving_more_than_its_radius_in_a_step_is_an_error() {
+    // 1 mm radius at 1000 m/s with Δt = 1e-5: 1 cm per step, ten radii.
+    let mut w = World::builder().gravity(DVec3::ZERO).build().unwrap();
+    let h = w
+        .insert(SphereBuilder::new(1e-3, DVec3::ZERO).velocity(DVec3::new(1000.0, 0.0, 0.0)).build().unwrap())
+        .unwrap();
+    let mut s = Scripted(Box::new(|_: &mut World| StepReport::default()));
+    let err = w.step(&mut s, 1e-5).unwrap_err();
+    match err {
+        CoreError::ExcessiveTravel { body, distance, radius, limit, step, .. } => {
+            assert_eq!((body, step, limit, radius), (h, 1, 1.0, 1e-3));
+            // 1000 · 1e-5 up to the rounding of a product and a square root.
+            assert!((distance - 1e-2).abs() < 1e-15, "{distance}");
+        }
+        other => panic!("expected ExcessiveTravel, got {other}"),
+    }
+    // Half a radius per step passes, as does any speed with the check off.
+    let mut w = World::builder().gravity(DVec3::ZERO).build().unwrap();
+    w.insert(SphereBuilder::new(1e-3, DVec3::ZERO).velocity(DVec3::new(50.0, 0.0, 0.0)).build().unwrap()).unwrap();
+    w.step(&mut s, 1e-5).unwrap();
+    let mut w = World::builder().gravity(DVec3::ZERO).max_travel_ratio(f64::INFINITY).build().unwrap();
+    w.insert(SphereBuilder::new(1e-3, DVec3::ZERO).velocity(DVec3::new(1000.0, 0.0, 0.0)).build().unwrap()).unwrap();
+    w.step(&mut s, 1e-5).unwrap();
+    for bad in [0.0, -1.0, f64::NAN] {
+        let err = World::builder().max_travel_ratio(bad).build().unwrap_err();
+        assert!(matches!(err, CoreError::InvalidWorld { field: "max_travel_ratio", .. }), "{err}");
+    }
+}
+
+#[test]
+fn a_mass_that_underflows_is_rejected_at_insertion() {
+    let mut w = world();
+    // The material's density (2500) times (1e-200)³ underflows to zero.
+    let err = w.insert(SphereBuilder::new(1e-200, DVec3::ZERO).build().unwrap()).unwrap_err();
+    assert!(matches!(err, CoreError::InvalidBody { field: "mass", .. }), "{err}");
+    assert!(err.to_string().contains("underflows"), "{err}");
+    // In planar mode too (a disc: ρ π r²).
+    let mut w = World::builder().planar(true).build().unwrap();
+    let err = w.insert(SphereBuilder::new(1e-170, DVec3::ZERO).build().unwrap()).unwrap_err();
+    assert!(matches!(err, CoreError::InvalidBody { field: "mass", .. }), "{err}");
+    // As a wall it is fine.
+    w.insert(SphereBuilder::new(1e-200, DVec3::ZERO).fixed().build().unwrap()).unwrap();
 }

@@ -46,7 +46,7 @@ pub use aliases::{
     LinearViscousCoulomb,
 };
 pub use cohesion::ConstantCohesion;
-pub use composed::{Composed, TensionPolicy};
+pub use composed::{Composed, TensionPolicy, MAX_DAMPING_STEP};
 pub use damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};
 pub use error::MdError;
 pub use history::{ComposedHistory, SubHistory};

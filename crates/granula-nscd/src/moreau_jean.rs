@@ -23,7 +23,8 @@ use crate::prefetch::prefetch;
 use crate::sweep::fill_order;
 use granula_core::math::{integrate_orientation, tangent_frame};
 use granula_core::{
-    Broadphase, ContactKey, ContactStore, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport, StepWarning, World,
+    BodyRef, Broadphase, ContactKey, ContactStore, CoreError, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport,
+    StepWarning, World,
 };
 use nalgebra::Vector6;
 use rand::SeedableRng;
@@ -158,7 +159,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                     BodyVelocity { v: start.v + acc * dt, w: start.w + alpha * dt }
                 }
                 MotionKind::Kinematic => {
-                    let d = b.drive[i].as_ref().expect("kinematic bodies carry a drive");
+                    // A body made kinematic by editing the motion column has no drive.
+                    let d = b.drive[i].as_ref().ok_or_else(|| {
+                        CoreError::invalid_body(
+                            BodyRef::Handle(b.handle[i]),
+                            "motion",
+                            "kinematic without a drive",
+                            "a drive in `bodies.drive` for every kinematic body (insert the body as kinematic)",
+                        )
+                    })?;
                     BodyVelocity { v: d.linear.at(t0 + dt), w: d.angular.at(t0 + dt) }
                 }
                 MotionKind::Fixed => BodyVelocity::default(),
@@ -473,6 +482,12 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
 
     fn name(&self) -> &'static str {
         "nscd"
+    }
+
+    /// The detection margin grows by 2θ Δt times the largest speed: every contact the step
+    /// can close is seen, however far a body moves.
+    fn detects_along_the_step(&self) -> bool {
+        true
     }
 
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, NscdError> {

@@ -373,9 +373,15 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
     }
 
     /// The reports carry the dissipation and stored energy of every sub-model, the work of
-    /// external loads and of kinematic bodies: the ledger closes to the integrator's error.
+    /// external loads and of kinematic bodies: the ledger closes to the integrator's error,
+    /// provided the law books its energies ([`ContactLaw::keeps_ledger`]).
     fn closes_energy_balance(&self) -> bool {
-        true
+        self.law.keeps_ledger()
+    }
+
+    /// The contact law, by name.
+    fn ledger_source(&self) -> String {
+        format!("contact law '{}'", self.law.name())
     }
 
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, SmoothError> {

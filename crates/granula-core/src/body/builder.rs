@@ -161,6 +161,18 @@ impl SphereBuilder {
     /// density; non-finite state.
     pub fn build(self) -> Result<RigidBody> {
         let r = positive(BodyRef::New, "radius", self.radius)?;
+        if self.common.motion.is_dynamic() {
+            // The mass from an explicit density or mass is known now; one from the
+            // material's density is checked at insertion.
+            let props = match self.common.mass {
+                MassSource::Density(rho) if rho.is_finite() && rho > 0.0 => Some(MassProperties::solid_sphere(rho, r)),
+                MassSource::Explicit(p) if p.mass.is_finite() && p.mass > 0.0 => Some(p),
+                _ => None,
+            };
+            if let Some(p) = props {
+                crate::body_set::check_dynamic_mass(BodyRef::New, &p)?;
+            }
+        }
         self.common.finish(Shape::Sphere { radius: r })
     }
 }
@@ -297,5 +309,38 @@ mod tests {
         let s = SphereBuilder::new(0.5, DVec3::ONE).velocity(DVec3::X).build().unwrap();
         assert_eq!(s.state.velocity, DVec3::X);
         assert!(s.motion.is_dynamic());
+    }
+
+    #[test]
+    fn masses_that_underflow_are_rejected_when_built() {
+        let field = |e: CoreError| match e {
+            CoreError::InvalidBody { field, .. } => field,
+            other => panic!("unexpected {other}"),
+        };
+        // ρ r³ = 2500 · 1e-600 underflows to zero.
+        assert_eq!(field(SphereBuilder::new(1e-200, DVec3::ZERO).density(2500.0).build().unwrap_err()), "mass");
+        // m = 1e-300 is fine, but I = 0.4 m r² = 4e-321 is subnormal and 1/I overflows.
+        assert_eq!(field(SphereBuilder::new(1e-10, DVec3::ZERO).mass(1e-300).build().unwrap_err()), "inertia");
+        // A wall of any size has no mass to check.
+        assert!(SphereBuilder::new(1e-200, DVec3::ZERO).fixed().build().is_ok());
+    }
+
+    #[test]
+    fn huge_and_tiny_directions_keep_their_direction() {
+        // |(0, 0, 1e200)|² overflows and |(0, 1e-200, 0)|² underflows: a plain v/|v| gave a
+        // zero normal (a wall that vanished) or NaN.
+        let p = PlaneBuilder::new(DVec3::ZERO, DVec3::new(0.0, 0.0, 1e200)).build().unwrap();
+        assert!(matches!(p.shape, Shape::Plane { normal } if normal == DVec3::Z));
+        let p = PlaneBuilder::new(DVec3::ZERO, DVec3::new(0.0, -1e-200, 0.0)).build().unwrap();
+        assert!(matches!(p.shape, Shape::Plane { normal } if normal == -DVec3::Y));
+        let c = CylinderBuilder::new(DVec3::ZERO, DVec3::new(0.0, 1e300, 0.0), 0.02).build().unwrap();
+        assert!(matches!(c.shape, Shape::Cylinder(w) if w.axis == DVec3::Y));
+        let field = |e: CoreError| match e {
+            CoreError::InvalidBody { field, .. } => field,
+            other => panic!("unexpected {other}"),
+        };
+        let inf = DVec3::new(0.0, f64::INFINITY, 0.0);
+        assert_eq!(field(PlaneBuilder::new(DVec3::ZERO, inf).build().unwrap_err()), "normal");
+        assert_eq!(field(CylinderBuilder::new(DVec3::ZERO, inf, 1.0).build().unwrap_err()), "axis");
     }
 }

@@ -121,14 +121,11 @@ pub(crate) fn finite_vec(body: BodyRef, field: &'static str, v: DVec3) -> Result
     }
 }
 
-/// Checks a direction parameter: finite, non-zero; returns it normalised.
+/// Checks a direction parameter: finite, non-zero; returns it normalised without overflow
+/// or underflow ([`normalize_scaled`](crate::math::normalize_scaled)), so that any finite
+/// non-zero vector, however long or short, gives its direction.
 pub(crate) fn unit_vec(body: BodyRef, field: &'static str, v: DVec3) -> Result<DVec3> {
-    let len = v.length();
-    if v.is_finite() && len > 1e-300 {
-        Ok(v / len)
-    } else {
-        Err(CoreError::invalid_body(body, field, v, "a finite, non-zero vector"))
-    }
+    crate::math::normalize_scaled(v).ok_or_else(|| CoreError::invalid_body(body, field, v, "a finite, non-zero vector"))
 }
 
 /// Checks a scalar parameter: finite and strictly positive.

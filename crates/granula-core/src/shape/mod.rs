@@ -91,21 +91,26 @@ impl Shape {
     }
 
     /// World-space bounding box at a pose. Planes and infinite cylinders have unbounded
-    /// boxes (infinite bounds on the free directions).
+    /// boxes (infinite bounds on the free directions); the box of a plane normal to an axis
+    /// is the half-space behind it, which holds every sphere that touches or crossed it.
     pub fn aabb(&self, position: DVec3, orientation: DQuat) -> Aabb {
         match self {
             Shape::Sphere { radius } => Aabb::around(position, DVec3::splat(*radius)),
             Shape::Plane { normal } => {
                 let n = orientation * *normal;
-                // A plane normal to an axis is bounded along that axis: a thin slab.
+                // A plane normal to an axis is bounded along that axis on its free side: the
+                // box is the whole half-space behind it (the solid side), not a zero-thickness
+                // slab, so that a sphere that crossed the plane in one step is still a
+                // candidate and the narrowphase reports its deep overlap.
                 let mut min = DVec3::splat(f64::NEG_INFINITY);
                 let mut max = DVec3::splat(f64::INFINITY);
                 for k in 0..3 {
-                    let mut e = DVec3::ZERO;
-                    e[k] = 1.0;
-                    if n.abs().dot(e) > 1.0 - 1e-12 {
-                        min[k] = position[k];
-                        max[k] = position[k];
+                    if n[k].abs() > 1.0 - 1e-12 {
+                        if n[k] > 0.0 {
+                            max[k] = position[k];
+                        } else {
+                            min[k] = position[k];
+                        }
                     }
                 }
                 Aabb { min, max }
