@@ -193,6 +193,12 @@ impl ContactLaw for OnsetExactTsuji {
         "hertz+onset_exact_tsuji".into()
     }
 
+    /// The test measures velocities only, so the law books no stored or dissipated energy
+    /// and says so: the energy guard then stays off for it.
+    fn keeps_ledger(&self) -> bool {
+        false
+    }
+
     fn force(&self, k: &ContactKinematics<'_>, touching: &mut bool) -> ContactForce {
         let d = k.overlap;
         if d <= 0.0 {
