@@ -11,9 +11,12 @@ use std::path::{Path, PathBuf};
 
 /// Format version written in every checkpoint. Format 3 added, to the MD solver's state,
 /// each body's orientation at the last force evaluation (the rotation increments of
-/// 002 eq. 15) and the rotation history of the predictor elongation; files of an earlier
-/// format are refused with an error that names both formats.
-pub const CHECKPOINT_FORMAT: u32 = 3;
+/// 002 eq. 15) and the rotation history of the predictor elongation. Format 4 added the MD
+/// solver's candidate-pair list (in its order), the skin layer's reference boxes and
+/// counters, the positions at the last rebuild and whether the solver was primed, so that
+/// the resumed run rebuilds its list at the same steps as the uninterrupted one. Files of
+/// another format are refused with an error that names both formats.
+pub const CHECKPOINT_FORMAT: u32 = 4;
 
 /// The state of a run at the end of a step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
