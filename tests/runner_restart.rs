@@ -20,9 +20,10 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-/// 150 spheres poured on a floor with contact springs, rolling resistance and Gear-5, every
-/// output the format has (series, VTK, trajectories, contacts, stress) at intervals that no
-/// interruption step is likely to divide.
+/// A bed of 147 touching spheres and 151 more poured on it, with contact springs, rolling
+/// resistance and Gear-5 (several hundred candidate pairs: several blocks in the force
+/// pass), every output the format has (series, VTK, trajectories, contacts, stress) at
+/// intervals that no interruption step is likely to divide.
 fn scene(steps: u64) -> String {
     format!(
         r#"
@@ -46,12 +47,18 @@ normal = [0.0, 0.0, 1.0]
 [[spheres]]
 name = "probe"
 radius = 0.001
-position = [0.0075, 0.0075, 0.022]
+position = [0.0075, 0.0075, 0.026]
+
+[[lattices]]
+origin = [0.001, 0.001, 0.001]
+counts = [7, 7, 3]
+spacing = 0.002
+radius = 0.001
 
 [[packings]]
 count = 150
 seed = 4
-region = {{ shape = "box", min = [0.0, 0.0, 0.0], max = [0.015, 0.015, 0.02] }}
+region = {{ shape = "box", min = [0.0, 0.0, 0.0062], max = [0.015, 0.015, 0.024] }}
 size = {{ distribution = "uniform", min = 0.0009, max = 0.0011 }}
 
 [output]
