@@ -143,15 +143,8 @@ fn assert_interrupted_run_matches(name: &str, steps: u64, signals: &[&str], gap:
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
     let out = d.join("interrupted");
-    let child = granula()
-        .arg("run")
-        .arg(&file)
-        .arg("--out")
-        .arg(&out)
-        .arg("--quiet")
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child =
+        granula().arg("run").arg(&file).arg("--out").arg(&out).arg("--quiet").stdout(Stdio::piped()).spawn().unwrap();
     let mut stops = vec![interrupt(child, signals[0], &out, 0, gap)];
     for signal in &signals[1..] {
         let lines = std::fs::read_to_string(out.join("series.csv")).unwrap().lines().count();

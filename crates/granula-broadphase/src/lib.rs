@@ -47,5 +47,7 @@ pub use verlet::{VerletPairs, VerletState};
 
 /// The types a host program needs: `use granula_broadphase::prelude::*;`.
 pub mod prelude {
-    pub use crate::{Broadphase, BroadphaseError, BruteForce, CellSize, LinkedCells, SweepAndPrune, VerletPairs, VerletState};
+    pub use crate::{
+        Broadphase, BroadphaseError, BruteForce, CellSize, LinkedCells, SweepAndPrune, VerletPairs, VerletState,
+    };
 }

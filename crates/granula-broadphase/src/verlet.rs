@@ -152,7 +152,9 @@ impl<B: Broadphase> VerletPairs<B> {
         if let Some(w) = state.pairs.windows(2).find(|w| w[0] >= w[1]) {
             return bad(format!("pairs {:?} and {:?} out of order", w[0], w[1]));
         }
-        if let Some(p) = state.pairs.iter().find(|&&(i, j)| state.reference_skip[i as usize] && state.reference_skip[j as usize]) {
+        if let Some(p) =
+            state.pairs.iter().find(|&&(i, j)| state.reference_skip[i as usize] && state.reference_skip[j as usize])
+        {
             return bad(format!("pair {p:?} of two skipped bodies"));
         }
         // Bounds may be infinite (walls), never NaN: a step with a non-finite body fails.

@@ -162,7 +162,7 @@ fn contents_no_run_writes_are_refused_under_a_valid_checksum() {
     assert!(e.contains("velocity of body"), "{e}");
     let e = refusal_after("spin", |c| c.angular_velocity[5].x = f64::NAN);
     assert!(e.contains("angular velocity"), "{e}");
-    let e = refusal_after("quat", |c| c.orientation[7] = c.orientation[7] * 2.0);
+    let e = refusal_after("quat", |c| c.orientation[7] *= 2.0);
     assert!(e.contains("orientation of body"), "{e}");
     let e = refusal_after("ledger", |c| c.ledger.dissipated.sliding = f64::NAN);
     assert!(e.contains("ledger"), "{e}");

@@ -57,8 +57,10 @@ size = { distribution = "uniform", min = 0.0008, max = 0.0012 }
 /// The box of [`BOX`] with a bed of 5 × 5 × 4 touching spheres and 40 loose ones above it
 /// (140 spheres): more than 256 candidate pairs, so the force pass has several blocks.
 fn dense_box() -> String {
-    BOX.replace("counts = [5, 5, 1]", "counts = [5, 5, 4]")
-        .replace("min = [0.0, 0.0, 0.0025], max = [0.012, 0.012, 0.008]", "min = [0.0, 0.0, 0.0085], max = [0.012, 0.012, 0.014]")
+    BOX.replace("counts = [5, 5, 1]", "counts = [5, 5, 4]").replace(
+        "min = [0.0, 0.0, 0.0025], max = [0.012, 0.012, 0.008]",
+        "min = [0.0, 0.0, 0.0085], max = [0.012, 0.012, 0.014]",
+    )
 }
 
 /// Outputs written by every run, at intervals that the interruption steps do not divide.
@@ -98,7 +100,8 @@ fn assert_same_state(a: &Checkpoint, c: &Checkpoint, name: &str) {
     assert_eq!(a.time.to_bits(), c.time.to_bits(), "{name}: time");
     assert_eq!(a.removed, c.removed, "{name}: removed bodies");
     let bits = |v: &[glam::DVec3]| v.iter().flat_map(|x| x.to_array().map(f64::to_bits)).collect::<Vec<_>>();
-    let differ = |x: &[glam::DVec3], y: &[glam::DVec3]| x.iter().zip(y).filter(|(p, q)| bits(&[**p]) != bits(&[**q])).count();
+    let differ =
+        |x: &[glam::DVec3], y: &[glam::DVec3]| x.iter().zip(y).filter(|(p, q)| bits(&[**p]) != bits(&[**q])).count();
     assert!(bits(&a.position) == bits(&c.position), "{name}: {} positions differ", differ(&a.position, &c.position));
     assert_eq!(bits(&a.velocity), bits(&c.velocity), "{name}: velocities");
     assert_eq!(bits(&a.angular_velocity), bits(&c.angular_velocity), "{name}: angular velocities");
@@ -251,7 +254,8 @@ fn md_dense_every_integrator() {
 fn md_dense_resistances_two_threads_every_broadphase() {
     for broadphase in ["sweep_and_prune", "linked_cells", "brute_force"] {
         let solver = format!("resistances = true\nthreads = 2\nbroadphase = \"{broadphase}\"");
-        let material = "rolling_friction = 0.0002\ntorsion_friction = 0.0002\ncohesion_force = 0.0001\ncohesion_range = 0.0001";
+        let material =
+            "rolling_friction = 0.0002\ntorsion_friction = 0.0002\ncohesion_force = 0.0001\ncohesion_range = 0.0001";
         let text = md_scene_of(&dense_box(), 6237, &solver, material, "");
         assert_exact_restart(&format!("md_dense_{broadphase}"), &text, &[1237]);
     }
@@ -309,10 +313,7 @@ fn nscd_forward_cold_global_correcting() {
 
 #[test]
 fn nscd_forward_backward_fixed_linked_cells() {
-    nscd(
-        "nscd_fb",
-        "sweep = \"forward_backward\"\ncriterion = \"fixed_iterations\"\nbroadphase = \"linked_cells\"",
-    );
+    nscd("nscd_fb", "sweep = \"forward_backward\"\ncriterion = \"fixed_iterations\"\nbroadphase = \"linked_cells\"");
 }
 
 /// Bodies removed during the run: a fixed floor of beads with a hole, strong gravity, a sink
@@ -372,5 +373,9 @@ flow = { z = -0.001, every = 10, remove_below = -0.003 }
         at
     };
     assert!(!removed_at.is_empty() && removed_at[0] < 1501, "removals at {removed_at:?}");
-    assert_exact_restart("md_sink_at_removal", &text.replace("steps = 6501", &format!("steps = {}", removed_at[0] + 5000)), &removed_at[..1]);
+    assert_exact_restart(
+        "md_sink_at_removal",
+        &text.replace("steps = 6501", &format!("steps = {}", removed_at[0] + 5000)),
+        &removed_at[..1],
+    );
 }

@@ -116,7 +116,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         if !state.kinematic_power.is_finite() {
             return bad("MD solver state: kinematic power", format!("{}", state.kinematic_power), "finite");
         }
-        let primed = state.primed && state.primed_handles == bodies.handle && state.primed_materials == world.materials.len();
+        let primed =
+            state.primed && state.primed_handles == bodies.handle && state.primed_materials == world.materials.len();
         // Without priming, the next step starts afresh and measures rotations from the
         // orientations it starts from: the saved ones (of the bodies before a removal,
         // perhaps) are not used.
@@ -176,9 +177,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         }
         self.integrator.restore_state(&state.integrator, bodies)?;
         if primed {
-            self.verlet
-                .restore_state(&state.broadphase)
-                .map_err(|e| CoreError::InvalidWorld { field: "MD solver state", value: e.to_string(), expected: "a consistent skin layer" })?;
+            self.verlet.restore_state(&state.broadphase).map_err(|e| CoreError::InvalidWorld {
+                field: "MD solver state",
+                value: e.to_string(),
+                expected: "a consistent skin layer",
+            })?;
         }
         self.max_range = self.law_margin(world);
         let (law, materials) = (&self.law, &world.materials);

@@ -10,9 +10,9 @@
 
 use super::outputs::OutputState;
 use crate::error::{IoError, Result};
+use bincode::Options;
 use glam::{DQuat, DVec3};
 use granula_core::{BodyHandle, EnergyLedger, World};
-use bincode::Options;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -116,7 +116,9 @@ impl Checkpoint {
         }
         // The integrators keep orientations unit quaternions to round-off; a norm off by more
         // than 1e-6 is not an orientation any step produced.
-        if let Some(i) = self.orientation.iter().position(|q| !(q.is_finite() && (q.length_squared() - 1.0).abs() < 1e-6)) {
+        if let Some(i) =
+            self.orientation.iter().position(|q| !(q.is_finite() && (q.length_squared() - 1.0).abs() < 1e-6))
+        {
             return damaged(format!("orientation of body {} is {}", world.bodies.handle[i].0, self.orientation[i]));
         }
         if !(self.time.is_finite() && self.time >= 0.0) {
@@ -129,20 +131,15 @@ impl Checkpoint {
         // about k ε k Δt in relative terms (ε = 1.1e-16), below 1e-6 for any k < 9e9.
         let expected = self.step as f64 * dt;
         if (self.time - expected).abs() > 1e-6 * expected.max(dt) {
-            return damaged(format!("time {} s after {} steps of {dt} s (expected {expected} s)", self.time, self.step));
+            return damaged(format!(
+                "time {} s after {} steps of {dt} s (expected {expected} s)",
+                self.time, self.step
+            ));
         }
         let l = &self.ledger;
         let d = &l.dissipated;
-        let ledger = [
-            l.stored_elastic,
-            l.external_work,
-            d.normal,
-            d.sliding,
-            d.rolling,
-            d.twisting,
-            d.cohesion,
-            d.body_damping,
-        ];
+        let ledger =
+            [l.stored_elastic, l.external_work, d.normal, d.sliding, d.rolling, d.twisting, d.cohesion, d.body_damping];
         if ledger.iter().any(|e| !e.is_finite()) {
             return damaged(format!("non-finite energy in the ledger {l:?}"));
         }
@@ -169,7 +166,8 @@ impl Checkpoint {
             ("forces", self.force.len()),
             ("torques", self.torque.len()),
         ];
-        let wrong: Vec<String> = columns.iter().filter(|c| c.1 != n).map(|(name, len)| format!("{len} {name}")).collect();
+        let wrong: Vec<String> =
+            columns.iter().filter(|c| c.1 != n).map(|(name, len)| format!("{len} {name}")).collect();
         if wrong.is_empty() {
             return Ok(());
         }
