@@ -384,3 +384,52 @@ flow = { z = -0.001, every = 10, remove_below = -0.003 }
         &removed_at[..1],
     );
 }
+
+/// A small rotating drum (a kinematic cylinder turning at 10 rad/s, flat end walls) with 80
+/// beads, stopped twice: the scene where two interrupt-and-resume cycles used to end with
+/// positions centimetres apart.
+#[test]
+fn md_rotating_drum_two_interruptions() {
+    let text = r#"
+[simulation]
+dt = 5e-6
+steps = 8237
+
+[solver]
+kind = "md"
+skin = 0.0001
+
+[[materials]]
+name = "glass"
+restitution = 0.5
+friction = 0.5
+
+[[cylinders]]
+name = "drum"
+center = [0.0, 0.0, 0.0]
+axis = [0.0, 1.0, 0.0]
+radius = 0.01
+length = 0.006
+inside = true
+motion = "kinematic"
+angular_velocity = [0.0, 10.0, 0.0]
+
+[[planes]]
+point = [0.0, -0.003, 0.0]
+normal = [0.0, 1.0, 0.0]
+[[planes]]
+point = [0.0, 0.003, 0.0]
+normal = [0.0, -1.0, 0.0]
+
+[[packings]]
+count = 80
+seed = 5
+region = { shape = "box", min = [-0.0065, -0.003, -0.0065], max = [0.0065, 0.003, 0.0065] }
+size = { distribution = "uniform", min = 0.0006, max = 0.0008 }
+
+[output]
+series = { every = 7 }
+vtk = { every = 900 }
+"#;
+    assert_exact_restart("md_drum", text, &[1237, 3001]);
+}
