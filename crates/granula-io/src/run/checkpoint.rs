@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 /// 002 eq. 15) and the rotation history of the predictor elongation. Format 4 added the MD
 /// solver's candidate-pair list (in its order), the skin layer's reference boxes and
 /// counters, the positions at the last rebuild and whether the solver was primed, so that
-/// the resumed run rebuilds its list at the same steps as the uninterrupted one. Files of
+/// the resumed run rebuilds its list at the same steps as the uninterrupted one, and the
+/// file header with the CRC-32 of the content (see the module documentation). Files of
 /// another format are refused with an error that names both formats.
 pub const CHECKPOINT_FORMAT: u32 = 4;
 
