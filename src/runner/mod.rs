@@ -1,4 +1,5 @@
-//! Command line, progress bar and Ctrl-C handling around `granula_io::run::Run`.
+//! Command line, progress bar and signal handling (Ctrl-C, SIGTERM) around
+//! `granula_io::run::Run`.
 
 mod cli;
 mod progress;
@@ -16,7 +17,9 @@ const DEFAULT_SCENE: &str = include_str!("../../examples/scenes/settling_box_md.
 /// Its name in messages.
 const DEFAULT_SCENE_NAME: &str = "examples/scenes/settling_box_md.toml (built in)";
 
-/// Exit status when a run was interrupted and checkpointed.
+/// Exit status when a run was interrupted (SIGINT, SIGTERM or SIGHUP) and checkpointed:
+/// 128 + 2, the shell's status for Ctrl-C, whichever of the three signals stopped it (the
+/// handler is told that a stop was asked, not by which signal).
 const INTERRUPTED: i32 = 130;
 
 /// Runs the command line; returns the process exit status.
@@ -77,10 +80,12 @@ fn start(scene: Scene, out: &Path, quiet: bool) -> Result<i32, IoError> {
 fn drive(mut run: Run, quiet: bool) -> Result<i32, IoError> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
-    // A second handler cannot be installed (resume after run in one process does not
-    // happen); failing to install one only loses the clean Ctrl-C exit.
+    // One handler for SIGINT (Ctrl-C), SIGTERM (schedulers, `kill`) and SIGHUP (terminal
+    // closed): each stops the run after the current step, with a checkpoint. A second
+    // handler cannot be installed (resume after run in one process does not happen);
+    // failing to install one only loses the clean exit.
     if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
-        eprintln!("warning: Ctrl-C handler not installed ({e}); Ctrl-C will stop without a checkpoint");
+        eprintln!("warning: signal handler not installed ({e}); Ctrl-C and SIGTERM will stop without a checkpoint");
     }
     println!("scene   {}", run.scene.file);
     println!("solver  {}", run.solver.describe());

@@ -16,6 +16,12 @@ pub enum BroadphaseError {
         /// What was expected instead.
         expected: &'static str,
     },
+    /// A saved skin-layer state ([`VerletState`](crate::VerletState)) is inconsistent.
+    #[error("invalid skin-layer state: {problem}")]
+    InvalidState {
+        /// What is wrong.
+        problem: String,
+    },
 }
 
 /// `Result` with [`BroadphaseError`].

@@ -43,9 +43,11 @@ pub use granula_core::Broadphase;
 pub use linked_cells::{CellSize, LinkedCells};
 pub use partition::is_void;
 pub use sweep_and_prune::SweepAndPrune;
-pub use verlet::VerletPairs;
+pub use verlet::{VerletPairs, VerletState};
 
 /// The types a host program needs: `use granula_broadphase::prelude::*;`.
 pub mod prelude {
-    pub use crate::{Broadphase, BroadphaseError, BruteForce, CellSize, LinkedCells, SweepAndPrune, VerletPairs};
+    pub use crate::{
+        Broadphase, BroadphaseError, BruteForce, CellSize, LinkedCells, SweepAndPrune, VerletPairs, VerletState,
+    };
 }

@@ -1,8 +1,28 @@
 //! A Verlet (skin) layer over any backend: candidate pairs computed on inflated boxes and
 //! reused until some body has moved far enough to make the list unsafe.
 
-use crate::error::{non_negative, Result};
+use crate::error::{non_negative, BroadphaseError, Result};
 use granula_core::{Aabb, BodySet, Broadphase, DVec3, MotionKind};
+use serde::{Deserialize, Serialize};
+
+/// What a [`VerletPairs`] carries from one update to the next, for checkpoints: with it a
+/// fresh skin layer over the same backend, skin and margin takes the same rebuild decisions
+/// and returns the same pairs as the one that saved it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct VerletState {
+    /// Reference box of each body: its box at the last rebuild, inflated by half the skin.
+    pub reference: Vec<Aabb>,
+    /// Skip flag of each body at the last rebuild.
+    pub reference_skip: Vec<bool>,
+    /// The candidate pairs of the last rebuild, sorted ascending.
+    pub pairs: Vec<(u32, u32)>,
+    /// A rebuild is due at the next update ([`VerletPairs::invalidate`], or never built).
+    pub stale: bool,
+    /// Rebuilds so far.
+    pub rebuilds: u64,
+    /// Updates so far.
+    pub updates: u64,
+}
 
 /// Candidate pairs with a skin, rebuilt only when needed.
 ///
@@ -102,6 +122,52 @@ impl<B: Broadphase> VerletPairs<B> {
     /// Forces a rebuild at the next update (e.g. after teleporting bodies by hand).
     pub fn invalidate(&mut self) {
         self.stale = true;
+    }
+
+    /// The state for a checkpoint (see [`VerletState`]).
+    pub fn save_state(&self) -> VerletState {
+        VerletState {
+            reference: self.reference.clone(),
+            reference_skip: self.reference_skip.clone(),
+            pairs: self.pairs.clone(),
+            stale: self.stale,
+            rebuilds: self.rebuilds,
+            updates: self.updates,
+        }
+    }
+
+    /// Restores a state from [`VerletPairs::save_state`]. Checks that it is consistent (one
+    /// skip flag per reference box, pairs `i < j` of existing bodies, sorted without
+    /// duplicates, no pair of two skipped bodies); a state that is not is refused and `self`
+    /// is left as it was.
+    pub fn restore_state(&mut self, state: &VerletState) -> Result<()> {
+        let bad = |problem: String| Err(BroadphaseError::InvalidState { problem });
+        let n = state.reference.len();
+        if state.reference_skip.len() != n {
+            return bad(format!("{n} reference boxes but {} skip flags", state.reference_skip.len()));
+        }
+        if let Some(p) = state.pairs.iter().find(|&&(i, j)| i >= j || j as usize >= n) {
+            return bad(format!("pair {p:?} among {n} bodies (expected i < j < {n})"));
+        }
+        if let Some(w) = state.pairs.windows(2).find(|w| w[0] >= w[1]) {
+            return bad(format!("pairs {:?} and {:?} out of order", w[0], w[1]));
+        }
+        if let Some(p) =
+            state.pairs.iter().find(|&&(i, j)| state.reference_skip[i as usize] && state.reference_skip[j as usize])
+        {
+            return bad(format!("pair {p:?} of two skipped bodies"));
+        }
+        // Bounds may be infinite (walls), never NaN: a step with a non-finite body fails.
+        if state.reference.iter().any(|b| b.min.is_nan() || b.max.is_nan()) {
+            return bad("a reference box with a NaN bound".into());
+        }
+        self.reference.clone_from(&state.reference);
+        self.reference_skip.clone_from(&state.reference_skip);
+        self.pairs.clone_from(&state.pairs);
+        self.stale = state.stale;
+        self.rebuilds = state.rebuilds;
+        self.updates = state.updates;
+        Ok(())
     }
 
     /// Updates from a body set: boxes from [`BodySet::aabb`], and bodies that are not

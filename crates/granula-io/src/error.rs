@@ -90,6 +90,16 @@ pub enum IoError {
         /// What is wrong.
         problem: String,
     },
+    /// A checkpoint file is damaged: too short, cut, a checksum that does not match its
+    /// content, or a content that no run can have written (non-finite values, columns of
+    /// different lengths, a state inconsistent with its scene).
+    #[error("checkpoint {path} is damaged: {problem}")]
+    CheckpointDamaged {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
     /// An error of the core (a body or material rejected, a failed step).
     #[error(transparent)]
     Core(#[from] CoreError),

@@ -41,6 +41,28 @@ pub(crate) struct Candidate {
     pub effective_radius: f64,
 }
 
+/// The candidate of the broadphase pair `(i, j)` (dense indices, `i < j`) with detection
+/// margin `margin`.
+fn candidate(bodies: &BodySet, materials: &MaterialTable, i: usize, j: usize, margin: f64) -> Candidate {
+    let (body1, body2) = if bodies.handle[i] < bodies.handle[j] { (i, j) } else { (j, i) };
+    let spheres = bodies.radius[i].is_finite() && bodies.radius[j].is_finite();
+    let kind = if spheres { PairKind::Spheres } else { PairKind::General };
+    let (r1, r2) = (bodies.radius[body1], bodies.radius[body2]);
+    let material = materials.pair_index(bodies.material[body1], bodies.material[body2]);
+    Candidate {
+        body1: body1 as u32,
+        body2: body2 as u32,
+        material: material as u32,
+        kind,
+        radius1: r1,
+        radius2: r2,
+        reach2: (r1 + r2 + margin) * (r1 + r2 + margin),
+        margin,
+        effective_mass: 1.0 / (bodies.inv_mass[i] + bodies.inv_mass[j]),
+        effective_radius: if spheres { r1 * r2 / (r1 + r2) } else { f64::NAN },
+    }
+}
+
 /// The candidate pairs between two rebuilds, with a compressed-sparse-row incidence list:
 /// the entries of body i are `incidence[offsets[i]..offsets[i + 1]]`, each `(pair << 1) | role`
 /// with role 0 for body 1 and 1 for body 2, in increasing pair order. Gathering forces over it
@@ -74,30 +96,31 @@ impl PairList {
             if bodies.inv_mass[iu] == 0.0 && bodies.inv_mass[ju] == 0.0 {
                 continue;
             }
-            let (body1, body2) = if bodies.handle[iu] < bodies.handle[ju] { (i, j) } else { (j, i) };
-            let spheres = bodies.radius[iu].is_finite() && bodies.radius[ju].is_finite();
-            if spheres {
+            if bodies.radius[iu].is_finite() && bodies.radius[ju].is_finite() {
                 let limit = bodies.radius[iu] + bodies.radius[ju] + reach;
                 if (bodies.position[iu] - bodies.position[ju]).length_squared() > limit * limit {
                     continue;
                 }
             }
-            let kind = if spheres { PairKind::Spheres } else { PairKind::General };
-            let (r1, r2) = (bodies.radius[body1 as usize], bodies.radius[body2 as usize]);
-            let margin = margin(iu, ju);
-            let material = materials.pair_index(bodies.material[body1 as usize], bodies.material[body2 as usize]);
-            self.candidates.push(Candidate {
-                body1,
-                body2,
-                material: material as u32,
-                kind,
-                radius1: r1,
-                radius2: r2,
-                reach2: (r1 + r2 + margin) * (r1 + r2 + margin),
-                margin,
-                effective_mass: 1.0 / (bodies.inv_mass[iu] + bodies.inv_mass[ju]),
-                effective_radius: if spheres { r1 * r2 / (r1 + r2) } else { f64::NAN },
-            });
+            self.candidates.push(candidate(bodies, materials, iu, ju, margin(iu, ju)));
+        }
+        self.index(bodies.len());
+    }
+
+    /// Restores a saved list: `pairs` are the candidates' dense index pairs `(i, j)`, `i < j`,
+    /// in list order (as [`PairList::rebuild`] left them, which the caller checked: sorted,
+    /// in range, not two non-dynamic bodies). The per-pair data that depends on shapes,
+    /// materials and masses only is recomputed, so the list equals the saved one.
+    pub fn restore(
+        &mut self,
+        bodies: &BodySet,
+        materials: &MaterialTable,
+        pairs: impl IntoIterator<Item = (usize, usize)>,
+        margin: impl Fn(usize, usize) -> f64,
+    ) {
+        self.candidates.clear();
+        for (i, j) in pairs {
+            self.candidates.push(candidate(bodies, materials, i, j, margin(i, j)));
         }
         self.index(bodies.len());
     }

@@ -9,8 +9,8 @@ use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
 use granula_core::narrowphase::collide;
 use granula_core::{
-    rotation_vector, Aabb, AccelerationField, Broadphase, ContactLaw, ContactStore, DQuat, DVec3, Integrator,
-    MotionKind, Solver, StepReport, StepWarning, World,
+    rotation_vector, Aabb, AccelerationField, BodyHandle, Broadphase, ContactLaw, ContactStore, DQuat, DVec3,
+    Integrator, MotionKind, Solver, StepReport, StepWarning, World,
 };
 use std::sync::Arc;
 
@@ -47,7 +47,7 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     config: MdConfig,
     pub(crate) verlet: VerletPairs<B>,
     pool: Option<Arc<rayon::ThreadPool>>,
-    pairs: PairList,
+    pub(crate) pairs: PairList,
     pub(crate) store: ContactStore<L::History>,
     pub(crate) stored_energy: ContactStore<f64>,
     pub(crate) max_range: f64,
@@ -58,7 +58,10 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     /// Per body, the orientation at the previous force evaluation (002 eq. 15).
     pub(crate) prev_orientation: Vec<DQuat>,
     /// Positions at the last rebuild of the candidate list (the spheres' Verlet criterion).
-    reference_position: Vec<DVec3>,
+    pub(crate) reference_position: Vec<DVec3>,
+    /// Handles of the bodies, in dense order, when the solver was last primed: the body set
+    /// its candidate list and per-body columns refer to.
+    pub(crate) primed_handles: Vec<BodyHandle>,
     /// Per body, the rotation vector log(q q_prev⁻¹) passed to the law.
     pub(crate) rotation: Vec<DVec3>,
     pub(crate) primed_version: Option<u64>,
@@ -103,6 +106,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             prev_angular_velocity: Vec::new(),
             prev_orientation: Vec::new(),
             reference_position: Vec::new(),
+            primed_handles: Vec::new(),
             rotation: Vec::new(),
             primed_version: None,
             primed_materials: 0,
@@ -224,10 +228,18 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.store.rebuild(self.pairs.keys(bodies));
         // Pairs that left the list were out of range for a while: nothing stored remains.
         self.stored_energy.rebuild(self.pairs.keys(bodies));
+        self.lay_out_blocks(world);
+        true
+    }
+
+    /// The block layout of the force pass for the current candidate list (a function of the
+    /// list and the bodies' motion kinds only).
+    pub(crate) fn lay_out_blocks(&mut self, world: &World) {
+        let bodies = &world.bodies;
         self.accumulation.rebuild(&self.pairs.candidates, bodies.len(), |i| bodies.motion[i] == MotionKind::Dynamic);
         self.summaries.clear();
         self.summaries.resize(self.accumulation.blocks(), BlockSummary::default());
-        true
+        self.recorded_valid = false;
     }
 
     /// Contact loads of the current state into `bodies.force` / `bodies.torque`; returns the
@@ -302,6 +314,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             self.kinematic_power = kinematic_power(&world.bodies);
             self.primed_version = Some(version);
             self.primed_materials = world.materials.len();
+            self.primed_handles.clone_from(&world.bodies.handle);
         }
         let b = &world.bodies;
         let loaded = b.external_force.iter().chain(&b.external_torque).any(|f| *f != DVec3::ZERO);

@@ -1,8 +1,11 @@
 //! Checkpoint and restart of the MD solver: n + m steps straight against n steps, save
 //! (through bincode, as a checkpoint file does), a fresh world and solver restored from it,
-//! m steps. Bit-identical with the histories, integrator memory, kinematic power and the
-//! orientations of the last force evaluation restored; measurably different without the
-//! histories, and (for the predictor elongation of 002 eq. 15) without those orientations.
+//! m steps. Bit-identical with the histories, integrator memory, kinematic power, the
+//! orientations of the last force evaluation, the candidate list and the skin state
+//! restored (also over 5000 steps of a 180-sphere crowd whose force pass has several blocks,
+//! on one and two threads); measurably different without the histories, and (for the
+//! predictor elongation of 002 eq. 15) without those orientations. Inconsistent states are
+//! refused.
 
 use granula_broadphase::BruteForce;
 use granula_core::{ContactLaw, DVec3, Integrator, Material, MaterialId, SphereBuilder, World};
@@ -201,4 +204,105 @@ fn a_state_naming_missing_bodies_is_rejected() {
     let mut few = s.save_state();
     few.orientations.pop();
     assert!(solver(Gear::six()).restore_state(&few, &w).is_err(), "one orientation per body");
+}
+
+/// 180 spheres in a lattice with random velocities and spins in a box of planes: several
+/// hundred candidate pairs, so the force pass has several blocks.
+fn crowd() -> World {
+    let material = Material { friction: 0.4, rolling_friction: 0.05, torsion_friction: 0.05, ..Material::default() };
+    let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).build().unwrap();
+    let (nx, ny, nz) = (6, 6, 5);
+    w.insert_open_box(DVec3::ZERO, 2.04 * R * nx as f64, 2.04 * R * ny as f64, MaterialId(0)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for i in 0..nx {
+        for j in 0..ny {
+            for k in 0..nz {
+                let c = |n: usize| 1.02 * R * (2 * n + 1) as f64;
+                let mut r = || {
+                    DVec3::new(rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3))
+                };
+                let (v, omega) = (r(), r() * 30.0);
+                let b = SphereBuilder::new(R, DVec3::new(c(i), c(j), c(k))).velocity(v).angular_velocity(omega);
+                w.insert(b.build().unwrap()).unwrap();
+            }
+        }
+    }
+    w
+}
+
+/// `n` steps, save through bincode, restore into a fresh world and solver, `m` steps, against
+/// `n + m` steps straight; `config` for both solvers.
+fn crowd_restart_matches<I: Integrator>(make: impl Fn() -> I, config: MdConfig, n: usize, m: usize) -> bool {
+    let new = || MdSolver::new(law(), make(), granula_broadphase::SweepAndPrune::new(), config).unwrap();
+    let mut straight = crowd();
+    let mut s = new();
+    for _ in 0..n + m {
+        straight.step(&mut s, DT).unwrap();
+    }
+    let mut first = crowd();
+    let mut s1 = new();
+    for _ in 0..n {
+        first.step(&mut s1, DT).unwrap();
+    }
+    assert!(s1.candidate_pairs() > 256, "several blocks of pairs: {}", s1.candidate_pairs());
+    let state: MdState<History> = bincode::deserialize(&bincode::serialize(&s1.save_state()).unwrap()).unwrap();
+    let mut resumed = crowd();
+    copy_world(&first, &mut resumed);
+    let mut s2 = new();
+    s2.restore_state(&state, &resumed).unwrap();
+    for _ in 0..m {
+        resumed.step(&mut s2, DT).unwrap();
+    }
+    assert!(s.rebuilds() > 10, "the list was rebuilt many times: {}", s.rebuilds());
+    let bits = |st: &MdState<History>| bincode::serialize(st).unwrap();
+    // The bodies first, then the solver's state (histories, skin, counters).
+    same(&straight, &resumed) && bits(&s.save_state()) == bits(&s2.save_state())
+}
+
+/// Stopped between two rebuilds of the candidate list, resumed, 5000 more steps: the same
+/// bits as straight through, with the pairs' blocks run in parallel on two threads and in
+/// place on one. It failed when the restored solver rebuilt its list at its first step.
+#[test]
+fn a_crowd_restarts_bit_identically_over_5000_steps_on_one_and_two_threads() {
+    for threads in [1, 2] {
+        let config = MdConfig { skin: 5e-4, threads: Some(threads), parallel_min_pairs: 0, ..Default::default() };
+        assert!(crowd_restart_matches(VelocityVerlet::new, config, 1237, 5000), "{threads} thread(s), Verlet");
+        assert!(crowd_restart_matches(Gear::five, config, 611, 5000), "{threads} thread(s), Gear-5");
+    }
+}
+
+#[test]
+fn an_inconsistent_candidate_list_or_skin_state_is_rejected() {
+    let mut w = scene();
+    let mut s = solver(Gear::six());
+    for _ in 0..N_BEFORE {
+        w.step(&mut s, DT).unwrap();
+    }
+    let state = s.save_state();
+    assert!(state.primed && state.keys.len() > 2);
+    let refused = |edit: &dyn Fn(&mut MdState<History>)| {
+        let mut st = state.clone();
+        edit(&mut st);
+        solver(Gear::six()).restore_state(&st, &w).is_err()
+    };
+    assert!(!refused(&|_| {}));
+    assert!(refused(&|st| st.keys.swap(0, 1)), "candidates out of order");
+    assert!(refused(&|st| st.keys[1] = st.keys[0]), "a duplicate candidate");
+    assert!(
+        refused(&|st| {
+            let k = &mut st.keys[0];
+            (k.body1, k.body2) = (k.body2, k.body1);
+        }),
+        "body 1 with the larger handle"
+    );
+    assert!(refused(&|st| st.keys[0].feature = 3), "a feature on a sphere pair");
+    assert!(refused(&|st| {
+        st.reference_position.pop();
+    }));
+    assert!(refused(&|st| st.reference_position[3].x = f64::NAN));
+    assert!(refused(&|st| st.broadphase.reference_skip.clear()));
+    assert!(refused(&|st| st.broadphase.pairs.push((0, 40))));
+    assert!(refused(&|st| st.broadphase.pairs.reverse()));
+    assert!(refused(&|st| st.stored[0] = f64::INFINITY));
+    assert!(refused(&|st| st.kinematic_power = f64::NAN));
 }

@@ -2,8 +2,9 @@
 
 use crate::math::DVec3;
 
-/// An axis-aligned box `[min, max]`; bounds may be infinite for walls.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// An axis-aligned box `[min, max]`; bounds may be infinite for walls. Serialisable, for
+/// checkpoints of a broadphase's reference boxes.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Aabb {
     /// Lower corner.
     pub min: DVec3,

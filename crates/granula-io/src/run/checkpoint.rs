@@ -1,19 +1,41 @@
 //! Checkpoints: the complete restorable state of a run in one binary file (bincode, so
 //! every f64 round-trips bit-exactly): bodies, time, ledger, outputs and the solver's own
 //! state, so that a resumed run continues bit-identically.
+//!
+//! File layout (little-endian): the format (`u32`), a CRC-32 (`u32`, IEEE, of every other
+//! byte of the file), the payload's length in bytes (`u64`), then the payload, the bincode
+//! of [`Checkpoint`]. A file whose length, checksum or content does not hold together is
+//! refused with [`IoError::CheckpointDamaged`]; a file of another format with an error
+//! that names both formats.
 
 use super::outputs::OutputState;
 use crate::error::{IoError, Result};
+use bincode::Options;
 use glam::{DQuat, DVec3};
-use granula_core::{EnergyLedger, World};
+use granula_core::{BodyHandle, EnergyLedger, World};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Format version written in every checkpoint. Format 3 added, to the MD solver's state,
 /// each body's orientation at the last force evaluation (the rotation increments of
-/// 002 eq. 15) and the rotation history of the predictor elongation; files of an earlier
-/// format are refused with an error that names both formats.
-pub const CHECKPOINT_FORMAT: u32 = 3;
+/// 002 eq. 15) and the rotation history of the predictor elongation. Format 4 added the MD
+/// solver's candidate-pair list (in its order), the skin layer's reference boxes and
+/// counters, the positions at the last rebuild and whether the solver was primed, so that
+/// the resumed run rebuilds its list at the same steps as the uninterrupted one, and the
+/// file header with the CRC-32 of the content (see the module documentation). Files of
+/// another format are refused with an error that names both formats.
+pub const CHECKPOINT_FORMAT: u32 = 4;
+
+/// Bytes of the file header: format (`u32`), CRC-32 (`u32`), payload length (`u64`).
+const HEADER: usize = 16;
+
+/// CRC-32 of a checkpoint file's bytes, all but the checksum's own (bytes 4 to 7).
+fn checksum(bytes: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(&bytes[..4]);
+    h.update(&bytes[8..]);
+    h.finalize()
+}
 
 /// The state of a run at the end of a step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -73,17 +95,98 @@ impl Checkpoint {
         self.ledger = world.ledger;
     }
 
-    /// Writes the world state back into a world built from the same scene with the same
-    /// removals replayed.
-    pub fn apply(&self, world: &mut World, path: &Path) -> Result<()> {
-        let n = world.bodies.len();
-        let columns = [self.orientation.len(), self.velocity.len(), self.angular_velocity.len(), self.force.len()];
-        if self.position.len() != n || columns.iter().any(|&c| c != n) || self.torque.len() != n {
-            return Err(IoError::Checkpoint {
-                path: path.to_path_buf(),
-                problem: format!("holds {} bodies, the scene gives {n}", self.position.len()),
-            });
+    /// Checks the state against `world`, built from the checkpoint's scene with the
+    /// removals replayed, whose run takes `steps` steps of `dt`: one value per body in every
+    /// column, finite values, unit orientations, time consistent with the step count, a
+    /// finite ledger and output state. `path` names the file in the error, which says the
+    /// file is damaged (no run writes such a state).
+    pub fn validate(&self, world: &World, steps: u64, dt: f64, path: &Path) -> Result<()> {
+        let damaged = |problem: String| Err(IoError::CheckpointDamaged { path: path.to_path_buf(), problem });
+        self.check_columns(world, path)?;
+        let vectors = [
+            ("position", &self.position),
+            ("velocity", &self.velocity),
+            ("angular velocity", &self.angular_velocity),
+            ("force", &self.force),
+            ("torque", &self.torque),
+        ];
+        for (name, column) in vectors {
+            if let Some(i) = column.iter().position(|v| !v.is_finite()) {
+                return damaged(format!("{name} of body {} is {}", world.bodies.handle[i].0, column[i]));
+            }
         }
+        // The integrators keep orientations unit quaternions to round-off; a norm off by more
+        // than 1e-6 is not an orientation any step produced.
+        if let Some(i) =
+            self.orientation.iter().position(|q| !(q.is_finite() && (q.length_squared() - 1.0).abs() < 1e-6))
+        {
+            return damaged(format!("orientation of body {} is {}", world.bodies.handle[i].0, self.orientation[i]));
+        }
+        if !(self.time.is_finite() && self.time >= 0.0) {
+            return damaged(format!("time {}", self.time));
+        }
+        if self.step > steps {
+            return damaged(format!("step {} beyond the scene's {steps} steps", self.step));
+        }
+        // The clock adds Δt once per step: after k steps the sum differs from k Δt by at most
+        // about k ε k Δt in relative terms (ε = 1.1e-16), below 1e-6 for any k < 9e9.
+        let expected = self.step as f64 * dt;
+        if (self.time - expected).abs() > 1e-6 * expected.max(dt) {
+            return damaged(format!(
+                "time {} s after {} steps of {dt} s (expected {expected} s)",
+                self.time, self.step
+            ));
+        }
+        let l = &self.ledger;
+        let d = &l.dissipated;
+        let ledger =
+            [l.stored_elastic, l.external_work, d.normal, d.sliding, d.rolling, d.twisting, d.cohesion, d.body_damping];
+        if ledger.iter().any(|e| !e.is_finite()) {
+            return damaged(format!("non-finite energy in the ledger {l:?}"));
+        }
+        let o = &self.outputs;
+        if !(o.passed_mass.is_finite() && o.passed_mass >= 0.0) || o.passed_count > o.passed.len() as u64 {
+            return damaged(format!(
+                "flow count of {} spheres and {} kg among {} bodies",
+                o.passed_count,
+                o.passed_mass,
+                o.passed.len()
+            ));
+        }
+        Ok(())
+    }
+
+    /// One value per body of `world` in every column; the error names the columns at fault.
+    fn check_columns(&self, world: &World, path: &Path) -> Result<()> {
+        let n = world.bodies.len();
+        let columns = [
+            ("positions", self.position.len()),
+            ("orientations", self.orientation.len()),
+            ("velocities", self.velocity.len()),
+            ("angular velocities", self.angular_velocity.len()),
+            ("forces", self.force.len()),
+            ("torques", self.torque.len()),
+        ];
+        let wrong: Vec<String> =
+            columns.iter().filter(|c| c.1 != n).map(|(name, len)| format!("{len} {name}")).collect();
+        if wrong.is_empty() {
+            return Ok(());
+        }
+        let removed = match self.removed.len() {
+            0 => String::new(),
+            r => format!(" after the {r} removals it records"),
+        };
+        Err(IoError::CheckpointDamaged {
+            path: path.to_path_buf(),
+            problem: format!("it holds {} where its scene gives {n} bodies{removed}", wrong.join(", ")),
+        })
+    }
+
+    /// Writes the world state back into a world built from the same scene with the same
+    /// removals replayed (see [`Checkpoint::validate`] for the other checks); a column of
+    /// the wrong length is refused as damaged.
+    pub fn apply(&self, world: &mut World, path: &Path) -> Result<()> {
+        self.check_columns(world, path)?;
         let b = &mut world.bodies;
         b.position.copy_from_slice(&self.position);
         b.orientation.copy_from_slice(&self.orientation);
@@ -97,21 +200,77 @@ impl Checkpoint {
         Ok(())
     }
 
-    /// Serialises to bytes.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        // Serialising plain data into a Vec cannot fail.
-        bincode::serialize(self).unwrap_or_default()
+    /// Replays the recorded removals on a world freshly built from the scene; an unknown or
+    /// repeated handle means a damaged file.
+    pub fn replay_removals(&self, world: &mut World, path: &Path) -> Result<()> {
+        for &h in &self.removed {
+            world.remove(BodyHandle(h)).map_err(|e| IoError::CheckpointDamaged {
+                path: path.to_path_buf(),
+                problem: format!("it records the removal of body {h}, which the scene cannot remove ({e})"),
+            })?;
+        }
+        Ok(())
     }
 
-    /// Deserialises; `path` names the source in errors.
+    /// Serialises to the file's bytes: header (format, checksum, payload length) and payload.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        // Serialising plain data into a Vec cannot fail.
+        let payload = bincode::serialize(self).unwrap_or_default();
+        let mut out = Vec::with_capacity(HEADER + payload.len());
+        out.extend_from_slice(&self.format.to_le_bytes());
+        out.extend_from_slice(&[0; 4]);
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&payload);
+        let crc = checksum(&out);
+        out[4..8].copy_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Deserialises the bytes of a file; `path` names the source in errors. Refuses a file
+    /// of another format (naming both), and as damaged a file that is too short, whose
+    /// length or checksum does not match, or whose payload does not decode.
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self> {
-        let c: Checkpoint = bincode::deserialize(bytes)
-            .map_err(|e| IoError::Checkpoint { path: path.to_path_buf(), problem: format!("unreadable: {e}") })?;
-        if c.format != CHECKPOINT_FORMAT {
+        let damaged = |problem: String| IoError::CheckpointDamaged { path: path.to_path_buf(), problem };
+        let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        if bytes.len() < 4 {
+            return Err(damaged(format!("{} bytes, too short for a checkpoint", bytes.len())));
+        }
+        let format = word(0);
+        if format != CHECKPOINT_FORMAT {
+            let why = if format < CHECKPOINT_FORMAT {
+                "written by an earlier version of granula; rerun the scene to continue it"
+            } else {
+                "written by a later version of granula, or damaged"
+            };
             return Err(IoError::Checkpoint {
                 path: path.to_path_buf(),
-                problem: format!("format {} but this build reads {CHECKPOINT_FORMAT}", c.format),
+                problem: format!("format {format} but this build reads {CHECKPOINT_FORMAT} ({why})"),
             });
+        }
+        if bytes.len() < HEADER {
+            return Err(damaged(format!("{} bytes, shorter than the {HEADER}-byte header", bytes.len())));
+        }
+        let stored = word(4);
+        let mut length = [0; 8];
+        length.copy_from_slice(&bytes[8..16]);
+        let length = u64::from_le_bytes(length);
+        let actual = (bytes.len() - HEADER) as u64;
+        if length != actual {
+            return Err(damaged(format!("the header announces {length} bytes of content, the file has {actual}")));
+        }
+        let computed = checksum(bytes);
+        if computed != stored {
+            return Err(damaged(format!("checksum {computed:08x} of the content, {stored:08x} recorded")));
+        }
+        // The limit bounds what a length field inside can make the decoder read.
+        let c: Checkpoint = bincode::DefaultOptions::new()
+            .with_fixint_encoding()
+            .allow_trailing_bytes()
+            .with_limit(actual)
+            .deserialize(&bytes[HEADER..])
+            .map_err(|e| damaged(format!("content unreadable: {e}")))?;
+        if c.format != format {
+            return Err(damaged(format!("format {} inside, {format} in the header", c.format)));
         }
         Ok(c)
     }

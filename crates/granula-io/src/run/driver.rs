@@ -79,14 +79,23 @@ impl Run {
         let c = Checkpoint::load(path)?;
         let scene = Scene::parse(&c.scene_file, &c.scene_text)?;
         let mut world = scene.build_world()?;
-        for &h in &c.removed {
-            world.remove(BodyHandle(h))?;
-        }
+        c.replay_removals(&mut world, path)?;
+        c.validate(&world, scene.steps, scene.dt(), path)?;
         c.apply(&mut world, path)?;
         let mut solver = build_solver(&scene)?;
         solver
             .restore_state(&c.solver_state, &world)
-            .map_err(|problem| IoError::Checkpoint { path: path.to_path_buf(), problem })?;
+            .map_err(|problem| IoError::CheckpointDamaged { path: path.to_path_buf(), problem })?;
+        if c.outputs.passed.len() != scene.bodies.len() {
+            return Err(IoError::CheckpointDamaged {
+                path: path.to_path_buf(),
+                problem: format!(
+                    "flow flags for {} bodies, the scene has {}",
+                    c.outputs.passed.len(),
+                    scene.bodies.len()
+                ),
+            });
+        }
         let out = out_dir.map_or(c.out_dir.clone(), Path::to_path_buf);
         let mut state = c.outputs.clone();
         if out != c.out_dir {
