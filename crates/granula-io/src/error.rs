@@ -90,6 +90,14 @@ pub enum IoError {
         /// What is wrong.
         problem: String,
     },
+    /// The output folder cannot take the run's results (not empty, or not a folder).
+    #[error("output folder {path}: {problem}")]
+    OutputFolder {
+        /// The folder.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
     /// An error of the core (a body or material rejected, a failed step).
     #[error(transparent)]
     Core(#[from] CoreError),

@@ -11,6 +11,7 @@ use crate::scene::Scene;
 use glam::DVec3;
 use granula_core::{StepReport, World};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -96,7 +97,13 @@ impl Outputs {
         };
         let trajectories = match &spec.trajectories {
             Some(t) => {
-                let ids = t.bodies.iter().filter_map(|n| scene.body_named(n).map(|i| (n.clone(), i as u32))).collect();
+                let mut named: HashMap<&str, u32> = HashMap::new();
+                for (i, b) in scene.bodies.iter().enumerate() {
+                    if let Some(n) = b.name.as_deref() {
+                        named.entry(n).or_insert(i as u32);
+                    }
+                }
+                let ids = t.bodies.iter().filter_map(|n| named.get(n.as_str()).map(|&i| (n.clone(), i))).collect();
                 let header = "time,body,x,y,z,vx,vy,vz,wx,wy,wz";
                 Some((open(&dir.join("trajectories.csv"), header, append)?, ids))
             }
