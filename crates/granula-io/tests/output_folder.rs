@@ -224,3 +224,27 @@ fn a_failed_write_leaves_no_temporary_file() {
     assert!(!d.join("checkpoint.tmp~").exists());
     let _ = std::fs::remove_dir_all(d);
 }
+
+#[test]
+fn a_non_finite_energy_stops_the_run_before_it_is_written() {
+    // A force of 1e300 N on a 4 mg sphere: its kinetic energy overflows within a few steps
+    // while its position and velocity stay finite.
+    let text = "[simulation]\ndt = 1e-4\nsteps = 100\ngravity = [0.0, 0.0, 0.0]\n\n[solver]\nkind = \"md\"\n\n\
+                [[spheres]]\nname = \"rocket\"\nradius = 0.001\nposition = [0.0, 0.0, 0.0]\nforce = [1e300, 0.0, 0.0]\n\n\
+                [output]\nseries = { every = 1 }\n";
+    let d = tmp("nonfinite");
+    let mut run = Run::start(Scene::parse("inf.toml", text).unwrap(), &d).unwrap();
+    let e = (0..100).find_map(|_| run.step().err()).expect("stopped");
+    let msg = e.to_string();
+    assert!(matches!(e, IoError::NonFinite { .. }), "{msg}");
+    assert!(msg.contains("kinetic energy") && msg.contains("rocket") && msg.contains("step "), "{msg}");
+    let series = read(&d.join("series.csv"));
+    assert!(!series.contains("inf") && !series.contains("NaN"), "{series}");
+    // Infinite from the start: refused before the folder is created.
+    let text = text.replace("force = [1e300, 0.0, 0.0]", "velocity = [1e300, 0.0, 0.0]");
+    let d2 = tmp("nonfinite0");
+    let e = Run::start(Scene::parse("inf0.toml", &text).unwrap(), &d2).err().expect("refused");
+    assert!(e.to_string().contains("step 0"), "{e}");
+    assert!(!d2.exists());
+    let _ = std::fs::remove_dir_all(d);
+}

@@ -67,6 +67,7 @@ impl Run {
     /// files. The run keeps (and its checkpoints store) the folder's absolute path.
     pub fn start_with(scene: Scene, out_dir: &Path, existing: ExistingOutput) -> Result<Run> {
         let world = scene.build_world()?;
+        check_finite(&world, &scene)?;
         let solver = build_solver(&scene)?;
         let out_dir = prepare_new(out_dir, existing)?;
         let outputs = Outputs::create(&out_dir, &scene, None)?;
@@ -173,6 +174,7 @@ impl Run {
             loads::apply(&self.scene.loads, &self.scene.bodies, &mut self.world);
         }
         self.last_report = self.solver.step(&mut self.world, dt)?;
+        check_finite(&self.world, &self.scene)?;
         if let Some(f) = self.scene.spec.output.flow.clone() {
             if self.world.step.is_multiple_of(f.every) {
                 self.outputs.count_flow(&self.world);
@@ -241,4 +243,41 @@ fn same_folder(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
+}
+
+/// Fails with [`IoError::NonFinite`] when an energy the outputs write (kinetic,
+/// potential, stored, dissipated, external work) is not finite, naming the body with the
+/// largest kinetic plus gravitational energy (a non-finite one first). O(n), the cost of a
+/// few sums over the bodies.
+fn check_finite(world: &World, scene: &Scene) -> Result<()> {
+    let l = &world.ledger;
+    let quantities = [
+        ("kinetic energy (translational)", world.kinetic_energy_translational()),
+        ("kinetic energy (rotational)", world.kinetic_energy_rotational()),
+        ("potential energy", world.potential_energy()),
+        ("elastic energy stored in contacts", l.stored_elastic),
+        ("dissipated energy", l.dissipated.total()),
+        ("external work", l.external_work),
+    ];
+    let Some(&(quantity, value)) = quantities.iter().find(|q| !q.1.is_finite()) else { return Ok(()) };
+    let b = &world.bodies;
+    let energy = |i: usize| {
+        let e = 0.5 * b.mass[i] * b.velocity[i].length_squared() + (b.mass[i] * world.gravity.dot(b.position[i])).abs();
+        if e.is_finite() {
+            e
+        } else {
+            f64::INFINITY
+        }
+    };
+    let worst = (0..b.len()).filter(|&i| b.inv_mass[i] > 0.0).max_by(|&i, &j| energy(i).total_cmp(&energy(j)));
+    let body = match worst {
+        Some(i) => {
+            let h = b.handle[i].0 as usize;
+            let plan = scene.bodies.get(h);
+            let name = plan.and_then(|p| p.name.clone()).or_else(|| plan.map(|p| p.origin.clone())).unwrap_or_default();
+            format!("body {h} ({name}) has the largest energy: velocity {}, position {}", b.velocity[i], b.position[i])
+        }
+        None => "no dynamic body".to_string(),
+    };
+    Err(IoError::NonFinite { step: world.step, time: world.time, quantity, value, body })
 }
