@@ -194,3 +194,11 @@ fn step_counts_are_bounded() {
     let many = HEAD.replace("steps = 10", "steps = 1000000000001");
     rejected(many, "simulation.steps", &["at most 1000000000000 steps"]);
 }
+
+#[test]
+fn nscd_iteration_caps_are_bounded() {
+    // Found by the scene fuzzer: 4294967295 fixed iterations a step never ends.
+    let text =
+        HEAD.replace("kind = \"md\"", "kind = \"nscd\"\ncriterion = \"fixed_iterations\"\nmax_iterations = 4294967295");
+    rejected(text, "solver.max_iterations", &["[1, 1000000]"]);
+}

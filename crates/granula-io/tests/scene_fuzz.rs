@@ -113,8 +113,8 @@ fn tokens(text: &str) -> Tokens {
         // The code part: up to a '#' outside a string.
         let mut code_end = end;
         let mut in_str = false;
-        for i in start..end {
-            match bytes[i] {
+        for (i, &b) in bytes.iter().enumerate().take(end).skip(start) {
+            match b {
                 b'"' => in_str = !in_str,
                 b'#' if !in_str => {
                     code_end = i;

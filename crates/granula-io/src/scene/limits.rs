@@ -30,6 +30,10 @@ pub const MAX_THREADS: usize = 1024;
 /// degenerates towards all pairs.
 pub const MAX_SKIN_RADII: f64 = 10.0;
 
+/// Most NSCD iterations per step (`[solver] max_iterations`): with
+/// `criterion = "fixed_iterations"` every step takes them all.
+pub const MAX_ITERATIONS: u32 = 1_000_000;
+
 /// Most placement attempts per sphere of a random packing (`attempts_per_sphere`).
 pub const MAX_ATTEMPTS_PER_SPHERE: usize = 1_000_000;
 

@@ -1,7 +1,7 @@
 //! Validation of the non-body parts of a scene: clock, solver, materials, outputs.
 
 use super::check::Check;
-use super::limits::{MAX_MATERIALS, MAX_SKIN_RADII, MAX_STEPS, MAX_THREADS};
+use super::limits::{MAX_ITERATIONS, MAX_MATERIALS, MAX_SKIN_RADII, MAX_STEPS, MAX_THREADS};
 use super::source::KeyPath;
 use super::spec::{MaterialSpec, OutputSpec, PairSpec, SceneSpec, SolverSpec};
 use crate::error::Result;
@@ -92,8 +92,12 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
             }
             c.choice(&p.key("criterion"), &n.criterion, CRITERIA)?;
             c.positive(&p.key("tolerance"), n.tolerance)?;
-            if n.max_iterations == 0 {
-                return Err(c.invalid(&p.key("max_iterations"), 0, "must be >= 1"));
+            if n.max_iterations == 0 || n.max_iterations > MAX_ITERATIONS {
+                return Err(c.invalid(
+                    &p.key("max_iterations"),
+                    n.max_iterations,
+                    format!("must be in [1, {MAX_ITERATIONS}]"),
+                ));
             }
             c.choice(&p.key("sweep"), &n.sweep, SWEEPS)?;
             c.choice(&p.key("gap"), &n.gap, &["positive", "correcting"])?;
