@@ -7,7 +7,7 @@
 //! values; a key deleted, duplicated or renamed; a string replaced; an array shortened or
 //! lengthened; a table header duplicated or deleted; a boolean flipped; a line cut short.
 //!
-//! `cargo test --release -p granula-io --test scene_fuzz` runs 24 cases per scene. For a
+//! `cargo test --release -p granula-io --test scene_fuzz` runs 80 cases per scene. For a
 //! longer run: `GRANULA_FUZZ_CASES=2000 cargo test --release -p granula-io --test
 //! scene_fuzz -- --nocapture` (cases per scene; `GRANULA_FUZZ_SEED` changes the seed). The
 //! counts are printed at the end; a failing case prints its scene text.
@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Cases per built-in scene when `GRANULA_FUZZ_CASES` is not set: 7 scenes × 24 cases
-/// take about 20 s at opt-level 3 on a loaded 2-core machine.
-const DEFAULT_CASES: usize = 24;
+/// Cases per built-in scene when `GRANULA_FUZZ_CASES` is not set: 7 scenes × 80 cases
+/// take about 25 s at opt-level 3 on a loaded 2-core machine (about 40 ms a case).
+const DEFAULT_CASES: usize = 80;
 /// Steps run by a valid case.
 const STEPS: u64 = 3;
 /// Time limit of one case (parse, validate, build and the steps). The slowest valid case
