@@ -291,6 +291,11 @@ fn case(text: &str, dir: &Path) -> Result<Outcome, String> {
             return Ok(Outcome::Stopped(e.to_string()));
         }
     }
+    // What the next series row or checkpoint would check (the steps above may have had
+    // no output due).
+    if let Err(e) = run.check_finite() {
+        return Ok(Outcome::Stopped(e.to_string()));
+    }
     let w = &run.world;
     let energies = [
         w.kinetic_energy_translational(),
