@@ -383,6 +383,24 @@ mod tests {
     }
 
     #[test]
+    fn adding_all_at_once_equals_adding_one_by_one() {
+        let ms: Vec<Material> =
+            (0..5).map(|i| Material { friction: 0.1 * i as f64, ..Material::named(format!("m{i}")) }).collect();
+        let mut one = MaterialTable::new();
+        for m in &ms {
+            one.add(m.clone()).unwrap();
+        }
+        let mut all = MaterialTable::new();
+        all.add_all(ms.clone()).unwrap();
+        assert_eq!(one.pairs(), all.pairs());
+        // A duplicate name anywhere leaves the table as it was.
+        let err = all.add_all([Material::named("new"), Material::named("m2")]).unwrap_err();
+        assert!(matches!(err, CoreError::InvalidMaterial { field: "name", .. }));
+        assert_eq!(all.len(), 5);
+        assert_eq!(all.pairs().len(), 25);
+    }
+
+    #[test]
     fn invalid_materials_are_named() {
         let mut t = MaterialTable::new();
         let err = t.add(Material { restitution: 1.5, ..Material::named("rubber") }).unwrap_err();
