@@ -1,5 +1,6 @@
 //! The `granula` binary: `run`, `check`, errors for malformed scenes, Ctrl-C with a
-//! checkpoint, and `resume`.
+//! checkpoint, and `resume`; output folders (refused when not empty, `--overwrite`, a
+//! resume after SIGKILL, from another directory); standard output closed or full.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -52,7 +53,9 @@ fn run_writes_outputs_and_says_where() {
     let o = granula().args(["run"]).arg(&file).arg("--out").arg(&out).arg("--quiet").output().unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
-    assert!(stdout.contains(&format!("results in {}", out.display())), "{stdout}");
+    // The folder as stored: absolute and canonical.
+    let shown = std::fs::canonicalize(&out).unwrap();
+    assert!(stdout.contains(&format!("results in {}", shown.display())), "{stdout}");
     let series = std::fs::read_to_string(out.join("series.csv")).unwrap();
     // Header plus steps 0, 100, 200, 300.
     assert_eq!(series.lines().count(), 5);
@@ -128,5 +131,150 @@ fn ctrl_c_writes_a_checkpoint_and_resume_finishes() {
     // One header, and steps strictly increasing by the interval across the resume.
     assert_eq!(series.matches("time,step").count(), 1);
     assert!(steps.windows(2).all(|w| w[1] == w[0] + 100), "{steps:?}");
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn a_folder_with_results_is_refused_and_overwrite_replaces_them() {
+    let d = tmp("again");
+    let file = d.join("s.toml");
+    std::fs::write(&file, scene(300)).unwrap();
+    let out = d.join("out");
+    let run = |extra: &[&str]| {
+        granula().args(["run"]).arg(&file).arg("--out").arg(&out).arg("--quiet").args(extra).output().unwrap()
+    };
+    assert!(run(&[]).status.success());
+    // A stale frame of some earlier, longer run.
+    std::fs::write(out.join("vtk/particles_000009000.vtp"), "stale").unwrap();
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not empty") && err.contains("--overwrite"), "{err}");
+    assert!(out.join("vtk/particles_000009000.vtp").exists(), "a refused run touches nothing");
+    let o = run(&["--overwrite"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!out.join("vtk/particles_000009000.vtp").exists());
+    assert_eq!(std::fs::read_to_string(out.join("series.csv")).unwrap().lines().count(), 5);
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn a_closed_standard_output_is_not_a_panic() {
+    let d = tmp("pipe");
+    let file = d.join("s.toml");
+    std::fs::write(&file, scene(300)).unwrap();
+    // The reading end is closed before granula writes its first line (as `| head -0`
+    // would): the run still finishes and exits 0 without a word on standard error.
+    let mut child = granula()
+        .args(["run"])
+        .arg(&file)
+        .arg("--out")
+        .arg(d.join("out"))
+        .arg("--quiet")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(d.join("out/checkpoint.bin").exists(), "the run finished");
+    let mut child = granula().args(["check"]).arg(&file).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn a_full_standard_output_is_an_error() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let d = tmp("full");
+    let file = d.join("s.toml");
+    std::fs::write(&file, scene(300)).unwrap();
+    let o = granula().args(["check"]).arg(&file).stdout(std::fs::File::create(full).unwrap()).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("standard output") && !err.contains("panicked"), "{err}");
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn resume_from_another_directory_writes_to_the_same_folder() {
+    let d = tmp("cwd");
+    std::fs::create_dir_all(d.join("a")).unwrap();
+    std::fs::create_dir_all(d.join("b")).unwrap();
+    std::fs::write(d.join("a/s.toml"), scene(400_000)).unwrap();
+    // A relative --out, from directory a.
+    let child = granula()
+        .current_dir(d.join("a"))
+        .args(["run", "s.toml", "--out", "out", "--quiet"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let series = d.join("a/out/series.csv");
+    wait_for_rows(&series, 3, Duration::from_secs(60));
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    let rows = std::fs::read_to_string(&series).unwrap().lines().count();
+    // Resumed from directory b: the results continue in a/out, nothing appears in b.
+    let child = granula()
+        .current_dir(d.join("b"))
+        .args(["resume", "../a/out/checkpoint.bin", "--quiet"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_rows(&series, rows + 2, Duration::from_secs(60));
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    assert_eq!(std::fs::read_dir(d.join("b")).unwrap().count(), 0, "nothing written in b");
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn resume_after_sigkill_does_not_duplicate_rows() {
+    let d = tmp("sigkill");
+    let file = d.join("s.toml");
+    // A periodic checkpoint every 1000 steps, rows every 100.
+    let text = scene(400_000).replace("vtk = { every = 1000 }", "vtk = { every = 500 }\ncheckpoint = { every = 1000 }");
+    std::fs::write(&file, text).unwrap();
+    let out = d.join("out");
+    let child = granula()
+        .args(["run"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let series = out.join("series.csv");
+    // Past the checkpoint at step 1000, and not on one.
+    wait_for_rows(&series, 16, Duration::from_secs(60));
+    Command::new("kill").args(["-KILL", &child.id().to_string()]).status().unwrap();
+    let _ = child.wait_with_output().unwrap();
+    let ckpt = out.join("checkpoint.bin");
+    let child = granula().args(["resume"]).arg(&ckpt).arg("--quiet").stdout(Stdio::piped()).spawn().unwrap();
+    let rows = std::fs::read_to_string(&series).unwrap().lines().count();
+    wait_for_rows(&series, rows + 3, Duration::from_secs(60));
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    let text = std::fs::read_to_string(&series).unwrap();
+    let steps: Vec<u64> = text.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(text.matches("time,step").count(), 1);
+    assert!(steps.windows(2).all(|w| w[1] == w[0] + 100), "{steps:?}");
+    // Each frame on disk is listed once in the collection.
+    let pvd = std::fs::read_to_string(out.join("particles.pvd")).unwrap();
+    let listed = pvd.matches("<DataSet").count();
+    let on_disk = std::fs::read_dir(out.join("vtk"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("particles_"))
+        .count();
+    assert_eq!(listed, on_disk, "{pvd}");
     let _ = std::fs::remove_dir_all(d);
 }

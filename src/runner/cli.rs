@@ -28,6 +28,10 @@ pub enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Replace the results of an earlier run in the output folder (granula's files
+        /// only); without it a folder that is not empty is refused.
+        #[arg(long)]
+        overwrite: bool,
     },
     /// Continues a run from a checkpoint (written on Ctrl-C, periodically, and at the end).
     Resume {

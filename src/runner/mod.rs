@@ -2,12 +2,15 @@
 //! `granula_io::run::Run`.
 
 mod cli;
+mod console;
 mod progress;
 
 use clap::Parser;
 use cli::{Cli, Command};
-use granula_io::run::{Run, RunEnd};
+use console::{say, Console};
+use granula_io::run::{ExistingOutput, Run, RunEnd};
 use granula_io::{IoError, Scene};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -22,24 +25,44 @@ const DEFAULT_SCENE_NAME: &str = "examples/scenes/settling_box_md.toml (built in
 /// handler is told that a stop was asked, not by which signal).
 const INTERRUPTED: i32 = 130;
 
-/// Runs the command line; returns the process exit status.
+/// Runs the command line; returns the process exit status: 0 when the work is done (also
+/// when standard output was closed early, e.g. by `| head`), 1 on an error (a message on
+/// standard error), 130 when a run was interrupted and checkpointed.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    let result = match cli.command {
-        None => {
-            let out = PathBuf::from("granula-out/settling_box_md");
-            println!("granula: no scene given, running the default scene {DEFAULT_SCENE_NAME}");
-            Scene::parse(DEFAULT_SCENE_NAME, DEFAULT_SCENE).and_then(|s| start(s, &out, false))
+    let mut console = Console::new();
+    match command(cli, &mut console) {
+        Ok(code) => code,
+        Err(e) => {
+            // Nothing is left to report to if standard error is closed too.
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            1
         }
-        Some(Command::Run { scene, out, quiet }) => {
+    }
+}
+
+fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
+    match cli.command {
+        None => {
+            // The demo of `cargo run --release` replaces its own earlier results.
+            let out = PathBuf::from("granula-out/settling_box_md");
+            say!(console, "granula: no scene given, running the default scene {DEFAULT_SCENE_NAME}");
+            let scene = Scene::parse(DEFAULT_SCENE_NAME, DEFAULT_SCENE)?;
+            start(scene, &out, false, ExistingOutput::Overwrite, console)
+        }
+        Some(Command::Run { scene, out, quiet, overwrite }) => {
             let out = out.unwrap_or_else(|| default_out(&scene));
-            Scene::load(&scene).and_then(|s| start(s, &out, quiet))
+            let existing = if overwrite { ExistingOutput::Overwrite } else { ExistingOutput::Refuse };
+            start(Scene::load(&scene)?, &out, quiet, existing, console)
         }
         Some(Command::Resume { checkpoint, out, quiet }) => {
-            Run::resume(&checkpoint, out.as_deref()).and_then(|run| drive(run, quiet))
+            let run = Run::resume(&checkpoint, out.as_deref())?;
+            drive(run, quiet, console)
         }
-        Some(Command::Check { scene }) => Scene::load(&scene).map(|s| {
-            println!(
+        Some(Command::Check { scene }) => {
+            let s = Scene::load(&scene)?;
+            say!(
+                console,
                 "{}: valid; {} bodies, {} materials, {} steps of {} s",
                 s.file,
                 s.bodies.len(),
@@ -49,19 +72,17 @@ pub fn main() -> i32 {
             );
             for load in &s.loads {
                 let name = s.bodies[load.body.0 as usize].name.as_deref().unwrap_or("?");
-                println!(
+                say!(
+                    console,
                     "load on {name}: force {} N, torque {} N m, from {} s to {} s, ramp {} s",
-                    load.force, load.torque, load.start, load.end, load.ramp
+                    load.force,
+                    load.torque,
+                    load.start,
+                    load.end,
+                    load.ramp
                 );
             }
-            0
-        }),
-    };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            1
+            Ok(0)
         }
     }
 }
@@ -72,12 +93,18 @@ fn default_out(scene: &Path) -> PathBuf {
     PathBuf::from("granula-out").join(stem)
 }
 
-fn start(scene: Scene, out: &Path, quiet: bool) -> Result<i32, IoError> {
-    let run = Run::start(scene, out)?;
-    drive(run, quiet)
+fn start(
+    scene: Scene,
+    out: &Path,
+    quiet: bool,
+    existing: ExistingOutput,
+    console: &mut Console,
+) -> Result<i32, IoError> {
+    let run = Run::start_with(scene, out, existing)?;
+    drive(run, quiet, console)
 }
 
-fn drive(mut run: Run, quiet: bool) -> Result<i32, IoError> {
+fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoError> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     // One handler for SIGINT (Ctrl-C), SIGTERM (schedulers, `kill`) and SIGHUP (terminal
@@ -85,18 +112,22 @@ fn drive(mut run: Run, quiet: bool) -> Result<i32, IoError> {
     // handler cannot be installed (resume after run in one process does not happen);
     // failing to install one only loses the clean exit.
     if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
-        eprintln!("warning: signal handler not installed ({e}); Ctrl-C and SIGTERM will stop without a checkpoint");
+        let _ = writeln!(
+            std::io::stderr(),
+            "warning: signal handler not installed ({e}); Ctrl-C and SIGTERM will stop without a checkpoint"
+        );
     }
-    println!("scene   {}", run.scene.file);
-    println!("solver  {}", run.solver.describe());
-    println!(
+    say!(console, "scene   {}", run.scene.file);
+    say!(console, "solver  {}", run.solver.describe());
+    say!(
+        console,
         "bodies  {}   steps {} to {} of {} s",
         run.world.bodies.len(),
         run.world.step,
         run.scene.steps,
         run.scene.dt()
     );
-    println!("output  {}", run.out_dir.display());
+    say!(console, "output  {}", run.out_dir.display());
     let bar = progress::Bar::new(run.scene.steps, run.world.step, quiet);
     let started = std::time::Instant::now();
     let end = run.run_until_done(&stop, |p| bar.update(p))?;
@@ -104,14 +135,20 @@ fn drive(mut run: Run, quiet: bool) -> Result<i32, IoError> {
     let wall = started.elapsed().as_secs_f64();
     match end {
         RunEnd::Finished(ckpt) => {
-            println!("done: t = {:.6} s after {} steps in {:.1} s of wall time", run.world.time, run.world.step, wall);
-            println!("results in {}/ (series.csv, *.pvd for ParaView, ...)", run.out_dir.display());
-            println!("final checkpoint {}", ckpt.display());
+            say!(
+                console,
+                "done: t = {:.6} s after {} steps in {:.1} s of wall time",
+                run.world.time,
+                run.world.step,
+                wall
+            );
+            say!(console, "results in {}/ (series.csv, *.pvd for ParaView, ...)", run.out_dir.display());
+            say!(console, "final checkpoint {}", ckpt.display());
             Ok(0)
         }
         RunEnd::Interrupted(ckpt) => {
-            println!("interrupted at step {} (t = {:.6} s)", run.world.step, run.world.time);
-            println!("checkpoint written: continue with `granula resume {}`", ckpt.display());
+            say!(console, "interrupted at step {} (t = {:.6} s)", run.world.step, run.world.time);
+            say!(console, "checkpoint written: continue with `granula resume {}`", ckpt.display());
             Ok(INTERRUPTED)
         }
     }

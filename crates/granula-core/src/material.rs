@@ -257,13 +257,47 @@ impl MaterialTable {
         Ok(MaterialId(self.materials.len() as u16 - 1))
     }
 
-    /// Sets an explicit pair value for materials `a` and `b` (both orders).
+    /// Adds validated materials in order, then builds the pair table once: O(n²) for n
+    /// materials where n calls of [`MaterialTable::add`] rebuild it n times. Names must be
+    /// unique; on an error the table is unchanged.
+    pub fn add_all(&mut self, materials: impl IntoIterator<Item = Material>) -> Result<()> {
+        let mut names: std::collections::HashSet<String> = self.materials.iter().map(|m| m.name.clone()).collect();
+        let mut added = Vec::new();
+        for material in materials {
+            material.validate()?;
+            if !names.insert(material.name.clone()) {
+                return Err(CoreError::InvalidMaterial {
+                    material: material.name.clone(),
+                    field: "name",
+                    value: f64::NAN,
+                    expected: "a name not already in the table",
+                });
+            }
+            if self.materials.len() + added.len() >= u16::MAX as usize {
+                return Err(CoreError::InvalidMaterial {
+                    material: material.name.clone(),
+                    field: "count",
+                    value: (self.materials.len() + added.len()) as f64,
+                    expected: "fewer than 65535 materials",
+                });
+            }
+            added.push(material);
+        }
+        self.materials.extend(added);
+        self.rebuild_pairs();
+        Ok(())
+    }
+
+    /// Sets an explicit pair value for materials `a` and `b` (both orders). Updates the two
+    /// entries of the pair table in place (constant time, besides the override map).
     pub fn set_pair(&mut self, a: MaterialId, b: MaterialId, pair: PairMaterial) -> Result<()> {
         self.get(a)?;
         self.get(b)?;
         pair.validate(&format!("{}/{}", self.materials[a.0 as usize].name, self.materials[b.0 as usize].name))?;
         self.overrides.insert((a.0.min(b.0), a.0.max(b.0)), pair);
-        self.rebuild_pairs();
+        let (ab, ba) = (self.pair_index(a, b), self.pair_index(b, a));
+        self.pairs[ab] = pair;
+        self.pairs[ba] = pair;
         Ok(())
     }
 
@@ -389,6 +423,24 @@ mod tests {
         assert_eq!(t.pair(a, b).friction, 0.123);
         assert_eq!(t.pair(b, a).friction, 0.123);
         assert_eq!(t.pair(a, a).friction, 0.5);
+    }
+
+    #[test]
+    fn adding_all_at_once_equals_adding_one_by_one() {
+        let ms: Vec<Material> =
+            (0..5).map(|i| Material { friction: 0.1 * i as f64, ..Material::named(format!("m{i}")) }).collect();
+        let mut one = MaterialTable::new();
+        for m in &ms {
+            one.add(m.clone()).unwrap();
+        }
+        let mut all = MaterialTable::new();
+        all.add_all(ms.clone()).unwrap();
+        assert_eq!(one.pairs(), all.pairs());
+        // A duplicate name anywhere leaves the table as it was.
+        let err = all.add_all([Material::named("new"), Material::named("m2")]).unwrap_err();
+        assert!(matches!(err, CoreError::InvalidMaterial { field: "name", .. }));
+        assert_eq!(all.len(), 5);
+        assert_eq!(all.pairs().len(), 25);
     }
 
     #[test]

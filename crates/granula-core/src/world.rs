@@ -162,9 +162,7 @@ impl WorldBuilder {
         if self.materials.is_empty() {
             materials.add(Material::default())?;
         }
-        for m in self.materials {
-            materials.add(m)?;
-        }
+        materials.add_all(self.materials)?;
         Ok(World {
             bodies: BodySet::default(),
             materials,

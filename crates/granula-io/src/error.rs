@@ -100,6 +100,28 @@ pub enum IoError {
         /// What is wrong.
         problem: String,
     },
+    /// The output folder cannot take the run's results (not empty, or not a folder).
+    #[error("output folder {path}: {problem}")]
+    OutputFolder {
+        /// The folder.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A step left an energy that is not finite: the run stops before writing it.
+    #[error("step {step} (t = {time} s): the {quantity} is {value}, not finite; {body}")]
+    NonFinite {
+        /// The step just taken.
+        step: u64,
+        /// Simulated time after it (s).
+        time: f64,
+        /// Which energy, e.g. `kinetic energy`.
+        quantity: &'static str,
+        /// Its value (inf or NaN).
+        value: f64,
+        /// The body with the largest energy, named, with its velocity and position.
+        body: String,
+    },
     /// An error of the core (a body or material rejected, a failed step).
     #[error(transparent)]
     Core(#[from] CoreError),

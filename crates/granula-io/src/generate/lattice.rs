@@ -5,7 +5,10 @@ use glam::DVec3;
 
 /// Centres `origin + spacing (i, j, k)` for i < nx, j < ny, k < nz, in x-fastest order.
 pub fn lattice(origin: DVec3, counts: [u32; 3], spacing: f64, radius: f64) -> Vec<PlacedSphere> {
-    let mut out = Vec::with_capacity(counts.iter().map(|&c| c as usize).product());
+    // Reserved only when the count fits in memory's address range; a scene's counts were
+    // limited before (`scene::limits`).
+    let n = counts.iter().try_fold(1usize, |a, &c| a.checked_mul(c as usize)).unwrap_or(0);
+    let mut out = Vec::with_capacity(n.min(1 << 24));
     for k in 0..counts[2] {
         for j in 0..counts[1] {
             for i in 0..counts[0] {

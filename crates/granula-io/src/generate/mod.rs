@@ -10,7 +10,7 @@ mod size;
 pub use grid::SphereGrid;
 pub use lattice::lattice;
 pub use packing::{random_packing, Region};
-pub use size::SizeDistribution;
+pub use size::{SizeDistribution, MAX_REDRAWS};
 
 use glam::DVec3;
 

@@ -2,6 +2,9 @@
 
 use rand::Rng;
 
+/// Most draws of one lognormal radius before [`SizeDistribution::sample`] gives up.
+pub const MAX_REDRAWS: u32 = 1_000_000;
+
 /// A validated radius distribution.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SizeDistribution {
@@ -52,8 +55,11 @@ impl SizeDistribution {
     }
 
     /// Draws one radius. The lognormal draw uses the Box-Muller transform
-    /// z = √(−2 ln u₁) cos(2π u₂) and redraws outside [min, max] (the caller validated that
-    /// [min, max] holds a non-negligible probability).
+    /// z = √(−2 ln u₁) cos(2π u₂) and redraws outside [min, max], at most
+    /// [`MAX_REDRAWS`] times; after that it returns the median clamped to [min, max]. A
+    /// scene's distribution is validated to put at least 1e-3 of its probability in
+    /// [min, max] (`scene::limits::MIN_LOGNORMAL_ACCEPTANCE`), so that fallback has a
+    /// probability below e^-1000; it only bounds the time taken by an unvalidated one.
     pub fn sample<R: Rng>(&self, rng: &mut R) -> f64 {
         match *self {
             SizeDistribution::Uniform { min, max } => min + (max - min) * rng.random::<f64>(),
@@ -64,16 +70,19 @@ impl SizeDistribution {
                     small
                 }
             }
-            SizeDistribution::Lognormal { median, sigma, min, max } => loop {
-                // 1 - u is in (0, 1], so the logarithm is finite.
-                let u1 = 1.0 - rng.random::<f64>();
-                let u2 = rng.random::<f64>();
-                let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-                let r = median * (sigma * z).exp();
-                if (min..=max).contains(&r) {
-                    break r;
+            SizeDistribution::Lognormal { median, sigma, min, max } => {
+                for _ in 0..MAX_REDRAWS {
+                    // 1 - u is in (0, 1], so the logarithm is finite.
+                    let u1 = 1.0 - rng.random::<f64>();
+                    let u2 = rng.random::<f64>();
+                    let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+                    let r = median * (sigma * z).exp();
+                    if (min..=max).contains(&r) {
+                        return r;
+                    }
                 }
-            },
+                median.max(min).min(max)
+            }
         }
     }
 }

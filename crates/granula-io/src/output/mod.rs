@@ -25,9 +25,34 @@ use crate::error::{IoError, Result};
 use std::path::Path;
 
 /// Writes `text` to `path` through a temporary file and a rename, so that a reader never
-/// sees a half-written file.
+/// sees a half-written file. On an error the temporary file is removed.
 pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp~");
-    std::fs::write(&tmp, text).map_err(|e| IoError::file(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| IoError::file(path, e))
+    write_atomic_bytes(path, text.as_bytes())
+}
+
+/// [`write_atomic`] for bytes: writes `<path without extension>.tmp~`, then renames it onto
+/// `path`; when the write or the rename fails, the temporary file is removed and the error
+/// names the file that failed.
+pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension(TMP_EXTENSION);
+    if let Err(e) = std::fs::write(&tmp, bytes) {
+        remove_tmp(&tmp);
+        return Err(IoError::file(&tmp, e));
+    }
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        remove_tmp(&tmp);
+        return Err(IoError::file(path, e));
+    }
+    Ok(())
+}
+
+/// Extension of the temporary files of [`write_atomic`].
+pub const TMP_EXTENSION: &str = "tmp~";
+
+/// Removes a temporary file left by a failed write, if it is a file (a folder of that name
+/// is not ours to remove); a failure to remove it is not reported over the write's error.
+fn remove_tmp(tmp: &Path) {
+    if tmp.symlink_metadata().is_ok_and(|m| m.is_file()) {
+        let _ = std::fs::remove_file(tmp);
+    }
 }

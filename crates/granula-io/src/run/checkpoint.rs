@@ -46,7 +46,8 @@ pub struct Checkpoint {
     pub scene_file: String,
     /// The scene's text (the checkpoint needs no other file).
     pub scene_text: String,
-    /// The run's output folder.
+    /// The run's output folder, absolute (so that a resume from another working directory
+    /// writes to the same folder).
     pub out_dir: PathBuf,
     /// Simulated time (s).
     pub time: f64,
@@ -275,11 +276,10 @@ impl Checkpoint {
         Ok(c)
     }
 
-    /// Writes to a file (through a temporary file and a rename).
+    /// Writes to a file (through a temporary file and a rename; the temporary file is
+    /// removed if either fails).
     pub fn save(&self, path: &Path) -> Result<()> {
-        let tmp = path.with_extension("tmp~");
-        std::fs::write(&tmp, self.to_bytes()).map_err(|e| IoError::file(&tmp, e))?;
-        std::fs::rename(&tmp, path).map_err(|e| IoError::file(path, e))
+        crate::output::write_atomic_bytes(path, &self.to_bytes())
     }
 
     /// Reads a file.

@@ -2,6 +2,7 @@
 //! stop flag.
 
 use super::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+use super::folder::{prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
 use super::outputs::Outputs;
 use super::sim_solver::{build_solver, SimSolver};
 use crate::error::{IoError, Result};
@@ -55,26 +56,35 @@ pub struct Run {
 
 impl Run {
     /// Builds everything from a validated scene, then creates the output folder and writes
-    /// the initial outputs. Nothing is written if the world or solver cannot be built.
+    /// the initial outputs. Nothing is written if the world or solver cannot be built. A
+    /// folder that is not empty is refused ([`ExistingOutput::Refuse`]); see
+    /// [`Run::start_with`] to overwrite it.
     pub fn start(scene: Scene, out_dir: &Path) -> Result<Run> {
+        Run::start_with(scene, out_dir, ExistingOutput::Refuse)
+    }
+
+    /// [`Run::start`], with the choice of what to do with a folder that already holds
+    /// files. The run keeps (and its checkpoints store) the folder's absolute path.
+    pub fn start_with(scene: Scene, out_dir: &Path, existing: ExistingOutput) -> Result<Run> {
         let world = scene.build_world()?;
+        check_finite(&world, &scene)?;
         let solver = build_solver(&scene)?;
-        let outputs = Outputs::create(out_dir, &scene, None)?;
-        let mut run = Run {
-            scene,
-            world,
-            solver,
-            out_dir: out_dir.to_path_buf(),
-            removed: Vec::new(),
-            last_report: StepReport::default(),
-            outputs,
-        };
+        let out_dir = prepare_new(out_dir, existing)?;
+        let outputs = Outputs::create(&out_dir, &scene, None)?;
+        let mut run =
+            Run { scene, world, solver, out_dir, removed: Vec::new(), last_report: StepReport::default(), outputs };
         run.outputs.write(&run.world, &run.last_report, run.solver.as_ref(), run.scene.dt())?;
         Ok(run)
     }
 
     /// Continues from a checkpoint, writing to `out_dir` or, by default, the checkpoint's
-    /// own output folder.
+    /// own output folder (its absolute path as stored; a relative one, from an older
+    /// checkpoint, is taken as the checkpoint file's folder).
+    ///
+    /// In the run's own folder, the outputs are first rewound to the checkpoint's step
+    /// ([`rewind`]): rows and frames written after it (by a run killed after its last
+    /// periodic checkpoint) are removed, so none is duplicated. Another folder must be
+    /// empty or new, and gets only the frames written from now on.
     pub fn resume(path: &Path, out_dir: Option<&Path>) -> Result<Run> {
         let c = Checkpoint::load(path)?;
         let scene = Scene::parse(&c.scene_file, &c.scene_text)?;
@@ -96,13 +106,34 @@ impl Run {
                 ),
             });
         }
-        let out = out_dir.map_or(c.out_dir.clone(), Path::to_path_buf);
+        let own = if c.out_dir.is_absolute() {
+            c.out_dir.clone()
+        } else {
+            path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
+        };
+        let same = match out_dir {
+            None => true,
+            Some(d) => d == own || same_folder(d, &own),
+        };
         let mut state = c.outputs.clone();
-        if out != c.out_dir {
+        let out = if same {
+            std::fs::create_dir_all(&own).map_err(|e| IoError::file(&own, e))?;
+            let out = std::fs::canonicalize(&own).map_err(|e| IoError::file(&own, e))?;
+            // The collections name their .pvd by the folder's path when they were saved:
+            // point them at the folder as it is now.
+            for col in &mut state.collections {
+                if let Some(name) = col.path.file_name() {
+                    col.path = out.join(name);
+                }
+            }
+            rewind(&out, &scene.spec.output, c.step, c.time, &state.collections)?;
+            out
+        } else {
             // The earlier frames stay in the old folder: the new folder's collections list
             // only the frames written there.
             state.collections.clear();
-        }
+            prepare_new(out_dir.unwrap_or(&own), ExistingOutput::Refuse)?
+        };
         let outputs = Outputs::create(&out, &scene, Some(state))?;
         Ok(Run { scene, world, solver, out_dir: out, removed: c.removed, last_report: StepReport::default(), outputs })
     }
@@ -132,9 +163,20 @@ impl Run {
         c
     }
 
+    /// Fails with [`IoError::NonFinite`] when an energy the outputs write (kinetic,
+    /// potential, stored, dissipated, external work) is not finite, naming the step, the
+    /// quantity and the body with the largest energy. [`Run::step`] calls it before every
+    /// series row, [`Run::save_checkpoint`] before every checkpoint (positions and
+    /// velocities are checked at every step by the world's guards); it costs a few sums
+    /// over the bodies.
+    pub fn check_finite(&self) -> Result<()> {
+        check_finite(&self.world, &self.scene)
+    }
+
     /// Writes the checkpoint to `<out>/checkpoint.bin` and returns its path.
     pub fn save_checkpoint(&self) -> Result<PathBuf> {
-        let p = self.out_dir.join("checkpoint.bin");
+        self.check_finite()?;
+        let p = self.out_dir.join(CHECKPOINT_FILE);
         self.checkpoint().save(&p)?;
         Ok(p)
     }
@@ -152,6 +194,9 @@ impl Run {
             loads::apply(&self.scene.loads, &self.scene.bodies, &mut self.world);
         }
         self.last_report = self.solver.step(&mut self.world, dt)?;
+        if self.scene.spec.output.series.is_some_and(|e| self.world.step.is_multiple_of(e.every)) {
+            self.check_finite()?;
+        }
         if let Some(f) = self.scene.spec.output.flow.clone() {
             if self.world.step.is_multiple_of(f.every) {
                 self.outputs.count_flow(&self.world);
@@ -212,4 +257,47 @@ impl Run {
         progress(&report(self));
         Ok(RunEnd::Finished(self.save_checkpoint()?))
     }
+}
+
+/// `true` when both paths exist and are the same folder.
+fn same_folder(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// [`Run::check_finite`] of a world built from `scene`: the body named is the one with the
+/// largest kinetic plus gravitational energy (a non-finite one first).
+fn check_finite(world: &World, scene: &Scene) -> Result<()> {
+    let l = &world.ledger;
+    let quantities = [
+        ("kinetic energy (translational)", world.kinetic_energy_translational()),
+        ("kinetic energy (rotational)", world.kinetic_energy_rotational()),
+        ("potential energy", world.potential_energy()),
+        ("elastic energy stored in contacts", l.stored_elastic),
+        ("dissipated energy", l.dissipated.total()),
+        ("external work", l.external_work),
+    ];
+    let Some(&(quantity, value)) = quantities.iter().find(|q| !q.1.is_finite()) else { return Ok(()) };
+    let b = &world.bodies;
+    let energy = |i: usize| {
+        let e = 0.5 * b.mass[i] * b.velocity[i].length_squared() + (b.mass[i] * world.gravity.dot(b.position[i])).abs();
+        if e.is_finite() {
+            e
+        } else {
+            f64::INFINITY
+        }
+    };
+    let worst = (0..b.len()).filter(|&i| b.inv_mass[i] > 0.0).max_by(|&i, &j| energy(i).total_cmp(&energy(j)));
+    let body = match worst {
+        Some(i) => {
+            let h = b.handle[i].0 as usize;
+            let plan = scene.bodies.get(h);
+            let name = plan.and_then(|p| p.name.clone()).or_else(|| plan.map(|p| p.origin.clone())).unwrap_or_default();
+            format!("body {h} ({name}) has the largest energy: velocity {}, position {}", b.velocity[i], b.position[i])
+        }
+        None => "no dynamic body".to_string(),
+    };
+    Err(IoError::NonFinite { step: world.step, time: world.time, quantity, value, body })
 }

@@ -4,11 +4,13 @@
 mod adapters;
 mod checkpoint;
 mod driver;
+mod folder;
 mod outputs;
 mod sim_solver;
 
 pub use adapters::{AnyBroadphase, AnyIntegrator};
 pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
 pub use driver::{Progress, Run, RunEnd};
+pub use folder::{clear_outputs, prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
 pub use outputs::{OutputState, Outputs};
 pub use sim_solver::{build_solver, MdRun, SimSolver};

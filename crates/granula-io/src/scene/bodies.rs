@@ -1,6 +1,7 @@
 //! From the body tables of a scene (spheres, walls, generators) to validated body plans.
 
 use super::check::Check;
+use super::limits::{lognormal_mass, MAX_ATTEMPTS_PER_SPHERE, MIN_LOGNORMAL_ACCEPTANCE};
 use super::source::KeyPath;
 use super::spec::{CylinderSpec, LatticeSpec, MotionSpec, PackingSpec, PlaneSpec, RegionSpec, SizeSpec, SphereSpec};
 use crate::error::{IoError, Result};
@@ -213,6 +214,18 @@ fn size(c: &Check, path: &KeyPath, s: &SizeSpec) -> Result<SizeDistribution> {
                     "[min, max] must be non-empty and within 3 sigma of the median in log space",
                 ));
             }
+            // Each radius is redrawn until it falls in [min, max]: that must happen often.
+            let mass = lognormal_mass(md, sg, lo, hi);
+            if !(mass >= MIN_LOGNORMAL_ACCEPTANCE) {
+                return Err(c.invalid(
+                    &path.key("sigma"),
+                    sg,
+                    format!(
+                        "unsatisfiable: a draw falls in [min, max] = [{lo}, {hi}] with probability {mass:.1e}, \
+                         below {MIN_LOGNORMAL_ACCEPTANCE}; lower sigma or widen [min, max]"
+                    ),
+                ));
+            }
             SizeDistribution::Lognormal { median: md, sigma: sg, min: lo, max: hi }
         }
     })
@@ -225,6 +238,9 @@ fn region(c: &Check, path: &KeyPath, r: &RegionSpec) -> Result<Region> {
             let hi = c.vector(&path.key("max"), max)?;
             if !hi.cmpge(lo).all() {
                 return Err(c.invalid(&path.key("max"), max, format!("must be >= min = {min:?} componentwise")));
+            }
+            if !(hi - lo).is_finite() {
+                return Err(c.invalid(&path.key("max"), max, "the box's extent max - min overflows"));
             }
             Region::Box { min: lo, max: hi }
         }
@@ -243,8 +259,12 @@ pub fn packing_bodies(c: &Check, path: &KeyPath, s: &PackingSpec, planar: bool) 
     if s.count == 0 {
         return Err(c.invalid(&path.key("count"), s.count, "must be >= 1"));
     }
-    if s.attempts_per_sphere == 0 {
-        return Err(c.invalid(&path.key("attempts_per_sphere"), 0, "must be >= 1"));
+    if s.attempts_per_sphere == 0 || s.attempts_per_sphere > MAX_ATTEMPTS_PER_SPHERE {
+        return Err(c.invalid(
+            &path.key("attempts_per_sphere"),
+            s.attempts_per_sphere,
+            format!("must be in [1, {MAX_ATTEMPTS_PER_SPHERE}]"),
+        ));
     }
     if !reg.fits(dist.max_radius(), planar) {
         return Err(c.invalid(&path.key("region"), dist.max_radius(), "the region is smaller than the largest sphere"));

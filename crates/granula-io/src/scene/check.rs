@@ -5,6 +5,7 @@ use super::source::{line_of, KeyPath};
 use crate::error::{IoError, Location, Result};
 use glam::DVec3;
 use granula_core::{CoreError, MaterialId};
+use std::collections::HashMap;
 
 /// The context of a validation: the file name, its text, and the material names in id
 /// order.
@@ -15,9 +16,24 @@ pub struct Check<'a> {
     pub text: &'a str,
     /// Material names in id order.
     pub materials: Vec<String>,
+    /// Material ids by name (the first of equal names), for lookups in constant time.
+    ids: HashMap<String, u16>,
 }
 
-impl Check<'_> {
+impl<'a> Check<'a> {
+    /// The context of validating `text` (named `file`) with these material names in id
+    /// order. Names beyond the `u16` range get no id (the scene's material limit refuses
+    /// them first).
+    pub fn new(file: &'a str, text: &'a str, materials: Vec<String>) -> Self {
+        let mut ids = HashMap::with_capacity(materials.len());
+        for (i, m) in materials.iter().enumerate() {
+            if let Ok(id) = u16::try_from(i) {
+                ids.entry(m.clone()).or_insert(id);
+            }
+        }
+        Check { file, text, materials, ids }
+    }
+
     /// The location of a key path.
     pub fn at(&self, path: &KeyPath) -> Location {
         Location { file: self.file.to_string(), key: path.to_string(), line: line_of(self.text, path) }
@@ -79,9 +95,16 @@ impl Check<'_> {
     pub fn material(&self, path: &KeyPath, name: Option<&String>) -> Result<MaterialId> {
         match name {
             None => Ok(MaterialId(0)),
-            Some(n) => match self.materials.iter().position(|m| m == n) {
-                Some(i) => Ok(MaterialId(i as u16)),
-                None => Err(self.invalid(path, n, format!("unknown material; the scene defines {:?}", self.materials))),
+            Some(n) => match self.ids.get(n) {
+                Some(&i) => Ok(MaterialId(i)),
+                None if self.materials.len() <= 16 => {
+                    Err(self.invalid(path, n, format!("unknown material; the scene defines {:?}", self.materials)))
+                }
+                None => Err(self.invalid(
+                    path,
+                    n,
+                    format!("unknown material; the scene defines {} materials", self.materials.len()),
+                )),
             },
         }
     }

@@ -13,6 +13,7 @@ use super::spec::LoadSpec;
 use crate::error::Result;
 use glam::DVec3;
 use granula_core::{BodyHandle, Motion, World};
+use std::collections::HashMap;
 
 /// One validated load.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,9 +51,17 @@ impl Load {
 pub fn validate(c: &Check, specs: &[LoadSpec], plans: &[BodyPlan]) -> Result<Vec<Load>> {
     let root = KeyPath::root().key("loads");
     let mut loads = Vec::with_capacity(specs.len());
+    let mut named: HashMap<&str, usize> = HashMap::new();
+    if !specs.is_empty() {
+        for (i, b) in plans.iter().enumerate() {
+            if let Some(n) = b.name.as_deref() {
+                named.entry(n).or_insert(i);
+            }
+        }
+    }
     for (k, s) in specs.iter().enumerate() {
         let p = root.index(k);
-        let Some(i) = plans.iter().position(|b| b.name.as_deref() == Some(s.body.as_str())) else {
+        let Some(&i) = named.get(s.body.as_str()) else {
             return Err(c.invalid(&p.key("body"), &s.body, "names no body of the scene"));
         };
         if !matches!(plans[i].body.motion, Motion::Dynamic) {

@@ -4,6 +4,7 @@
 mod bodies;
 mod body_spec;
 mod check;
+pub mod limits;
 pub mod loads;
 mod models;
 mod output_spec;
@@ -14,15 +15,16 @@ pub mod spec;
 mod validate;
 
 pub use bodies::BodyPlan;
+pub use check::Check;
 pub use loads::Load;
 pub use overlap::OVERLAP_TOLERANCE;
 pub use source::{line_column, line_of, KeyPath, Seg};
 pub use spec::SceneSpec;
 
 use crate::error::{IoError, Result};
-use check::Check;
 use glam::DVec3;
 use granula_core::{Material, MaterialId, PairMaterial, World};
+use std::collections::HashSet;
 use std::path::Path;
 
 /// A parsed and fully validated scene: every body is built and checked (including initial
@@ -70,7 +72,7 @@ impl Scene {
         } else {
             spec.materials.iter().map(|m| m.name.clone()).collect()
         };
-        let c = Check { file, text, materials: names };
+        let c = Check::new(file, text, names);
         let steps = validate::simulation(&c, &spec)?;
         validate::solver(&c, &spec.solver)?;
         models::validate(&c, &spec.solver)?;
@@ -83,6 +85,9 @@ impl Scene {
         let pairs = validate::pairs(&c, &materials, &spec.pairs)?;
         let planar = spec.simulation.planar;
         let root = KeyPath::root();
+        // Counted before anything is generated, so that a huge count is an error, not an
+        // aborted allocation.
+        limits::body_count(&c, &spec)?;
         let mut plans = Vec::new();
         for (i, s) in spec.spheres.iter().enumerate() {
             plans.push(bodies::sphere(&c, &root.key("spheres").index(i), s)?);
@@ -99,16 +104,17 @@ impl Scene {
         for (i, s) in spec.packings.iter().enumerate() {
             plans.extend(bodies::packing_bodies(&c, &root.key("packings").index(i), s, planar)?);
         }
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for p in &plans {
             if let Some(n) = &p.name {
-                if seen.contains(&n.as_str()) {
+                if !seen.insert(n.as_str()) {
                     let path = parse_origin(&p.origin).key("name");
                     return Err(c.invalid(&path, n, "is already the name of another body"));
                 }
-                seen.push(n);
             }
         }
+        let r_max = plans.iter().filter_map(|p| p.body.shape.sphere_radius()).reduce(f64::max);
+        validate::skin(&c, &spec.solver, r_max)?;
         overlap::check_overlaps(file, text, &plans)?;
         let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
         validate::outputs(&c, &spec.output, &names)?;

@@ -123,13 +123,15 @@ impl Scene {
         let Some(t) = &self.spec.output.trajectories else { return Vec::new() };
         let origins: Vec<String> = t.generators.iter().filter_map(|g| generator_origin(&self.spec, g)).collect();
         let names: Vec<Option<String>> = self.bodies.iter().map(|p| p.name.clone()).collect();
+        // A set, so that following many named bodies stays linear in the body count.
+        let wanted: std::collections::HashSet<&str> = t.bodies.iter().map(String::as_str).collect();
         self.bodies
             .iter()
             .enumerate()
             .filter(|(i, p)| {
                 let h = *i as u32;
                 let x = p.body.state.position;
-                p.name.as_ref().is_some_and(|n| t.bodies.contains(n))
+                p.name.as_deref().is_some_and(|n| wanted.contains(n))
                     || t.indices.iter().any(|r| (r[0]..=r[1]).contains(&h))
                     || origins.iter().any(|o| from_generator(p, o))
                     || t.regions

@@ -1,10 +1,12 @@
 //! Validation of the non-body parts of a scene: clock, solver, materials, outputs.
 
 use super::check::Check;
+use super::limits::{MAX_ITERATIONS, MAX_MATERIALS, MAX_SKIN_RADII, MAX_STEPS, MAX_THREADS};
 use super::source::KeyPath;
 use super::spec::{MaterialSpec, OutputSpec, PairSpec, SceneSpec, SolverSpec};
 use crate::error::Result;
 use granula_core::{Material, PairMaterial};
+use std::collections::HashSet;
 
 /// Normal force models accepted by `[solver] normal`.
 pub const NORMAL_MODELS: &[&str] = &["hertz", "hooke"];
@@ -33,7 +35,18 @@ pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<u64> {
         (Some(t), None) => {
             let t = c.positive(&p.key("end_time"), t)?;
             // The smallest n with n dt >= t, forgiving a relative 1e-9 of rounding in t/dt.
-            Ok(((t / dt) * (1.0 - 1e-9)).ceil().max(1.0) as u64)
+            let n = ((t / dt) * (1.0 - 1e-9)).ceil().max(1.0);
+            if !(n <= MAX_STEPS as f64) {
+                return Err(c.invalid(
+                    &p.key("dt"),
+                    dt,
+                    format!("end_time = {t} s takes {n:e} steps of this dt; at most {MAX_STEPS} steps are allowed: raise `dt` or lower `end_time`"),
+                ));
+            }
+            Ok(n as u64)
+        }
+        (None, Some(n)) if n > MAX_STEPS => {
+            Err(c.invalid(&p.key("steps"), n, format!("at most {MAX_STEPS} steps are allowed")))
         }
         (None, Some(n)) if n >= 1 => Ok(n),
         (None, Some(n)) => Err(c.invalid(&p.key("steps"), n, "must be >= 1")),
@@ -68,8 +81,8 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
                 return Err(c.invalid(&p.key(key), true, "needs tangential = \"cundall_strack\""));
             }
             c.non_negative(&p.key("local_damping"), m.local_damping)?;
-            if m.threads == Some(0) {
-                return Err(c.invalid(&p.key("threads"), 0, "must be >= 1"));
+            if let Some(t) = m.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
+                return Err(c.invalid(&p.key("threads"), t, format!("must be in [1, {MAX_THREADS}]")));
             }
             c.choice(&p.key("integrator"), &m.integrator, INTEGRATORS)?;
             c.choice(&p.key("broadphase"), &m.broadphase, BROADPHASES)?;
@@ -81,8 +94,12 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
             }
             c.choice(&p.key("criterion"), &n.criterion, CRITERIA)?;
             c.positive(&p.key("tolerance"), n.tolerance)?;
-            if n.max_iterations == 0 {
-                return Err(c.invalid(&p.key("max_iterations"), 0, "must be >= 1"));
+            if n.max_iterations == 0 || n.max_iterations > MAX_ITERATIONS {
+                return Err(c.invalid(
+                    &p.key("max_iterations"),
+                    n.max_iterations,
+                    format!("must be in [1, {MAX_ITERATIONS}]"),
+                ));
             }
             c.choice(&p.key("sweep"), &n.sweep, SWEEPS)?;
             c.choice(&p.key("gap"), &n.gap, &["positive", "correcting"])?;
@@ -123,12 +140,45 @@ pub fn unused_restitution(c: &Check, spec: &SceneSpec) -> Result<()> {
     }
 }
 
+/// Checks the MD skin or the NSCD detection margin against the scene's largest sphere
+/// radius `r_max` (at most [`MAX_SKIN_RADII`] of it); a scene without spheres has no pairs
+/// and any finite value passes.
+pub fn skin(c: &Check, spec: &SolverSpec, r_max: Option<f64>) -> Result<()> {
+    let Some(r) = r_max else { return Ok(()) };
+    let p = KeyPath::root().key("solver");
+    let (key, v) = match spec {
+        SolverSpec::Md(m) => ("skin", m.skin),
+        SolverSpec::Nscd(n) => ("margin", n.margin),
+    };
+    let limit = MAX_SKIN_RADII * r;
+    if v > limit {
+        return Err(c.invalid(
+            &p.key(key),
+            v,
+            format!("must be <= {MAX_SKIN_RADII} x the largest sphere radius = {limit:e} m (a wider one makes the pair search all pairs)"),
+        ));
+    }
+    Ok(())
+}
+
 /// Builds and validates the materials; names must be unique.
 pub fn materials(c: &Check, specs: &[MaterialSpec]) -> Result<Vec<Material>> {
+    if specs.len() > MAX_MATERIALS {
+        let p = KeyPath::root().key("materials").index(MAX_MATERIALS);
+        return Err(c.invalid(
+            &p,
+            specs.len(),
+            format!(
+                "the scene defines {} materials; at most {MAX_MATERIALS} are allowed (the pair table holds n² entries)",
+                specs.len()
+            ),
+        ));
+    }
     let mut out: Vec<Material> = Vec::with_capacity(specs.len());
+    let mut seen: HashSet<&str> = HashSet::with_capacity(specs.len());
     for (i, s) in specs.iter().enumerate() {
         let p = KeyPath::root().key("materials").index(i);
-        if out.iter().any(|m| m.name == s.name) {
+        if !seen.insert(s.name.as_str()) {
             return Err(c.invalid(&p.key("name"), &s.name, "is already used by another material"));
         }
         let d = Material::default();
@@ -191,8 +241,9 @@ pub fn outputs(c: &Check, o: &OutputSpec, names: &[Option<String>]) -> Result<()
     if let Some(t) = &o.trajectories {
         let tp = p.key("trajectories");
         every("every", t.every, &tp)?;
+        let known: HashSet<&str> = names.iter().filter_map(|m| m.as_deref()).collect();
         for (i, n) in t.bodies.iter().enumerate() {
-            if !names.iter().any(|m| m.as_deref() == Some(n.as_str())) {
+            if !known.contains(n.as_str()) {
                 return Err(c.invalid(&tp.key("bodies").index(i), n, "no body has this name"));
             }
         }

@@ -1,0 +1,232 @@
+//! The output folder: refusing to mix a new run into old results, clearing granula's own
+//! files on request, and rewinding the files of a resumed run to its checkpoint so that no
+//! row or frame is written twice.
+
+use crate::error::{IoError, Result};
+use crate::output::{write_atomic, PvdCollection, TMP_EXTENSION};
+use crate::scene::spec::OutputSpec;
+use std::fs::OpenOptions;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+/// What [`Run::start`](super::Run::start) does with an output folder that already holds
+/// files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExistingOutput {
+    /// Refuse a folder that is not empty (the default): new results never mix with old
+    /// ones.
+    #[default]
+    Refuse,
+    /// Delete granula's outputs in the folder first ([`clear_outputs`]); other files stay.
+    Overwrite,
+}
+
+/// The CSV files granula appends to, besides `stress_<name>.csv`.
+const CSV_FILES: [&str; 3] = ["series.csv", "trajectories.csv", "flow.csv"];
+/// The `.pvd` collections.
+const PVD_FILES: [&str; 3] = ["particles.pvd", "contacts.pvd", "walls.pvd"];
+/// The checkpoint file of a run.
+pub const CHECKPOINT_FILE: &str = "checkpoint.bin";
+
+fn err(p: &Path) -> impl FnOnce(std::io::Error) -> IoError + '_ {
+    move |e| IoError::file(p, e)
+}
+
+fn folder_error(path: &Path, problem: impl Into<String>) -> IoError {
+    IoError::OutputFolder { path: path.to_path_buf(), problem: problem.into() }
+}
+
+/// The names of the entries of `dir`, sorted (empty when it does not exist).
+fn entries(dir: &Path) -> Result<Vec<String>> {
+    let read = match std::fs::read_dir(dir) {
+        Ok(r) => r,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(IoError::file(dir, e)),
+    };
+    let mut names = Vec::new();
+    for e in read {
+        names.push(e.map_err(err(dir))?.file_name().to_string_lossy().into_owned());
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Prepares the folder of a new run: creates it, refuses it when it is not empty (unless
+/// `existing` says to overwrite, then clears granula's outputs in it), and returns its
+/// absolute, canonical path, which the run stores in its checkpoints (so that a resume from
+/// any working directory writes to the same folder).
+pub fn prepare_new(dir: &Path, existing: ExistingOutput) -> Result<PathBuf> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(folder_error(dir, "is a file, not a folder"));
+    }
+    let names = entries(dir)?;
+    if !names.is_empty() {
+        match existing {
+            ExistingOutput::Refuse => {
+                let shown: Vec<&str> = names.iter().take(3).map(String::as_str).collect();
+                let more = if names.len() > 3 { ", ..." } else { "" };
+                return Err(folder_error(
+                    dir,
+                    format!(
+                        "is not empty ({} entries: {}{more}); choose another folder, or overwrite its results \
+                         (`granula run --overwrite`)",
+                        names.len(),
+                        shown.join(", ")
+                    ),
+                ));
+            }
+            ExistingOutput::Overwrite => clear_outputs(dir)?,
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(err(dir))?;
+    std::fs::canonicalize(dir).map_err(err(dir))
+}
+
+/// `true` for a file name granula writes at the top of an output folder.
+fn is_output_file(name: &str) -> bool {
+    CSV_FILES.contains(&name)
+        || PVD_FILES.contains(&name)
+        || name == CHECKPOINT_FILE
+        || (name.starts_with("stress_") && name.ends_with(".csv"))
+        || name.ends_with(TMP_EXTENSION)
+}
+
+/// The step of a frame file `<prefix>_<step>.<ext>` (`vtk/particles_000001000.vtp`,
+/// `contacts/contacts_000001000.csv`), if the name has that form.
+fn frame_step(name: &str, prefixes: &[&str], ext: &str) -> Option<u64> {
+    let stem = name.strip_suffix(ext)?;
+    let (prefix, step) = stem.rsplit_once('_')?;
+    if !prefixes.contains(&prefix) || step.is_empty() || !step.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    step.parse().ok()
+}
+
+/// The frame folders of an output folder: name, file prefixes, extension.
+const FRAME_DIRS: [(&str, &[&str], &str); 2] =
+    [("vtk", &["particles", "contacts", "walls"], ".vtp"), ("contacts", &["contacts"], ".csv")];
+
+/// Removes granula's outputs from `dir`: the CSV files, `.pvd` collections, checkpoint,
+/// temporary files, and the frames in `vtk/` and `contacts/` (each folder removed when it
+/// is left empty). Files granula does not write are left alone.
+pub fn clear_outputs(dir: &Path) -> Result<()> {
+    for name in entries(dir)? {
+        let p = dir.join(&name);
+        if is_output_file(&name) && p.is_file() {
+            std::fs::remove_file(&p).map_err(err(&p))?;
+        }
+    }
+    for (sub, prefixes, ext) in FRAME_DIRS {
+        let d = dir.join(sub);
+        if !d.is_dir() {
+            continue;
+        }
+        for name in entries(&d)? {
+            let p = d.join(&name);
+            if (frame_step(&name, prefixes, ext).is_some() || name.ends_with(TMP_EXTENSION)) && p.is_file() {
+                std::fs::remove_file(&p).map_err(err(&p))?;
+            }
+        }
+        if entries(&d)?.is_empty() {
+            std::fs::remove_dir(&d).map_err(err(&d))?;
+        }
+    }
+    Ok(())
+}
+
+/// Cuts `path` after its header and the rows that `keep` accepts, stopping at the first row
+/// it rejects (rows are in time order) or at an incomplete last line (a write cut short). A
+/// file without a complete header is removed, so that the writer starts it again.
+fn truncate_rows(path: &Path, keep: impl Fn(&str) -> bool) -> Result<()> {
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(IoError::file(path, e)),
+    };
+    let mut reader = BufReader::new(file);
+    let mut line = Vec::new();
+    let mut offset: u64 = 0;
+    let mut header = true;
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).map_err(err(path))?;
+        if n == 0 {
+            return Ok(());
+        }
+        let complete = line.last() == Some(&b'\n');
+        let accepted = complete && (header || std::str::from_utf8(&line).is_ok_and(|l| keep(l.trim_end())));
+        if !accepted {
+            break;
+        }
+        header = false;
+        offset += n as u64;
+    }
+    drop(reader);
+    if offset == 0 {
+        return std::fs::remove_file(path).map_err(err(path));
+    }
+    let f = OpenOptions::new().write(true).open(path).map_err(err(path))?;
+    f.set_len(offset).map_err(err(path))
+}
+
+/// Field `k` of a CSV row as a number.
+fn field<T: std::str::FromStr>(row: &str, k: usize) -> Option<T> {
+    row.split(',').nth(k)?.parse().ok()
+}
+
+/// Rewinds the outputs in `dir` to the state of a checkpoint taken at `step` and `time`,
+/// before a resumed run appends to them: rows of `series.csv` after `step`, and rows of
+/// `trajectories.csv`, `stress_<name>.csv` and `flow.csv` after `time`, are cut; frames in
+/// `vtk/` and `contacts/` after `step` are deleted; the `.pvd` files are rewritten from the
+/// checkpoint's `collections`; temporary files are removed. A run killed after its last
+/// checkpoint (SIGKILL, a crash, a power cut) thus resumes without duplicated rows or
+/// frames.
+pub fn rewind(dir: &Path, spec: &OutputSpec, step: u64, time: f64, collections: &[PvdCollection]) -> Result<()> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    truncate_rows(&dir.join("series.csv"), |r| field::<u64>(r, 1).is_some_and(|s| s <= step))?;
+    let by_time = |r: &str| field::<f64>(r, 0).is_some_and(|t| t <= time);
+    truncate_rows(&dir.join("trajectories.csv"), by_time)?;
+    truncate_rows(&dir.join("flow.csv"), by_time)?;
+    for s in &spec.stress {
+        truncate_rows(&dir.join(format!("stress_{}.csv", s.name)), by_time)?;
+    }
+    for name in entries(dir)? {
+        if name.ends_with(TMP_EXTENSION) {
+            let p = dir.join(&name);
+            std::fs::remove_file(&p).map_err(err(&p))?;
+        }
+    }
+    for (sub, prefixes, ext) in FRAME_DIRS {
+        let d = dir.join(sub);
+        for name in entries(&d)? {
+            let late = frame_step(&name, prefixes, ext).is_some_and(|s| s > step);
+            if late || name.ends_with(TMP_EXTENSION) {
+                let p = d.join(&name);
+                std::fs::remove_file(&p).map_err(err(&p))?;
+            }
+        }
+    }
+    for c in collections {
+        write_atomic(&c.path, &c.to_xml())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_names_parse_and_others_do_not() {
+        let vtk = ["particles", "contacts", "walls"];
+        assert_eq!(frame_step("particles_000001000.vtp", &vtk, ".vtp"), Some(1000));
+        assert_eq!(frame_step("walls_000000000.vtp", &vtk, ".vtp"), Some(0));
+        assert_eq!(frame_step("mine_000001000.vtp", &vtk, ".vtp"), None);
+        assert_eq!(frame_step("particles_12a.vtp", &vtk, ".vtp"), None);
+        assert_eq!(frame_step("particles_.vtp", &vtk, ".vtp"), None);
+        assert!(is_output_file("stress_bottom.csv") && is_output_file("particles.tmp~"));
+        assert!(!is_output_file("notes.txt") && !is_output_file("scene.toml"));
+    }
+}
