@@ -27,6 +27,14 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! ## Features
+//!
+//! - `cli` (on by default): the `granula` command-line runner and its dependencies (clap,
+//!   indicatif, ctrlc). A host program that embeds the library depends on
+//!   `granula = { version = "0.1", default-features = false }` and compiles none of them
+//!   (`cargo tree -p granula --no-default-features -e normal` lists none; the test
+//!   `tests/lean_library.rs` checks it).
 #![deny(missing_docs)]
 
 pub use granula_broadphase as broadphase;
