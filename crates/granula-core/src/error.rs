@@ -78,7 +78,7 @@ pub enum CoreError {
     },
     /// Two bodies overlap far beyond what the method tolerates: the simulation blew up
     /// or the initial state is wrong.
-    #[error("{body1} and {body2} overlap by {overlap} m ({ratio:.3} of the smaller radius, limit {limit}) at step {step} (t = {time} s)")]
+    #[error("{body1} and {body2} overlap by {overlap:.3e} m ({ratio:.3} of the smaller radius, limit {limit}) at step {step} (t = {time} s)")]
     ExcessiveOverlap {
         /// First body.
         body1: BodyHandle,

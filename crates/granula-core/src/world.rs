@@ -2,6 +2,7 @@
 
 use crate::body::{Body, PlaneBuilder};
 use crate::body_set::{BodySet, MotionKind};
+use crate::clock::Clock;
 use crate::energy::EnergyLedger;
 use crate::energy_guard::{self, EnergyGuard, GuardState};
 use crate::error::{CoreError, Result};
@@ -31,9 +32,12 @@ pub struct World {
     pub materials: MaterialTable,
     /// Gravitational acceleration (m/s²).
     pub gravity: DVec3,
-    /// Simulated time (s).
+    /// Simulated time (s), computed by the world's [`Clock`] from the step count after
+    /// every step (not summed step by step): after 10⁶ steps of 10⁻⁴ s it is exactly 100 s.
+    /// Read it freely; to set it, prefer [`World::set_clock`] (a direct write is taken as
+    /// the clock's new base at the next step).
     pub time: f64,
-    /// Steps taken.
+    /// Steps taken (see [`World::time`](World#structfield.time) for writing it).
     pub step: u64,
     /// Planar (2D) mode: spheres act as discs (no z translation, rotation about z only).
     pub planar: bool,
@@ -49,6 +53,7 @@ pub struct World {
     /// [`EnergyGuard::default`].
     pub energy_guard: Option<EnergyGuard>,
     guard_state: Option<GuardState>,
+    clock: Clock,
     observers: Vec<Box<dyn Observer>>,
 }
 
@@ -152,6 +157,7 @@ impl WorldBuilder {
             max_overlap_ratio: self.max_overlap_ratio,
             energy_guard: self.energy_guard,
             guard_state: None,
+            clock: Clock::default(),
             observers: Vec::new(),
         })
     }
@@ -216,13 +222,14 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(CoreError::InvalidTimeStep { dt });
         }
+        let mut clock = self.clock();
         let report = solver.step(self, dt).map_err(|e| CoreError::Solver {
             step: self.step,
             time: self.time,
             source: Box::new(e),
         })?;
-        self.step += 1;
-        self.time += dt;
+        clock.advance(dt);
+        self.set_clock_unchecked(clock);
         self.bodies.check_finite(self.step, self.time)?;
         if report.max_overlap_ratio > self.max_overlap_ratio {
             let (body1, body2) = report.max_overlap_pair.unwrap_or((BodyHandle(u32::MAX), BodyHandle(u32::MAX)));
@@ -254,6 +261,125 @@ impl World {
             self.observers = observers;
         }
         Ok(report)
+    }
+
+    /// The clock: step count, time step, and the base its time is computed from. A direct
+    /// write to [`World::time`](World#structfield.time) or [`World::step`](World#structfield.step)
+    /// since the last step shows here as a clock based at the written values.
+    pub fn clock(&self) -> Clock {
+        if self.clock.step == self.step && self.clock.time().to_bits() == self.time.to_bits() {
+            self.clock
+        } else {
+            Clock { dt: self.clock.dt, ..Clock::at(self.time, self.step) }
+        }
+    }
+
+    /// Sets the clock (restoring a saved [`World::clock`] continues with the same times, bit
+    /// for bit, as the run it was saved from); updates [`World::time`](World#structfield.time)
+    /// and [`World::step`](World#structfield.step). Errors name the field at fault: a
+    /// non-finite base time, a negative or non-finite time step, or a base after the step.
+    pub fn set_clock(&mut self, clock: Clock) -> Result<()> {
+        let invalid = |field, value: String, expected| Err(CoreError::InvalidWorld { field, value, expected });
+        if !clock.base_time.is_finite() {
+            return invalid("clock base time", format!("{}", clock.base_time), "finite");
+        }
+        if !(clock.dt.is_finite() && clock.dt >= 0.0) {
+            return invalid("clock time step", format!("{}", clock.dt), "finite and >= 0");
+        }
+        if clock.base_step > clock.step {
+            return invalid("clock base step", clock.base_step.to_string(), "<= the clock's step count");
+        }
+        self.set_clock_unchecked(clock);
+        Ok(())
+    }
+
+    fn set_clock_unchecked(&mut self, clock: Clock) {
+        self.clock = clock;
+        self.step = clock.step;
+        self.time = clock.time();
+    }
+
+    /// Takes `round(duration / dt)` steps of `dt` (rounded to the nearest integer, so a
+    /// duration that is a whole number of steps up to round-off, such as 1 s of 10⁻⁴ s,
+    /// takes exactly that number) and returns how many it took. Stops at the first failing
+    /// step with its error. `duration` must be finite and ≥ 0.
+    ///
+    /// ```
+    /// # use granula_core::prelude::*;
+    /// # use granula_core::solver::StepReport;
+    /// # struct Idle;
+    /// # impl Solver for Idle {
+    /// #     type Error = CoreError;
+    /// #     fn name(&self) -> &'static str { "idle" }
+    /// #     fn step(&mut self, _: &mut World, _: f64) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
+    /// # }
+    /// # fn main() -> Result<(), CoreError> {
+    /// let mut world = World::builder().build()?;
+    /// let mut solver = Idle; // any Solver: MdSolver, NscdSolver, ...
+    /// assert_eq!(world.run_for(&mut solver, 0.5, 1e-4)?, 5_000);
+    /// assert_eq!(world.time, 0.5);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn run_for<S: Solver>(&mut self, solver: &mut S, duration: f64, dt: f64) -> Result<u64> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(CoreError::InvalidTimeStep { dt });
+        }
+        if !(duration.is_finite() && duration >= 0.0) {
+            return Err(CoreError::InvalidWorld {
+                field: "run duration",
+                value: format!("{duration}"),
+                expected: "finite and >= 0",
+            });
+        }
+        // The saturating cast is exact for any step count a run can take (< 2^53).
+        self.run_steps(solver, (duration / dt).round() as u64, dt)
+    }
+
+    /// Steps with `dt` until the time reaches `t_end`: takes `round((t_end − time) / dt)`
+    /// steps ([`Clock::steps_until`]; none when `t_end` is not at least half a step ahead)
+    /// and returns how many it took. From t = 0, `run_until(solver, 1.0, 1e-4)` takes
+    /// exactly 10 000 steps and ends at t = 1 exactly; from a later time the end time is
+    /// `t_end` up to the rounding of one sum. Stops at the first failing step with its
+    /// error. `t_end` must be finite.
+    ///
+    /// ```
+    /// # use granula_core::prelude::*;
+    /// # use granula_core::solver::StepReport;
+    /// # struct Idle;
+    /// # impl Solver for Idle {
+    /// #     type Error = CoreError;
+    /// #     fn name(&self) -> &'static str { "idle" }
+    /// #     fn step(&mut self, _: &mut World, _: f64) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
+    /// # }
+    /// # fn main() -> Result<(), CoreError> {
+    /// let mut world = World::builder().build()?;
+    /// let mut solver = Idle; // any Solver: MdSolver, NscdSolver, ...
+    /// assert_eq!(world.run_until(&mut solver, 1.0, 1e-4)?, 10_000);
+    /// assert_eq!((world.step, world.time), (10_000, 1.0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn run_until<S: Solver>(&mut self, solver: &mut S, t_end: f64, dt: f64) -> Result<u64> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(CoreError::InvalidTimeStep { dt });
+        }
+        if !t_end.is_finite() {
+            return Err(CoreError::InvalidWorld {
+                field: "run end time",
+                value: format!("{t_end}"),
+                expected: "finite",
+            });
+        }
+        let n = self.clock().steps_until(t_end, dt);
+        self.run_steps(solver, n, dt)
+    }
+
+    fn run_steps<S: Solver>(&mut self, solver: &mut S, n: u64, dt: f64) -> Result<u64> {
+        for _ in 0..n {
+            self.step(solver, dt)?;
+        }
+        Ok(n)
     }
 
     /// Translational kinetic energy Σ ½ m v² of dynamic bodies (J).

@@ -5,7 +5,7 @@
 use super::outputs::OutputState;
 use crate::error::{IoError, Result};
 use glam::{DQuat, DVec3};
-use granula_core::{EnergyLedger, World};
+use granula_core::{Clock, EnergyLedger, World};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -30,6 +30,9 @@ pub struct Checkpoint {
     pub time: f64,
     /// Steps taken.
     pub step: u64,
+    /// The world's clock ([`World::clock`]): the time step and the base the time is
+    /// computed from, so the resumed run's times equal the uninterrupted run's bit for bit.
+    pub clock: Clock,
     /// Handles of removed bodies, in removal order (replayed to get the same dense order).
     pub removed: Vec<u32>,
     /// Positions, by dense index.
@@ -64,6 +67,7 @@ impl Checkpoint {
         let b = &world.bodies;
         self.time = world.time;
         self.step = world.step;
+        self.clock = world.clock();
         self.position = b.position.clone();
         self.orientation = b.orientation.clone();
         self.velocity = b.velocity.clone();
@@ -91,8 +95,21 @@ impl Checkpoint {
         b.angular_velocity.copy_from_slice(&self.angular_velocity);
         b.force.copy_from_slice(&self.force);
         b.torque.copy_from_slice(&self.torque);
-        world.time = self.time;
-        world.step = self.step;
+        if self.clock.step != self.step || self.clock.time().to_bits() != self.time.to_bits() {
+            return Err(IoError::Checkpoint {
+                path: path.to_path_buf(),
+                problem: format!(
+                    "its clock (step {}, t = {} s) disagrees with its step {} and time {} s",
+                    self.clock.step,
+                    self.clock.time(),
+                    self.step,
+                    self.time
+                ),
+            });
+        }
+        world
+            .set_clock(self.clock)
+            .map_err(|e| IoError::Checkpoint { path: path.to_path_buf(), problem: e.to_string() })?;
         world.ledger = self.ledger;
         Ok(())
     }
