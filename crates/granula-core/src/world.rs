@@ -25,6 +25,29 @@ impl<F: FnMut(&World, &StepReport) + Send> Observer for F {
 
 /// A simulation world. Fields are public in the manner of a physics-world bundle; use
 /// [`World::insert`] and [`World::remove`] to change the set of bodies.
+///
+/// ```
+/// use granula_core::prelude::*;
+///
+/// # fn main() -> Result<(), CoreError> {
+/// let mut world = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).build()?;
+/// let floor = world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build()?)?;
+/// let ball = world.insert(SphereBuilder::new(0.01, DVec3::new(0.0, 0.0, 0.05)).velocity(DVec3::X).build()?)?;
+/// assert_eq!(world.bodies.len(), 2);
+/// // Columns are indexed by the dense index of a handle.
+/// let i = world.bodies.index(ball)?;
+/// assert_eq!(world.bodies.position[i].z, 0.05);
+/// // The mass comes from the default material's density, 2500 kg/m³: m = ρ 4/3 π r³; the
+/// // kinetic energy ½ m v² agrees to the rounding of the products (1e-14 relative).
+/// let m = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * 1e-6;
+/// assert!((world.kinetic_energy() - 0.5 * m).abs() < 1e-14 * world.kinetic_energy());
+/// // Step it with any `Solver` (granula-smooth's `MdSolver`, granula-nscd's `NscdSolver`):
+/// // `world.step(&mut solver, dt)?`, or `world.run_until(&mut solver, 1.0, dt)?`.
+/// world.remove(floor)?;
+/// assert_eq!(world.bodies.len(), 1);
+/// # Ok(())
+/// # }
+/// ```
 pub struct World {
     /// All bodies (structure of arrays).
     pub bodies: BodySet,
