@@ -22,6 +22,7 @@ pub mod integrator;
 pub mod material;
 pub mod math;
 pub mod narrowphase;
+pub mod overlap;
 pub mod parallel;
 pub mod prelude;
 pub mod shape;

@@ -77,6 +77,8 @@ pub struct World {
     pub energy_guard: Option<EnergyGuard>,
     guard_state: Option<GuardState>,
     clock: Clock,
+    /// Bodies with a lower handle passed the insertion overlap check (`overlap.rs`).
+    pub(crate) overlaps_checked_below: BodyHandle,
     observers: Vec<Box<dyn Observer>>,
 }
 
@@ -181,6 +183,7 @@ impl WorldBuilder {
             energy_guard: self.energy_guard,
             guard_state: None,
             clock: Clock::default(),
+            overlaps_checked_below: BodyHandle(0),
             observers: Vec::new(),
         })
     }
@@ -237,7 +240,8 @@ impl World {
         self.observers.push(Box::new(o));
     }
 
-    /// One step with `solver`: validates `dt`, runs the solver, checks that the state is
+    /// One step with `solver`: validates `dt`, checks that no body inserted since the last
+    /// step overlaps another ([`World::check_overlaps`]), runs the solver, checks that the state is
     /// finite and that no pair overlaps beyond [`World::max_overlap_ratio`], updates the
     /// ledger, advances the clock, runs the runaway-energy guard ([`World::energy_guard`])
     /// when a check is due and the solver closes the ledger, then calls the observers.
@@ -245,6 +249,7 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(CoreError::InvalidTimeStep { dt });
         }
+        self.check_inserted_overlaps()?;
         let mut clock = self.clock();
         let report = solver.step(self, dt).map_err(|e| CoreError::Solver {
             step: self.step,
