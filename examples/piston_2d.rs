@@ -157,9 +157,17 @@ pub fn measure(p: &Piston, prepared: &World, n_i: u32) -> PistonRun {
 fn main() {
     let discs = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let p = Piston::new(discs);
+    println!("Reproduces 000 Fig. 8 (§3.3.2): after F -> F + ΔF the piston rings with ω ∝ √N_I and τ ∝ 1/N_I");
+    eprintln!("compressing {discs} discs until rest ...");
     let prepared = prepare(&p, 1);
     println!("{discs} discs, F = {}, ΔF = {}; fitted after the jump:", p.force, p.jump);
-    let runs: Vec<PistonRun> = [20, 40, 80].iter().map(|&n_i| measure(&p, &prepared, n_i)).collect();
+    let runs: Vec<PistonRun> = [20, 40, 80]
+        .iter()
+        .map(|&n_i| {
+            eprintln!("load step with N_I = {n_i} ...");
+            measure(&p, &prepared, n_i)
+        })
+        .collect();
     for r in &runs {
         println!(
             "N_I = {:3}: ω Δt = {:.4}  τ/Δt = {:8.2}   ω/√N_I = {:.4}  τ N_I = {:.0}",
@@ -170,4 +178,16 @@ fn main() {
             r.tau * r.n_i as f64
         );
     }
+    let (first, last) = (&runs[0], &runs[runs.len() - 1]);
+    let n = (last.n_i / first.n_i) as f64;
+    println!(
+        "ω({})/ω({}) = {:.2} (expected √{n} = {:.2});  τ({})/τ({}) = {:.2} (expected {n})",
+        last.n_i,
+        first.n_i,
+        last.omega / first.omega,
+        n.sqrt(),
+        first.n_i,
+        last.n_i,
+        first.tau / last.tau
+    );
 }

@@ -1,7 +1,7 @@
 //! # granula-broadphase
 //!
 //! Which bodies may touch: from axis-aligned bounding boxes to the sorted list of candidate
-//! pairs, through the [`granula_core::Broadphase`] trait. Three backends give the same pairs:
+//! pairs, through the [`Broadphase`] trait. Three backends give the same pairs:
 //! [`BruteForce`] (the `O(n²)` oracle), [`SweepAndPrune`] (the Linked Linear List of 003 §3,
 //! incremental) and [`LinkedCells`] (a uniform grid, polydisperse-safe), and [`VerletPairs`]
 //! adds a skin so that the list is rebuilt only when some body has moved far enough.

@@ -93,6 +93,14 @@ impl BodySet {
         self.handle.is_empty()
     }
 
+    /// The handle the next insertion gets: handles are issued in increasing order and never
+    /// reused, so the bodies with a handle at or above an earlier `next_handle()` are the
+    /// ones inserted since.
+    #[inline]
+    pub fn next_handle(&self) -> BodyHandle {
+        BodyHandle(self.slot.len() as u32)
+    }
+
     /// Counts insertions and removals; per-body solver state keyed by dense index must be
     /// rebuilt when it changes.
     #[inline]

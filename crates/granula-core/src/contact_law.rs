@@ -145,6 +145,56 @@ pub struct ContactForce {
 /// }
 /// # assert!(Spring { k: 1.0 }.keeps_ledger() && !Unbooked { k: 1.0 }.keeps_ledger());
 /// ```
+///
+/// # Example
+///
+/// A linear spring that only pushes, reporting the elastic energy it stores so that the
+/// world's energy ledger balances (it dissipates nothing, so `dissipated` stays zero):
+///
+/// ```
+/// use granula_core::{ContactForce, ContactKinematics, ContactLaw, DVec3, Material, PairMaterial};
+///
+/// #[derive(Debug)]
+/// struct Spring {
+///     stiffness: f64, // N/m
+/// }
+///
+/// impl ContactLaw for Spring {
+///     type History = (); // nothing carried from step to step
+///     fn name(&self) -> String {
+///         "spring".into()
+///     }
+///     fn force(&self, k: &ContactKinematics<'_>, _history: &mut ()) -> ContactForce {
+///         let overlap = k.overlap.max(0.0);
+///         ContactForce {
+///             force: self.stiffness * overlap * k.normal, // pushes body 2 away from body 1
+///             stored: 0.5 * self.stiffness * overlap * overlap,
+///             ..Default::default()
+///         }
+///     }
+/// }
+///
+/// let material = PairMaterial::mix(&Material::default(), &Material::default());
+/// let contact = ContactKinematics {
+///     normal: DVec3::Z,
+///     overlap: 1e-4,
+///     relative_velocity: DVec3::ZERO,
+///     relative_angular_velocity: DVec3::ZERO,
+///     branch1: DVec3::new(0.0, 0.0, 0.01),
+///     branch2: DVec3::new(0.0, 0.0, -0.01),
+///     effective_radius: 0.005,
+///     effective_mass: 0.005,
+///     material: &material,
+///     dt: 1e-5,
+///     rotation1: DVec3::ZERO,
+///     rotation2: DVec3::ZERO,
+/// };
+/// let f = Spring { stiffness: 1e5 }.force(&contact, &mut ());
+/// assert_eq!(f.force, DVec3::new(0.0, 0.0, 10.0)); // 1e5 N/m × 0.1 mm (exact after rounding)
+/// ```
+///
+/// Plug it into the MD solver like a built-in law: `MdSolver::new(Spring { stiffness: 1e5 },
+/// integrator, broadphase, config)`; `granula_md::conformance::check_law` tests it.
 pub trait ContactLaw: Send + Sync {
     /// Per-contact state carried from step to step.
     type History: Copy + Default + Send + Sync + Debug + PartialEq;

@@ -78,7 +78,7 @@ pub enum CoreError {
     },
     /// Two bodies overlap far beyond what the method tolerates: the simulation blew up
     /// or the initial state is wrong.
-    #[error("{body1} and {body2} overlap by {overlap} m ({ratio:.3} of the smaller radius, limit {limit}) at step {step} (t = {time} s)")]
+    #[error("{body1} and {body2} overlap by {overlap:.3e} m ({ratio:.3} of the smaller radius, limit {limit}) at step {step} (t = {time} s)")]
     ExcessiveOverlap {
         /// First body.
         body1: BodyHandle,
@@ -160,6 +160,24 @@ pub enum CoreError {
         step: u64,
         /// Simulated time.
         time: f64,
+    },
+    /// Two bodies overlap when first stepped after one of them was inserted
+    /// ([`World::check_overlaps`](crate::World::check_overlaps)): an initial state must not
+    /// overlap, as in scene files.
+    #[error("{body1} and {body2} overlap by {overlap:.3e} m ({ratio:.3} of the smaller radius) before step {step}, after {inserted} was inserted: inserted bodies must not overlap; move them apart, or call World::accept_overlaps() for a state restored from a run")]
+    InsertedOverlap {
+        /// First body (the lower dense index).
+        body1: BodyHandle,
+        /// Second body.
+        body2: BodyHandle,
+        /// The one of the two inserted since the last check (the later handle if both were).
+        inserted: BodyHandle,
+        /// Overlap `-g` in metres.
+        overlap: f64,
+        /// Overlap divided by the smaller radius of the pair.
+        ratio: f64,
+        /// The step about to be taken (steps taken so far + 1).
+        step: u64,
     },
     /// The contact geometry of a pair is undefined (e.g. concentric spheres).
     #[error("contact between {body1} and {body2} is undefined: {reason}")]

@@ -11,6 +11,7 @@
 pub mod body;
 pub mod body_set;
 pub mod broadphase;
+pub mod clock;
 pub mod contact;
 pub mod contact_law;
 pub mod energy;
@@ -21,6 +22,7 @@ pub mod integrator;
 pub mod material;
 pub mod math;
 pub mod narrowphase;
+pub mod overlap;
 pub mod parallel;
 pub mod prelude;
 pub mod shape;
@@ -33,6 +35,7 @@ pub use body::{
 };
 pub use body_set::{euler_angular_acceleration, BodySet, MotionKind};
 pub use broadphase::Broadphase;
+pub use clock::Clock;
 pub use contact::{Contact, ContactGeometry, ContactKey, ContactStore};
 pub use contact_law::{ContactForce, ContactKinematics, ContactLaw};
 pub use energy::{Dissipation, EnergyLedger};

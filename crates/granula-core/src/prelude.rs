@@ -4,6 +4,7 @@ pub use crate::body::{
     Body, CylinderBuilder, Dofs, Motion, PlaneBuilder, Prescribed, RigidBody, RigidBodyBuilder, SphereBuilder,
 };
 pub use crate::broadphase::Broadphase;
+pub use crate::clock::Clock;
 pub use crate::contact::{Contact, ContactGeometry, ContactKey, ContactStore};
 pub use crate::contact_law::{ContactForce, ContactKinematics, ContactLaw};
 pub use crate::energy::{Dissipation, EnergyLedger};

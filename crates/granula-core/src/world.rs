@@ -2,6 +2,7 @@
 
 use crate::body::{Body, PlaneBuilder};
 use crate::body_set::{BodySet, MotionKind};
+use crate::clock::Clock;
 use crate::energy::EnergyLedger;
 use crate::energy_guard::{self, EnergyGuard, GuardState};
 use crate::error::{CoreError, Result};
@@ -24,6 +25,29 @@ impl<F: FnMut(&World, &StepReport) + Send> Observer for F {
 
 /// A simulation world. Fields are public in the manner of a physics-world bundle; use
 /// [`World::insert`] and [`World::remove`] to change the set of bodies.
+///
+/// ```
+/// use granula_core::prelude::*;
+///
+/// # fn main() -> Result<(), CoreError> {
+/// let mut world = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).build()?;
+/// let floor = world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build()?)?;
+/// let ball = world.insert(SphereBuilder::new(0.01, DVec3::new(0.0, 0.0, 0.05)).velocity(DVec3::X).build()?)?;
+/// assert_eq!(world.bodies.len(), 2);
+/// // Columns are indexed by the dense index of a handle.
+/// let i = world.bodies.index(ball)?;
+/// assert_eq!(world.bodies.position[i].z, 0.05);
+/// // The mass comes from the default material's density, 2500 kg/m³: m = ρ 4/3 π r³; the
+/// // kinetic energy ½ m v² agrees to the rounding of the products (1e-14 relative).
+/// let m = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * 1e-6;
+/// assert!((world.kinetic_energy() - 0.5 * m).abs() < 1e-14 * world.kinetic_energy());
+/// // Step it with any `Solver` (granula-smooth's `MdSolver`, granula-nscd's `NscdSolver`):
+/// // `world.step(&mut solver, dt)?`, or `world.run_until(&mut solver, 1.0, dt)?`.
+/// world.remove(floor)?;
+/// assert_eq!(world.bodies.len(), 1);
+/// # Ok(())
+/// # }
+/// ```
 pub struct World {
     /// All bodies (structure of arrays).
     pub bodies: BodySet,
@@ -31,9 +55,12 @@ pub struct World {
     pub materials: MaterialTable,
     /// Gravitational acceleration (m/s²).
     pub gravity: DVec3,
-    /// Simulated time (s).
+    /// Simulated time (s), computed by the world's [`Clock`] from the step count after
+    /// every step (not summed step by step): after 10⁶ steps of 10⁻⁴ s it is exactly 100 s.
+    /// Read it freely; to set it, prefer [`World::set_clock`] (a direct write is taken as
+    /// the clock's new base at the next step).
     pub time: f64,
-    /// Steps taken.
+    /// Steps taken (see [`World::time`](World#structfield.time) for writing it).
     pub step: u64,
     /// Planar (2D) mode: spheres act as discs (no z translation, rotation about z only).
     pub planar: bool,
@@ -58,6 +85,9 @@ pub struct World {
     guard_state: Option<GuardState>,
     /// Structure version at the end of the last step that passed every check.
     last_step_version: Option<u64>,
+    clock: Clock,
+    /// Bodies with a lower handle passed the insertion overlap check (`overlap.rs`).
+    pub(crate) overlaps_checked_below: BodyHandle,
     observers: Vec<Box<dyn Observer>>,
 }
 
@@ -176,6 +206,8 @@ impl WorldBuilder {
             max_travel_ratio: self.max_travel_ratio,
             guard_state: None,
             last_step_version: None,
+            clock: Clock::default(),
+            overlaps_checked_below: BodyHandle(0),
             observers: Vec::new(),
         })
     }
@@ -232,10 +264,11 @@ impl World {
         self.observers.push(Box::new(o));
     }
 
-    /// One step with `solver`: validates `dt`, runs the solver, checks that the state and
-    /// every energy are finite, that no dynamic sphere moves more than
-    /// [`World::max_travel_ratio`] of its radius in the step and that no pair overlaps
-    /// beyond [`World::max_overlap_ratio`], updates the ledger, advances the clock, runs the
+    /// One step with `solver`: validates `dt`, checks that no body inserted since the last
+    /// step overlaps another ([`World::check_overlaps`]), runs the solver, checks that the
+    /// state and every energy are finite, that no dynamic sphere moves more than
+    /// [`World::max_travel_ratio`] of its radius in the step and that no pair overlaps beyond
+    /// [`World::max_overlap_ratio`], updates the ledger, advances the clock, runs the
     /// runaway-energy guard ([`World::energy_guard`]: its one-step check, and its interval
     /// check when one is due) when the solver closes the ledger, then calls the observers.
     ///
@@ -257,6 +290,8 @@ impl World {
                 expected: "> 0",
             });
         }
+        self.check_inserted_overlaps()?;
+        let mut clock = self.clock();
         let guarded = self.energy_guard.is_some() && solver.closes_energy_balance();
         let version = self.bodies.structure_version();
         // The one-step check needs the stored energy of a previous step of the same bodies.
@@ -268,8 +303,8 @@ impl World {
             time: self.time,
             source: Box::new(e),
         })?;
-        self.step += 1;
-        self.time += dt;
+        clock.advance(dt);
+        self.set_clock_unchecked(clock);
         let after = energy_guard::scan_end(self, dt);
         if !after.state.is_finite() {
             self.bodies.check_finite(self.step, self.time)?;
@@ -365,6 +400,125 @@ impl World {
 
     fn non_finite(&self, account: &'static str, value: f64, body: Option<BodyHandle>) -> CoreError {
         CoreError::NonFiniteEnergy { account, value, body, step: self.step, time: self.time }
+    }
+
+    /// The clock: step count, time step, and the base its time is computed from. A direct
+    /// write to [`World::time`](World#structfield.time) or [`World::step`](World#structfield.step)
+    /// since the last step shows here as a clock based at the written values.
+    pub fn clock(&self) -> Clock {
+        if self.clock.step == self.step && self.clock.time().to_bits() == self.time.to_bits() {
+            self.clock
+        } else {
+            Clock { dt: self.clock.dt, ..Clock::at(self.time, self.step) }
+        }
+    }
+
+    /// Sets the clock (restoring a saved [`World::clock`] continues with the same times, bit
+    /// for bit, as the run it was saved from); updates [`World::time`](World#structfield.time)
+    /// and [`World::step`](World#structfield.step). Errors name the field at fault: a
+    /// non-finite base time, a negative or non-finite time step, or a base after the step.
+    pub fn set_clock(&mut self, clock: Clock) -> Result<()> {
+        let invalid = |field, value: String, expected| Err(CoreError::InvalidWorld { field, value, expected });
+        if !clock.base_time.is_finite() {
+            return invalid("clock base time", format!("{}", clock.base_time), "finite");
+        }
+        if !(clock.dt.is_finite() && clock.dt >= 0.0) {
+            return invalid("clock time step", format!("{}", clock.dt), "finite and >= 0");
+        }
+        if clock.base_step > clock.step {
+            return invalid("clock base step", clock.base_step.to_string(), "<= the clock's step count");
+        }
+        self.set_clock_unchecked(clock);
+        Ok(())
+    }
+
+    fn set_clock_unchecked(&mut self, clock: Clock) {
+        self.clock = clock;
+        self.step = clock.step;
+        self.time = clock.time();
+    }
+
+    /// Takes `round(duration / dt)` steps of `dt` (rounded to the nearest integer, so a
+    /// duration that is a whole number of steps up to round-off, such as 1 s of 10⁻⁴ s,
+    /// takes exactly that number) and returns how many it took. Stops at the first failing
+    /// step with its error. `duration` must be finite and ≥ 0.
+    ///
+    /// ```
+    /// # use granula_core::prelude::*;
+    /// # use granula_core::solver::StepReport;
+    /// # struct Idle;
+    /// # impl Solver for Idle {
+    /// #     type Error = CoreError;
+    /// #     fn name(&self) -> &'static str { "idle" }
+    /// #     fn step(&mut self, _: &mut World, _: f64) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
+    /// # }
+    /// # fn main() -> Result<(), CoreError> {
+    /// let mut world = World::builder().build()?;
+    /// let mut solver = Idle; // any Solver: MdSolver, NscdSolver, ...
+    /// assert_eq!(world.run_for(&mut solver, 0.5, 1e-4)?, 5_000);
+    /// assert_eq!(world.time, 0.5);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn run_for<S: Solver>(&mut self, solver: &mut S, duration: f64, dt: f64) -> Result<u64> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(CoreError::InvalidTimeStep { dt });
+        }
+        if !(duration.is_finite() && duration >= 0.0) {
+            return Err(CoreError::InvalidWorld {
+                field: "run duration",
+                value: format!("{duration}"),
+                expected: "finite and >= 0",
+            });
+        }
+        // The saturating cast is exact for any step count a run can take (< 2^53).
+        self.run_steps(solver, (duration / dt).round() as u64, dt)
+    }
+
+    /// Steps with `dt` until the time reaches `t_end`: takes `round((t_end − time) / dt)`
+    /// steps ([`Clock::steps_until`]; none when `t_end` is not at least half a step ahead)
+    /// and returns how many it took. From t = 0, `run_until(solver, 1.0, 1e-4)` takes
+    /// exactly 10 000 steps and ends at t = 1 exactly; from a later time the end time is
+    /// `t_end` up to the rounding of one sum. Stops at the first failing step with its
+    /// error. `t_end` must be finite.
+    ///
+    /// ```
+    /// # use granula_core::prelude::*;
+    /// # use granula_core::solver::StepReport;
+    /// # struct Idle;
+    /// # impl Solver for Idle {
+    /// #     type Error = CoreError;
+    /// #     fn name(&self) -> &'static str { "idle" }
+    /// #     fn step(&mut self, _: &mut World, _: f64) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
+    /// # }
+    /// # fn main() -> Result<(), CoreError> {
+    /// let mut world = World::builder().build()?;
+    /// let mut solver = Idle; // any Solver: MdSolver, NscdSolver, ...
+    /// assert_eq!(world.run_until(&mut solver, 1.0, 1e-4)?, 10_000);
+    /// assert_eq!((world.step, world.time), (10_000, 1.0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn run_until<S: Solver>(&mut self, solver: &mut S, t_end: f64, dt: f64) -> Result<u64> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(CoreError::InvalidTimeStep { dt });
+        }
+        if !t_end.is_finite() {
+            return Err(CoreError::InvalidWorld {
+                field: "run end time",
+                value: format!("{t_end}"),
+                expected: "finite",
+            });
+        }
+        let n = self.clock().steps_until(t_end, dt);
+        self.run_steps(solver, n, dt)
+    }
+
+    fn run_steps<S: Solver>(&mut self, solver: &mut S, n: u64, dt: f64) -> Result<u64> {
+        for _ in 0..n {
+            self.step(solver, dt)?;
+        }
+        Ok(n)
     }
 
     /// Translational kinetic energy Σ ½ m v² of dynamic bodies (J).

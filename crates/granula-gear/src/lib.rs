@@ -1,6 +1,7 @@
 //! # granula-gear
 //!
-//! Explicit integrators for smooth (MD) dynamics behind [`granula_core::Integrator`]: the Gear
+//! Explicit integrators for smooth (MD) dynamics behind the
+//! [`Integrator`](granula_core::Integrator) trait of the core: the Gear
 //! predictor-corrector with 4, 5 or 6 values (002 Appendix A), velocity Verlet and symplectic
 //! Euler. Each keeps its per-body state keyed by dense index and follows
 //! [`BodySet::structure_version`](granula_core::BodySet::structure_version).

@@ -235,3 +235,9 @@ fn a_checkpoint_of_another_format_is_refused_by_name() {
     let (old, new) = (format!("format {}", CHECKPOINT_FORMAT - 1), format!("reads {CHECKPOINT_FORMAT}"));
     assert!(err.contains(&old) && err.contains(&new), "{err}");
 }
+
+#[test]
+fn a_clock_that_disagrees_with_the_step_count_is_refused() {
+    let err = resume_error_after("clock", |c| c.clock.step += 1);
+    assert!(err.contains("clock") && err.contains("disagrees"), "{err}");
+}

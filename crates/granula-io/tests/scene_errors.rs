@@ -158,3 +158,11 @@ fn resistance_models_need_the_spring_friction_and_are_named() {
         assert!(msg.contains(&format!("solver.{key}")) && msg.contains("cundall_strack"), "{msg}");
     }
 }
+
+#[test]
+fn end_time_and_steps_together_print_the_step_count_plainly() {
+    let text = GOOD.replace("steps = 10", "steps = 100\nend_time = 1e-3");
+    let (_, msg) = err(&text);
+    assert!(msg.contains("not both") && msg.contains("100"), "{msg}");
+    assert!(!msg.contains("Some("), "a number, not a Rust Option: {msg}");
+}

@@ -33,6 +33,38 @@ pub type LinearViscousCoulomb = Composed<LinearSpring, LinearViscous, ViscousFri
 /// material's ([`HertzViscous::calibrated_from_material`]): the value LIGGGHTS' hertz model,
 /// which lets the damping pull, gives for the same material. For the plain Tsuji ratio
 /// (restitution 0.550 for 0.5 under the clamp) compose with [`HertzViscous::from_material`].
+///
+/// ```
+/// use granula_core::ContactLaw;
+/// use granula_md::prelude::*;
+///
+/// # use granula_core::{ContactKinematics, DVec3, Material, PairMaterial};
+/// # let material = PairMaterial::mix(&Material::default(), &Material::default());
+/// # let contact = |overlap: f64, relative_velocity: DVec3| ContactKinematics {
+/// #     normal: DVec3::Z,
+/// #     overlap,
+/// #     relative_velocity,
+/// #     relative_angular_velocity: DVec3::ZERO,
+/// #     branch1: DVec3::new(0.0, 0.0, 0.01),
+/// #     branch2: DVec3::new(0.0, 0.0, -0.01),
+/// #     effective_radius: 0.005,
+/// #     effective_mass: 0.005,
+/// #     material: &material,
+/// #     dt: 1e-6,
+/// #     rotation1: DVec3::ZERO,
+/// #     rotation2: DVec3::ZERO,
+/// # };
+/// let law = hertz_mindlin();
+/// let mut history = Default::default();
+/// // Approaching at 0.1 m/s (body 2 moves towards body 1, against the normal): the damping
+/// // adds to the elastic force and dissipates energy.
+/// let approaching = law.force(&contact(1e-6, DVec3::new(0.0, 0.0, -0.1)), &mut history);
+/// let at_rest = law.force(&contact(1e-6, DVec3::ZERO), &mut Default::default());
+/// assert!(approaching.force.z > at_rest.force.z && at_rest.force.z > 0.0);
+/// assert!(approaching.dissipated.normal > 0.0);
+/// // Its contact duration sets the time step: granula_md::params gives t_c for a pair.
+/// # let _ = law;
+/// ```
 pub fn hertz_mindlin() -> HertzMindlin {
     Composed::new(Hertz::from_material(), HertzViscous::calibrated_from_material(), CundallStrack::from_material())
 }

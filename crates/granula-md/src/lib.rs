@@ -10,9 +10,9 @@
 //! - cohesion: [`ConstantCohesion`];
 //! - body-level non-viscous damping: [`LocalDamping`];
 //! - parameter helpers in [`params`];
-//! - the [`conformance`] kit that checks any [`granula_core::ContactLaw`].
+//! - the [`conformance`] kit that checks any [`ContactLaw`](granula_core::ContactLaw).
 //!
-//! A law is a [`Composed`] of sub-models and implements [`granula_core::ContactLaw`]; the
+//! A law is a [`Composed`] of sub-models and implements [`ContactLaw`](granula_core::ContactLaw); the
 //! aliases [`HertzMindlin`], [`LinearCundallStrack`], [`HuntCrossleyBrendelDippel`] and
 //! [`LinearViscousCoulomb`] name the common ones. A user writes a new law by implementing
 //! `ContactLaw` directly, or a new sub-model by implementing one of the traits in
@@ -20,6 +20,10 @@
 //!
 //! Every sub-model reports the energy it dissipates and the elastic energy it stores, so
 //! that a solver can keep the world's energy ledger.
+//!
+//! `use granula_md::prelude::*;` brings the composition, the sub-models, the named laws
+//! and the sub-model traits ([`prelude`]); [`Composed`] and [`hertz_mindlin`] show a law
+//! evaluated on one contact.
 #![deny(missing_docs)]
 
 pub mod aliases;
@@ -45,6 +49,29 @@ pub use aliases::{
     linear_viscous_coulomb, HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor,
     LinearViscousCoulomb,
 };
+/// The types and constructors a host program needs most: the composition, the sub-models,
+/// the named laws and the error type. `use granula_md::prelude::*;`
+pub mod prelude {
+    pub use crate::aliases::{
+        hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
+        linear_viscous_coulomb, HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor,
+        LinearViscousCoulomb,
+    };
+    pub use crate::cohesion::ConstantCohesion;
+    pub use crate::composed::{Composed, TensionPolicy};
+    pub use crate::damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};
+    pub use crate::error::MdError;
+    pub use crate::local_damping::LocalDamping;
+    pub use crate::normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw};
+    pub use crate::rolling::RollingResistance;
+    pub use crate::submodel::{
+        CohesionModel, DampingModel, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting, NormalModel,
+        RollingModel, TangentialModel, TwistingModel,
+    };
+    pub use crate::tangential::{BrendelDippel, CundallStrack, PredictorElongation, ViscousFriction};
+    pub use crate::twisting::TwistingResistance;
+}
+
 pub use cohesion::ConstantCohesion;
 pub use composed::{Composed, TensionPolicy, MAX_DAMPING_STEP};
 pub use damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};

@@ -147,6 +147,7 @@ impl Run {
             out_dir: self.out_dir.clone(),
             time: 0.0,
             step: 0,
+            clock: Default::default(),
             removed: self.removed.clone(),
             position: Vec::new(),
             orientation: Vec::new(),

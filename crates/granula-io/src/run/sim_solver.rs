@@ -80,7 +80,7 @@ where
     }
 
     /// Contact histories and stored energies by key, the integrator's memory and the
-    /// kinematic power ([`granula_smooth::MdState`]).
+    /// kinematic power ([`MdState`](granula_smooth::MdState)).
     fn save_state(&self) -> Vec<u8> {
         // Serialising plain data into a Vec cannot fail.
         bincode::serialize(&self.solver.save_state()).unwrap_or_default()
@@ -110,7 +110,7 @@ impl SimSolver for NscdSolver<AnyBroadphase> {
     }
 
     /// Carried impulses and law states by key, and the random stream of the sweep
-    /// ([`granula_nscd::NscdState`]).
+    /// ([`NscdState`](granula_nscd::NscdState)).
     fn save_state(&self) -> Vec<u8> {
         // Serialising plain data into a Vec cannot fail.
         bincode::serialize(&NscdSolver::save_state(self)).unwrap_or_default()

@@ -29,6 +29,57 @@ use std::path::Path;
 
 /// A parsed and fully validated scene: every body is built and checked (including initial
 /// overlaps), so that running it can only fail in the physics.
+///
+/// A scene read from a string ([`Scene::parse`]; [`Scene::load`] reads a file), turned into
+/// a world, and run by the driver the `granula` binary uses ([`Run`](crate::run::Run)),
+/// which writes the outputs the scene asks for under its output folder:
+///
+/// ```
+/// use granula_io::run::Run;
+/// use granula_io::Scene;
+///
+/// # fn main() -> Result<(), granula_io::IoError> {
+/// let text = r#"
+/// [simulation]
+/// dt = 1e-5
+/// end_time = 0.01
+///
+/// [solver]
+/// kind = "md"
+///
+/// [[planes]]
+/// name = "floor"
+/// point = [0.0, 0.0, 0.0]
+/// normal = [0.0, 0.0, 1.0]
+///
+/// [[spheres]]
+/// name = "ball"
+/// radius = 0.01
+/// position = [0.0, 0.0, 0.05]
+/// "#;
+/// let scene = Scene::parse("drop.toml", text)?;
+/// assert_eq!(scene.steps, 1000); // end_time / dt
+/// let ball = scene.body_named("ball").expect("named in the scene"); // gets BodyHandle(ball)
+/// assert_eq!(scene.bodies[ball].name.as_deref(), Some("ball"));
+/// let world = scene.build_world()?;
+/// assert_eq!(world.bodies.len(), 2);
+///
+/// // Errors name the file, the line and the key: a negative radius.
+/// let bad = Scene::parse("drop.toml", &text.replace("radius = 0.01", "radius = -0.01"));
+/// let message = bad.unwrap_err().to_string();
+/// assert!(message.starts_with("drop.toml") && message.contains("radius"), "{message}");
+///
+/// // Run it to the end (series.csv and the final checkpoint go to the output folder).
+/// let out = std::env::temp_dir().join(format!("granula-scene-doc-{}", std::process::id()));
+/// let mut run = Run::start(scene, &out)?;
+/// while !run.is_done() {
+///     run.step()?;
+/// }
+/// assert_eq!(run.world.time, 0.01);
+/// # let _ = std::fs::remove_dir_all(&out);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Scene {
     /// The file name used in messages.

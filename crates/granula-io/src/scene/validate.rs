@@ -50,7 +50,7 @@ pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<u64> {
         }
         (None, Some(n)) if n >= 1 => Ok(n),
         (None, Some(n)) => Err(c.invalid(&p.key("steps"), n, "must be >= 1")),
-        (Some(_), Some(_)) => Err(c.invalid(&p.key("steps"), s.steps, "give `end_time` or `steps`, not both")),
+        (Some(_), Some(n)) => Err(c.invalid(&p.key("steps"), n, "give `end_time` or `steps`, not both")),
         (None, None) => Err(c.invalid(&p, "", "give `end_time` (s) or `steps`")),
     }
 }
