@@ -11,7 +11,6 @@ use crate::scene::Scene;
 use glam::DVec3;
 use granula_core::{StepReport, World};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
