@@ -16,6 +16,8 @@
 //!
 //! Run: `cargo run --release --example chain_sound [out_dir]`.
 
+mod plot_font;
+
 use granula::broadphase::BruteForce;
 use granula::nscd::chain_run::{run_chain, ChainResult, ChainRun};
 use granula::nscd::fit::fit_with;
@@ -75,14 +77,10 @@ pub fn write_outputs(runs: &[ChainSound], dir: &Path) -> Result<(), Box<dyn std:
     }
     let size = (1200, 300 * runs.len() as u32);
     // The bitmap backend draws text with this font (ab_glyph); the SVG names the family.
-    plotters::style::register_font("sans-serif", FontStyle::Normal, FONT).map_err(|_| "unreadable font")?;
+    plot_font::register()?;
     draw(BitMapBackend::new(&dir.join("chain_sound.png"), size).into_drawing_area(), &panels, true)?;
     draw(SVGBackend::new(&dir.join("chain_sound.svg"), size).into_drawing_area(), &panels, true)
 }
-
-/// DejaVu Sans (Bitstream Vera licence, `assets/fonts/LICENSE-DejaVu.txt`), so that PNGs
-/// carry text on machines without system fonts.
-const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 
 /// Draws one panel per run on `root`; with `labelled`, axis scales, titles and a caption
 /// per panel (bitmaps need the font registered by `write_outputs`).

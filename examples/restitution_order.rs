@@ -16,6 +16,8 @@
 //!
 //! Run: `cargo run --release --example restitution_order [out_dir] [phases]`.
 
+mod plot_font;
+
 use granula::broadphase::BruteForce;
 use granula::core::{DVec3, Integrator, Material, PairMaterial, PlaneBuilder, SphereBuilder, World};
 use granula::gear::{ForceVelocity, Gear, SymplecticEuler, VelocityVerlet};
@@ -156,7 +158,8 @@ pub fn write_outputs(cells: &[Cell], dir: &Path) -> Result<(), Box<dyn std::erro
         writeln!(csv, "{},{},{},{:e},{:e},{:e},{:e}", c.integrator, c.e, c.steps, tc / c.steps, c.mean, c.min, c.max)?;
     }
     let size = (1200, 800);
-    draw(BitMapBackend::new(&dir.join("restitution_order.png"), size).into_drawing_area(), cells, false)?;
+    plot_font::register()?;
+    draw(BitMapBackend::new(&dir.join("restitution_order.png"), size).into_drawing_area(), cells, true)?;
     draw(SVGBackend::new(&dir.join("restitution_order.svg"), size).into_drawing_area(), cells, true)
 }
 

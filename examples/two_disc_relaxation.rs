@@ -35,6 +35,8 @@
 //! orange (free), predictor = blue (locked) and cyan (free); x = Δt/t_c on a log axis from
 //! 1e-4 to 1e-1, y = t_R/t_c from 0 to 1.1 × the largest value.
 
+mod plot_font;
+
 use granula::broadphase::BruteForce;
 use granula::core::{DVec3, Dofs, Material, SphereBuilder, World};
 use granula::gear::Gear;
@@ -225,14 +227,10 @@ where
     Ok(())
 }
 
-/// DejaVu Sans (Bitstream Vera licence, `assets/fonts/LICENSE-DejaVu.txt`), so that PNGs
-/// carry text on machines without system fonts.
-const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
-
 /// Writes the figure as `stem.png` and `stem.svg`, both with axes, titles and legend.
 fn plot(stem: &std::path::Path, curves: &[(&str, Vec<Point>)]) -> Result<(), Box<dyn std::error::Error>> {
     use plotters::prelude::*;
-    plotters::style::register_font("sans-serif", FontStyle::Normal, FONT).map_err(|_| "unreadable font")?;
+    plot_font::register()?;
     draw(BitMapBackend::new(&stem.with_extension("png"), (800, 600)).into_drawing_area(), curves, true)?;
     draw(SVGBackend::new(&stem.with_extension("svg"), (800, 600)).into_drawing_area(), curves, true)
 }

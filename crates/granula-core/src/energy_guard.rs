@@ -9,7 +9,7 @@
 //! **Every `every` steps** it compares the growth of B over the interval with the energy in
 //! play during it,
 //!
-//!   scale = max(K₀, K₁) + max(S₀, S₁) + |ΔU| + |ΔD| + |ΔW|,
+//!   scale = max(K₀, K₁) + max(|S₀|, |S₁|) + |ΔU| + |ΔD| + |ΔW|,
 //!
 //! and counts a strike when the growth exceeds `max_gain` · scale. Two strikes in a row
 //! stop the run with [`CoreError::EnergyRunaway`]: a single jump, such as velocities set by
@@ -27,7 +27,7 @@
 //! (S₀ the stored energy the previous report gave, D and W the step's dissipation and work)
 //! is compared with the energy in play at the start of the step,
 //!
-//!   E = K_t,0 + R₀ + L₀ + max(S₀, S₁) + |ΔU| + D + |W|,
+//!   E = K_t,0 + R₀ + L₀ + max(|S₀|, |S₁|) + |ΔU| + D + |W|,
 //!
 //! where R₀ = Σ ½ (I₁ + I₂ + I₃) |ω|² bounds the rotational energy that friction may turn into
 //! translation, and L₀ = Σ ½ m |g + F/m|² Δt² (+ the same for torques) is what gravity and
@@ -40,7 +40,10 @@
 //! multiplies the energy by about (ω Δt)², so 10³ is reached from ω Δt ≈ 32 (the
 //! Poisson ratio −0.9999999999 of the issue that motivated it gave 10¹⁷). S₁ is in E so that
 //! an initial overlap, whose energy the previous report could not hold, is not a gain; the
-//! first step after an insertion or removal is not checked for the same reason.
+//! first step after an insertion or removal is not checked for the same reason. The stored
+//! energy enters both scales by its size: a cohesive law stores a negative energy (the
+//! bond's well), which would otherwise make the energy in play negative and any gain a
+//! strike.
 
 use crate::body_set::MotionKind;
 use crate::error::{CoreError, Result};
@@ -144,7 +147,8 @@ pub(crate) fn check(
     };
     let gain = now.balance() - before.balance();
     let scale = now.kinetic.max(before.kinetic)
-        + now.stored.max(before.stored)
+        // Stored energy is negative in a cohesive well: its size is what is in play.
+        + now.stored.abs().max(before.stored.abs())
         + (now.potential - before.potential).abs()
         + (now.dissipated - before.dissipated).abs()
         + (now.work - before.work).abs();
@@ -280,7 +284,7 @@ pub(crate) fn check_step(
     let scale = before.kinetic
         + before.rotation
         + before.loads
-        + stored_before.max(report.stored_elastic)
+        + stored_before.abs().max(report.stored_elastic.abs())
         + du.abs()
         + d.abs()
         + w.abs();

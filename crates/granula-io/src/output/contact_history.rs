@@ -7,6 +7,7 @@
 //! (overlap, point, normal) comes from the core narrowphase at the end-of-step
 //! configuration, and the overlap rate from the bodies' velocities at the contact point.
 
+use super::open_csv;
 use crate::error::{IoError, Result};
 use glam::DVec3;
 use granula_core::narrowphase::collide;
@@ -133,21 +134,6 @@ pub struct ContactHistory {
     observations: u64,
 }
 
-fn open_csv(path: &Path, header: &str, append: bool) -> Result<BufWriter<File>> {
-    let exists = path.exists();
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(append)
-        .truncate(!append)
-        .open(path)
-        .map_err(|e| IoError::file(path, e))?;
-    let mut w = BufWriter::new(f);
-    if !(append && exists) {
-        writeln!(w, "{header}").map_err(|e| IoError::file(path, e))?;
-    }
-    Ok(w)
-}
 
 /// The label of body `h`: its name, or `#h` for a body without a name.
 pub fn body_label(names: &[Option<String>], h: u32) -> String {

@@ -56,3 +56,23 @@ fn remove_tmp(tmp: &Path) {
         let _ = std::fs::remove_file(tmp);
     }
 }
+
+/// Opens a CSV file for a run: truncated with its `header` line for a new run, or opened
+/// for appending when a resumed run continues it (the header is written only when the file
+/// does not exist yet).
+pub(crate) fn open_csv(path: &Path, header: &str, append: bool) -> Result<std::io::BufWriter<std::fs::File>> {
+    use std::io::Write;
+    let exists = path.exists();
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(append)
+        .truncate(!append)
+        .open(path)
+        .map_err(|e| IoError::file(path, e))?;
+    let mut w = std::io::BufWriter::new(f);
+    if !(append && exists) {
+        writeln!(w, "{header}").map_err(|e| IoError::file(path, e))?;
+    }
+    Ok(w)
+}

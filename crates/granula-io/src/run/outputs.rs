@@ -3,6 +3,7 @@
 use super::sim_solver::SimSolver;
 use crate::error::{IoError, Result};
 use crate::output::{
+    open_csv,
     contact_records, love_weber_stress, write_contact_list, write_contacts, write_particles, write_walls,
     ContactHistory, ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
 };
@@ -50,21 +51,6 @@ fn err(p: &Path) -> impl FnOnce(std::io::Error) -> IoError + '_ {
     move |e| IoError::file(p, e)
 }
 
-fn open(path: &Path, header: &str, append: bool) -> Result<BufWriter<File>> {
-    let exists = path.exists();
-    let f = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(append)
-        .truncate(!append)
-        .open(path)
-        .map_err(|e| IoError::file(path, e))?;
-    let mut w = BufWriter::new(f);
-    if !(append && exists) {
-        writeln!(w, "{header}").map_err(|e| IoError::file(path, e))?;
-    }
-    Ok(w)
-}
 
 impl Outputs {
     /// Creates the folder and opens the files. With `resume`, files are appended to and
@@ -92,14 +78,14 @@ impl Outputs {
             state.passed = vec![false; scene.bodies.len()];
         }
         let series = match spec.series {
-            Some(_) => Some(open(&dir.join("series.csv"), SERIES_HEADER, append)?),
+            Some(_) => Some(open_csv(&dir.join("series.csv"), SERIES_HEADER, append)?),
             None => None,
         };
         let trajectories = match &spec.trajectories {
             Some(_) => {
                 let ids = scene.trajectory_bodies();
                 let header = "time,body,x,y,z,vx,vy,vz,wx,wy,wz";
-                Some((open(&dir.join("trajectories.csv"), header, append)?, ids))
+                Some((open_csv(&dir.join("trajectories.csv"), header, append)?, ids))
             }
             None => None,
         };
@@ -107,10 +93,10 @@ impl Outputs {
         let stress = spec
             .stress
             .iter()
-            .map(|s| open(&dir.join(format!("stress_{}.csv", s.name)), header, append))
+            .map(|s| open_csv(&dir.join(format!("stress_{}.csv", s.name)), header, append))
             .collect::<Result<_>>()?;
         let flow = match spec.flow {
-            Some(_) => Some(open(&dir.join("flow.csv"), "time,passed_mass,passed_count,bodies_left", append)?),
+            Some(_) => Some(open_csv(&dir.join("flow.csv"), "time,passed_mass,passed_count,bodies_left", append)?),
             None => None,
         };
         let contact_history = match (&spec.contact_history, scene.contact_filter()) {
