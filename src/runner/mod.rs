@@ -97,6 +97,9 @@ fn drive(mut run: Run, quiet: bool) -> Result<i32, IoError> {
     let end = run.run_until_done(&stop, |p| bar.update(p))?;
     bar.finish();
     let wall = started.elapsed().as_secs_f64();
+    for line in run.warnings.lines() {
+        println!("{line}");
+    }
     match end {
         RunEnd::Finished(ckpt) => {
             println!("done: t = {:.6} s after {} steps in {:.1} s of wall time", run.world.time, run.world.step, wall);

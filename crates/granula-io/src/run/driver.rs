@@ -4,6 +4,7 @@
 use super::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
 use super::outputs::Outputs;
 use super::sim_solver::{build_solver, SimSolver};
+use super::warnings::WarningSummary;
 use crate::error::{IoError, Result};
 use crate::scene::loads;
 use crate::scene::Scene;
@@ -25,6 +26,8 @@ pub struct Progress {
     pub contacts: usize,
     /// Steps per wall-clock second since this run (or resume) started.
     pub steps_per_second: f64,
+    /// The warnings of the steps so far.
+    pub warnings: WarningSummary,
 }
 
 /// How a run ended.
@@ -50,6 +53,8 @@ pub struct Run {
     pub removed: Vec<u32>,
     /// The last step's report.
     pub last_report: StepReport,
+    /// The warnings of the steps of this run (or resume), counted.
+    pub warnings: WarningSummary,
     outputs: Outputs,
 }
 
@@ -60,6 +65,7 @@ impl Run {
         let world = scene.build_world()?;
         let solver = build_solver(&scene)?;
         let outputs = Outputs::create(out_dir, &scene, None)?;
+        let warnings = WarningSummary::for_scene(&scene);
         let mut run = Run {
             scene,
             world,
@@ -67,6 +73,7 @@ impl Run {
             out_dir: out_dir.to_path_buf(),
             removed: Vec::new(),
             last_report: StepReport::default(),
+            warnings,
             outputs,
         };
         run.outputs.write(&run.world, &run.last_report, run.solver.as_ref(), run.scene.dt())?;
@@ -95,7 +102,17 @@ impl Run {
             state.collections.clear();
         }
         let outputs = Outputs::create(&out, &scene, Some(state))?;
-        Ok(Run { scene, world, solver, out_dir: out, removed: c.removed, last_report: StepReport::default(), outputs })
+        let warnings = WarningSummary::for_scene(&scene);
+        Ok(Run {
+            scene,
+            world,
+            solver,
+            out_dir: out,
+            removed: c.removed,
+            last_report: StepReport::default(),
+            warnings,
+            outputs,
+        })
     }
 
     /// The checkpoint of the current state.
@@ -143,6 +160,7 @@ impl Run {
             loads::apply(&self.scene.loads, &self.scene.bodies, &mut self.world);
         }
         self.last_report = self.solver.step(&mut self.world, dt)?;
+        self.warnings.record(&self.last_report, self.world.step, self.world.time);
         if let Some(f) = self.scene.spec.output.flow.clone() {
             if self.world.step.is_multiple_of(f.every) {
                 self.outputs.count_flow(&self.world);
@@ -187,6 +205,7 @@ impl Run {
             time: run.world.time,
             contacts: run.last_report.contacts,
             steps_per_second: (run.world.step - first) as f64 / start.elapsed().as_secs_f64().max(1e-9),
+            warnings: run.warnings,
         };
         while !self.is_done() {
             if stop.load(Ordering::SeqCst) {
@@ -194,8 +213,10 @@ impl Run {
                 progress(&report(self));
                 return Ok(RunEnd::Interrupted(p));
             }
+            let warned = self.warnings.warned();
             self.step()?;
-            if last_call.elapsed().as_millis() >= 100 {
+            // The first warning is reported at once.
+            if last_call.elapsed().as_millis() >= 100 || (warned == 0 && self.warnings.warned() > 0) {
                 progress(&report(self));
                 last_call = Instant::now();
             }

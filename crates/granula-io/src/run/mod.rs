@@ -6,9 +6,11 @@ mod checkpoint;
 mod driver;
 mod outputs;
 mod sim_solver;
+mod warnings;
 
 pub use adapters::{AnyBroadphase, AnyIntegrator};
 pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
 pub use driver::{Progress, Run, RunEnd};
 pub use outputs::{OutputState, Outputs};
 pub use sim_solver::{build_solver, MdRun, SimSolver};
+pub use warnings::{WarnedStep, WarningSummary};
