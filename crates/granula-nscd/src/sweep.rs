@@ -151,6 +151,22 @@ mod tests {
     }
 
     #[test]
+    fn supports_outward_orders_by_distance_from_the_supports_then_height() {
+        // A chain support 0 – 1 – 2 – 3 – 4 listed from the top, and a branch 2 – 5 lower
+        // than all: contact levels 2, 1, 0, 3, 2.
+        let bodies = [(2, 3), (1, 2), (0, 1), (3, 4), (2, 5)];
+        let height = [3.0, 2.0, 1.0, 0.5, 0.1];
+        let support = [true, false, false, false, false, false];
+        let mut keys = Vec::new();
+        assert!(order_keys(SweepOrder::SupportsOutward, &height, &bodies, &support, &mut keys));
+        let order: Vec<u32> = keys.iter().map(|k| k.1).collect();
+        assert_eq!(order, vec![2, 1, 4, 0, 3], "by level, level 2 by height");
+        assert!(order_keys(SweepOrder::SymmetricGravity, &height, &bodies, &support, &mut keys));
+        assert_eq!(keys.iter().map(|k| k.1).collect::<Vec<_>>(), vec![4, 3, 2, 1, 0], "bottom up");
+        assert!(!order_keys(SweepOrder::Random, &height, &bodies, &support, &mut keys));
+    }
+
+    #[test]
     fn forward_backward_alternates() {
         let mut rng = ChaCha8Rng::seed_from_u64(0);
         let mut o = Vec::new();
