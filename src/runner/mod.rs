@@ -51,6 +51,9 @@ pub fn main() -> i32 {
                     load.force, load.torque, load.start, load.end, load.ramp
                 );
             }
+            if let Some(e) = granula_io::scene::sweeps::sweep_estimate(&s) {
+                println!("{}", e.message());
+            }
             0
         }),
     };

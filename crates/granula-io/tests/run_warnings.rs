@@ -87,3 +87,14 @@ fn policy_keys_are_validated() {
     assert!(bad("on_cap = \"extend\"\nhard_cap = 10").contains("hard_cap"));
     assert!(bad("relaxation = 2.5").contains("relaxation"));
 }
+
+#[test]
+fn check_flags_a_cap_below_the_depth_estimate() {
+    use granula_io::scene::sweeps::sweep_estimate;
+    let low = sweep_estimate(&scene(5, "")).unwrap();
+    // 800 beads of 2 mm in a 2 cm box settle about 6.6 diameters deep: N(1e-4) ≈ 200.
+    assert!(low.depth > 5.0 && low.depth < 8.0, "{low:?}");
+    assert!(low.cap_too_low() && low.message().starts_with("warning:"), "{}", low.message());
+    let high = sweep_estimate(&scene(5000, "")).unwrap();
+    assert!(!high.cap_too_low(), "{}", high.message());
+}

@@ -9,6 +9,7 @@ mod output_spec;
 mod overlap;
 mod source;
 pub mod spec;
+pub mod sweeps;
 mod validate;
 
 pub use bodies::BodyPlan;
