@@ -131,8 +131,11 @@ fn cd_versus_md() {
     );
 }
 
-/// The methods compared by `--converge`: name, order, relaxation ω.
+/// The methods compared by `--converge`: name, order, relaxation ω (−1: ω = 1 with
+/// Nesterov momentum).
 const METHODS: &[(&str, SweepOrder, f64)] = &[
+    ("random + momentum", SweepOrder::Random, -1.0),
+    ("forward + momentum", SweepOrder::Forward, -1.0),
     ("random", SweepOrder::Random, 1.0),
     ("forward (pair order)", SweepOrder::Forward, 1.0),
     ("symmetric along gravity", SweepOrder::SymmetricGravity, 1.0),
@@ -150,7 +153,8 @@ fn converge(world: &World, order: SweepOrder, omega: f64, eps: f64, cap: u32) ->
     let config = NscdConfig {
         criterion: Criterion::LocalRelative { epsilon: eps, cutoff: 1e-9, max_iterations: cap },
         sweep: order,
-        relaxation: omega,
+        relaxation: omega.max(1.0),
+        momentum: omega < 0.0,
         ..Default::default()
     };
     let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
@@ -185,10 +189,14 @@ fn main() {
     if std::env::args().any(|a| a == "--converge") {
         let cap = std::env::var("NSCD_BENCH_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(30000);
         println!("first step from rest, cold start, local criterion (000 eq. 35), cap {cap}; one thread, wall time");
+        let only = std::env::var("NSCD_BENCH_ONLY").ok();
         for n in sizes {
             let world = load(n);
             for &eps in &[1e-4, 1e-6] {
                 for &(name, order, omega) in METHODS {
+                    if only.as_deref().is_some_and(|o| !name.contains(o)) {
+                        continue;
+                    }
                     let (sweeps, wall, residual, floor) = converge(&world, order, omega, eps, cap);
                     println!(
                         "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {sweeps:6}  wall {wall:8.3} s  residual {residual:.2e}  floor/weight {floor:.4}"

@@ -57,6 +57,7 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) start: Vec<BodyVelocity>,
     detection: Detection,
     order: Vec<u32>,
+    previous: Vec<DVec3>,
     sort_keys: Vec<(u64, u32)>,
     pub(crate) rng: ChaCha8Rng,
     pub(crate) saved_kinematic: Vec<(usize, DVec3, DQuat)>,
@@ -98,6 +99,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             start: Vec::new(),
             detection: Detection::default(),
             order: Vec::new(),
+            previous: Vec::new(),
             sort_keys: Vec::new(),
             rng,
             saved_kinematic: Vec::new(),
@@ -291,6 +293,25 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         Ok(())
     }
 
+    /// Nesterov's extrapolation of the impulses by β (P − P_previous), projected onto the
+    /// law's admissible set and exchanged with the bodies; P_previous ← P (the sweep's
+    /// output).
+    fn extrapolate(&mut self, beta: f64) {
+        for (c, prev) in self.contacts.hot.iter_mut().zip(self.previous.iter_mut()) {
+            let p = c.p;
+            if beta > 0.0 {
+                if let Some(y) = self.law.project(&c.params, p + (p - *prev) * beta) {
+                    let dy = y - p;
+                    if dy != DVec3::ZERO {
+                        apply(c, c.to_world(dy), &mut self.vel, &self.mob);
+                        c.p = y;
+                    }
+                }
+            }
+            *prev = p;
+        }
+    }
+
     /// Reorders the contact list for the sweep orders that need a sorted list
     /// ([`SweepOrder::SymmetricGravity`], [`SweepOrder::SupportsOutward`]).
     fn sort_for_sweep(&mut self, world: &World) {
@@ -349,6 +370,12 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         }
         monitor.start(self.contacts.hot.iter().map(|c| c.p), n);
         let mut sweeps = 0;
+        let accelerate = self.config.momentum && !L::COUPLES;
+        if accelerate {
+            self.previous.clear();
+            self.previous.extend(self.contacts.hot.iter().map(|c| c.p));
+        }
+        let (mut since_restart, mut last_residual) = (0u32, f64::INFINITY);
         loop {
             fill_order(self.config.sweep, sweeps, n, &mut self.order, &mut self.rng);
             sweeps += 1;
@@ -392,6 +419,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             let (stop, ok, residual) = monitor.end_sweep(sweeps);
             if stop {
                 return (sweeps, ok, residual);
+            }
+            if accelerate {
+                since_restart += 1;
+                if residual > last_residual {
+                    since_restart = 1;
+                }
+                last_residual = residual;
+                let beta = (since_restart as f64 - 1.0) / (since_restart as f64 + 2.0);
+                self.extrapolate(beta);
             }
         }
     }
