@@ -44,11 +44,18 @@ fn solver() -> NscdSolver<BruteForce> {
     solver_with(SweepOrder::Random, 1.0)
 }
 
-/// The same with another sweep order and relaxation.
+/// Relaxation −1 stands for ω = 1 with Nesterov momentum.
+fn config_relaxation(relaxation: f64) -> (f64, bool) {
+    (relaxation.max(1.0), relaxation < 0.0)
+}
+
+/// The same with another sweep order and relaxation (−1: Nesterov momentum, ω = 1).
 fn solver_with(sweep: SweepOrder, relaxation: f64) -> NscdSolver<BruteForce> {
+    let (relaxation, momentum) = config_relaxation(relaxation);
     let config = NscdConfig {
         sweep,
         relaxation,
+        momentum,
         warm_start: true,
         criterion: Criterion::Fixed { iterations: 8 },
         seed: 3,
@@ -122,6 +129,8 @@ fn every_sweep_order_and_relaxation_restarts_bit_identically() {
         (SweepOrder::SupportsOutward, 1.0),
         (SweepOrder::Random, 1.5),
         (SweepOrder::SymmetricGravity, 1.2),
+        (SweepOrder::Forward, -1.0),
+        (SweepOrder::Random, -1.0),
     ] {
         assert!(restart_matches_with(order, omega, |_| {}), "{order:?}, relaxation {omega}");
     }

@@ -72,13 +72,15 @@ fn every_order_and_relaxation_carries_the_weight() {
     // column is statically determinate along z when the spheres sit exactly on each other
     // (no wedging, so the walls carry nothing), so every method must find the full weight.
     let mut floors = Vec::new();
-    for (order, omega) in [
-        (SweepOrder::Random, 1.0),
-        (SweepOrder::Forward, 1.0),
-        (SweepOrder::SymmetricGravity, 1.0),
-        (SweepOrder::SupportsOutward, 1.0),
-        (SweepOrder::Random, 1.5),
-        (SweepOrder::SymmetricGravity, 1.2),
+    for (order, omega, momentum) in [
+        (SweepOrder::Random, 1.0, false),
+        (SweepOrder::Forward, 1.0, false),
+        (SweepOrder::SymmetricGravity, 1.0, false),
+        (SweepOrder::SupportsOutward, 1.0, false),
+        (SweepOrder::Random, 1.5, false),
+        (SweepOrder::SymmetricGravity, 1.2, false),
+        (SweepOrder::Forward, 1.0, true),
+        (SweepOrder::Random, 1.0, true),
     ] {
         let mut w = column();
         let weight: f64 =
@@ -87,11 +89,12 @@ fn every_order_and_relaxation_carries_the_weight() {
             criterion: Criterion::LocalRelative { epsilon: 1e-10, cutoff: 1e-12, max_iterations: 1_000_000 },
             sweep: order,
             relaxation: omega,
+            momentum,
             ..Default::default()
         };
         let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
         let r = w.step(&mut s, 1e-4).unwrap();
-        assert!(r.warnings.is_empty(), "{order:?} ω = {omega}");
+        assert!(r.warnings.is_empty(), "{order:?} ω = {omega} momentum {momentum}");
         let b = &w.bodies;
         let floor: f64 = s
             .impulses()
@@ -101,8 +104,11 @@ fn every_order_and_relaxation_carries_the_weight() {
             .sum::<f64>()
             / 1e-4;
         // 1e-8 relative: ε = 1e-10 per contact over a column 6 deep, far above round-off.
-        assert!((floor / weight - 1.0).abs() < 1e-8, "{order:?} ω = {omega}: floor {floor} N, weight {weight} N");
-        floors.push((order, omega, r.iterations));
+        assert!(
+            (floor / weight - 1.0).abs() < 1e-8,
+            "{order:?} ω = {omega} momentum {momentum}: floor {floor} N, weight {weight} N"
+        );
+        floors.push((order, omega, momentum, r.iterations));
     }
     eprintln!("sweeps to 1e-10: {floors:?}");
 }

@@ -215,6 +215,7 @@ fn nscd(s: &NscdSpec) -> Result<NscdSolver<AnyBroadphase>> {
             _ => NonConvergence::Warn,
         },
         relaxation: s.relaxation,
+        momentum: s.momentum,
         ..Default::default()
     };
     // The coefficient is each pair's restitution, mixed as for MD (granula_core::material).

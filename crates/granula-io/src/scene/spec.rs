@@ -263,6 +263,10 @@ pub struct NscdSpec {
     /// Default 1.
     #[serde(default = "default_relaxation")]
     pub relaxation: f64,
+    /// Nesterov momentum on the impulses between sweeps, with adaptive restart. Default
+    /// false.
+    #[serde(default)]
+    pub momentum: bool,
 }
 
 fn default_on_cap() -> String {
