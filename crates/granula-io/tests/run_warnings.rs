@@ -97,4 +97,7 @@ fn check_flags_a_cap_below_the_depth_estimate() {
     assert!(low.cap_too_low() && low.message().starts_with("warning:"), "{}", low.message());
     let high = sweep_estimate(&scene(5000, "")).unwrap();
     assert!(!high.cap_too_low(), "{}", high.message());
+    // With on_cap = "extend" the hard cap is what counts.
+    let extended = sweep_estimate(&scene(5, "on_cap = \"extend\"\nhard_cap = 5000")).unwrap();
+    assert!(!extended.cap_too_low() && extended.cap == 5000, "{}", extended.message());
 }

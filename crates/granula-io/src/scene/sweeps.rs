@@ -32,7 +32,7 @@ pub struct SweepEstimate {
     pub tolerance: f64,
     /// N(ε) = 4 ln(1/ε) (L/d)² / (q π²).
     pub sweeps: f64,
-    /// The scene's `max_iterations`.
+    /// The scene's cap: `max_iterations`, or `hard_cap` with `on_cap = "extend"`.
     pub cap: u32,
 }
 
@@ -49,9 +49,12 @@ impl SweepEstimate {
             self.depth, self.tolerance, self.sweeps
         );
         if self.cap_too_low() {
-            format!("warning: {base}, but max_iterations = {}: steps will stop unconverged; raise it, or set on_cap = \"extend\"", self.cap)
+            format!("warning: {base}, but the cap is {} sweeps: steps will stop unconverged; raise max_iterations, or set on_cap = \"extend\" with a larger hard_cap", self.cap)
         } else {
-            format!("{base}; max_iterations = {} (dense frictional packings may need ten times the estimate)", self.cap)
+            format!(
+                "{base}; the cap is {} sweeps (dense frictional packings may need ten times the estimate)",
+                self.cap
+            )
         }
     }
 }
@@ -102,12 +105,9 @@ pub fn sweep_estimate(scene: &Scene) -> Option<SweepEstimate> {
     let extent = hi - lo;
     let settled = volume / (SETTLED_FRACTION * extent.x * extent.y);
     let depth = extent.z.min(settled) / d;
-    Some(SweepEstimate {
-        depth,
-        tolerance: n.tolerance,
-        sweeps: sweeps_for_depth(depth, n.tolerance),
-        cap: n.max_iterations,
-    })
+    let cap =
+        if n.on_cap == "extend" { n.hard_cap.unwrap_or(n.max_iterations.saturating_mul(10)) } else { n.max_iterations };
+    Some(SweepEstimate { depth, tolerance: n.tolerance, sweeps: sweeps_for_depth(depth, n.tolerance), cap })
 }
 
 #[cfg(test)]
