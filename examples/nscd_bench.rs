@@ -16,7 +16,12 @@
 //! cap of 1000 sweeps), printing wall and CPU time, the largest overlap (the accuracy monitor
 //! of both methods) and the final kinetic energy.
 //!
-//! Run: `cargo run --release --example nscd_bench [--vs-md] [N ...]`.
+//! With `--converge`, it instead solves the first (static) step of each packing from a cold
+//! start with the local criterion (000 eq. 35) at ε = 1e-4 and 1e-6, for each sweep order
+//! and relaxation, and prints the sweeps and the wall time to tolerance and the share of the
+//! weight the floor carries (`NSCD_BENCH_CAP` sets the cap, default 30000 sweeps).
+//!
+//! Run: `cargo run --release --example nscd_bench [--vs-md | --converge] [N ...]`.
 
 #[path = "../benches/md_dense/mod.rs"]
 mod md_dense_scene;
@@ -126,12 +131,81 @@ fn cd_versus_md() {
     );
 }
 
+/// The methods compared by `--converge`: name, order, relaxation ω (−1: ω = 1 with
+/// Nesterov momentum).
+const METHODS: &[(&str, SweepOrder, f64)] = &[
+    ("random + momentum", SweepOrder::Random, -1.0),
+    ("forward + momentum", SweepOrder::Forward, -1.0),
+    ("random", SweepOrder::Random, 1.0),
+    ("forward (pair order)", SweepOrder::Forward, 1.0),
+    ("symmetric along gravity", SweepOrder::SymmetricGravity, 1.0),
+    ("supports outward", SweepOrder::SupportsOutward, 1.0),
+    ("random, w = 1.2", SweepOrder::Random, 1.2),
+    ("random, w = 1.5", SweepOrder::Random, 1.5),
+    ("symmetric gravity, w = 1.2", SweepOrder::SymmetricGravity, 1.2),
+    ("symmetric gravity, w = 1.5", SweepOrder::SymmetricGravity, 1.5),
+];
+
+/// Sweeps and wall time to the local tolerance `eps` on the first step of `world` from a
+/// cold start, the residual reached, and the floor's share of the weight.
+fn converge(world: &World, order: SweepOrder, omega: f64, eps: f64, cap: u32) -> (u32, f64, f64, f64) {
+    let mut w = copy(world);
+    let config = NscdConfig {
+        criterion: Criterion::LocalRelative { epsilon: eps, cutoff: 1e-9, max_iterations: cap },
+        sweep: order,
+        relaxation: omega.max(1.0),
+        momentum: omega < 0.0,
+        ..Default::default()
+    };
+    let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
+    let t0 = Instant::now();
+    let report = w.step(&mut solver, 1e-4).unwrap();
+    let wall = t0.elapsed().as_secs_f64();
+    let b = &world.bodies;
+    let mut weight = 0.0;
+    for i in 0..b.len() {
+        if b.inv_mass[i] > 0.0 {
+            weight -= world.gravity.z / b.inv_mass[i];
+        }
+    }
+    // Floor contacts: a sphere whose centre is within 1.5 radii of z = 0 touching a wall.
+    let mut floor = 0.0;
+    for (i, j, p) in solver.impulses() {
+        let (i, j) = (i as usize, j as usize);
+        let (wall_body, sphere, sign) = if b.inv_mass[i] == 0.0 { (i, j, 1.0) } else { (j, i, -1.0) };
+        if b.inv_mass[wall_body] == 0.0 && b.position[sphere].z < 1.5 * b.radius[sphere] && sign * p.z > 0.0 {
+            floor += sign * p.z;
+        }
+    }
+    (report.iterations, wall, report.residual, floor / 1e-4 / weight)
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--vs-md") {
         cd_versus_md();
     }
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![1000, 8000, 27000] } else { sizes };
+    if std::env::args().any(|a| a == "--converge") {
+        let cap = std::env::var("NSCD_BENCH_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(30000);
+        println!("first step from rest, cold start, local criterion (000 eq. 35), cap {cap}; one thread, wall time");
+        let only = std::env::var("NSCD_BENCH_ONLY").ok();
+        for n in sizes {
+            let world = load(n);
+            for &eps in &[1e-4, 1e-6] {
+                for &(name, order, omega) in METHODS {
+                    if only.as_deref().is_some_and(|o| !name.contains(o)) {
+                        continue;
+                    }
+                    let (sweeps, wall, residual, floor) = converge(&world, order, omega, eps, cap);
+                    println!(
+                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {sweeps:6}  wall {wall:8.3} s  residual {residual:.2e}  floor/weight {floor:.4}"
+                    );
+                }
+            }
+        }
+        return;
+    }
     println!("one thread; CPU time of the thread (wall time in brackets)");
     for n in sizes {
         let world = load(n);

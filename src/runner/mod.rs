@@ -82,6 +82,9 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
                     load.ramp
                 );
             }
+            if let Some(e) = granula_io::scene::sweeps::sweep_estimate(&s) {
+                say!(console, "{}", e.message());
+            }
             Ok(0)
         }
     }
@@ -133,6 +136,9 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
     let end = run.run_until_done(&stop, |p| bar.update(p))?;
     bar.finish();
     let wall = started.elapsed().as_secs_f64();
+    for line in run.warnings.lines() {
+        println!("{line}");
+    }
     match end {
         RunEnd::Finished(ckpt) => {
             say!(

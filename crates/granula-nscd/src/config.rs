@@ -17,6 +17,26 @@ pub enum GapMode {
     Correcting,
 }
 
+/// What a step does when the Gauss-Seidel loop reaches the criterion's cap without
+/// meeting its tolerance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NonConvergence {
+    /// Finish the step with the capped impulses and add
+    /// [`StepWarning::IterationCapReached`](granula_core::StepWarning::IterationCapReached)
+    /// to the report (default).
+    #[default]
+    Warn,
+    /// Stop: the step fails with [`NscdError::NotConverged`] (iterations, residual,
+    /// tolerance; [`World::step`](granula_core::World::step) adds the step and the time).
+    Error,
+    /// Keep sweeping past the cap until the criterion is met or `hard_cap` sweeps are done;
+    /// only reaching `hard_cap` adds the warning.
+    Extend {
+        /// The largest number of sweeps of a step, ≥ the criterion's cap.
+        hard_cap: u32,
+    },
+}
+
 /// Settings of [`NscdSolver`](crate::NscdSolver). Build with struct update syntax:
 /// `NscdConfig { theta: 0.5, ..Default::default() }`.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +67,21 @@ pub struct NscdConfig {
     /// before sweeping, so that a forward sweep walks memory in a cache-friendly order.
     /// Default off (contacts in broadphase pair order).
     pub spatial_sort: bool,
+    /// What a step does when the criterion's cap is reached unconverged. Default
+    /// [`NonConvergence::Warn`].
+    pub on_cap: NonConvergence,
+    /// Relaxation parameter ω of the Gauss-Seidel update (LMGC90's `RELAX`, 004 §2.3.3.4):
+    /// the new impulse is P ← (1 − ω) P_old + ω P_local, P_local the local solution, then
+    /// projected back onto the law's admissible set (ω ≤ 1 keeps it; ω > 1 is
+    /// over-relaxation). In (0, 2). Default 1 (plain Gauss-Seidel).
+    pub relaxation: f64,
+    /// Nesterov momentum on the impulses between sweeps: after sweep k the impulses are
+    /// extrapolated by β_k (P_k − P_{k−1}), β_k = (k − 1)/(k + 2), projected onto the law's
+    /// admissible set and exchanged with the bodies; the schedule restarts when the
+    /// criterion's residual grows (Nesterov 1983; the adaptive restart of O'Donoghue and
+    /// Candès 2015; used on impulses by Chrono's APGD, Mazhar et al. 2015). Laws without a
+    /// projection are not accelerated. Default off.
+    pub momentum: bool,
 }
 
 impl Default for NscdConfig {
@@ -60,6 +95,9 @@ impl Default for NscdConfig {
             margin: 0.0,
             seed: 0,
             spatial_sort: false,
+            on_cap: NonConvergence::Warn,
+            relaxation: 1.0,
+            momentum: false,
         }
     }
 }
@@ -73,6 +111,22 @@ impl NscdConfig {
         self.criterion.validate()?;
         if !(self.margin.is_finite() && self.margin >= 0.0) {
             return Err(NscdError::InvalidSetting { param: "margin", value: self.margin, expected: "finite and >= 0" });
+        }
+        if !(self.relaxation > 0.0 && self.relaxation < 2.0) {
+            return Err(NscdError::InvalidSetting {
+                param: "relaxation",
+                value: self.relaxation,
+                expected: "in (0, 2)",
+            });
+        }
+        if let NonConvergence::Extend { hard_cap } = self.on_cap {
+            if hard_cap < self.criterion.cap() {
+                return Err(NscdError::InvalidSetting {
+                    param: "hard_cap",
+                    value: hard_cap as f64,
+                    expected: "at least the criterion's max_iterations",
+                });
+            }
         }
         Ok(())
     }

@@ -68,6 +68,25 @@ impl Criterion {
         }
     }
 
+    /// The tolerance ε (`None` for a fixed number of sweeps).
+    pub fn tolerance(&self) -> Option<f64> {
+        match *self {
+            Criterion::LocalRelative { epsilon, .. } | Criterion::GlobalMean { epsilon, .. } => Some(epsilon),
+            Criterion::Fixed { .. } => None,
+        }
+    }
+
+    /// The same criterion with the cap `cap` (a fixed N_I is left as it is).
+    pub fn with_cap(self, cap: u32) -> Criterion {
+        match self {
+            Criterion::LocalRelative { epsilon, cutoff, .. } => {
+                Criterion::LocalRelative { epsilon, cutoff, max_iterations: cap }
+            }
+            Criterion::GlobalMean { epsilon, .. } => Criterion::GlobalMean { epsilon, max_iterations: cap },
+            fixed => fixed,
+        }
+    }
+
     /// The largest number of sweeps this criterion allows.
     pub fn cap(&self) -> u32 {
         match *self {

@@ -61,6 +61,17 @@ pub enum NscdError {
         /// What was expected.
         expected: &'static str,
     },
+    /// The Gauss-Seidel loop reached its cap without meeting the tolerance, under
+    /// [`NonConvergence::Error`](crate::config::NonConvergence::Error).
+    #[error("contact impulses not converged: {iterations} sweeps, residual {residual:.3e} > tolerance {tolerance:.1e} (raise max_iterations, or choose on_cap = \"warn\" or \"extend\")")]
+    NotConverged {
+        /// Sweeps performed.
+        iterations: u32,
+        /// The criterion's value after the last sweep.
+        residual: f64,
+        /// The tolerance asked for.
+        tolerance: f64,
+    },
     /// An error of the core (contact geometry, unknown body...).
     #[error(transparent)]
     Core(#[from] CoreError),

@@ -28,7 +28,7 @@ pub mod scenes;
 pub mod sweep;
 
 pub use checkpoint::NscdState;
-pub use config::{GapMode, NscdConfig};
+pub use config::{GapMode, NonConvergence, NscdConfig};
 pub use convergence::Criterion;
 pub use error::NscdError;
 pub use local::{
@@ -41,6 +41,7 @@ pub use sweep::SweepOrder;
 /// The types a host program needs most.
 pub mod prelude {
     pub use crate::{
-        Criterion, GapMode, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SweepOrder,
+        Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb,
+        SweepOrder,
     };
 }

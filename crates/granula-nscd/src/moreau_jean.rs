@@ -11,7 +11,7 @@
 //! 6. v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
 
 use crate::bodies::{BodyMobility, BodyVelocity};
-use crate::config::NscdConfig;
+use crate::config::{NonConvergence, NscdConfig};
 use crate::contacts::{ColdContact, ContactList, Couple, HotContact};
 use crate::convergence::{ConvergenceMonitor, Criterion};
 use crate::delassus::{delassus_block, is_diagonal};
@@ -20,7 +20,7 @@ use crate::error::NscdError;
 use crate::local::{delassus_block6, ContactSetup, LocalProblem, NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
 use crate::prefetch::prefetch;
-use crate::sweep::fill_order;
+use crate::sweep::{fill_order, SweepOrder};
 use granula_core::math::{integrate_orientation, tangent_frame};
 use granula_core::{
     BodyRef, Broadphase, ContactKey, ContactStore, CoreError, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport,
@@ -85,6 +85,7 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) start: Vec<BodyVelocity>,
     detection: Detection,
     order: Vec<u32>,
+    previous: Vec<DVec3>,
     sort_keys: Vec<(u64, u32)>,
     pub(crate) rng: ChaCha8Rng,
     pub(crate) saved_kinematic: Vec<(usize, DVec3, DQuat)>,
@@ -126,6 +127,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             start: Vec::new(),
             detection: Detection::default(),
             order: Vec::new(),
+            previous: Vec::new(),
             sort_keys: Vec::new(),
             rng,
             saved_kinematic: Vec::new(),
@@ -312,6 +314,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         if self.config.spatial_sort {
             self.sort_spatially(&world.bodies.position);
         }
+        self.sort_for_sweep(world);
         // Warm start: v = v_free + M⁻¹ H P₀.
         for c in &self.contacts.hot {
             if c.p != DVec3::ZERO {
@@ -324,6 +327,43 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             }
         }
         Ok(())
+    }
+
+    /// Nesterov's extrapolation of the impulses by β (P − P_previous), projected onto the
+    /// law's admissible set and exchanged with the bodies; P_previous ← P (the sweep's
+    /// output).
+    fn extrapolate(&mut self, beta: f64) {
+        for (c, prev) in self.contacts.hot.iter_mut().zip(self.previous.iter_mut()) {
+            let p = c.p;
+            if beta > 0.0 {
+                if let Some(y) = self.law.project(&c.params, p + (p - *prev) * beta) {
+                    let dy = y - p;
+                    if dy != DVec3::ZERO {
+                        apply(c, c.to_world(dy), &mut self.vel, &self.mob);
+                        c.p = y;
+                    }
+                }
+            }
+            *prev = p;
+        }
+    }
+
+    /// Reorders the contact list for the sweep orders that need a sorted list
+    /// ([`SweepOrder::SymmetricGravity`], [`SweepOrder::SupportsOutward`]).
+    fn sort_for_sweep(&mut self, world: &World) {
+        if !matches!(self.config.sweep, SweepOrder::SymmetricGravity | SweepOrder::SupportsOutward) {
+            return;
+        }
+        let b = &world.bodies;
+        let g = world.gravity;
+        let up = if g.length() > 0.0 { -g / g.length() } else { DVec3::ZERO };
+        let hot = &self.contacts.hot;
+        let height: Vec<f64> = hot.iter().map(|c| (b.position[c.body1 as usize] + c.l1).dot(up)).collect();
+        let pairs: Vec<(u32, u32)> = hot.iter().map(|c| (c.body1, c.body2)).collect();
+        let support: Vec<bool> = b.motion.iter().map(|&m| m != MotionKind::Dynamic).collect();
+        if crate::sweep::order_keys(self.config.sweep, &height, &pairs, &support, &mut self.sort_keys) {
+            self.contacts.permute(&self.sort_keys);
+        }
     }
 
     /// Reorders the contact list along the Morton curve of the contact points.
@@ -354,13 +394,24 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
 
     /// Step 5: sweeps until the criterion stops the loop; returns (sweeps, converged, residual).
     fn iterate(&mut self, dt: f64) -> (u32, bool, f64) {
-        let mut monitor = ConvergenceMonitor::new(self.config.criterion, dt);
+        let criterion = match self.config.on_cap {
+            NonConvergence::Extend { hard_cap } => self.config.criterion.with_cap(hard_cap),
+            _ => self.config.criterion,
+        };
+        let mut monitor = ConvergenceMonitor::new(criterion, dt);
+        let omega = self.config.relaxation;
         let n = self.contacts.len();
         if n == 0 {
             return (0, true, 0.0);
         }
         monitor.start(self.contacts.hot.iter().map(|c| c.p), n);
         let mut sweeps = 0;
+        let accelerate = self.config.momentum && !L::COUPLES;
+        if accelerate {
+            self.previous.clear();
+            self.previous.extend(self.contacts.hot.iter().map(|c| c.p));
+        }
+        let (mut since_restart, mut last_residual) = (0u32, f64::INFINITY);
         loop {
             fill_order(self.config.sweep, sweeps, n, &mut self.order, &mut self.rng);
             sweeps += 1;
@@ -394,7 +445,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                     }
                     (p, dp)
                 } else {
-                    update(&self.law, c, coupled, &mut self.vel, &self.mob)
+                    update(&self.law, c, coupled, &mut self.vel, &self.mob, omega)
                 };
                 if track {
                     monitor.record(p, dp);
@@ -404,6 +455,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             let (stop, ok, residual) = monitor.end_sweep(sweeps);
             if stop {
                 return (sweeps, ok, residual);
+            }
+            if accelerate {
+                since_restart += 1;
+                if residual > last_residual {
+                    since_restart = 1;
+                }
+                last_residual = residual;
+                let beta = (since_restart as f64 - 1.0) / (since_restart as f64 + 2.0);
+                self.extrapolate(beta);
             }
         }
     }
@@ -484,6 +544,7 @@ pub(crate) fn update<L: NonSmoothLaw>(
     coupled: &[DMat3],
     vel: &mut [BodyVelocity],
     mob: &[BodyMobility],
+    omega: f64,
 ) -> (DVec3, DVec3) {
     let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
     let u = v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1);
@@ -495,7 +556,14 @@ pub(crate) fn update<L: NonSmoothLaw>(
         let w = coupled[c.coupled as usize];
         LocalProblem { w, b: ul - w * c.p, diagonal: false }
     };
-    let p = law.solve(&problem, &c.params);
+    let mut p = law.solve(&problem, &c.params);
+    if omega != 1.0 {
+        // Relaxation (004 §2.3.3.4, LMGC90's RELAX): extrapolate from the old impulse and
+        // project back onto the admissible set.
+        if let Some(q) = law.project(&c.params, c.p + (p - c.p) * omega) {
+            p = q;
+        }
+    }
     let dp = p - c.p;
     if dp != DVec3::ZERO {
         apply(c, c.n * dp.x + c.t * dp.y + s * dp.z, vel, mob);
@@ -527,6 +595,10 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
         report.iterations = iterations;
         report.residual = residual;
         if !converged {
+            if self.config.on_cap == NonConvergence::Error {
+                let tolerance = self.config.criterion.tolerance().unwrap_or(0.0);
+                return Err(NscdError::NotConverged { iterations, residual, tolerance });
+            }
             report.warnings.push(StepWarning::IterationCapReached { iterations, residual });
         }
         Ok(report)

@@ -5,6 +5,7 @@ use super::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
 use super::folder::{prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
 use super::outputs::Outputs;
 use super::sim_solver::{build_solver, SimSolver};
+use super::warnings::WarningSummary;
 use crate::error::{IoError, Result};
 use crate::scene::loads;
 use crate::scene::Scene;
@@ -26,6 +27,8 @@ pub struct Progress {
     pub contacts: usize,
     /// Steps per wall-clock second since this run (or resume) started.
     pub steps_per_second: f64,
+    /// The warnings of the steps so far.
+    pub warnings: WarningSummary,
 }
 
 /// How a run ended.
@@ -51,6 +54,8 @@ pub struct Run {
     pub removed: Vec<u32>,
     /// The last step's report.
     pub last_report: StepReport,
+    /// The warnings of the steps of this run (or resume), counted.
+    pub warnings: WarningSummary,
     outputs: Outputs,
 }
 
@@ -71,8 +76,17 @@ impl Run {
         let solver = build_solver(&scene)?;
         let out_dir = prepare_new(out_dir, existing)?;
         let outputs = Outputs::create(&out_dir, &scene, None)?;
-        let mut run =
-            Run { scene, world, solver, out_dir, removed: Vec::new(), last_report: StepReport::default(), outputs };
+        let warnings = WarningSummary::for_scene(&scene);
+        let mut run = Run {
+            scene,
+            world,
+            solver,
+            out_dir,
+            removed: Vec::new(),
+            last_report: StepReport::default(),
+            warnings,
+            outputs,
+        };
         run.outputs.write(&run.world, &run.last_report, run.solver.as_ref(), run.scene.dt())?;
         Ok(run)
     }
@@ -135,7 +149,17 @@ impl Run {
             prepare_new(out_dir.unwrap_or(&own), ExistingOutput::Refuse)?
         };
         let outputs = Outputs::create(&out, &scene, Some(state))?;
-        Ok(Run { scene, world, solver, out_dir: out, removed: c.removed, last_report: StepReport::default(), outputs })
+        let warnings = WarningSummary::for_scene(&scene);
+        Ok(Run {
+            scene,
+            world,
+            solver,
+            out_dir: out,
+            removed: c.removed,
+            last_report: StepReport::default(),
+            warnings,
+            outputs,
+        })
     }
 
     /// The checkpoint of the current state.
@@ -198,6 +222,7 @@ impl Run {
         if self.scene.spec.output.series.is_some_and(|e| self.world.step.is_multiple_of(e.every)) {
             self.check_finite()?;
         }
+        self.warnings.record(&self.last_report, self.world.step, self.world.time);
         if let Some(f) = self.scene.spec.output.flow.clone() {
             if self.world.step.is_multiple_of(f.every) {
                 self.outputs.count_flow(&self.world);
@@ -242,6 +267,7 @@ impl Run {
             time: run.world.time,
             contacts: run.last_report.contacts,
             steps_per_second: (run.world.step - first) as f64 / start.elapsed().as_secs_f64().max(1e-9),
+            warnings: run.warnings,
         };
         while !self.is_done() {
             if stop.load(Ordering::SeqCst) {
@@ -249,8 +275,10 @@ impl Run {
                 progress(&report(self));
                 return Ok(RunEnd::Interrupted(p));
             }
+            let warned = self.warnings.warned();
             self.step()?;
-            if last_call.elapsed().as_millis() >= 100 {
+            // The first warning is reported at once.
+            if last_call.elapsed().as_millis() >= 100 || (warned == 0 && self.warnings.warned() > 0) {
                 progress(&report(self));
                 last_call = Instant::now();
             }

@@ -7,6 +7,7 @@ mod driver;
 mod folder;
 mod outputs;
 mod sim_solver;
+mod warnings;
 
 pub use adapters::{AnyBroadphase, AnyIntegrator};
 pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
@@ -14,3 +15,4 @@ pub use driver::{Progress, Run, RunEnd};
 pub use folder::{clear_outputs, prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
 pub use outputs::{OutputState, Outputs};
 pub use sim_solver::{build_solver, MdRun, SimSolver};
+pub use warnings::{WarnedStep, WarningSummary};

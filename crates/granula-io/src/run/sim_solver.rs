@@ -13,7 +13,8 @@ use granula_md::{
     TensionPolicy, TwistingResistance, ViscousFriction,
 };
 use granula_nscd::{
-    Criterion, GapMode, NonSmoothLaw, NscdConfig, NscdSolver, NscdState, Restitution, SignoriniCoulomb, SweepOrder,
+    Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdSolver, NscdState, Restitution, SignoriniCoulomb,
+    SweepOrder,
 };
 use granula_smooth::{MdConfig, MdSolver, MdState};
 use serde::de::DeserializeOwned;
@@ -231,6 +232,8 @@ fn nscd(s: &NscdSpec) -> Result<NscdSolver<AnyBroadphase>> {
     let sweep = match s.sweep.as_str() {
         "forward" => SweepOrder::Forward,
         "forward_backward" => SweepOrder::ForwardBackward,
+        "symmetric_gravity" => SweepOrder::SymmetricGravity,
+        "supports_outward" => SweepOrder::SupportsOutward,
         _ => SweepOrder::Random,
     };
     let config = NscdConfig {
@@ -241,6 +244,13 @@ fn nscd(s: &NscdSpec) -> Result<NscdSolver<AnyBroadphase>> {
         warm_start: s.warm_start,
         margin: s.margin,
         seed: s.seed,
+        on_cap: match s.on_cap.as_str() {
+            "error" => NonConvergence::Error,
+            "extend" => NonConvergence::Extend { hard_cap: s.hard_cap.unwrap_or(s.max_iterations.saturating_mul(10)) },
+            _ => NonConvergence::Warn,
+        },
+        relaxation: s.relaxation,
+        momentum: s.momentum,
         ..Default::default()
     };
     // The coefficient is each pair's restitution, mixed as for MD (granula_core::material).

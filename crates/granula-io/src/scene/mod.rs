@@ -12,6 +12,7 @@ mod overlap;
 mod selection;
 mod source;
 pub mod spec;
+pub mod sweeps;
 mod validate;
 
 pub use bodies::BodyPlan;

@@ -256,7 +256,8 @@ pub struct NscdSpec {
     /// Iteration cap N_I per step, ≥ 1. Default 1000.
     #[serde(default = "default_max_iterations")]
     pub max_iterations: u32,
-    /// Sweep order: `"random"`, `"forward"` or `"forward_backward"`. Default `"random"`.
+    /// Sweep order: `"random"`, `"forward"`, `"forward_backward"`, `"symmetric_gravity"`
+    /// or `"supports_outward"`. Default `"random"`.
     #[serde(default = "default_sweep")]
     pub sweep: String,
     /// Small-force cutoff δ (N) of the local criterion (000 eq. 35). Default 1e-9.
@@ -284,6 +285,30 @@ pub struct NscdSpec {
     /// Extra detection margin (m) on top of the solver's automatic one. Default 0.
     #[serde(default)]
     pub margin: f64,
+    /// What a step does when `max_iterations` is reached before `tolerance`: `"warn"`
+    /// (finish the step, count it in the run report), `"error"` (stop the run) or
+    /// `"extend"` (keep sweeping up to `hard_cap`). Default `"warn"`.
+    #[serde(default = "default_on_cap")]
+    pub on_cap: String,
+    /// With `on_cap = "extend"`, the largest number of sweeps of a step, ≥ `max_iterations`.
+    /// Default 10 × `max_iterations`.
+    #[serde(default)]
+    pub hard_cap: Option<u32>,
+    /// Relaxation ω of the Gauss-Seidel update, in (0, 2) (LMGC90's relaxation parameter).
+    /// Default 1.
+    #[serde(default = "default_relaxation")]
+    pub relaxation: f64,
+    /// Nesterov momentum on the impulses between sweeps, with adaptive restart. Default
+    /// false.
+    #[serde(default)]
+    pub momentum: bool,
+}
+
+fn default_on_cap() -> String {
+    "warn".into()
+}
+fn default_relaxation() -> f64 {
+    1.0
 }
 
 fn default_theta() -> f64 {

@@ -21,7 +21,9 @@ pub const CRITERIA: &[&str] = &["local", "global", "fixed_iterations"];
 /// NSCD impact laws accepted by `[solver] impact`.
 pub const IMPACT_LAWS: &[&str] = &["none", "newton"];
 /// NSCD sweep orders.
-pub const SWEEPS: &[&str] = &["random", "forward", "forward_backward"];
+pub const SWEEPS: &[&str] = &["random", "forward", "forward_backward", "symmetric_gravity", "supports_outward"];
+/// What an NSCD step does at its iteration cap (`[solver] on_cap`).
+pub const ON_CAP: &[&str] = &["warn", "error", "extend"];
 
 /// Validates `[simulation]` and returns the number of steps to run.
 pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<u64> {
@@ -107,6 +109,19 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
             c.choice(&p.key("broadphase"), &n.broadphase, BROADPHASES)?;
             c.non_negative(&p.key("margin"), n.margin)?;
             c.positive(&p.key("cutoff"), n.cutoff)?;
+            c.choice(&p.key("on_cap"), &n.on_cap, ON_CAP)?;
+            if let Some(h) = n.hard_cap {
+                if h < n.max_iterations || h > MAX_ITERATIONS {
+                    return Err(c.invalid(
+                        &p.key("hard_cap"),
+                        h,
+                        format!("must be >= max_iterations and <= {MAX_ITERATIONS}"),
+                    ));
+                }
+            }
+            if !(n.relaxation > 0.0 && n.relaxation < 2.0) {
+                return Err(c.invalid(&p.key("relaxation"), n.relaxation, "must be in (0, 2)"));
+            }
         }
     }
     Ok(())

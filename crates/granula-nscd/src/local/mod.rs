@@ -105,6 +105,14 @@ pub trait NonSmoothLaw: Send + Sync {
     /// The impulse solving the local problem.
     fn solve(&self, problem: &LocalProblem, params: &Self::Params) -> DVec3;
 
+    /// The admissible impulse nearest to `p` (e.g. onto Coulomb's cone), used after an
+    /// over-relaxed update ([`NscdConfig::relaxation`](crate::NscdConfig::relaxation) > 1),
+    /// whose extrapolated impulse may leave the admissible set. `None` (default): the law
+    /// has no projection and its updates are not relaxed.
+    fn project(&self, _params: &Self::Params, _p: DVec3) -> Option<DVec3> {
+        None
+    }
+
     /// `true` when the law also acts on the relative rotation (rolling and torsion
     /// friction): the solver then keeps a couple impulse per contact, builds the contact's
     /// 6×6 block W6 (force and couple) and calls [`NonSmoothLaw::solve6`] instead of

@@ -244,6 +244,20 @@ impl NonSmoothLaw for SignoriniCoulomb {
         }
     }
 
+    /// Onto Coulomb's cone: P_n ≥ 0, the tangential part scaled radially to |P_t| ≤ μ P_n.
+    fn project(&self, k: &ShockParams, p: DVec3) -> Option<DVec3> {
+        let pn = p.x.max(0.0);
+        let (pt, ps) = (p.y, p.z);
+        let tmag = (pt * pt + ps * ps).sqrt();
+        let limit = k.mu * pn;
+        if tmag > limit {
+            let f = if tmag > 0.0 { limit / tmag } else { 0.0 };
+            Some(DVec3::new(pn, pt * f, ps * f))
+        } else {
+            Some(DVec3::new(pn, pt, ps))
+        }
+    }
+
     fn status(&self, k: &ShockParams, p: DVec3) -> ContactStatus {
         coulomb_status(p, k.mu)
     }

@@ -1,0 +1,125 @@
+//! What a step does at its iteration cap (`NonConvergence`), and the sweep orders and
+//! relaxation of the convergence study: every choice reaches the same static answer.
+
+use granula_broadphase::BruteForce;
+use granula_core::{CoreError, DVec3, Material, MaterialId, SphereBuilder, StepWarning, World};
+use granula_nscd::{Criterion, NonConvergence, NscdConfig, NscdError, NscdSolver, SweepOrder};
+
+/// A 3×3×6 column of touching spheres (radius 5 mm) on the floor of a box, at rest.
+fn column() -> World {
+    let mut w = World::builder().material(Material { friction: 0.5, ..Material::named("m") }).build().unwrap();
+    let r = 0.005;
+    w.insert_open_box(DVec3::ZERO, 6.0 * r, 6.0 * r, MaterialId(0)).unwrap();
+    for k in 0..6 {
+        for j in 0..3 {
+            for i in 0..3 {
+                let c = DVec3::new(r * (1.0 + 2.0 * i as f64), r * (1.0 + 2.0 * j as f64), r * (1.0 + 2.0 * k as f64));
+                w.insert(SphereBuilder::new(r, c).build().unwrap()).unwrap();
+            }
+        }
+    }
+    w
+}
+
+fn local(max_iterations: u32) -> Criterion {
+    Criterion::LocalRelative { epsilon: 1e-6, cutoff: 1e-9, max_iterations }
+}
+
+#[test]
+fn the_error_policy_fails_the_step_with_a_named_error() {
+    let mut w = column();
+    let cfg = NscdConfig { criterion: local(3), on_cap: NonConvergence::Error, ..Default::default() };
+    let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
+    let e = w.step(&mut s, 1e-4).unwrap_err();
+    let CoreError::Solver { step, time, source } = &e else { panic!("{e}") };
+    assert_eq!((*step, *time), (0, 0.0));
+    match source.downcast_ref::<NscdError>() {
+        Some(NscdError::NotConverged { iterations: 3, residual, tolerance }) => {
+            assert!(*residual > 1e-6 && *tolerance == 1e-6)
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(e.to_string().contains("step 0") && e.to_string().contains("tolerance 1.0e-6"), "{e}");
+}
+
+#[test]
+fn the_extend_policy_sweeps_past_the_cap_and_warns_only_at_the_hard_cap() {
+    let mut w = column();
+    let cfg = NscdConfig {
+        criterion: local(3),
+        on_cap: NonConvergence::Extend { hard_cap: 1_000_000 },
+        ..Default::default()
+    };
+    let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
+    let r = w.step(&mut s, 1e-4).unwrap();
+    assert!(r.iterations > 3 && r.residual <= 1e-6 && r.warnings.is_empty(), "{} sweeps", r.iterations);
+    let mut w = column();
+    let cfg = NscdConfig { criterion: local(3), on_cap: NonConvergence::Extend { hard_cap: 4 }, ..Default::default() };
+    let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
+    let r = w.step(&mut s, 1e-4).unwrap();
+    assert_eq!(r.warnings, vec![StepWarning::IterationCapReached { iterations: 4, residual: r.residual }]);
+    // A hard cap below the criterion's cap is refused.
+    let cfg = NscdConfig { criterion: local(3), on_cap: NonConvergence::Extend { hard_cap: 2 }, ..Default::default() };
+    assert!(matches!(
+        NscdSolver::new(BruteForce, cfg).unwrap_err(),
+        NscdError::InvalidSetting { param: "hard_cap", .. }
+    ));
+}
+
+#[test]
+fn every_order_and_relaxation_carries_the_weight() {
+    // Force on the floor (vertical impulse / Δt) for each method, converged to 1e-10: the
+    // column is statically determinate along z when the spheres sit exactly on each other
+    // (no wedging, so the walls carry nothing), so every method must find the full weight.
+    let mut floors = Vec::new();
+    for (order, omega, momentum) in [
+        (SweepOrder::Random, 1.0, false),
+        (SweepOrder::Forward, 1.0, false),
+        (SweepOrder::SymmetricGravity, 1.0, false),
+        (SweepOrder::SupportsOutward, 1.0, false),
+        (SweepOrder::Random, 1.5, false),
+        (SweepOrder::SymmetricGravity, 1.2, false),
+        (SweepOrder::Forward, 1.0, true),
+        (SweepOrder::Random, 1.0, true),
+    ] {
+        let mut w = column();
+        let weight: f64 =
+            (0..w.bodies.len()).filter(|&i| w.bodies.inv_mass[i] > 0.0).map(|i| 9.81 / w.bodies.inv_mass[i]).sum();
+        let cfg = NscdConfig {
+            criterion: Criterion::LocalRelative { epsilon: 1e-10, cutoff: 1e-12, max_iterations: 1_000_000 },
+            sweep: order,
+            relaxation: omega,
+            momentum,
+            ..Default::default()
+        };
+        let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
+        let r = w.step(&mut s, 1e-4).unwrap();
+        assert!(r.warnings.is_empty(), "{order:?} ω = {omega} momentum {momentum}");
+        let b = &w.bodies;
+        let floor: f64 = s
+            .impulses()
+            .filter(|&(i, j, _)| (b.inv_mass[i as usize] == 0.0) != (b.inv_mass[j as usize] == 0.0))
+            .filter(|&(i, j, _)| b.position[i.max(j) as usize].z < 0.0075)
+            .map(|(i, _, p)| if b.inv_mass[i as usize] == 0.0 { p.z } else { -p.z })
+            .sum::<f64>()
+            / 1e-4;
+        // 1e-8 relative: ε = 1e-10 per contact over a column 6 deep, far above round-off.
+        assert!(
+            (floor / weight - 1.0).abs() < 1e-8,
+            "{order:?} ω = {omega} momentum {momentum}: floor {floor} N, weight {weight} N"
+        );
+        floors.push((order, omega, momentum, r.iterations));
+    }
+    eprintln!("sweeps to 1e-10: {floors:?}");
+}
+
+#[test]
+fn relaxation_outside_0_2_is_refused() {
+    for omega in [0.0, 2.0, f64::NAN] {
+        let cfg = NscdConfig { relaxation: omega, ..Default::default() };
+        assert!(matches!(
+            NscdSolver::new(BruteForce, cfg).unwrap_err(),
+            NscdError::InvalidSetting { param: "relaxation", .. }
+        ));
+    }
+}
