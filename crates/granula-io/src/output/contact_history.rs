@@ -134,7 +134,6 @@ pub struct ContactHistory {
     observations: u64,
 }
 
-
 /// The label of body `h`: its name, or `#h` for a body without a name.
 pub fn body_label(names: &[Option<String>], h: u32) -> String {
     match names.get(h as usize) {

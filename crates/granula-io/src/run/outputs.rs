@@ -3,8 +3,7 @@
 use super::sim_solver::SimSolver;
 use crate::error::{IoError, Result};
 use crate::output::{
-    open_csv,
-    contact_records, love_weber_stress, write_contact_list, write_contacts, write_particles, write_walls,
+    contact_records, love_weber_stress, open_csv, write_contact_list, write_contacts, write_particles, write_walls,
     ContactHistory, ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
 };
 use crate::scene::spec::OutputSpec;
@@ -50,7 +49,6 @@ pub struct Outputs {
 fn err(p: &Path) -> impl FnOnce(std::io::Error) -> IoError + '_ {
     move |e| IoError::file(p, e)
 }
-
 
 impl Outputs {
     /// Creates the folder and opens the files. With `resume`, files are appended to and
