@@ -3,6 +3,7 @@
 
 mod cli;
 mod console;
+mod energy_plot;
 mod progress;
 
 use clap::Parser;
@@ -137,7 +138,7 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
     bar.finish();
     let wall = started.elapsed().as_secs_f64();
     for line in run.warnings.lines() {
-        println!("{line}");
+        say!(console, "{line}");
     }
     match end {
         RunEnd::Finished(ckpt) => {
@@ -149,6 +150,12 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
                 wall
             );
             say!(console, "results in {}/ (series.csv, *.pvd for ParaView, ...)", run.out_dir.display());
+            match energy_plot::write(&run.out_dir, &format!("Energy ledger: {}", run.scene.file)) {
+                Ok(Some([svg, png])) => say!(console, "energy plot {} and {}", svg.display(), png.display()),
+                Ok(None) => {}
+                // The run's results are complete without the figure: say why it is missing.
+                Err(e) => say!(console, "warning: energy plot not written: {e}"),
+            }
             say!(console, "final checkpoint {}", ckpt.display());
             Ok(0)
         }

@@ -11,7 +11,7 @@ use crate::scene::Scene;
 use glam::DVec3;
 use granula_core::{StepReport, World};
 use serde::{Deserialize, Serialize};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
