@@ -62,6 +62,15 @@ fn run_writes_outputs_and_says_where() {
     let pvd = std::fs::read_to_string(out.join("particles.pvd")).unwrap();
     assert_eq!(pvd.matches("<DataSet").count(), 1);
     assert!(out.join("checkpoint.bin").exists());
+    // The run ends with the figure of its energy ledger: the SVG carries the title and the
+    // legend of every account, and the PNG is a real image (its 8-byte signature).
+    let svg = std::fs::read_to_string(out.join("energy.svg")).unwrap();
+    for text in ["Energy ledger", "kinetic", "stored elastic", "dissipated", "external work", "time (s)"] {
+        assert!(svg.contains(text), "energy.svg lacks {text:?}");
+    }
+    let png = std::fs::read(out.join("energy.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1000, "energy.png: {} bytes", png.len());
+    assert!(stdout.contains("energy plot"), "{stdout}");
     let _ = std::fs::remove_dir_all(d);
 }
 
