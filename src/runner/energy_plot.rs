@@ -56,8 +56,9 @@ pub fn write(dir: &Path, title: &str) -> Result<Option<[PathBuf; 2]>, Box<dyn Er
     let ranges = (t0..t1, (e0 - pad)..(e1 + pad));
     let svg = dir.join("energy.svg");
     let png = dir.join("energy.png");
-    draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area(), title, &curves, ranges.clone())?;
+    // Both backends lay text out with the registered font (the SVG names its family).
     plotters::style::register_font("sans-serif", FontStyle::Normal, FONT).map_err(|_| "unreadable font")?;
+    draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area(), title, &curves, ranges.clone())?;
     draw(BitMapBackend::new(&png, (900, 560)).into_drawing_area(), title, &curves, ranges)?;
     Ok(Some([svg, png]))
 }
