@@ -96,6 +96,38 @@ impl EnergyGuard {
     }
 }
 
+/// What the guard remembers between steps, as a checkpoint saves it
+/// ([`World::guard_memory`], [`World::restore_guard_memory`]): the accounts at the last
+/// interval check and its strikes, and whether the next step may run the one-step check.
+/// A resumed run that restores it makes the same checks at the same steps as the run that
+/// was never stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GuardMemory {
+    /// The interval check's accounts and strikes, `None` before the first check (or after
+    /// an insertion or removal restarted the comparison).
+    pub last_check: Option<GuardAccounts>,
+    /// Whether the previous step passed every check with the same bodies, so that the next
+    /// step runs the one-step check.
+    pub one_step_armed: bool,
+}
+
+/// The energy accounts (J) at the guard's last interval check, and its strikes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GuardAccounts {
+    /// Kinetic energy, translation and rotation.
+    pub kinetic: f64,
+    /// Potential energy of gravity.
+    pub potential: f64,
+    /// Stored elastic energy of the ledger.
+    pub stored: f64,
+    /// Dissipated energy of the ledger.
+    pub dissipated: f64,
+    /// External work of the ledger.
+    pub work: f64,
+    /// Consecutive intervals whose growth exceeded the limit.
+    pub strikes: u32,
+}
+
 /// The energy accounts at the last check.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct GuardState {
@@ -105,12 +137,24 @@ pub(crate) struct GuardState {
     dissipated: f64,
     work: f64,
     /// [`BodySet::structure_version`](crate::BodySet::structure_version) at the last check.
-    version: u64,
+    pub(crate) version: u64,
     /// Consecutive intervals whose growth exceeded the limit.
     strikes: u32,
 }
 
 impl GuardState {
+    /// The saved form, without the structure version (a resumed world has its own).
+    pub(crate) fn accounts(&self) -> GuardAccounts {
+        let GuardState { kinetic, potential, stored, dissipated, work, strikes, .. } = *self;
+        GuardAccounts { kinetic, potential, stored, dissipated, work, strikes }
+    }
+
+    /// The state of saved `accounts` for bodies at structure `version`.
+    pub(crate) fn from_accounts(a: GuardAccounts, version: u64) -> GuardState {
+        let GuardAccounts { kinetic, potential, stored, dissipated, work, strikes } = a;
+        GuardState { kinetic, potential, stored, dissipated, work, version, strikes }
+    }
+
     /// The accounts of `world` now, with no strike.
     fn of(world: &World) -> GuardState {
         GuardState {

@@ -39,7 +39,7 @@ pub use clock::Clock;
 pub use contact::{Contact, ContactGeometry, ContactKey, ContactStore};
 pub use contact_law::{ContactForce, ContactKinematics, ContactLaw};
 pub use energy::{Dissipation, EnergyLedger};
-pub use energy_guard::EnergyGuard;
+pub use energy_guard::{EnergyGuard, GuardAccounts, GuardMemory};
 pub use error::{BodyRef, CoreError, Result};
 pub use handle::{BodyHandle, MaterialId};
 pub use integrator::{AccelerationField, Integrator, IntegratorState};

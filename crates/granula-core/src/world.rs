@@ -4,7 +4,7 @@ use crate::body::{Body, PlaneBuilder};
 use crate::body_set::{BodySet, MotionKind};
 use crate::clock::Clock;
 use crate::energy::EnergyLedger;
-use crate::energy_guard::{self, EnergyGuard, GuardState};
+use crate::energy_guard::{self, EnergyGuard, GuardMemory, GuardState};
 use crate::error::{CoreError, Result};
 use crate::handle::{BodyHandle, MaterialId};
 use crate::material::{Material, MaterialTable};
@@ -400,6 +400,39 @@ impl World {
 
     fn non_finite(&self, account: &'static str, value: f64, body: Option<BodyHandle>) -> CoreError {
         CoreError::NonFiniteEnergy { account, value, body, step: self.step, time: self.time }
+    }
+
+    /// What the runaway-energy guard remembers between steps (see [`GuardMemory`]), for a
+    /// checkpoint: a world that restores it with [`World::restore_guard_memory`] checks
+    /// exactly as the world it was saved from.
+    pub fn guard_memory(&self) -> GuardMemory {
+        let version = self.bodies.structure_version();
+        GuardMemory {
+            last_check: self.guard_state.filter(|s| s.version == version).map(|s| s.accounts()),
+            one_step_armed: self.last_step_version == Some(version),
+        }
+    }
+
+    /// Restores the guard's memory saved by [`World::guard_memory`], for the bodies as they
+    /// are now (restore the bodies first). The accounts must be finite (non-finite ones
+    /// name the field).
+    pub fn restore_guard_memory(&mut self, memory: GuardMemory) -> Result<()> {
+        if let Some(a) = memory.last_check {
+            let fields = [
+                ("guard kinetic energy", a.kinetic),
+                ("guard potential energy", a.potential),
+                ("guard stored energy", a.stored),
+                ("guard dissipated energy", a.dissipated),
+                ("guard external work", a.work),
+            ];
+            if let Some((field, v)) = fields.into_iter().find(|(_, v)| !v.is_finite()) {
+                return Err(CoreError::InvalidWorld { field, value: format!("{v}"), expected: "finite" });
+            }
+        }
+        let version = self.bodies.structure_version();
+        self.guard_state = memory.last_check.map(|a| GuardState::from_accounts(a, version));
+        self.last_step_version = memory.one_step_armed.then_some(version);
+        Ok(())
     }
 
     /// The clock: step count, time step, and the base its time is computed from. A direct

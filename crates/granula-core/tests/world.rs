@@ -466,3 +466,44 @@ fn a_mass_that_underflows_is_rejected_at_insertion() {
     // As a wall it is fine.
     w.insert(SphereBuilder::new(1e-200, DVec3::ZERO).fixed().build().unwrap()).unwrap();
 }
+
+#[test]
+fn the_energy_guard_memory_carries_its_strikes_across_a_restore() {
+    // The doubling solver of the test above with checks every 2 steps: baseline at step 2,
+    // strikes at 4 and 6, so the run stops at step 6. A world resumed after step 5 with the
+    // guard's memory stops at step 6 too; without it, the resumed guard takes a new
+    // baseline at step 6 and would stop only at step 10.
+    let doubling = || {
+        Closing(Scripted(Box::new(|w: &mut World| {
+            w.bodies.velocity[0] *= 2.0;
+            StepReport::default()
+        })))
+    };
+    let (mut a, _) = guarded(2);
+    let mut s = doubling();
+    for _ in 0..5 {
+        a.step(&mut s, 1e-3).unwrap();
+    }
+    let memory = a.guard_memory();
+    assert!(memory.last_check.is_some_and(|c| c.strikes == 1) && memory.one_step_armed, "{memory:?}");
+    let resumed = |restore: bool| {
+        let (mut b, _) = guarded(2);
+        b.bodies.velocity[0] = a.bodies.velocity[0];
+        b.set_clock(a.clock()).unwrap();
+        if restore {
+            b.restore_guard_memory(memory).unwrap();
+            assert_eq!(b.guard_memory(), memory, "the memory reads back as saved");
+        }
+        let mut s = doubling();
+        (0..5).find_map(|_| b.step(&mut s, 1e-3).err())
+    };
+    let err = resumed(true).expect("the restored guard stops the run");
+    assert!(matches!(err, CoreError::EnergyRunaway { step: 6, .. }), "{err}");
+    let err = resumed(false).expect("a fresh guard stops later");
+    assert!(matches!(err, CoreError::EnergyRunaway { step: 10, .. }), "{err}");
+    // Saved accounts that no run writes are refused, naming the field.
+    let mut bad = memory;
+    bad.last_check.as_mut().unwrap().kinetic = f64::NAN;
+    let err = guarded(2).0.restore_guard_memory(bad).unwrap_err();
+    assert!(err.to_string().contains("guard kinetic energy"), "{err}");
+}

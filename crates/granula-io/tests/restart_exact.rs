@@ -115,6 +115,8 @@ fn assert_same_state(a: &Checkpoint, c: &Checkpoint, name: &str) {
     assert_eq!(q(&a.orientation), q(&c.orientation), "{name}: orientations");
     // The ledger and the solver state as bytes: bincode writes each f64's bits.
     assert_eq!(bincode_bytes(&a.ledger), bincode_bytes(&c.ledger), "{name}: energy ledger");
+    // The runaway guard's memory: the same checks at the same steps after the resume.
+    assert_eq!(bincode::serialize(&a.guard).unwrap(), bincode::serialize(&c.guard).unwrap(), "{name}: energy guard");
     // The output state, without the folder names (the two runs write to two folders).
     let (x, y) = (&a.outputs, &c.outputs);
     let frames = |o: &granula_io::run::OutputState| o.collections.iter().map(|c| c.frames.clone()).collect::<Vec<_>>();

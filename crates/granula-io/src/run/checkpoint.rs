@@ -12,7 +12,7 @@ use super::outputs::OutputState;
 use crate::error::{IoError, Result};
 use bincode::Options;
 use glam::{DQuat, DVec3};
-use granula_core::{BodyHandle, Clock, EnergyLedger, World};
+use granula_core::{BodyHandle, Clock, EnergyLedger, GuardMemory, World};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -56,6 +56,9 @@ pub struct Checkpoint {
     /// The world's clock ([`World::clock`]): the time step and the base the time is
     /// computed from, so the resumed run's times equal the uninterrupted run's bit for bit.
     pub clock: Clock,
+    /// The runaway-energy guard's memory ([`World::guard_memory`]), so that the resumed run
+    /// makes the same checks at the same steps.
+    pub guard: GuardMemory,
     /// Handles of removed bodies, in removal order (replayed to get the same dense order).
     pub removed: Vec<u32>,
     /// Positions, by dense index.
@@ -91,6 +94,7 @@ impl Checkpoint {
         self.time = world.time;
         self.step = world.step;
         self.clock = world.clock();
+        self.guard = world.guard_memory();
         self.position = b.position.clone();
         self.orientation = b.orientation.clone();
         self.velocity = b.velocity.clone();
@@ -219,6 +223,9 @@ impl Checkpoint {
             .set_clock(self.clock)
             .map_err(|e| IoError::CheckpointDamaged { path: path.to_path_buf(), problem: e.to_string() })?;
         world.ledger = self.ledger;
+        world
+            .restore_guard_memory(self.guard)
+            .map_err(|e| IoError::CheckpointDamaged { path: path.to_path_buf(), problem: e.to_string() })?;
         Ok(())
     }
 

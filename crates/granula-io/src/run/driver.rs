@@ -172,6 +172,7 @@ impl Run {
             time: 0.0,
             step: 0,
             clock: Default::default(),
+            guard: Default::default(),
             removed: self.removed.clone(),
             position: Vec::new(),
             orientation: Vec::new(),
