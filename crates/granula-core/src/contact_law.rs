@@ -114,38 +114,6 @@ pub struct ContactForce {
 /// guards, on non-finite state, overlap and travel, stay on). A host may also turn the
 /// guard off for any law with `World::energy_guard = None`.
 ///
-/// ```
-/// use granula_core::{ContactForce, ContactKinematics, ContactLaw};
-///
-/// /// A linear repulsive spring that keeps its ledger.
-/// struct Spring { k: f64 }
-///
-/// impl ContactLaw for Spring {
-///     type History = ();
-///     fn name(&self) -> String { "spring".into() }
-///     fn force(&self, c: &ContactKinematics<'_>, _: &mut ()) -> ContactForce {
-///         ContactForce {
-///             force: c.normal * (self.k * c.overlap),
-///             stored: 0.5 * self.k * c.overlap * c.overlap,
-///             ..Default::default()
-///         }
-///     }
-/// }
-///
-/// /// The same force without a ledger: it says so, and the energy guard stays off.
-/// struct Unbooked { k: f64 }
-///
-/// impl ContactLaw for Unbooked {
-///     type History = ();
-///     fn name(&self) -> String { "unbooked spring".into() }
-///     fn keeps_ledger(&self) -> bool { false }
-///     fn force(&self, c: &ContactKinematics<'_>, _: &mut ()) -> ContactForce {
-///         ContactForce { force: c.normal * (self.k * c.overlap), ..Default::default() }
-///     }
-/// }
-/// # assert!(Spring { k: 1.0 }.keeps_ledger() && !Unbooked { k: 1.0 }.keeps_ledger());
-/// ```
-///
 /// # Example
 ///
 /// A linear spring that only pushes, reporting the elastic energy it stores so that the
@@ -191,6 +159,26 @@ pub struct ContactForce {
 /// };
 /// let f = Spring { stiffness: 1e5 }.force(&contact, &mut ());
 /// assert_eq!(f.force, DVec3::new(0.0, 0.0, 10.0)); // 1e5 N/m × 0.1 mm (exact after rounding)
+/// assert_eq!(f.stored, 0.5 * 1e5 * 1e-4 * 1e-4);
+///
+/// /// The same force without a ledger: it says so, and the energy guard stays off for it.
+/// struct Unbooked {
+///     stiffness: f64,
+/// }
+///
+/// impl ContactLaw for Unbooked {
+///     type History = ();
+///     fn name(&self) -> String {
+///         "unbooked spring".into()
+///     }
+///     fn keeps_ledger(&self) -> bool {
+///         false
+///     }
+///     fn force(&self, k: &ContactKinematics<'_>, _history: &mut ()) -> ContactForce {
+///         ContactForce { force: self.stiffness * k.overlap.max(0.0) * k.normal, ..Default::default() }
+///     }
+/// }
+/// assert!(Spring { stiffness: 1.0 }.keeps_ledger() && !Unbooked { stiffness: 1.0 }.keeps_ledger());
 /// ```
 ///
 /// Plug it into the MD solver like a built-in law: `MdSolver::new(Spring { stiffness: 1e5 },
