@@ -86,6 +86,9 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             if let Some(e) = granula_io::scene::sweeps::sweep_estimate(&s) {
                 say!(console, "{}", e.message());
             }
+            if let Some(e) = granula_io::scene::time_step::time_step_estimate(&s)? {
+                say!(console, "{}", e.message());
+            }
             Ok(0)
         }
     }
@@ -132,6 +135,10 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
         run.scene.dt()
     );
     say!(console, "output  {}", run.out_dir.display());
+    // A time step that does not resolve the contacts is worth a line before the run starts.
+    if let Some(e) = granula_io::scene::time_step::time_step_estimate(&run.scene)?.filter(|e| e.too_large()) {
+        say!(console, "{}", e.message());
+    }
     let bar = progress::Bar::new(run.scene.steps, run.world.step, quiet);
     let started = std::time::Instant::now();
     let end = run.run_until_done(&stop, |p| bar.update(p))?;

@@ -13,6 +13,7 @@ mod selection;
 mod source;
 pub mod spec;
 pub mod sweeps;
+pub mod time_step;
 mod validate;
 
 pub use bodies::BodyPlan;

@@ -1,0 +1,130 @@
+//! The time step an MD scene can take, compared with its `[simulation] dt` by
+//! `granula check` and at the start of `granula run`.
+//!
+//! An explicit step must resolve the shortest contact of the scene. Its duration is that of
+//! an undamped head-on impact (002 eq. 10 with η = 0 for a linear spring, t_c = π √(m*/k_n);
+//! VALIDATION M2 for Hertz, t_c = 2.868 (m*² / (R* E*² v))^{1/5}), taken for the smallest
+//! sphere of each material against the smallest of every other material and against every
+//! wall material, at the fastest impact speed the scene can produce: the largest initial
+//! speed plus the speed of a fall through the spheres' whole height, √(2 |g| H). The largest
+//! advisable step is t_c/5 (002 §2, [`granula_md::params::dt_upper_bound`]); accurate
+//! collisions need about t_c/50 (VALIDATION M1). External loads and kinematic walls can
+//! drive faster impacts than this estimate sees.
+
+use super::spec::SolverSpec;
+use super::Scene;
+use crate::error::Result;
+use granula_core::{MaterialId, MotionKind, Shape};
+use granula_md::params::dt_upper_bound;
+use granula_md::{Hertz, LinearSpring, NormalModel};
+use std::collections::BTreeMap;
+
+/// The shortest contact of an MD scene and the time step it allows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeStepEstimate {
+    /// The scene's time step (s).
+    pub dt: f64,
+    /// Duration of the shortest contact (s).
+    pub contact_time: f64,
+    /// Impact speed the estimate assumes (m/s).
+    pub impact_speed: f64,
+    /// Names of the two materials of the shortest contact.
+    pub materials: (String, String),
+}
+
+impl TimeStepEstimate {
+    /// The largest advisable time step, t_c/5.
+    pub fn recommended(&self) -> f64 {
+        dt_upper_bound(self.contact_time)
+    }
+
+    /// `true` when the scene's Δt exceeds [`TimeStepEstimate::recommended`].
+    pub fn too_large(&self) -> bool {
+        self.dt > self.recommended()
+    }
+
+    /// One line for `granula check` and the start of a run.
+    pub fn message(&self) -> String {
+        let (a, b) = &self.materials;
+        let base = format!(
+            "time step {:.3e} s; the shortest contact ({a} on {b}, impact at {:.3} m/s) lasts t_c = {:.3e} s, \
+             which allows at most t_c/5 = {:.3e} s (about t_c/50 for accurate collisions)",
+            self.dt,
+            self.impact_speed,
+            self.contact_time,
+            self.recommended()
+        );
+        if self.too_large() {
+            format!("warning: {base}: the contacts are not resolved and the run may blow up; reduce dt")
+        } else {
+            base
+        }
+    }
+}
+
+/// The estimate for an MD scene with at least one dynamic sphere and a non-zero impact
+/// speed (`None` otherwise, e.g. for contact dynamics, whose steps do not resolve contacts).
+pub fn time_step_estimate(scene: &Scene) -> Result<Option<TimeStepEstimate>> {
+    let SolverSpec::Md(md) = &scene.spec.solver else { return Ok(None) };
+    let world = scene.build_world()?;
+    let b = &world.bodies;
+    // The smallest sphere of each material (radius, mass), and the materials of walls.
+    let mut smallest: BTreeMap<MaterialId, (f64, f64)> = BTreeMap::new();
+    let mut walls: Vec<MaterialId> = Vec::new();
+    let g = world.gravity.length();
+    let down = if g > 0.0 { world.gravity / g } else { glam::DVec3::ZERO };
+    let (mut low, mut high, mut fastest) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+    for i in 0..b.len() {
+        match b.shape[i] {
+            Shape::Sphere { radius } if b.motion[i] == MotionKind::Dynamic => {
+                let entry = smallest.entry(b.material[i]).or_insert((radius, b.mass[i]));
+                if radius < entry.0 {
+                    *entry = (radius, b.mass[i]);
+                }
+                let depth = b.position[i].dot(down);
+                (low, high) = (low.min(depth), high.max(depth));
+                fastest = fastest.max(b.velocity[i].length());
+            }
+            Shape::Sphere { .. } => {}
+            _ => walls.push(b.material[i]),
+        }
+    }
+    if smallest.is_empty() {
+        return Ok(None);
+    }
+    let impact_speed = fastest + (2.0 * g * (high - low).max(0.0)).sqrt();
+    if !(impact_speed > 0.0) {
+        return Ok(None);
+    }
+    let duration = |pair: MaterialId, other: MaterialId, m_eff: f64, r_eff: f64| -> f64 {
+        let material = world.materials.pair(pair, other);
+        match md.normal.as_str() {
+            "hooke" => match md.normal_stiffness.map(LinearSpring::new) {
+                Some(Ok(spring)) => spring.contact_time(material, m_eff, r_eff, impact_speed),
+                _ => f64::NAN,
+            },
+            _ => Hertz::from_material().contact_time(material, m_eff, r_eff, impact_speed),
+        }
+    };
+    let name = |id: MaterialId| world.materials.get(id).map(|m| m.name.clone()).unwrap_or_else(|_| format!("{id:?}"));
+    let mut best: Option<(f64, MaterialId, MaterialId)> = None;
+    let mut consider = |t: f64, a: MaterialId, c: MaterialId| {
+        if t.is_finite() && best.is_none_or(|(bt, _, _)| t < bt) {
+            best = Some((t, a, c));
+        }
+    };
+    for (&a, &(ra, ma)) in &smallest {
+        for (&c, &(rc, mc)) in &smallest {
+            consider(duration(a, c, ma * mc / (ma + mc), ra * rc / (ra + rc)), a, c);
+        }
+        for &w in &walls {
+            consider(duration(a, w, ma, ra), a, w);
+        }
+    }
+    Ok(best.map(|(contact_time, a, c)| TimeStepEstimate {
+        dt: scene.dt(),
+        contact_time,
+        impact_speed,
+        materials: (name(a), name(c)),
+    }))
+}
