@@ -2,19 +2,15 @@
 //! checkpoint, and `resume`; output folders (refused when not empty, `--overwrite`, a
 //! resume after SIGKILL, from another directory); standard output closed or full.
 
+mod cli_common;
+
+use cli_common::{granula, wait_for_rows};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn granula() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_granula"))
-}
+use std::time::Duration;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    cli_common::tmp("cli", name)
 }
 
 fn scene(steps: u64) -> String {
@@ -88,17 +84,6 @@ fn a_malformed_scene_fails_with_file_key_and_line_and_writes_nothing() {
     let o = granula().args(["check"]).arg(&file).output().unwrap();
     assert_eq!(o.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(d);
-}
-
-fn wait_for_rows(series: &Path, rows: usize, limit: Duration) {
-    let t = Instant::now();
-    while t.elapsed() < limit {
-        if std::fs::read_to_string(series).map(|s| s.lines().count() > rows).unwrap_or(false) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("the run did not write {rows} rows in {limit:?}");
 }
 
 #[test]

@@ -4,20 +4,16 @@
 //! the same scene run without interruption. Both signals write the checkpoint and exit with
 //! status 130.
 
+mod cli_common;
+
+use cli_common::{granula, wait_for_rows};
 use granula_io::run::Checkpoint;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn granula() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_granula"))
-}
+use std::time::Duration;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-cli-restart-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    cli_common::tmp("cli-restart", name)
 }
 
 /// A bed of 147 touching spheres and 151 more poured on it, with contact springs, rolling
@@ -74,18 +70,6 @@ max = [0.015, 0.015, 0.005]
 every = 503
 "#
     )
-}
-
-/// Waits until the run's series has more than `rows` lines, or panics after `limit`.
-fn wait_for_rows(series: &Path, rows: usize, limit: Duration) {
-    let t = Instant::now();
-    while t.elapsed() < limit {
-        if std::fs::read_to_string(series).map(|s| s.lines().count() > rows).unwrap_or(false) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    panic!("the run did not write {rows} rows in {limit:?}");
 }
 
 /// Sends `signal` (`"INT"`, `"TERM"`) once the series has grown by `rows` lines from `from`
