@@ -4,6 +4,8 @@
 //! columns of different lengths, a clock inconsistent with the step count) under a valid
 //! checksum.
 
+mod common;
+
 use granula_io::run::{Checkpoint, Run, CHECKPOINT_FORMAT};
 use granula_io::{IoError, Scene};
 use rand::{Rng, SeedableRng};
@@ -11,9 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-integrity-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("integrity", name)
 }
 
 /// A small MD scene with contact springs under Gear-5, a flow count and removals.

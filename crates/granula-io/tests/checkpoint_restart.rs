@@ -4,14 +4,14 @@
 //! springs and damping under Gear-6) and NSCD (forward sweep; warm start with the random
 //! sweep).
 
+mod common;
+
 use granula_io::run::{build_solver, Checkpoint, Run, CHECKPOINT_FORMAT};
 use granula_io::Scene;
 use std::path::PathBuf;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-ckpt-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("ckpt", name)
 }
 
 const BOX: &str = r#"

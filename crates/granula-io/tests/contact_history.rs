@@ -2,14 +2,14 @@
 //! contact_events.csv) and the trajectory selections of unnamed bodies, run from scene
 //! files; the Hertz impact benchmark reproduced from the built-in scene alone.
 
+mod common;
+
 use granula_io::run::Run;
 use granula_io::Scene;
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-contact-history-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("contact-history", name)
 }
 
 /// Runs a scene to its end and returns the output folder.

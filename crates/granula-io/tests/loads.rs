@@ -1,13 +1,13 @@
 //! Time-dependent loads (`[[loads]]`): the impulse they deliver against the analytic value,
 //! and the errors for loads that cannot act.
 
+mod common;
+
 use granula_io::run::Run;
 use granula_io::{IoError, Scene};
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-loads-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("loads", name)
 }
 
 /// A free 0.01 kg ball without gravity under `load` (a `[[loads]]` table body). Δt = 2⁻¹⁴ s

@@ -3,15 +3,15 @@
 //! frames to its checkpoint, the folder is stored absolute, and failed writes leave no
 //! temporary file.
 
+mod common;
+
 use granula_io::output::write_atomic;
 use granula_io::run::{Checkpoint, ExistingOutput, Run};
 use granula_io::{IoError, Scene};
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-outdir-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("outdir", name)
 }
 
 /// A small NSCD scene (its restart is bit-identical) writing every kind of output, with a

@@ -13,14 +13,14 @@
 //! the blocks run in parallel on two threads are tested in `granula-smooth`'s checkpoint
 //! tests.)
 
+mod common;
+
 use granula_io::run::{Checkpoint, Run};
 use granula_io::Scene;
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-exact-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("exact", name)
 }
 
 /// A box of planes 12 mm wide, a bottom layer of 25 touching spheres, and 40 loose spheres

@@ -2,6 +2,8 @@
 //! 5 sweeps reports its capped steps at the end, stops with `on_cap = "error"`, and meets
 //! its tolerance on every step with `on_cap = "extend"`.
 
+mod common;
+
 use granula_io::run::Run;
 use granula_io::Scene;
 use std::path::{Path, PathBuf};
@@ -18,9 +20,7 @@ fn scene(max_iterations: u32, extra: &str) -> Scene {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-warnings-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("warnings", name)
 }
 
 #[test]

@@ -1,14 +1,14 @@
 //! Scene choices of the MD models (damping, tension policy, tangential stiffness ratio and
 //! dashpot), rigid wall materials and per-pair elastic overrides, run from scene text.
 
+mod common;
+
 use granula_io::run::Run;
 use granula_io::Scene;
 use std::path::PathBuf;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-scene-models-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("scene-models", name)
 }
 
 /// A 5 mm sphere (default material unless `ball` is given) moving at `v` towards a floor

@@ -1,6 +1,8 @@
 //! Every built-in scene under `examples/scenes/` loads, runs a few steps and writes its
 //! outputs; a malformed scene leaves no output folder behind.
 
+mod common;
+
 use granula_io::run::Run;
 use granula_io::Scene;
 use std::path::{Path, PathBuf};
@@ -10,9 +12,7 @@ fn scenes_dir() -> PathBuf {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-scenes-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("scenes", name)
 }
 
 #[test]

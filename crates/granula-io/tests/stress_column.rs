@@ -2,15 +2,15 @@
 //! against the analytic value; and a sphere rolling down an incline (MD) against
 //! a = (5/7) g sin α.
 
+mod common;
+
 use glam::DVec3;
 use granula_io::output::{contact_records, love_weber_stress};
 use granula_io::run::Run;
 use granula_io::Scene;
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("granula-phys-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmp("phys", name)
 }
 
 /// A simple cubic stack of 3 × 3 × 6 touching spheres (r = 1 cm) on a floor, between
