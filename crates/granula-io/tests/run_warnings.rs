@@ -48,6 +48,36 @@ fn a_cap_of_five_sweeps_is_summarised() {
 }
 
 #[test]
+fn a_resumed_run_summarises_the_steps_before_the_interruption_too() {
+    // The same run, stopped after 137 steps (past the first capped step), saved and resumed:
+    // its summary at the end is the uninterrupted run's, bit for bit.
+    let straight = tmp("straight");
+    let mut run = Run::start(scene(5, ""), &straight).unwrap();
+    while !run.is_done() {
+        run.step().unwrap();
+    }
+    let whole = run.warnings;
+    let out = tmp("resumed");
+    let mut run = Run::start(scene(5, ""), &out).unwrap();
+    for _ in 0..137 {
+        run.step().unwrap();
+    }
+    assert!(run.warnings.capped_steps > 0, "the interruption comes after a capped step");
+    let ckpt = out.join("stop.bin");
+    run.checkpoint().save(&ckpt).unwrap();
+    drop(run);
+    let mut run = Run::resume(&ckpt, None).unwrap();
+    while !run.is_done() {
+        run.step().unwrap();
+    }
+    assert_eq!(run.warnings.steps, 200);
+    assert_eq!(format!("{:?}", run.warnings), format!("{whole:?}"));
+    assert_eq!(run.warnings.lines(), whole.lines());
+    let _ = std::fs::remove_dir_all(&straight);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
 fn the_error_policy_stops_the_run_at_the_first_capped_step() {
     let out = tmp("error");
     let mut run = Run::start(scene(5, "on_cap = \"error\""), &out).unwrap();

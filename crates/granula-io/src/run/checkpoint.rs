@@ -9,6 +9,7 @@
 //! that names both formats.
 
 use super::outputs::OutputState;
+use super::warnings::WarningSummary;
 use crate::error::{IoError, Result};
 use bincode::Options;
 use glam::{DQuat, DVec3};
@@ -59,6 +60,8 @@ pub struct Checkpoint {
     /// The runaway-energy guard's memory ([`World::guard_memory`]), so that the resumed run
     /// makes the same checks at the same steps.
     pub guard: GuardMemory,
+    /// The run's account of step warnings so far.
+    pub warnings: WarningSummary,
     /// Handles of removed bodies, in removal order (replayed to get the same dense order).
     pub removed: Vec<u32>,
     /// Positions, by dense index.

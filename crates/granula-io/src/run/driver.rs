@@ -149,7 +149,8 @@ impl Run {
             prepare_new(out_dir.unwrap_or(&own), ExistingOutput::Refuse)?
         };
         let outputs = Outputs::create(&out, &scene, Some(state))?;
-        let warnings = WarningSummary::for_scene(&scene);
+        // The summary carries on from the interrupted run's.
+        let warnings = c.warnings;
         Ok(Run {
             scene,
             world,
@@ -173,6 +174,7 @@ impl Run {
             step: 0,
             clock: Default::default(),
             guard: Default::default(),
+            warnings: self.warnings,
             removed: self.removed.clone(),
             position: Vec::new(),
             orientation: Vec::new(),

@@ -4,9 +4,10 @@
 use crate::scene::spec::SolverSpec;
 use crate::scene::Scene;
 use granula_core::{StepReport, StepWarning};
+use serde::{Deserialize, Serialize};
 
 /// A step's warning, with when it happened.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WarnedStep {
     /// The step count after the step (as `World::step`).
     pub step: u64,
@@ -19,8 +20,9 @@ pub struct WarnedStep {
 }
 
 /// Counts of the warnings of a run's steps and their worst cases. Plain data (`Copy`), so
-/// it travels in [`Progress`](super::Progress) reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// it travels in [`Progress`](super::Progress) reports; saved in checkpoints, so a resumed
+/// run's summary counts the steps before the interruption too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct WarningSummary {
     /// The tolerance the iterative solver was asked for (`None` for solvers without one or
     /// a fixed number of sweeps).
