@@ -9,9 +9,9 @@ mod md_dense;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use granula::broadphase::LinkedCells;
-use granula::gear::VelocityVerlet;
-use granula::md::hertz_mindlin;
-use granula::smooth::{MdConfig, MdSolver};
+use granula::integrators::VelocityVerlet;
+use granula::laws::hertz_mindlin;
+use granula::md::{MdConfig, MdSolver};
 use md_dense::{dense_world, DT, SKIN};
 
 fn md_step(c: &mut Criterion) {

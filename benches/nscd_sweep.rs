@@ -11,8 +11,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion as Bench, 
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
-use granula::nscd::scenes::dense_packing;
 use granula::nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
+use granula_validation::scenes::dense_packing;
 use std::io::BufReader;
 
 const SWEEPS: u32 = 20;

@@ -19,8 +19,8 @@
 mod plot_font;
 
 use granula::broadphase::BruteForce;
-use granula::nscd::chain_run::{run_chain, ChainResult, ChainRun};
-use granula::nscd::fit::fit_with;
+use granula_validation::chain_run::{run_chain, ChainResult, ChainRun};
+use granula_validation::fit::fit_with;
 use plotters::prelude::*;
 use std::io::Write;
 use std::path::Path;

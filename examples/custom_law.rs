@@ -1,4 +1,4 @@
-//! A contact law written here, outside the library, run through granula-md's conformance
+//! A contact law written here, outside the library, run through granula-laws's conformance
 //! kit and plugged into the MD solver without touching the library.
 //!
 //! Two ways to write a law:
@@ -14,9 +14,9 @@ use granula::core::{
     ContactForce, ContactKinematics, ContactLaw, DVec3, Dissipation, Material, PairMaterial, PlaneBuilder,
     SphereBuilder, World,
 };
-use granula::md::conformance::{check_law, ConformanceReport, ConformanceSetup};
-use granula::md::submodel::{NormalElastic, NormalModel};
-use granula::md::*;
+use granula::laws::conformance::{check_law, ConformanceReport, ConformanceSetup};
+use granula::laws::submodel::{NormalElastic, NormalModel};
+use granula::laws::*;
 use granula::prelude::{BruteForce, Gear, MdConfig, MdSolver};
 
 /// Linear spring k_n, dashpot γ_n, tangential spring k_t capped at μ F_n.
@@ -93,7 +93,7 @@ impl NormalModel for QuadraticSpring {
         NormalElastic { force: self.k * d * d, stiffness: 2.0 * self.k * d, stored: self.k * d * d * d / 3.0 }
     }
     fn contact_time(&self, _: &PairMaterial, m_eff: f64, _: f64, v: f64) -> f64 {
-        granula::md::normal::power_law_contact_time(self.k, 2.0, m_eff, v)
+        granula::laws::normal::power_law_contact_time(self.k, 2.0, m_eff, v)
     }
     fn check_pair(&self, _: &PairMaterial, _: f64, _: f64) -> Result<(), MdError> {
         Ok(())

@@ -14,9 +14,9 @@
 mod md_dense_scene;
 
 use granula::broadphase::LinkedCells;
-use granula::gear::{ForceVelocity, VelocityVerlet};
-use granula::md::{hertz_mindlin, hertz_mindlin_damped};
-use granula::smooth::{MdConfig, MdSolver};
+use granula::integrators::{ForceVelocity, VelocityVerlet};
+use granula::laws::{hertz_mindlin, hertz_mindlin_damped};
+use granula::md::{MdConfig, MdSolver};
 use md_dense_scene::{dense_world, DT, SKIN};
 use std::time::Instant;
 

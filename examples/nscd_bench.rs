@@ -29,8 +29,8 @@ mod md_dense_scene;
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
-use granula::nscd::scenes::dense_packing;
 use granula::nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
+use granula_validation::scenes::dense_packing;
 use std::io::BufReader;
 use std::time::Instant;
 
@@ -88,9 +88,9 @@ fn time_step(world: &World, order: SweepOrder, spatial: bool, sweeps: u32) -> (f
 
 /// 0.1 s of the N = 1000 packing with MD and with CD (001 §1.6).
 fn cd_versus_md() {
-    use granula::gear::VelocityVerlet;
-    use granula::md::hertz_mindlin;
-    use granula::smooth::{MdConfig, MdSolver};
+    use granula::integrators::VelocityVerlet;
+    use granula::laws::hertz_mindlin;
+    use granula::md::{MdConfig, MdSolver};
     let span = 0.1;
     // MD.
     let mut world = md_dense_scene::dense_world(1000).expect("dense_1000 for MD");

@@ -14,9 +14,9 @@
 
 use granula::broadphase::LinkedCells;
 use granula::core::{DVec3, Dofs, Material, PlaneBuilder, SphereBuilder, World};
-use granula::nscd::fit::fit_damped_sine;
-use granula::nscd::scenes::chain_theory;
 use granula::nscd::{Criterion, NscdConfig, NscdSolver};
+use granula_validation::fit::fit_damped_sine;
+use granula_validation::scenes::chain_theory;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

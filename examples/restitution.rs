@@ -1,4 +1,4 @@
-//! Normal impact of two equal spheres for every normal law of granula-md: prints the
+//! Normal impact of two equal spheres for every normal law of granula-laws: prints the
 //! measured restitution e_n and contact time t_c next to theory.
 //!
 //! Run: `cargo run --release --example restitution`. The test suite runs it small
@@ -13,12 +13,12 @@
 //! restitution the law was given; "-" marks quantities without a closed form.
 
 use granula::core::{ContactLaw, DVec3, Material, PairMaterial};
-use granula::md::conformance::pair::{First, IsolatedPair, Sphere};
-use granula::md::params::{
+use granula::laws::conformance::pair::{First, IsolatedPair, Sphere};
+use granula::laws::params::{
     damping_ratio_from_restitution, hertz_contact_time, hertz_tsuji_collision, linear_clamped_collision,
     LinearCollision,
 };
-use granula::md::*;
+use granula::laws::*;
 
 /// One line of the table.
 #[derive(Clone, Debug)]

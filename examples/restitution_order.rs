@@ -20,10 +20,10 @@ mod plot_font;
 
 use granula::broadphase::BruteForce;
 use granula::core::{DVec3, Integrator, Material, PairMaterial, PlaneBuilder, SphereBuilder, World};
-use granula::gear::{ForceVelocity, Gear, SymplecticEuler, VelocityVerlet};
-use granula::md::params::hertz_contact_time;
-use granula::md::{Composed, Hertz, HertzViscous, NoFriction};
-use granula::smooth::{MdConfig, MdSolver};
+use granula::integrators::{ForceVelocity, Gear, SymplecticEuler, VelocityVerlet};
+use granula::laws::params::hertz_contact_time;
+use granula::laws::{Composed, Hertz, HertzViscous, NoFriction};
+use granula::md::{MdConfig, MdSolver};
 use plotters::prelude::*;
 use std::io::Write;
 use std::path::Path;

@@ -11,9 +11,9 @@
 
 use granula::broadphase::LinkedCells;
 use granula::core::{DVec3, Material, MaterialId, MotionKind, SphereBuilder, World};
-use granula::gear::VelocityVerlet;
-use granula::md::hertz_mindlin;
-use granula::smooth::{MdConfig, MdSolver};
+use granula::integrators::VelocityVerlet;
+use granula::laws::hertz_mindlin;
+use granula::md::{MdConfig, MdSolver};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -3,12 +3,12 @@
 //! A Discrete Element Method library for granular media. This facade re-exports the
 //! workspace crates and a [`prelude`].
 //!
-//! A ball dropped on a floor, with the Hertz-Mindlin law of `granula-md`, velocity Verlet
+//! A ball dropped on a floor, with the Hertz-Mindlin law of `granula-laws`, velocity Verlet
 //! and linked cells behind a Verlet skin (the same pieces as `examples/settling.rs`):
 //!
 //! ```
 //! use granula::prelude::*;
-//! use granula::md::hertz_mindlin;
+//! use granula::laws::hertz_mindlin;
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut world = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).build()?;
@@ -69,19 +69,19 @@ pub struct ReadmeDoctests;
 
 pub use granula_broadphase as broadphase;
 pub use granula_core as core;
-pub use granula_gear as gear;
+pub use granula_integrators as integrators;
 pub use granula_io as io;
+pub use granula_laws as laws;
 pub use granula_md as md;
 pub use granula_nscd as nscd;
-pub use granula_smooth as smooth;
 
 /// The types a host program needs most.
 pub mod prelude {
     pub use granula_broadphase::prelude::*;
     pub use granula_core::prelude::*;
-    pub use granula_gear::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
+    pub use granula_integrators::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
     pub use granula_io::run::Run;
     pub use granula_io::{IoError, Scene};
+    pub use granula_md::{MdConfig, MdError, MdSolver};
     pub use granula_nscd::{NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SweepOrder};
-    pub use granula_smooth::{MdConfig, MdSolver, SmoothError};
 }

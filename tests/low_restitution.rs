@@ -1,5 +1,5 @@
 //! A valid restitution near zero keeps the default settling scene stable: the composed
-//! law caps its normal damping at γ_n Δt/m* = 0.25 (`granula::md::MAX_DAMPING_STEP`),
+//! law caps its normal damping at γ_n Δt/m* = 0.25 (`granula::laws::MAX_DAMPING_STEP`),
 //! within the stability range of an explicit step.
 
 use granula::io::run::Run;

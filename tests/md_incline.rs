@@ -1,15 +1,15 @@
-//! A sphere on an incline with the MD solver and granula-md's laws: rolling without slip at
+//! A sphere on an incline with the MD solver and granula-laws's laws: rolling without slip at
 //! a = (5/7) g sin α when μ is large, sliding at g (sin α − μ cos α) when μ is small, and a
 //! sphere with locked rotation resting on a slope with μ > tan α under Brendel-Dippel
 //! friction (003 eqs. 5-6) for 1e5 steps.
 
 use granula::broadphase::BruteForce;
 use granula::core::{DVec3, Dofs, Material, PlaneBuilder, SphereBuilder, World};
-use granula::gear::Gear;
-use granula::md::{
+use granula::integrators::Gear;
+use granula::laws::{
     hertz_mindlin, BrendelDippel, Composed, Friction, Hertz, HertzViscous, TangentialDamping, TangentialStiffness,
 };
-use granula::smooth::{MdConfig, MdSolver};
+use granula::md::{MdConfig, MdSolver};
 
 const R: f64 = 0.005;
 const G: f64 = 9.81;

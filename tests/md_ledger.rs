@@ -1,13 +1,13 @@
-//! The energy ledger with granula-md's Hertz-Mindlin law in the MD solver: spheres falling in
+//! The energy ledger with granula-laws's Hertz-Mindlin law in the MD solver: spheres falling in
 //! a box and colliding with each other and the walls. kinetic + potential + stored +
 //! dissipated must stay equal to its initial value, and with damping on the mechanical energy
 //! must never rise.
 
 use granula::broadphase::LinkedCells;
 use granula::core::{DVec3, Material, MaterialId, SphereBuilder, World};
-use granula::gear::{Gear, VelocityVerlet};
-use granula::md::hertz_mindlin;
-use granula::smooth::{MdConfig, MdSolver};
+use granula::integrators::{Gear, VelocityVerlet};
+use granula::laws::hertz_mindlin;
+use granula::md::{MdConfig, MdSolver};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

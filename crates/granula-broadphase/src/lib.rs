@@ -35,7 +35,7 @@ mod linked_cells;
 mod pair_rows;
 mod partition;
 mod sweep_and_prune;
-mod verlet;
+mod verlet_list;
 
 pub use brute_force::BruteForce;
 pub use error::{BroadphaseError, Result};
@@ -43,7 +43,7 @@ pub use granula_core::Broadphase;
 pub use linked_cells::{CellSize, LinkedCells};
 pub use partition::is_void;
 pub use sweep_and_prune::SweepAndPrune;
-pub use verlet::{VerletPairs, VerletState};
+pub use verlet_list::{VerletPairs, VerletState};
 
 /// The types a host program needs: `use granula_broadphase::prelude::*;`.
 pub mod prelude {

@@ -97,7 +97,7 @@ pub struct ContactForce {
 }
 
 /// A smooth contact law. Implement this trait to plug a new law into the MD solver; the
-/// built-in laws of `granula-md` are ordinary implementations of it.
+/// built-in laws of `granula-laws` are ordinary implementations of it.
 ///
 /// Contract: the law is called once per step for each contact with gap g ≤
 /// [`ContactLaw::range`]; it updates the contact's history in place (e.g. the tangential
@@ -182,7 +182,7 @@ pub struct ContactForce {
 /// ```
 ///
 /// Plug it into the MD solver like a built-in law: `MdSolver::new(Spring { stiffness: 1e5 },
-/// integrator, broadphase, config)`; `granula_md::conformance::check_law` tests it.
+/// integrator, broadphase, config)`; `granula_laws::conformance::check_law` tests it.
 pub trait ContactLaw: Send + Sync {
     /// Per-contact state carried from step to step.
     type History: Copy + Default + Send + Sync + Debug + PartialEq;

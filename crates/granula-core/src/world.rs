@@ -41,7 +41,7 @@ impl<F: FnMut(&World, &StepReport) + Send> Observer for F {
 /// // kinetic energy ½ m v² agrees to the rounding of the products (1e-14 relative).
 /// let m = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * 1e-6;
 /// assert!((world.kinetic_energy() - 0.5 * m).abs() < 1e-14 * world.kinetic_energy());
-/// // Step it with any `Solver` (granula-smooth's `MdSolver`, granula-nscd's `NscdSolver`):
+/// // Step it with any `Solver` (granula-md's `MdSolver`, granula-nscd's `NscdSolver`):
 /// // `world.step(&mut solver, dt)?`, or `world.run_until(&mut solver, 1.0, dt)?`.
 /// world.remove(floor)?;
 /// assert_eq!(world.bodies.len(), 1);

@@ -10,7 +10,7 @@
 //! skin 0 and > 0, one and two threads, a kinematic wall, bodies removed by the flow sink;
 //! and NSCD with each sweep, criterion, gap mode, warm start on and off. (Scenes this small
 //! stay below the solver's `parallel_min_pairs`, so `threads = 2` runs its steps in place;
-//! the blocks run in parallel on two threads are tested in `granula-smooth`'s checkpoint
+//! the blocks run in parallel on two threads are tested in `granula-md`'s checkpoint
 //! tests.)
 
 mod common;

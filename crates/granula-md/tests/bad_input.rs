@@ -1,79 +1,107 @@
-//! Bad input gives a clear error naming the model, parameter or field, and the value.
+//! Bad input gives clear errors naming the value, field or bodies at fault; nothing panics.
 
-use granula_core::{Material, PairMaterial};
-use granula_md::conformance::{check_law, ConformanceSetup};
-use granula_md::params::LinearCollision;
-use granula_md::*;
+mod common;
 
-fn pair() -> PairMaterial {
-    PairMaterial::mix(&Material::default(), &Material::default())
+use common::SpringDashpot;
+use granula_broadphase::BruteForce;
+use granula_core::{
+    Aabb, ContactGeometry, CoreError, CustomShape, DQuat, DVec3, MassProperties, RigidBodyBuilder, Shape,
+    SphereBuilder, World,
+};
+use granula_integrators::VelocityVerlet;
+use granula_md::{MdConfig, MdError, MdSolver};
+use std::sync::Arc;
+
+fn law() -> SpringDashpot {
+    SpringDashpot::with_restitution(1e4, 0.5, 0.005)
+}
+
+fn solver() -> MdSolver<SpringDashpot, VelocityVerlet, BruteForce> {
+    MdSolver::new(law(), VelocityVerlet::new(), BruteForce, MdConfig::default()).unwrap()
 }
 
 #[test]
-fn negative_or_non_finite_stiffness() {
-    for k in [-1.0, 0.0, f64::NAN, f64::INFINITY] {
-        let err = LinearSpring::new(k).unwrap_err();
-        assert!(matches!(err, MdError::InvalidParameter { model: "linear_spring", param: "stiffness", .. }));
+fn non_positive_or_non_finite_time_steps_are_rejected() {
+    let mut w = World::builder().build().unwrap();
+    w.insert(SphereBuilder::new(0.01, DVec3::ZERO).build().unwrap()).unwrap();
+    let mut s = solver();
+    for dt in [0.0, -1e-5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let err = w.step(&mut s, dt).unwrap_err();
+        assert!(matches!(err, CoreError::InvalidTimeStep { dt: d } if d.to_bits() == dt.to_bits()), "{err}");
     }
-    assert!(PowerLaw::new(-3.0, 1.5).is_err());
-    assert!(CundallStrack::new(TangentialStiffness::Fixed(-1.0), TangentialDamping::None, Friction::default()).is_err());
-    assert!(CundallStrack::new(TangentialStiffness::Ratio(0.0), TangentialDamping::None, Friction::default()).is_err());
-    assert!(AngularSpring::new(-0.1, 0.0).is_err());
-    let msg = LinearSpring::new(-2.5).unwrap_err().to_string();
-    assert!(msg.contains("stiffness") && msg.contains("-2.5"), "{msg}");
+    assert_eq!(w.step, 0, "a rejected step leaves the clock alone");
 }
 
 #[test]
-fn restitution_outside_zero_one() {
-    for e in [0.0, -0.2, 1.01, f64::NAN] {
-        assert!(LinearCollision::from_collision(1e-3, e, 1.0).is_err(), "e = {e}");
-        assert!(LinearViscous::new(DampingCoefficient::FromRestitution(Some(e))).is_err());
-        assert!(HertzViscous::new(DampingCoefficient::FromRestitution(Some(e))).is_err());
-        assert!(HuntCrossley::new(Some(e), 1e-3).is_err());
+fn invalid_settings_name_the_field() {
+    let bad = [
+        (MdConfig { skin: -1.0, ..Default::default() }, "skin"),
+        (MdConfig { skin: f64::NAN, ..Default::default() }, "skin"),
+        (MdConfig { threads: Some(0), ..Default::default() }, "threads"),
+        (MdConfig { max_time_step: Some(0.0), ..Default::default() }, "max_time_step"),
+    ];
+    for (cfg, field) in bad {
+        match MdSolver::new(law(), VelocityVerlet::new(), BruteForce, cfg) {
+            Err(MdError::InvalidConfig { field: f, .. }) => assert_eq!(f, field),
+            Err(e) => panic!("{field}: unexpected error {e}"),
+            Ok(_) => panic!("{field}: accepted"),
+        }
     }
-    // From the material: checked per pair.
-    let mut m = pair();
-    m.restitution = 1.5;
-    let err = hertz_mindlin().check_pair(&m, 1e-3, 1e-5).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { model: "hertz_viscous", field: "restitution", .. }), "{err}");
 }
 
 #[test]
-fn friction_and_other_parameters() {
-    assert!(Friction::new(0.3, 0.5).is_err(), "μ_d > μ_s");
-    assert!(Friction::new(-0.1, 0.0).is_err());
-    assert!(ViscousFriction::new(0.0, Friction::default()).is_err());
-    assert!(LocalDamping::new(1.0).is_err());
-    assert!(ConstantCohesion::new(1.0, -1e-6).is_err());
-    assert!(RollingResistance::new(ResistanceLength::Length(-1e-5), AngularSpring::default()).is_err());
-    assert!(HuntCrossley::new(None, -1.0).is_err());
+fn concentric_spheres_are_a_degenerate_contact_naming_both_bodies() {
+    let mut w = World::builder().build().unwrap();
+    let a = w.insert(SphereBuilder::new(0.01, DVec3::ZERO).build().unwrap()).unwrap();
+    let b = w.insert(SphereBuilder::new(0.005, DVec3::ZERO).build().unwrap()).unwrap();
+    // The world's insertion check would report the overlap first (tested in granula-core);
+    // accepted here so that the solver's own handling is what runs.
+    w.accept_overlaps();
+    let err = w.step(&mut solver(), 1e-5).unwrap_err();
+    let CoreError::Solver { source, .. } = err else { panic!("expected a solver error, got {err}") };
+    let inner = source.downcast_ref::<MdError>().expect("MdError");
+    assert!(
+        matches!(inner, MdError::Core(CoreError::DegenerateContact { body1, body2, .. }) if (*body1, *body2) == (a, b)),
+        "{inner}"
+    );
+}
+
+/// A box-shaped obstacle that has no geometry against anything but spheres.
+#[derive(Debug)]
+struct Block;
+
+impl CustomShape for Block {
+    fn name(&self) -> &'static str {
+        "block"
+    }
+    fn aabb(&self, position: DVec3, _orientation: DQuat) -> Aabb {
+        Aabb::around(position, DVec3::splat(0.01))
+    }
+    fn mass_properties(&self, _density: f64) -> Option<MassProperties> {
+        None
+    }
+    fn contact_sphere(&self, _p: DVec3, _q: DQuat, _c: DVec3, _r: f64, _m: f64) -> Option<ContactGeometry> {
+        None
+    }
 }
 
 #[test]
-fn a_law_applied_to_a_pair_it_cannot_handle() {
-    let law = hertz_mindlin().with_rolling(RollingResistance::from_material());
-    // Two flat bodies (R* infinite): Hertz is undefined.
-    let err = law.check_pair(&pair(), f64::INFINITY, 1e-5).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { model: "hertz", field: "effective_radius", .. }), "{err}");
-    // Two bodies of infinite mass (wall against wall): no dynamics to resolve.
-    let err = law.check_pair(&pair(), 1e-3, f64::INFINITY).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { field: "effective_mass", .. }), "{err}");
-    // A Poisson ratio outside (−1, 0.5) cannot give k_t = 2(1 − ν)/(2 − ν) K_n.
-    let mut m = pair();
-    m.poisson_ratio = 0.7;
-    let err = law.check_pair(&m, 1e-3, 1e-5).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { model: "cundall_strack", field: "poisson_ratio", .. }));
-    // A valid pair passes.
-    law.check_pair(&pair(), 1e-3, 1e-5).unwrap();
-}
-
-#[test]
-fn conformance_set_up_errors() {
-    let law = hertz_mindlin();
-    let bad = ConformanceSetup { radius: -1.0, ..Default::default() };
-    assert!(matches!(check_law(&law, &bad), Err(MdError::InvalidParameter { param: "radius", .. })));
-    let mut m = pair();
-    m.friction = -1.0;
-    let bad = ConformanceSetup { material: m, ..Default::default() };
-    assert!(matches!(check_law(&law, &bad), Err(MdError::Core(_))));
+fn a_pair_without_geometry_is_an_unsupported_pair_error() {
+    let mut w = World::builder().gravity(DVec3::ZERO).build().unwrap();
+    let block = |x: DVec3| {
+        RigidBodyBuilder::new(Shape::Custom(Arc::new(Block)), x)
+            .mass_properties(MassProperties { mass: 1.0, inertia: DVec3::ONE })
+            .build()
+            .unwrap()
+    };
+    w.insert(block(DVec3::ZERO)).unwrap();
+    w.insert(block(DVec3::new(0.005, 0.0, 0.0))).unwrap();
+    let err = w.step(&mut solver(), 1e-5).unwrap_err();
+    let CoreError::Solver { source, .. } = err else { panic!("expected a solver error, got {err}") };
+    let msg = source.to_string();
+    assert!(
+        matches!(source.downcast_ref::<MdError>(), Some(MdError::Core(CoreError::UnsupportedPair { .. }))),
+        "{msg}"
+    );
+    assert!(msg.contains("block"), "the message names the shapes: {msg}");
 }

@@ -10,7 +10,6 @@
 #![deny(missing_docs)]
 
 pub mod bodies;
-pub mod chain_run;
 pub mod checkpoint;
 pub mod config;
 pub mod contacts;
@@ -18,13 +17,11 @@ pub mod convergence;
 pub mod delassus;
 pub mod detection;
 pub mod error;
-pub mod fit;
 pub mod local;
 pub mod materials;
 pub mod moreau_jean;
 mod prefetch;
 mod report;
-pub mod scenes;
 pub mod sweep;
 
 pub use checkpoint::NscdState;

@@ -2,9 +2,9 @@
 //! (000 eq. 48) and the equivalent stiffness (000 eq. 67).
 
 use granula_broadphase::BruteForce;
-use granula_nscd::chain_run::{run_chain, ChainRun};
-use granula_nscd::scenes::{chain, chain_theory, equivalent_stiffness};
 use granula_nscd::{Criterion, NscdConfig, NscdSolver};
+use granula_validation::chain_run::{run_chain, ChainRun};
+use granula_validation::scenes::{chain, chain_theory, equivalent_stiffness};
 
 /// Least-squares slope of ln y against ln x.
 fn log_slope(x: &[f64], y: &[f64]) -> f64 {

@@ -2,8 +2,8 @@
 
 use granula_broadphase::BruteForce;
 use granula_core::{DVec3, Dofs, Material, PlaneBuilder, SphereBuilder, World};
-use granula_nscd::scenes::column;
 use granula_nscd::{Criterion, NscdConfig, NscdSolver};
+use granula_validation::scenes::column;
 
 fn tight() -> NscdConfig {
     NscdConfig {

@@ -4,7 +4,7 @@
 
 use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
 use granula_core::{Aabb, AccelerationField, BodySet, Broadphase, CoreError, Integrator, IntegratorState};
-use granula_gear::{Gear, VelocityVerlet};
+use granula_integrators::{Gear, VelocityVerlet};
 
 /// The integrators a scene can name.
 #[derive(Debug)]

@@ -7,16 +7,16 @@ use crate::scene::spec::{MdSpec, NscdSpec, SolverSpec};
 use crate::scene::Scene;
 use glam::DVec3;
 use granula_core::{ContactLaw, CoreError, StepReport, World};
-use granula_md::{
+use granula_laws::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, HuntCrossley,
     LinearSpring, LinearViscous, LocalDamping, NoFriction, RollingResistance, TangentialDamping, TangentialStiffness,
     TensionPolicy, TwistingResistance, ViscousFriction,
 };
+use granula_md::{MdConfig, MdSolver, MdState};
 use granula_nscd::{
     Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdSolver, NscdState, Restitution, SignoriniCoulomb,
     SweepOrder,
 };
-use granula_smooth::{MdConfig, MdSolver, MdState};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -81,7 +81,7 @@ where
     }
 
     /// Contact histories and stored energies by key, the integrator's memory and the
-    /// kinematic power ([`MdState`](granula_smooth::MdState)).
+    /// kinematic power ([`MdState`](granula_md::MdState)).
     fn save_state(&self) -> Vec<u8> {
         // Serialising plain data into a Vec cannot fail.
         bincode::serialize(&self.solver.save_state()).unwrap_or_default()
@@ -143,8 +143,8 @@ where
 
 fn md_with_normal<N, D>(normal: N, damping: D, s: &MdSpec) -> Result<Box<dyn SimSolver>>
 where
-    N: granula_md::NormalModel + 'static,
-    D: granula_md::DampingModel + 'static,
+    N: granula_laws::NormalModel + 'static,
+    D: granula_laws::DampingModel + 'static,
     Composed<N, D, CundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
@@ -155,7 +155,7 @@ where
     let tension = if s.tension == "allow" { TensionPolicy::AllowDampingTension } else { TensionPolicy::NoAttraction };
     let spring = cundall_strack(s)?;
     if rolling || twisting || cohesion {
-        // One law type for the eight combinations (`granula_md::optional`).
+        // One law type for the eight combinations (`granula_laws::optional`).
         let law = Composed::new(normal, damping, spring)
             .with_rolling(rolling.then(RollingResistance::from_material))
             .with_twisting(twisting.then(TwistingResistance::from_material))

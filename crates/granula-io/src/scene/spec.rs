@@ -164,7 +164,7 @@ pub struct MdSpec {
     /// at μ F_n. Default 1000.
     #[serde(default = "default_eta_t")]
     pub tangential_viscosity: f64,
-    /// Normal damping model (`granula_md::damping`): `"calibrated"` (viscous, damping ratio
+    /// Normal damping model (`granula_laws::damping`): `"calibrated"` (viscous, damping ratio
     /// calibrated so that a head-on impact under the no-attraction clamp rebounds with the
     /// pair's restitution), `"tsuji"` (viscous, the damping ratio of the linear oscillator,
     /// −ln e/√(π² + ln² e): for Hertz the Tsuji form γ_n = 2√(5/6) β √(S_n m*)), `"liggghts"`

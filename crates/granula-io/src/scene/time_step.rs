@@ -7,7 +7,7 @@
 //! sphere of each material against the smallest of every other material and against every
 //! wall material, at the fastest impact speed the scene can produce: the largest initial
 //! speed plus the speed of a fall through the spheres' whole height, √(2 |g| H). The largest
-//! advisable step is t_c/5 (002 §2, [`granula_md::params::dt_upper_bound`]); accurate
+//! advisable step is t_c/5 (002 §2, [`granula_laws::params::dt_upper_bound`]); accurate
 //! collisions need about t_c/50 (VALIDATION M1). External loads and kinematic walls can
 //! drive faster impacts than this estimate sees.
 
@@ -15,8 +15,8 @@ use super::spec::SolverSpec;
 use super::Scene;
 use crate::error::Result;
 use granula_core::{MaterialId, MotionKind, Shape};
-use granula_md::params::dt_upper_bound;
-use granula_md::{Hertz, LinearSpring, NormalModel};
+use granula_laws::params::dt_upper_bound;
+use granula_laws::{Hertz, LinearSpring, NormalModel};
 use std::collections::BTreeMap;
 
 /// The shortest contact of an MD scene and the time step it allows.

@@ -1,0 +1,221 @@
+//! Checkpoints of the MD solver's own state: what the next step depends on besides the
+//! bodies, so that a fresh solver continues a restored world bit-identically.
+
+use crate::error::MdError;
+use crate::solver::MdSolver;
+use granula_broadphase::VerletState;
+use granula_core::{
+    BodyHandle, Broadphase, ContactKey, ContactLaw, CoreError, DQuat, DVec3, Integrator, IntegratorState, World,
+};
+use serde::{Deserialize, Serialize};
+
+/// The state an [`MdSolver`] carries from one step to the next, beyond the bodies.
+///
+/// - the candidate-pair list in its order, as the contact keys ([`ContactKey`], body
+///   handles) of the pairs, with the contact history `H` of the law and the elastic energy
+///   each pair stored at the last step (it becomes sliding dissipation when the contact
+///   opens);
+/// - the skin layer's state ([`VerletState`]: reference boxes and skip flags of the last
+///   rebuild, its raw pair list, counters) and each body's position at the last rebuild
+///   (the spheres' displacement criterion): the next rebuild happens at the same step as
+///   in the uninterrupted run;
+/// - the integrator's memory ([`Integrator::save_state`]);
+/// - the power of the kinematic bodies at the end of the last step (the trapezoidal rule of
+///   their work uses it);
+/// - each body's orientation at the last force evaluation, from which the next step's
+///   rotation increments (002 eq. 15) are measured;
+/// - whether the solver was primed (had evaluated the forces of the current body set),
+///   the body handles and material count it was primed for.
+///
+/// The candidate list and the skin state are saved, not rebuilt at the restore: a rebuild
+/// at another step than in the uninterrupted run keeps another set of candidate pairs, and
+/// the set fixes the blocks of the force pass, hence the order in which each body's forces
+/// are summed, and so the last bits of every force (measured: a rebuild forced at the
+/// restore changed the state of 13 of 15 configurations after a few thousand steps).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MdState<H> {
+    /// Keys of the candidate pairs, in the candidate list's order.
+    pub keys: Vec<ContactKey>,
+    /// Contact histories, aligned with `keys`.
+    pub histories: Vec<H>,
+    /// Elastic energy stored by each contact at the last step (J), aligned with `keys`.
+    pub stored: Vec<f64>,
+    /// The integrator's memory.
+    pub integrator: IntegratorState,
+    /// Power of the kinematic bodies at the end of the last step (W).
+    pub kinematic_power: f64,
+    /// Orientation of each body at the last force evaluation, in the bodies' dense order
+    /// (empty for a solver that has not stepped yet: the restored orientations are used).
+    pub orientations: Vec<DQuat>,
+    /// The skin layer's state.
+    pub broadphase: VerletState,
+    /// Position of each body at the last rebuild of the candidate list, in dense order.
+    pub reference_position: Vec<DVec3>,
+    /// The solver had evaluated the forces of the body set `primed_handles` with
+    /// `primed_materials` materials; `false` for a solver that has not stepped yet or was
+    /// invalidated ([`MdSolver::invalidate`]).
+    pub primed: bool,
+    /// Handles of the bodies, in dense order, when the solver was primed. A world restored
+    /// with other bodies (bodies removed after the saved step) makes the restored solver
+    /// start afresh at its next step, as the saving solver would have.
+    pub primed_handles: Vec<BodyHandle>,
+    /// Number of materials when the solver was primed.
+    pub primed_materials: usize,
+}
+
+impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
+    /// The solver's state for a checkpoint (see [`MdState`]). Taken after a step, with the
+    /// world saved at the same time (bodies may have been removed since the step).
+    pub fn save_state(&self) -> MdState<L::History>
+    where
+        L::History: Serialize + for<'de> Deserialize<'de>,
+    {
+        MdState {
+            keys: self.store.keys().to_vec(),
+            histories: self.store.states().to_vec(),
+            stored: self.stored_energy.states().to_vec(),
+            integrator: self.integrator.save_state(),
+            kinematic_power: self.kinematic_power,
+            orientations: self.prev_orientation.clone(),
+            broadphase: self.verlet.save_state(),
+            reference_position: self.reference_position.clone(),
+            primed: self.primed_version.is_some(),
+            primed_handles: self.primed_handles.clone(),
+            primed_materials: self.primed_materials,
+        }
+    }
+
+    /// Restores a state from [`MdSolver::save_state`] into a solver built like the one that
+    /// saved it, for `world` restored to the saving time (same bodies and handles). The next
+    /// step then equals the saving solver's next step bit for bit: it does not re-evaluate
+    /// the forces at the restored state (the integrator's memory holds what it needs), and
+    /// it continues with the saved candidate list and skin state. If the saving solver was
+    /// not primed for `world`'s bodies (it never stepped, was invalidated, or bodies were
+    /// removed after its last step), the next step starts afresh, as the saving solver's
+    /// would have. An inconsistent state (lengths, unknown bodies, a candidate list that the
+    /// solver could not have built) is refused and the error says what is wrong.
+    pub fn restore_state(&mut self, state: &MdState<L::History>, world: &World) -> Result<(), MdError>
+    where
+        L::History: Serialize + for<'de> Deserialize<'de>,
+    {
+        let bad = |field: &'static str, value: String, expected: &'static str| -> Result<(), MdError> {
+            Err(CoreError::InvalidWorld { field, value, expected }.into())
+        };
+        let bodies = &world.bodies;
+        let n = state.keys.len();
+        if state.histories.len() != n || state.stored.len() != n {
+            return bad(
+                "MD solver state",
+                format!("{n} keys, {} histories, {} stored energies", state.histories.len(), state.stored.len()),
+                "one history and one stored energy per key",
+            );
+        }
+        if let Some(e) = state.stored.iter().find(|e| !e.is_finite()) {
+            return bad("MD solver state: stored energy", format!("{e}"), "finite");
+        }
+        if !state.kinematic_power.is_finite() {
+            return bad("MD solver state: kinematic power", format!("{}", state.kinematic_power), "finite");
+        }
+        let primed =
+            state.primed && state.primed_handles == bodies.handle && state.primed_materials == world.materials.len();
+        // Without priming, the next step starts afresh and measures rotations from the
+        // orientations it starts from: the saved ones (of the bodies before a removal,
+        // perhaps) are not used.
+        if primed && !state.orientations.is_empty() && state.orientations.len() != bodies.len() {
+            return bad(
+                "MD solver state: orientations",
+                format!("{} orientations for {} bodies", state.orientations.len(), bodies.len()),
+                "one orientation per body, or none",
+            );
+        }
+        if let Some(q) = state.orientations.iter().find(|q| !q.is_finite()) {
+            return bad("MD solver state: orientations", format!("{q}"), "finite");
+        }
+        // Dense index pairs of the saved candidates, in list order (only if primed: else the
+        // keys may name bodies removed since, and the next step rebuilds the list anyway).
+        let mut dense = Vec::with_capacity(if primed { n } else { 0 });
+        if primed {
+            if state.reference_position.len() != bodies.len() || state.broadphase.reference.len() != bodies.len() {
+                return bad(
+                    "MD solver state: skin reference",
+                    format!(
+                        "{} positions and {} boxes for {} bodies",
+                        state.reference_position.len(),
+                        state.broadphase.reference.len(),
+                        bodies.len()
+                    ),
+                    "one of each per body",
+                );
+            }
+            if let Some(x) = state.reference_position.iter().find(|x| !x.is_finite()) {
+                return bad("MD solver state: skin reference position", format!("{x}"), "finite");
+            }
+            for k in &state.keys {
+                let (i, j) = match (bodies.index(k.body1), bodies.index(k.body2)) {
+                    (Ok(i), Ok(j)) => (i, j),
+                    (Err(_), _) => return Err(CoreError::NoSuchBody { handle: k.body1 }.into()),
+                    (_, Err(_)) => return Err(CoreError::NoSuchBody { handle: k.body2 }.into()),
+                };
+                if k.body1 >= k.body2 || k.feature != 0 || (bodies.inv_mass[i] == 0.0 && bodies.inv_mass[j] == 0.0) {
+                    return bad(
+                        "MD solver state: candidate pair",
+                        format!("{k:?}"),
+                        "body 1 of smaller handle, feature 0, not two non-dynamic bodies",
+                    );
+                }
+                dense.push((i.min(j), i.max(j)));
+            }
+            if let Some(w) = dense.windows(2).find(|w| w[0] >= w[1]) {
+                return bad(
+                    "MD solver state: candidate list",
+                    format!("dense pairs {:?} then {:?}", w[0], w[1]),
+                    "sorted ascending without duplicates",
+                );
+            }
+        } else if let Some(k) = state.keys.iter().find(|k| k.body1 >= k.body2) {
+            return bad("MD solver state: contact key", format!("{k:?}"), "body 1 of smaller handle");
+        }
+        self.integrator.restore_state(&state.integrator, bodies)?;
+        if primed {
+            self.verlet.restore_state(&state.broadphase).map_err(|e| CoreError::InvalidWorld {
+                field: "MD solver state",
+                value: e.to_string(),
+                expected: "a consistent skin layer",
+            })?;
+        }
+        self.max_range = self.law_margin(world);
+        let (law, materials) = (&self.law, &world.materials);
+        let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
+        self.pairs.restore(bodies, materials, dense.iter().copied(), margin);
+        // Lengths were checked above, so both restores succeed. Without priming, keys of
+        // removed bodies are dropped by the next step's rebuild, as in the saving solver.
+        let _ = self.store.restore(state.keys.clone(), state.histories.clone());
+        let _ = self.stored_energy.restore(state.keys.clone(), state.stored.clone());
+        self.lay_out_blocks(world);
+        self.kinematic_power = state.kinematic_power;
+        // A state saved before any step has no orientations: the next rotations are then
+        // measured from the restored ones.
+        let prev = if state.orientations.is_empty() || !primed { &bodies.orientation } else { &state.orientations };
+        self.prev_orientation.clone_from(prev);
+        self.rotation.clear();
+        self.rotation.resize(bodies.len(), DVec3::ZERO);
+        if primed {
+            self.reference_position.clone_from(&state.reference_position);
+            self.primed_version = Some(bodies.structure_version());
+            self.primed_materials = world.materials.len();
+            self.primed_handles.clone_from(&bodies.handle);
+        } else {
+            // Only the counters carry over; the next step rebuilds the list.
+            let fresh = VerletState {
+                stale: true,
+                rebuilds: state.broadphase.rebuilds,
+                updates: state.broadphase.updates,
+                ..VerletState::default()
+            };
+            // An empty state is consistent.
+            let _ = self.verlet.restore_state(&fresh);
+            self.primed_version = None;
+        }
+        Ok(())
+    }
+}

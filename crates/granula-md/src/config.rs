@@ -1,0 +1,62 @@
+//! Settings of the MD solver.
+
+use crate::error::MdError;
+use granula_laws::LocalDamping;
+
+/// Settings of [`MdSolver`](crate::MdSolver): public fields with defaults, to be used with
+/// struct-update syntax, `MdConfig { skin: 2e-4, ..Default::default() }`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MdConfig {
+    /// Verlet skin (m) of the broadphase's skin layer (`granula_broadphase::VerletPairs`):
+    /// candidate pairs are found on bounding boxes inflated by half of it (plus half the
+    /// largest law range), and rebuilt only when some box moved more than half of it since
+    /// the last rebuild. Default 1e-4 m (the "dense" benchmark's 0.1 mm).
+    pub skin: f64,
+    /// Number of threads of a private rayon pool, or `None` to use rayon's global pool.
+    /// `Some(1)` runs every step in place on the calling thread, without a pool.
+    /// Results are bit-identical for every thread count. Default `None`.
+    pub threads: Option<usize>,
+    /// Steps with fewer candidate pairs than this run in place on the calling thread even
+    /// when several threads are available: handing a short step to other threads and back
+    /// costs more than it saves. Default 16 384 (about a thousand spheres; on the 2-core
+    /// bench machine 2 threads were slower than 1 at N = 1000 and 1.8 times faster at 8000).
+    /// Results are the same either way; 0 always uses the threads.
+    pub parallel_min_pairs: usize,
+    /// Non-viscous (local) body damping of 004 §2.3.2.4, F_d = −α |F| sign(v) per component
+    /// and the same on torques (`granula_laws::LocalDamping`, whose constructor validates α).
+    /// Default `None`.
+    pub local_damping: Option<LocalDamping>,
+    /// Recommended upper bound of Δt (s), e.g. from the contact law's parameter helpers
+    /// (002 eq. 10: Δt ≲ t_c/5); a larger step adds [`StepWarning::TimeStepTooLarge`]
+    /// to the report. Default `None` (no check).
+    ///
+    /// [`StepWarning::TimeStepTooLarge`]: granula_core::StepWarning::TimeStepTooLarge
+    pub max_time_step: Option<f64>,
+}
+
+impl Default for MdConfig {
+    fn default() -> Self {
+        MdConfig { skin: 1e-4, threads: None, parallel_min_pairs: 16_384, local_damping: None, max_time_step: None }
+    }
+}
+
+impl MdConfig {
+    /// Checks every field; the error names the field and its value.
+    pub fn validate(&self) -> Result<(), MdError> {
+        let bad = |field, value, expected| Err(MdError::InvalidConfig { field, value, expected });
+        if !(self.skin.is_finite() && self.skin >= 0.0) {
+            return bad("skin", self.skin, "finite and >= 0");
+        }
+        if let Some(n) = self.threads {
+            if n == 0 {
+                return bad("threads", 0.0, ">= 1 (or None for the global pool)");
+            }
+        }
+        if let Some(h) = self.max_time_step {
+            if !(h.is_finite() && h > 0.0) {
+                return bad("max_time_step", h, "finite and > 0");
+            }
+        }
+        Ok(())
+    }
+}

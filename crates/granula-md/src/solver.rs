@@ -1,0 +1,442 @@
+//! The smooth (MD) solver.
+
+use crate::accumulation::Accumulation;
+use crate::body_loads::{apply_local_damping, external_load_work, kinematic_power};
+use crate::config::MdConfig;
+use crate::error::MdError;
+use crate::forces::{pair_pass, BlockSummary, PassInput};
+use crate::pairs::PairList;
+use granula_broadphase::VerletPairs;
+use granula_core::narrowphase::collide;
+use granula_core::{
+    rotation_vector, Aabb, AccelerationField, BodyHandle, Broadphase, ContactLaw, ContactStore, DQuat, DVec3,
+    Integrator, MotionKind, Solver, StepReport, StepWarning, World,
+};
+use std::sync::Arc;
+
+/// The smooth (MD) solver, generic over contact law, integrator and broadphase.
+///
+/// One step from t to t + Δt:
+/// 1. (first step, or after an insertion or removal) contact forces at the initial state,
+///    without touching contact histories, so the integrator can start from them;
+/// 2. predict ([`Integrator::predict`]), then kinematic bodies advance to t + Δt;
+/// 3. candidate pairs from the broadphase's skin layer ([`VerletPairs`] over the backend
+///    `B`) on boxes grown by half the largest law range: rebuilt only when some box face
+///    moved more than half the skin since the last rebuild;
+///    the contact store ([`ContactStore`]) is then realigned with the new sorted list by
+///    [`ContactKey`](granula_core::ContactKey), so that between rebuilds a pair's history is
+///    found by its index, without lookup;
+/// 4. narrowphase (inlined sphere-sphere path, the core's `collide` otherwise, margin = the
+///    law's range) and the law with its history, for fixed blocks of candidates in parallel;
+///    the normal part of each contact's relative velocity is shifted by the integrator's
+///    [`Integrator::force_velocity_offsets`], if any, to the force's time level;
+/// 5. the pair loads summed per body in an order fixed by the pair list (per-block windows
+///    of body indices merged in block order, or a CSR gather; bit-identical for any thread
+///    count), plus local damping if enabled;
+/// 6. correct ([`Integrator::correct`]).
+///
+/// The report carries contacts and their regimes, the largest overlap, broadphase rebuilds,
+/// the energy dissipated per mechanism, the elastic energy stored, and the work of external
+/// loads and kinematic bodies, so that the world's ledger balances:
+/// kinetic + potential + stored + dissipated = initial + external work.
+///
+/// ```
+/// use granula_broadphase::LinkedCells;
+/// use granula_core::prelude::*;
+/// use granula_integrators::VelocityVerlet;
+/// use granula_laws::hertz_mindlin;
+/// use granula_md::{MdConfig, MdSolver};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut world = World::builder().build()?; // gravity (0, 0, -9.81)
+/// world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build()?)?;
+/// // A 1 cm glass bead dropped from 1 mm above the floor.
+/// let ball = world.insert(SphereBuilder::new(0.01, DVec3::new(0.0, 0.0, 0.011)).build()?)?;
+/// let config = MdConfig { skin: 1e-3, ..Default::default() };
+/// let mut solver = MdSolver::new(hertz_mindlin(), VelocityVerlet::new(), LinkedCells::new(), config)?;
+/// world.run_until(&mut solver, 0.1, 1e-5)?;
+/// // It bounced (restitution 0.5: rebounds a quarter as high each time) and, after 0.1 s,
+/// // rests on the floor with the static Hertz overlap m g = 4/3 E* √r δ^{3/2} (the floor
+/// // counts as a sphere of infinite radius, so R* = r).
+/// let i = world.bodies.index(ball)?;
+/// let (m, r) = (world.bodies.mass[i], 0.01_f64);
+/// let e_star = world.materials.pair(MaterialId(0), MaterialId(0)).effective_young;
+/// let static_overlap = (3.0 * m * 9.81 / (4.0 * e_star * r.sqrt())).powf(2.0 / 3.0);
+/// let overlap = r - world.bodies.position[i].z;
+/// // 1 % of δ: what is left of the ringing after 0.1 s of damped contact.
+/// assert!((overlap - static_overlap).abs() < 0.01 * static_overlap, "{overlap} vs {static_overlap}");
+/// // The ledger balances: the energy lost from the fall went to dissipation (and a little
+/// // stays stored in the contact).
+/// assert!(world.ledger.dissipated.total() > 0.0);
+/// # Ok(())
+/// # }
+/// ```
+pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
+    /// The contact law.
+    pub law: L,
+    /// The integrator.
+    pub integrator: I,
+    config: MdConfig,
+    pub(crate) verlet: VerletPairs<B>,
+    pool: Option<Arc<rayon::ThreadPool>>,
+    pub(crate) pairs: PairList,
+    pub(crate) store: ContactStore<L::History>,
+    pub(crate) stored_energy: ContactStore<f64>,
+    pub(crate) max_range: f64,
+    accumulation: Accumulation,
+    summaries: Vec<BlockSummary>,
+    prev_position: Vec<DVec3>,
+    prev_angular_velocity: Vec<DVec3>,
+    /// Per body, the orientation at the previous force evaluation (002 eq. 15).
+    pub(crate) prev_orientation: Vec<DQuat>,
+    /// Positions at the last rebuild of the candidate list (the spheres' Verlet criterion).
+    pub(crate) reference_position: Vec<DVec3>,
+    /// Handles of the bodies, in dense order, when the solver was last primed: the body set
+    /// its candidate list and per-body columns refer to.
+    pub(crate) primed_handles: Vec<BodyHandle>,
+    /// Per body, the rotation vector log(q q_prev⁻¹) passed to the law.
+    pub(crate) rotation: Vec<DVec3>,
+    pub(crate) primed_version: Option<u64>,
+    pub(crate) primed_materials: usize,
+    pub(crate) kinematic_power: f64,
+    /// Whether committed evaluations keep each pair's force ([`MdSolver::record_contact_forces`]).
+    record_forces: bool,
+    /// Per candidate pair, its force at the last committed evaluation, if it was recorded.
+    recorded: Vec<DVec3>,
+    /// `recorded` matches the current candidates.
+    recorded_valid: bool,
+}
+
+impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
+    /// A solver with the broadphase backend `broadphase` under a skin of `config.skin`;
+    /// validates the configuration and builds the private thread pool if asked.
+    pub fn new(law: L, integrator: I, broadphase: B, config: MdConfig) -> Result<Self, MdError> {
+        config.validate()?;
+        // One thread: no pool, the step runs in place (`granula_core::parallel::sequential`).
+        let pool = match config.threads {
+            Some(n) if n > 1 => Some(Arc::new(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| MdError::ThreadPool { threads: n, reason: e.to_string() })?,
+            )),
+            _ => None,
+        };
+        Ok(MdSolver {
+            law,
+            integrator,
+            verlet: VerletPairs::new(broadphase, config.skin)?,
+            config,
+            pool,
+            pairs: PairList::default(),
+            store: ContactStore::new(),
+            stored_energy: ContactStore::new(),
+            max_range: 0.0,
+            accumulation: Accumulation::default(),
+            summaries: Vec::new(),
+            prev_position: Vec::new(),
+            prev_angular_velocity: Vec::new(),
+            prev_orientation: Vec::new(),
+            reference_position: Vec::new(),
+            primed_handles: Vec::new(),
+            rotation: Vec::new(),
+            primed_version: None,
+            primed_materials: 0,
+            kinematic_power: 0.0,
+            record_forces: false,
+            recorded: Vec::new(),
+            recorded_valid: false,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &MdConfig {
+        &self.config
+    }
+
+    /// Contact histories, aligned with the current candidate pairs (keys by body handles).
+    pub fn histories(&self) -> &ContactStore<L::History> {
+        &self.store
+    }
+
+    /// Number of candidate pairs of the current list.
+    pub fn candidate_pairs(&self) -> usize {
+        self.pairs.candidates.len()
+    }
+
+    /// Broadphase rebuilds since creation.
+    pub fn rebuilds(&self) -> u64 {
+        self.verlet.rebuilds()
+    }
+
+    /// From the next step on, keeps (or stops keeping) the force of every contact as the
+    /// step applied it, for [`MdSolver::contact_forces`]. Off by default: it costs one store
+    /// per candidate pair and step.
+    pub fn record_contact_forces(&mut self, on: bool) {
+        self.record_forces = on;
+    }
+
+    /// The contact forces the last step applied, if it recorded them
+    /// ([`MdSolver::record_contact_forces`]): for each pair in contact, its key (bodies by
+    /// handle, body 1 the smaller handle) and the force on body 2 (body 1 gets the opposite),
+    /// in candidate order. Empty if the last step did not record. Keys by handle stay valid
+    /// when bodies are removed after the step.
+    pub fn contact_forces(&self) -> impl Iterator<Item = (granula_core::ContactKey, DVec3)> + '_ {
+        let recorded = if self.recorded_valid { &self.recorded[..] } else { &[] };
+        self.store.keys().iter().zip(recorded).filter(|(_, f)| **f != DVec3::ZERO).map(|(k, f)| (*k, *f))
+    }
+
+    /// The broadphase with its skin layer.
+    pub fn broadphase(&self) -> &VerletPairs<B> {
+        &self.verlet
+    }
+
+    /// Forces a rebuild and a fresh start of the force evaluation at the next step (after
+    /// editing positions, shapes or materials by hand, for instance). Contact histories are
+    /// kept by key; the rotation increments of 002 eq. 15 restart from zero (the orientations
+    /// at the fresh start become the reference).
+    pub fn invalidate(&mut self) {
+        self.verlet.invalidate();
+        self.primed_version = None;
+    }
+
+    /// The largest range of the law over all material pairs (the detection margin).
+    pub(crate) fn law_margin(&self, world: &World) -> f64 {
+        let materials = &world.materials;
+        let id = |k: usize| granula_core::MaterialId(k as u16);
+        let mut max_range: f64 = 0.0;
+        for a in 0..materials.len() {
+            for b in 0..materials.len() {
+                max_range = max_range.max(self.law.range(materials.pair(id(a), id(b))));
+            }
+        }
+        max_range
+    }
+
+    /// Updates the skin layer and, when it rebuilt its list, the candidate pairs, their
+    /// incidence and the contact store; `true` if it did.
+    fn refresh_pairs(&mut self, world: &World) -> bool {
+        let bodies = &world.bodies;
+        // The Euclidean criterion of Verlet lists for spheres, on top of the skin layer's box
+        // faces: a rebuild once any sphere has moved by half the skin since the last one.
+        // It lets the list drop sphere pairs farther apart than margin + skin (instead of
+        // margin + √3 skin under the box criterion alone).
+        let half_skin2 = 0.25 * self.config.skin * self.config.skin;
+        let moved = self.reference_position.len() != bodies.len()
+            || bodies
+                .position
+                .iter()
+                .zip(&self.reference_position)
+                .zip(&bodies.radius)
+                .any(|((x, x0), r)| r.is_finite() && (*x - *x0).length_squared() > half_skin2);
+        if moved {
+            self.verlet.invalidate();
+        }
+        let rebuilt = if self.max_range > 0.0 {
+            let grow = 0.5 * self.max_range;
+            self.verlet.update_with(
+                bodies.len(),
+                |i| {
+                    let r = bodies.radius[i];
+                    let b =
+                        if r.is_finite() { Aabb::around(bodies.position[i], DVec3::splat(r)) } else { bodies.aabb(i) };
+                    b.inflated(grow)
+                },
+                |i| bodies.motion[i] != MotionKind::Dynamic,
+            )
+        } else {
+            // Same boxes and skip flags (non-dynamic bodies never pair together), built by
+            // the skin layer itself.
+            self.verlet.update(bodies)
+        };
+        if !rebuilt {
+            return false;
+        }
+        self.reference_position.clone_from(&bodies.position);
+        let reach = self.max_range + self.config.skin;
+        let (law, materials) = (&self.law, &world.materials);
+        let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
+        self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, margin);
+        self.store.rebuild(self.pairs.keys(bodies));
+        // Pairs that left the list were out of range for a while: nothing stored remains.
+        self.stored_energy.rebuild(self.pairs.keys(bodies));
+        self.lay_out_blocks(world);
+        true
+    }
+
+    /// The block layout of the force pass for the current candidate list (a function of the
+    /// list and the bodies' motion kinds only).
+    pub(crate) fn lay_out_blocks(&mut self, world: &World) {
+        let bodies = &world.bodies;
+        self.accumulation.rebuild(&self.pairs.candidates, bodies.len(), |i| bodies.motion[i] == MotionKind::Dynamic);
+        self.summaries.clear();
+        self.summaries.resize(self.accumulation.blocks(), BlockSummary::default());
+        self.recorded_valid = false;
+    }
+
+    /// Contact loads of the current state into `bodies.force` / `bodies.torque`; returns the
+    /// reduced summary. `commit = false` leaves histories untouched.
+    fn evaluate(&mut self, world: &mut World, dt: f64, commit: bool) -> Result<BlockSummary, MdError> {
+        // The load columns leave the body set for the pass (a move, no copy), which reads the
+        // rest of it.
+        let mut force = std::mem::take(&mut world.bodies.force);
+        let mut torque = std::mem::take(&mut world.bodies.torque);
+        let input = PassInput {
+            law: &self.law,
+            bodies: &world.bodies,
+            materials: world.materials.pairs(),
+            candidates: &self.pairs.candidates,
+            dt,
+            rotation: &self.rotation,
+            // Only within a step (the priming pass sees the state's own velocities).
+            velocity_offsets: self
+                .integrator
+                .force_velocity_offsets()
+                .filter(|(dv, dw)| commit && dv.len() == world.bodies.len() && dw.len() == dv.len()),
+            commit,
+        };
+        let (_, histories) = self.store.split_mut();
+        let (_, stored) = self.stored_energy.split_mut();
+        let (accumulation, summaries) = (&mut self.accumulation, &mut self.summaries);
+        let record = if commit && self.record_forces {
+            self.recorded.clear();
+            self.recorded.resize(input.candidates.len(), DVec3::ZERO);
+            Some(&mut self.recorded[..])
+        } else {
+            None
+        };
+        self.recorded_valid = record.is_some();
+        pair_pass(&input, &self.pairs, accumulation, histories, stored, summaries, record, &mut force, &mut torque);
+        world.bodies.force = force;
+        world.bodies.torque = torque;
+        let mut total = BlockSummary::default();
+        for s in &self.summaries {
+            total.merge(s);
+        }
+        if total.failed != u32::MAX {
+            // Re-run the core's dispatch on the failing pair for its error, which names both
+            // bodies and the reason.
+            let c = &self.pairs.candidates[total.failed as usize];
+            if let Err(e) = collide(&world.bodies, c.body1 as usize, c.body2 as usize, c.margin) {
+                return Err(e.into());
+            }
+        }
+        Ok(total)
+    }
+
+    fn step_inner(&mut self, world: &mut World, dt: f64) -> Result<StepReport, MdError> {
+        let t = world.time;
+        let field = AccelerationField { gravity: world.gravity };
+        let version = world.bodies.structure_version();
+        if self.primed_version != Some(version) || self.primed_materials != world.materials.len() {
+            // Bodies were inserted or removed, a material was added (the candidates hold
+            // material-pair positions), or this is the first step: new pair list, margin
+            // from the current materials, and forces at the current state.
+            self.max_range = self.law_margin(world);
+            self.verlet.invalidate();
+            world.bodies.set_kinematic_velocities(t);
+            self.refresh_pairs(world);
+            self.prev_orientation.clone_from(&world.bodies.orientation);
+            self.rotation.clear();
+            self.rotation.resize(world.bodies.len(), DVec3::ZERO);
+            self.evaluate(world, dt, false)?;
+            if let Some(d) = &self.config.local_damping {
+                apply_local_damping(&mut world.bodies, world.gravity, d, dt);
+            }
+            self.kinematic_power = kinematic_power(&world.bodies);
+            self.primed_version = Some(version);
+            self.primed_materials = world.materials.len();
+            self.primed_handles.clone_from(&world.bodies.handle);
+        }
+        let b = &world.bodies;
+        let loaded = b.external_force.iter().chain(&b.external_torque).any(|f| *f != DVec3::ZERO);
+        self.prev_position.clear();
+        self.prev_angular_velocity.clear();
+        if loaded {
+            self.prev_position.extend_from_slice(&b.position);
+            self.prev_angular_velocity.extend_from_slice(&b.angular_velocity);
+        }
+
+        self.integrator.predict(&mut world.bodies, &field, t, dt);
+        world.bodies.advance_kinematic(t, dt);
+        self.refresh_pairs(world);
+        // Rotation of each body since the previous evaluation, θᵖ(t+Δt) − θᵖ(t) (002 eq. 15),
+        // if the law reads it (else zero, and the previous orientations stay unused).
+        if self.law.uses_rotations() {
+            let q = &world.bodies.orientation;
+            for ((r, q), p) in self.rotation.iter_mut().zip(q).zip(&mut self.prev_orientation) {
+                *r = rotation_vector(*q * p.conjugate());
+                *p = *q;
+            }
+        }
+        let summary = self.evaluate(world, dt, true)?;
+        let mut dissipated = summary.dissipated;
+        if let Some(d) = &self.config.local_damping {
+            dissipated.body_damping += apply_local_damping(&mut world.bodies, world.gravity, d, dt);
+        }
+        let power = kinematic_power(&world.bodies);
+        let kinematic_work = 0.5 * (self.kinematic_power + power) * dt;
+        self.kinematic_power = power;
+        self.integrator.correct(&mut world.bodies, &field, t, dt);
+        let mut external_work = kinematic_work;
+        if loaded {
+            external_work += external_load_work(&world.bodies, &self.prev_position, &self.prev_angular_velocity, dt);
+        }
+
+        let mut warnings = Vec::new();
+        if let Some(h) = self.config.max_time_step {
+            if dt > h {
+                warnings.push(StepWarning::TimeStepTooLarge { dt, recommended: h });
+            }
+        }
+        let max_overlap_pair = (summary.max_pair != u32::MAX).then(|| {
+            let c = &self.pairs.candidates[summary.max_pair as usize];
+            (world.bodies.handle[c.body1 as usize], world.bodies.handle[c.body2 as usize])
+        });
+        Ok(StepReport {
+            contacts: summary.contacts,
+            status: summary.status,
+            max_overlap: summary.max_overlap,
+            max_overlap_ratio: summary.max_ratio,
+            max_overlap_pair,
+            broadphase_rebuilds: self.verlet.rebuilds(),
+            iterations: 0,
+            residual: 0.0,
+            dissipated,
+            stored_elastic: summary.stored,
+            external_work,
+            warnings,
+        })
+    }
+}
+
+impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
+    type Error = MdError;
+
+    fn name(&self) -> &'static str {
+        "md"
+    }
+
+    /// The reports carry the dissipation and stored energy of every sub-model, the work of
+    /// external loads and of kinematic bodies: the ledger closes to the integrator's error,
+    /// provided the law books its energies ([`ContactLaw::keeps_ledger`]).
+    fn closes_energy_balance(&self) -> bool {
+        self.law.keeps_ledger()
+    }
+
+    /// The contact law, by name.
+    fn ledger_source(&self) -> String {
+        format!("contact law '{}'", self.law.name())
+    }
+
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, MdError> {
+        // A short step runs in place (`MdConfig::parallel_min_pairs`): same result, faster.
+        let small = self.pairs.candidates.len() < self.config.parallel_min_pairs && self.primed_version.is_some();
+        match (self.pool.clone(), self.config.threads) {
+            (Some(_), _) if small => granula_core::parallel::sequential(|| self.step_inner(world, dt)),
+            (Some(pool), _) => pool.install(|| self.step_inner(world, dt)),
+            (None, Some(1)) => granula_core::parallel::sequential(|| self.step_inner(world, dt)),
+            (None, _) => self.step_inner(world, dt),
+        }
+    }
+}

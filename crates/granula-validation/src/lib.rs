@@ -1,0 +1,14 @@
+//! # granula-validation
+//!
+//! What granula's own tests, examples and benchmarks share to check the physics, kept out of
+//! the library crates so that their public API is only what a host uses:
+//! - [`scenes`]: small contact-dynamics scenes with a known answer (a chain of beads, a
+//!   stack);
+//! - [`fit`]: a Nelder-Mead fit of a damped sine, to measure the frequency and damping of a
+//!   chain's oscillation;
+//! - [`chain_run`]: runs the chain of 001 and compares it with the theory.
+#![deny(missing_docs)]
+
+pub mod chain_run;
+pub mod fit;
+pub mod scenes;
