@@ -1,0 +1,149 @@
+//! Edge–edge contacts: two sharp edges that cross each other inside both bodies.
+//!
+//! Two boxes crossing edge on edge have no vertex inside the other body, so the vertex
+//! test alone lets them pass through each other. An edge e₁ of body 1 and an edge e₂ of
+//! body 2 make a contact when (i) e₁ meets body 2 and e₂ meets body 1 (segment against
+//! the face hierarchy, or clipped by the face planes for convex bodies), (ii) the points
+//! of closest approach of the two lines lie strictly inside both segments, and (iii) the
+//! closest point of e₁ is inside body 2 and that of e₂ inside body 1. The normal is
+//! e₁ × e₂, turned to point out of body 1 (along the mean of e₁'s two face normals), the
+//! gap the distance of the two closest points along it (negative: crossed), the point
+//! their middle. Edges between coplanar triangles (diagonals of a split polygon) are
+//! skipped, and so are parallel edges (their contact is carried by vertices).
+
+use super::vertex::{signed_distance, Pair};
+use super::{geometry, FeatureKey, Relative};
+use crate::inside::EDGE_TOLERANCE;
+use crate::polyhedron::Polyhedron;
+use granula_core::math::DVec3;
+use granula_core::shape::Aabb;
+use granula_core::ContactGeometry;
+
+/// Edge contacts of the pair, appended to `out`.
+pub(crate) fn edge_contacts(pair: &Pair, out: &mut Vec<ContactGeometry>) {
+    let a_in_b = Relative::between(pair.pose_a, pair.pose_b);
+    let b_in_a = Relative::between(pair.pose_b, pair.pose_a);
+    let edges_a = meeting_edges(pair.a, &a_in_b, pair.b, pair.convex);
+    if edges_a.is_empty() {
+        return;
+    }
+    let edges_b = meeting_edges(pair.b, &b_in_a, pair.a, pair.convex);
+    // Everything below is in body 2's frame.
+    for &(ea, p0, p1) in &edges_a {
+        let e = pair.a.edges()[ea as usize];
+        let outward_a = a_in_b.rot * (pair.a.normals()[e.faces[0] as usize] + pair.a.normals()[e.faces[1] as usize]);
+        for &(eb, _, _) in &edges_b {
+            let [q0, q1] = pair.b.edges()[eb as usize].vertices.map(|i| pair.b.vertices()[i as usize]);
+            let Some((pa, pb)) = crossing_points(p0, p1, q0, q1) else {
+                continue;
+            };
+            let mut n = (p1 - p0).cross(q1 - q0).normalize();
+            if n.dot(outward_a) < 0.0 {
+                n = -n;
+            }
+            let gap = (pb - pa).dot(n);
+            if gap >= 0.0 || !inside(pair.b, pa, pair.convex) || !inside(pair.a, b_in_a.apply(pb), pair.convex) {
+                continue;
+            }
+            let point = pair.pose_b.to_world(0.5 * (pa + pb));
+            let normal = pair.pose_b.orientation * n;
+            out.push(geometry(point, normal, gap, pair.pose_a, pair.pose_b, pair.r, FeatureKey::EdgePair(ea, eb)));
+        }
+    }
+}
+
+fn inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
+    signed_distance(poly, p, 0.0, convex).is_some_and(|(g, _)| g <= 0.0)
+}
+
+/// The sharp edges of `src` (mapped by `rel` into `dst`'s frame) that meet `dst`, with
+/// their mapped endpoints.
+fn meeting_edges(src: &Polyhedron, rel: &Relative, dst: &Polyhedron, convex: bool) -> Vec<(u32, DVec3, DVec3)> {
+    let bounds = dst.local_aabb();
+    let mut found = Vec::new();
+    for (k, e) in src.edges().iter().enumerate() {
+        if !e.sharp {
+            continue;
+        }
+        let [p0, p1] = e.vertices.map(|i| rel.apply(src.vertices()[i as usize]));
+        let seg = Aabb { min: p0.min(p1), max: p0.max(p1) };
+        if !seg.overlaps(&bounds) {
+            continue;
+        }
+        let meets = if convex { segment_meets_convex(dst, p0, p1) } else { segment_meets_surface(dst, p0, p1, &seg) };
+        if meets {
+            found.push((k as u32, p0, p1));
+        }
+    }
+    found
+}
+
+/// Does segment p₀p₁ meet the convex body? Clipped by each face plane (Cyrus–Beck).
+fn segment_meets_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3) -> bool {
+    let d = p1 - p0;
+    let (mut enter, mut exit) = (0.0f64, 1.0f64);
+    for &(n, off) in poly.planes() {
+        let denom = n.dot(d);
+        let num = off - n.dot(p0);
+        if denom == 0.0 {
+            if num < 0.0 {
+                return false;
+            }
+        } else if denom < 0.0 {
+            enter = enter.max(num / denom);
+        } else {
+            exit = exit.min(num / denom);
+        }
+        if enter > exit {
+            return false;
+        }
+    }
+    true
+}
+
+/// Does segment p₀p₁ cross a face of the body? Over the face hierarchy.
+fn segment_meets_surface(poly: &Polyhedron, p0: DVec3, p1: DVec3, seg: &Aabb) -> bool {
+    let mut hit = false;
+    poly.bvh().visit(
+        |b| b.overlaps(seg),
+        |f| {
+            hit = segment_meets_triangle(p0, p1, poly.triangle(f));
+            !hit
+        },
+    );
+    hit
+}
+
+/// Segment–triangle test (Möller & Trumbore with the segment's own parameter t ∈ [0, 1]),
+/// touching counted as meeting.
+fn segment_meets_triangle(p0: DVec3, p1: DVec3, [a, b, c]: [DVec3; 3]) -> bool {
+    let (e1, e2, d) = (b - a, c - a, p1 - p0);
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det.abs() <= 1e-14 * e1.length() * e2.length() * d.length() {
+        return false;
+    }
+    let s = p0 - a;
+    let u = s.dot(p) / det;
+    let q = s.cross(e1);
+    let v = d.dot(q) / det;
+    let t = e2.dot(q) / det;
+    let tol = EDGE_TOLERANCE;
+    u >= -tol && v >= -tol && u + v <= 1.0 + tol && (-tol..=1.0 + tol).contains(&t)
+}
+
+/// Closest points of the lines through two segments, if they lie strictly inside both
+/// segments and the lines are not parallel.
+fn crossing_points(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> Option<(DVec3, DVec3)> {
+    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
+    let (a, e, b) = (d1.length_squared(), d2.length_squared(), d1.dot(d2));
+    let denom = a * e - b * b;
+    if denom <= 1e-12 * a * e {
+        return None;
+    }
+    let (c, f) = (d1.dot(r), d2.dot(r));
+    let s = (b * f - c * e) / denom;
+    let t = (a * f - b * c) / denom;
+    let open = EDGE_TOLERANCE..=1.0 - EDGE_TOLERANCE;
+    (open.contains(&s) && open.contains(&t)).then(|| (p0 + d1 * s, q0 + d2 * t))
+}

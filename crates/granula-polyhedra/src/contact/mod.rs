@@ -1,0 +1,173 @@
+//! Contact points of polyhedra (003 §4), as [`ContactGeometry`] pushed into a caller's
+//! vector, so that a narrowphase generator for a shape pair is a thin wrapper.
+//!
+//! Conventions, shared with the core's built-in pairs: the normal is a unit vector from
+//! body 1 to body 2; the gap is negative for an overlap; the point is the middle of the
+//! overlap (or of the gap); branch vectors go from each body's position (its centre of
+//! mass) to the point. A polyhedron has no finite curvature radius at a vertex or an edge,
+//! so its effective radius is the radius of the sphere of equal volume
+//! ([`Polyhedron::equivalent_radius`]); a plane or a face counts as flat.
+//!
+//! **Polyhedron–polyhedron** ([`polyhedron_polyhedron`]): every vertex of each body is
+//! tested against the other (vertex contacts: point at the vertex moved half the depth
+//! toward the surface, normal of the nearest face, depth the distance to it), then pairs of
+//! sharp edges that cross each other inside both bodies (edge–edge contacts: two boxes
+//! crossing edge on edge have no vertex inside the other). [`Method::General`] classifies
+//! by ray parity over the face hierarchy and works for non-convex bodies;
+//! [`Method::Convex`] replaces every ray cast and nearest-face search by the face planes.
+//!
+//! **Feature keys** ([`FeatureKey`]): a vertex of body 1, a vertex of body 2 or a pair of
+//! edges, so that the same physical contact keeps its key from step to step.
+
+mod edge;
+mod plane;
+mod sphere;
+mod vertex;
+
+pub use plane::plane_polyhedron;
+pub use sphere::polyhedron_sphere;
+
+use crate::polyhedron::{Polyhedron, Pose};
+use granula_core::math::{DQuat, DVec3};
+use granula_core::ContactGeometry;
+
+/// How vertex-in-body and edge tests are decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Ray parity and nearest face over the hierarchy: any closed body (003 §4).
+    General,
+    /// Face planes: both bodies must be convex (exact for them, wrong otherwise).
+    Convex,
+    /// [`Method::Convex`] when both bodies are convex, else [`Method::General`].
+    Auto,
+}
+
+/// Bits 30–31 of a feature key tell its kind; the rest is the index (or indices).
+const KIND_SHIFT: u32 = 30;
+const INDEX_MASK: u32 = (1 << KIND_SHIFT) - 1;
+const EDGE_BITS: u32 = 15;
+const EDGE_MASK: u32 = (1 << EDGE_BITS) - 1;
+
+/// What a contact's `feature: u32` stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeatureKey {
+    /// A vertex of body 1 (index in its mesh) inside or near body 2: key = vertex.
+    Vertex1(u32),
+    /// A vertex of body 2 inside or near body 1: key = 1·2³⁰ + vertex.
+    Vertex2(u32),
+    /// Edge e₁ of body 1 crossing edge e₂ of body 2: key = 2·2³⁰ + (e₁ mod 2¹⁵)·2¹⁵ +
+    /// (e₂ mod 2¹⁵). Meshes of more than 32768 edges may share keys between edge pairs.
+    EdgePair(u32, u32),
+    /// A single contact of the pair (sphere): key = 3·2³⁰.
+    Single,
+}
+
+impl FeatureKey {
+    /// The `u32` stored in [`ContactGeometry::feature`].
+    pub fn encode(self) -> u32 {
+        match self {
+            FeatureKey::Vertex1(v) => v & INDEX_MASK,
+            FeatureKey::Vertex2(v) => (1 << KIND_SHIFT) | (v & INDEX_MASK),
+            FeatureKey::EdgePair(a, b) => (2 << KIND_SHIFT) | ((a & EDGE_MASK) << EDGE_BITS) | (b & EDGE_MASK),
+            FeatureKey::Single => 3 << KIND_SHIFT,
+        }
+    }
+
+    /// Back from a stored key (edge indices modulo 2¹⁵).
+    pub fn decode(key: u32) -> Self {
+        let index = key & INDEX_MASK;
+        match key >> KIND_SHIFT {
+            0 => FeatureKey::Vertex1(index),
+            1 => FeatureKey::Vertex2(index),
+            2 => FeatureKey::EdgePair(index >> EDGE_BITS, index & EDGE_MASK),
+            _ => FeatureKey::Single,
+        }
+    }
+}
+
+/// The transform from body `from`'s frame to body `to`'s frame: x_to = rot · x_from + shift.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Relative {
+    pub rot: DQuat,
+    pub shift: DVec3,
+}
+
+impl Relative {
+    pub fn between(from: &Pose, to: &Pose) -> Self {
+        let inv = to.orientation.inverse();
+        Relative { rot: inv * from.orientation, shift: inv * (from.position - to.position) }
+    }
+
+    #[inline]
+    pub fn apply(&self, x: DVec3) -> DVec3 {
+        self.rot * x + self.shift
+    }
+}
+
+/// R* = (1/R₁ + 1/R₂)⁻¹ of two polyhedra's equivalent radii.
+fn effective_radius(a: &Polyhedron, b: &Polyhedron) -> f64 {
+    let (ra, rb) = (a.equivalent_radius(), b.equivalent_radius());
+    ra * rb / (ra + rb)
+}
+
+/// A contact from its point, normal (body 1 → body 2) and gap.
+fn geometry(
+    point: DVec3,
+    normal: DVec3,
+    gap: f64,
+    pose1: &Pose,
+    pose2: &Pose,
+    r: f64,
+    key: FeatureKey,
+) -> ContactGeometry {
+    ContactGeometry {
+        point,
+        normal,
+        gap,
+        branch1: point - pose1.position,
+        branch2: point - pose2.position,
+        effective_radius: r,
+        feature: key.encode(),
+    }
+}
+
+/// Contact points between polyhedron `a` (body 1) at `pose_a` and `b` (body 2) at
+/// `pose_b`, appended to `out`: vertex contacts with a gap up to `margin`, and edge–edge
+/// contacts where edges cross inside both bodies. [`Method::Auto`]: the face-plane path
+/// when both are convex. Returns the number of points added.
+pub fn polyhedron_polyhedron(
+    a: &Polyhedron,
+    pose_a: &Pose,
+    b: &Polyhedron,
+    pose_b: &Pose,
+    margin: f64,
+    out: &mut Vec<ContactGeometry>,
+) -> usize {
+    polyhedron_polyhedron_with(Method::Auto, a, pose_a, b, pose_b, margin, out)
+}
+
+/// [`polyhedron_polyhedron`] with a chosen [`Method`].
+pub fn polyhedron_polyhedron_with(
+    method: Method,
+    a: &Polyhedron,
+    pose_a: &Pose,
+    b: &Polyhedron,
+    pose_b: &Pose,
+    margin: f64,
+    out: &mut Vec<ContactGeometry>,
+) -> usize {
+    let before = out.len();
+    let reach = a.bounding_radius() + b.bounding_radius() + margin.max(0.0);
+    if (pose_a.position - pose_b.position).length_squared() > reach * reach {
+        return 0;
+    }
+    let convex = match method {
+        Method::General => false,
+        Method::Convex => true,
+        Method::Auto => a.is_convex() && b.is_convex(),
+    };
+    let pair = vertex::Pair { a, pose_a, b, pose_b, margin, convex, r: effective_radius(a, b) };
+    pair.vertices(out);
+    edge::edge_contacts(&pair, out);
+    out.len() - before
+}

@@ -1,0 +1,90 @@
+//! Vertex contacts: each vertex of one body tested against the other (003 §4).
+
+use super::{geometry, FeatureKey, Relative};
+use crate::bvh::box_dist2;
+use crate::inside::{classify, nearest_surface, PointClass};
+use crate::polyhedron::{Polyhedron, Pose};
+use granula_core::math::DVec3;
+use granula_core::ContactGeometry;
+
+/// The two bodies of a pair and the detection settings.
+pub(crate) struct Pair<'a> {
+    pub a: &'a Polyhedron,
+    pub pose_a: &'a Pose,
+    pub b: &'a Polyhedron,
+    pub pose_b: &'a Pose,
+    pub margin: f64,
+    pub convex: bool,
+    pub r: f64,
+}
+
+/// Signed distance of `p` (body frame of `poly`) to the surface and the outward normal
+/// there, if `p` is within `margin` of the body or inside it. Negative inside.
+///
+/// Convex: the largest signed distance to a face plane, exact inside (the depth to the
+/// nearest face) and a lower bound of the distance outside. General: ray parity for the
+/// sign, the nearest point of the surface for the distance and the face normal.
+pub(crate) fn signed_distance(poly: &Polyhedron, p: DVec3, margin: f64, convex: bool) -> Option<(f64, DVec3)> {
+    let m = margin.max(0.0);
+    if box_dist2(&poly.local_aabb(), p) > m * m {
+        return None;
+    }
+    if convex {
+        let (mut best, mut normal) = (f64::NEG_INFINITY, DVec3::Z);
+        for &(n, d) in poly.planes() {
+            let s = n.dot(p) - d;
+            if s > best {
+                (best, normal) = (s, n);
+                if best > margin {
+                    return None;
+                }
+            }
+        }
+        return Some((best, normal));
+    }
+    let class = classify(poly, p);
+    if class == PointClass::Outside && margin <= 0.0 {
+        return None;
+    }
+    let s = nearest_surface(poly, p);
+    let gap = match class {
+        PointClass::Inside => -s.distance,
+        PointClass::OnSurface => 0.0,
+        PointClass::Outside if s.distance <= margin => s.distance,
+        PointClass::Outside => return None,
+    };
+    Some((gap, poly.normals()[s.face as usize]))
+}
+
+impl Pair<'_> {
+    /// Vertices of a in b, then vertices of b in a.
+    pub fn vertices(&self, out: &mut Vec<ContactGeometry>) {
+        self.pass(self.a, self.pose_a, self.b, self.pose_b, true, out);
+        self.pass(self.b, self.pose_b, self.a, self.pose_a, false, out);
+    }
+
+    fn pass(
+        &self,
+        src: &Polyhedron,
+        src_pose: &Pose,
+        dst: &Polyhedron,
+        dst_pose: &Pose,
+        src_is_1: bool,
+        out: &mut Vec<ContactGeometry>,
+    ) {
+        let rel = Relative::between(src_pose, dst_pose);
+        for (i, v) in src.vertices().iter().enumerate() {
+            let p = rel.apply(*v);
+            let Some((gap, n_body)) = signed_distance(dst, p, self.margin, self.convex) else {
+                continue;
+            };
+            // Outward normal of dst at the nearest face, world frame.
+            let n = dst_pose.orientation * n_body;
+            let w = src_pose.to_world(*v);
+            let point = w - n * (0.5 * gap);
+            let (normal, key) =
+                if src_is_1 { (-n, FeatureKey::Vertex1(i as u32)) } else { (n, FeatureKey::Vertex2(i as u32)) };
+            out.push(geometry(point, normal, gap, self.pose_a, self.pose_b, self.r, key));
+        }
+    }
+}

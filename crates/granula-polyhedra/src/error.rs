@@ -1,0 +1,114 @@
+//! The one error type of this crate.
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Everything that can go wrong when building or reading a polyhedron. Mesh errors name
+/// the face (index into the face list) or the edge (its two vertex indices) at fault.
+#[derive(Debug, Error)]
+pub enum PolyError {
+    /// A mesh file could not be opened or read.
+    #[error("cannot read mesh file {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// A mesh file was read but does not parse in its format.
+    #[error("mesh file {path} does not parse as {format}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// `"OBJ"` or `"STL"`.
+        format: &'static str,
+        /// The parser's reason.
+        message: String,
+    },
+    /// A parameter is outside its domain (a scale, a size, a count).
+    #[error("{name} = {value} is invalid: expected {expected}")]
+    BadParameter {
+        /// Which parameter.
+        name: &'static str,
+        /// Its value.
+        value: f64,
+        /// What it should be.
+        expected: &'static str,
+    },
+    /// The mesh has no vertex or no face.
+    #[error("the mesh is empty ({vertices} vertices, {faces} faces)")]
+    Empty {
+        /// Number of vertices.
+        vertices: usize,
+        /// Number of faces.
+        faces: usize,
+    },
+    /// A vertex has a NaN or infinite coordinate.
+    #[error("vertex {vertex} has a non-finite coordinate")]
+    NonFiniteVertex {
+        /// The vertex index.
+        vertex: usize,
+    },
+    /// A face refers to a vertex that does not exist, or twice to the same vertex.
+    #[error("face {face} has invalid vertex indices {indices:?} ({vertices} vertices)")]
+    BadFaceIndex {
+        /// The face index.
+        face: usize,
+        /// Its three vertex indices.
+        indices: [u32; 3],
+        /// Number of vertices in the mesh.
+        vertices: usize,
+    },
+    /// A face has (numerically) zero area.
+    #[error("face {face} is degenerate: area {area:e} (relative to the mesh size squared)")]
+    DegenerateFace {
+        /// The face index.
+        face: usize,
+        /// Its relative area.
+        area: f64,
+    },
+    /// An edge belongs to one face only: the mesh has a hole there.
+    #[error("edge ({a}, {b}) of face {face} has no neighbouring face: the mesh is not closed")]
+    OpenEdge {
+        /// First vertex of the edge, as traversed by the face.
+        a: u32,
+        /// Second vertex.
+        b: u32,
+        /// The only face that has it.
+        face: usize,
+    },
+    /// Two faces traverse an edge in the same direction: they are inconsistently oriented
+    /// (one is inverted), or more than two faces share the edge.
+    #[error(
+        "edge ({a}, {b}) is traversed in the same direction by faces {first} and {second}: \
+         inconsistent orientation or an edge shared by more than two faces"
+    )]
+    InconsistentEdge {
+        /// First vertex of the directed edge.
+        a: u32,
+        /// Second vertex.
+        b: u32,
+        /// The first face that traverses it.
+        first: usize,
+        /// The second face that traverses it.
+        second: usize,
+    },
+    /// The enclosed volume is not positive: all faces inverted (inward normals), or a flat mesh.
+    #[error("the enclosed volume {volume:e} is not positive: faces inverted or the mesh is flat")]
+    NonPositiveVolume {
+        /// The signed volume.
+        volume: f64,
+    },
+    /// A point cloud too small or too flat for a convex hull.
+    #[error("no convex hull: {reason}")]
+    DegenerateHull {
+        /// Why.
+        reason: &'static str,
+    },
+    /// The principal-axes decomposition was refused by the core (non-finite inertia).
+    #[error(transparent)]
+    Core(#[from] granula_core::CoreError),
+}
+
+/// Result with [`PolyError`].
+pub type Result<T> = std::result::Result<T, PolyError>;

@@ -1,0 +1,262 @@
+//! The polyhedron shape: a closed triangle mesh in the body frame, with its edges, face
+//! planes, mass properties and face hierarchy.
+
+use crate::bvh::Bvh;
+use crate::error::{PolyError, Result};
+use crate::mesh::{check_and_build_edges, moments, Edge, COPLANAR_COS};
+use granula_core::math::{DMat3, DQuat, DVec3};
+use granula_core::shape::{Aabb, MassProperties};
+
+/// Position (of the centre of mass) and orientation of a body: x_world = position +
+/// orientation · x_body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Position of the body frame's origin, the centre of mass (m).
+    pub position: DVec3,
+    /// Orientation of the body frame (unit quaternion).
+    pub orientation: DQuat,
+}
+
+impl Pose {
+    /// A pose from its parts.
+    pub fn new(position: DVec3, orientation: DQuat) -> Self {
+        Pose { position, orientation }
+    }
+
+    /// Body frame → world.
+    #[inline]
+    pub fn to_world(&self, x: DVec3) -> DVec3 {
+        self.position + self.orientation * x
+    }
+
+    /// World → body frame.
+    #[inline]
+    pub fn to_body(&self, x: DVec3) -> DVec3 {
+        self.orientation.inverse() * (x - self.position)
+    }
+}
+
+/// Which body frame the constructor puts the mesh in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyFrame {
+    /// Origin at the centre of mass, axes those of the input mesh.
+    CentreOfMass,
+    /// Origin at the centre of mass, axes along the principal axes of inertia (the inertia
+    /// tensor is diagonal, with moments in increasing order), as the integrators expect
+    /// (003 eq. 1 in the principal frame).
+    PrincipalAxes,
+}
+
+/// Where the body frame sits in the input mesh's coordinates: x_input = offset +
+/// rotation · x_body. A host places the body at the mesh's original place with
+/// position = offset, orientation = rotation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement {
+    /// The centre of mass in the input coordinates.
+    pub offset: DVec3,
+    /// The rotation from the body frame to the input axes (identity for
+    /// [`BodyFrame::CentreOfMass`]).
+    pub rotation: DQuat,
+}
+
+/// A rigid polyhedron, convex or not, bounded by a closed, consistently and outward
+/// oriented triangle mesh, stored in its body frame (origin at the centre of mass).
+#[derive(Clone, Debug)]
+pub struct Polyhedron {
+    vertices: Vec<DVec3>,
+    faces: Vec<[u32; 3]>,
+    normals: Vec<DVec3>,
+    edges: Vec<Edge>,
+    volume: f64,
+    inertia: DMat3,
+    radius: f64,
+    convex: bool,
+    planes: Vec<(DVec3, f64)>,
+    bvh: Bvh,
+}
+
+impl Polyhedron {
+    /// Builds a polyhedron from a triangle mesh (faces counter-clockwise seen from outside).
+    /// Checks the mesh (closed, consistently oriented, non-degenerate, positive volume;
+    /// errors name the face or edge), computes its exact mass properties by the divergence
+    /// theorem, then moves it into the requested [`BodyFrame`]. Returns the shape and where
+    /// its body frame sits in the input coordinates.
+    pub fn from_mesh(vertices: Vec<DVec3>, faces: Vec<[u32; 3]>, frame: BodyFrame) -> Result<(Self, Placement)> {
+        check_and_build_edges(&vertices, &faces)?;
+        let m = moments(&vertices, &faces);
+        let scale = vertices.iter().map(|v| (*v - vertices[0]).length()).fold(0.0, f64::max);
+        if !(m.volume > 1e-12 * scale.powi(3)) {
+            return Err(PolyError::NonPositiveVolume { volume: m.volume });
+        }
+        let rotation = match frame {
+            BodyFrame::CentreOfMass => DQuat::IDENTITY,
+            BodyFrame::PrincipalAxes => MassProperties::from_tensor(m.volume, m.inertia_per_density())?.1,
+        };
+        let inv = rotation.inverse();
+        let body: Vec<DVec3> = vertices.iter().map(|v| inv * (*v - m.centroid)).collect();
+        Ok((Self::assemble(body, faces)?, Placement { offset: m.centroid, rotation }))
+    }
+
+    /// Derived data of a mesh already in its body frame.
+    fn assemble(vertices: Vec<DVec3>, faces: Vec<[u32; 3]>) -> Result<Self> {
+        let edges = check_and_build_edges(&vertices, &faces)?;
+        let m = moments(&vertices, &faces);
+        let tri = |f: &[u32; 3]| f.map(|i| vertices[i as usize]);
+        let normals: Vec<DVec3> = faces
+            .iter()
+            .map(|f| {
+                let [a, b, c] = tri(f);
+                (b - a).cross(c - a).normalize()
+            })
+            .collect();
+        let radius = vertices.iter().map(|v| v.length()).fold(0.0, f64::max);
+        let tol = 1e-9 * radius;
+        let convex = edges.iter().all(|e| {
+            let [f0, f1] = e.faces.map(|f| f as usize);
+            let opposite = faces[f1].iter().find(|&&i| !e.vertices.contains(&i)).copied().unwrap_or(0);
+            normals[f0].dot(vertices[opposite as usize] - vertices[e.vertices[0] as usize]) <= tol
+        });
+        let mut planes: Vec<(DVec3, f64)> = Vec::new();
+        for (f, n) in faces.iter().zip(&normals) {
+            let d = n.dot(vertices[f[0] as usize]);
+            if !planes.iter().any(|(m, e)| m.dot(*n) > COPLANAR_COS && (e - d).abs() <= tol) {
+                planes.push((*n, d));
+            }
+        }
+        let triangles: Vec<[DVec3; 3]> = faces.iter().map(tri).collect();
+        let bvh = Bvh::build(&triangles);
+        Ok(Polyhedron {
+            inertia: m.inertia_per_density(),
+            volume: m.volume,
+            vertices,
+            faces,
+            normals,
+            edges,
+            radius,
+            convex,
+            planes,
+            bvh,
+        })
+    }
+
+    /// A copy scaled uniformly by `factor` about the centre of mass.
+    pub fn scaled(&self, factor: f64) -> Result<Self> {
+        if !(factor.is_finite() && factor > 0.0) {
+            return Err(PolyError::BadParameter { name: "scale", value: factor, expected: "finite and > 0" });
+        }
+        Self::assemble(self.vertices.iter().map(|v| *v * factor).collect(), self.faces.clone())
+    }
+
+    /// Vertices in the body frame.
+    #[inline]
+    pub fn vertices(&self) -> &[DVec3] {
+        &self.vertices
+    }
+
+    /// Triangles as vertex indices, counter-clockwise seen from outside.
+    #[inline]
+    pub fn faces(&self) -> &[[u32; 3]] {
+        &self.faces
+    }
+
+    /// Outward unit normal of each face, body frame.
+    #[inline]
+    pub fn normals(&self) -> &[DVec3] {
+        &self.normals
+    }
+
+    /// Edges with their two faces.
+    #[inline]
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    /// The three corners of face `f`, body frame.
+    #[inline]
+    pub fn triangle(&self, f: u32) -> [DVec3; 3] {
+        self.faces[f as usize].map(|i| self.vertices[i as usize])
+    }
+
+    /// Volume (m³).
+    #[inline]
+    pub fn volume(&self) -> f64 {
+        self.volume
+    }
+
+    /// Inertia tensor per unit density about the centre of mass, body frame (m⁵): multiply
+    /// by the density for kg m². Diagonal for [`BodyFrame::PrincipalAxes`].
+    #[inline]
+    pub fn inertia_per_density(&self) -> DMat3 {
+        self.inertia
+    }
+
+    /// Mass and principal moments at `density`, and the rotation from the principal axes to
+    /// the body frame (identity, up to round-off, for a body built in
+    /// [`BodyFrame::PrincipalAxes`]).
+    pub fn mass_properties(&self, density: f64) -> Result<(MassProperties, DQuat)> {
+        Ok(MassProperties::from_tensor(density * self.volume, self.inertia * density)?)
+    }
+
+    /// Distance from the centre of mass to the farthest vertex (m).
+    #[inline]
+    pub fn bounding_radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// Radius of the sphere of equal volume, (3V/4π)^⅓: the characteristic radius used as
+    /// the effective radius of a polyhedron's contacts (a vertex or an edge has no finite
+    /// curvature radius; this keeps radius-dependent laws at the particle's scale).
+    #[inline]
+    pub fn equivalent_radius(&self) -> f64 {
+        (3.0 * self.volume / (4.0 * std::f64::consts::PI)).cbrt()
+    }
+
+    /// `true` when every edge is convex (dihedral angle ≤ 180° up to 1e-9 of the size).
+    #[inline]
+    pub fn is_convex(&self) -> bool {
+        self.convex
+    }
+
+    /// The distinct face planes (unit outward normal n, offset d: n·x = d), coplanar
+    /// triangles merged. For a convex body the solid is {x : n·x ≤ d for all planes}.
+    #[inline]
+    pub fn planes(&self) -> &[(DVec3, f64)] {
+        &self.planes
+    }
+
+    /// The face hierarchy (body frame).
+    #[inline]
+    pub fn bvh(&self) -> &Bvh {
+        &self.bvh
+    }
+
+    /// Bounding box in the body frame.
+    #[inline]
+    pub fn local_aabb(&self) -> Aabb {
+        self.bvh.root_aabb()
+    }
+
+    /// Exact world-space bounding box of the body at `pose`, from its rotated vertices
+    /// (O(V); for the broadphase, 003 §3).
+    pub fn world_aabb(&self, pose: &Pose) -> Aabb {
+        let m = DMat3::from_quat(pose.orientation);
+        let (lo, hi) = self.vertices.iter().fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), v| {
+            let w = m * *v;
+            (lo.min(w), hi.max(w))
+        });
+        Aabb { min: pose.position + lo, max: pose.position + hi }
+    }
+
+    /// A cheap world box at `pose`, O(1): the cube around the bounding sphere. Looser than
+    /// [`Polyhedron::world_aabb`] but independent of the orientation, so it can be reused
+    /// while the body only turns.
+    #[inline]
+    pub fn bounding_sphere_aabb(&self, pose: &Pose) -> Aabb {
+        Aabb::around(pose.position, DVec3::splat(self.radius))
+    }
+
+    /// Support point: the vertex farthest along `dir` (body frame), O(V).
+    pub fn support(&self, dir: DVec3) -> DVec3 {
+        *self.vertices.iter().max_by(|a, b| a.dot(dir).total_cmp(&b.dot(dir))).expect("non-empty mesh")
+    }
+}
