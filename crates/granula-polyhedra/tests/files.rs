@@ -1,0 +1,116 @@
+//! OBJ and STL readers: good files, scale, and named errors for bad input.
+
+use glam::DVec3;
+use granula_polyhedra::io::{read_obj, read_stl};
+use granula_polyhedra::{BodyFrame, PolyError};
+use std::path::PathBuf;
+
+/// A fresh file under the system's temporary folder, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, contents: &[u8]) -> Self {
+        let dir = std::env::temp_dir().join(format!("granula-polyhedra-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, contents).unwrap();
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// A unit cube as an OBJ file with quads (the reader triangulates them).
+const CUBE_OBJ: &str = "\
+# unit cube
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+f 1 4 3 2
+f 5 6 7 8
+f 1 2 6 5
+f 2 3 7 6
+f 3 4 8 7
+f 4 1 5 8
+";
+
+#[test]
+fn obj_cube_with_scale() {
+    let f = TempFile::new("cube.obj", CUBE_OBJ.as_bytes());
+    let (p, at) = read_obj(&f.0, 0.1, BodyFrame::CentreOfMass).unwrap();
+    assert_eq!(p.faces().len(), 12);
+    assert!((p.volume() - 1e-3).abs() < 1e-16);
+    assert!((at.offset - DVec3::splat(0.05)).length() < 1e-16);
+    assert!(p.is_convex());
+}
+
+#[test]
+fn obj_errors_are_named() {
+    let missing = std::env::temp_dir().join("granula-polyhedra-no-such-file.obj");
+    assert!(matches!(read_obj(&missing, 1.0, BodyFrame::CentreOfMass), Err(PolyError::Io { .. })));
+    let garbage = TempFile::new("garbage.obj", b"v 0 0 zero\nf 1 2 3\n");
+    let e = read_obj(&garbage.0, 1.0, BodyFrame::CentreOfMass).unwrap_err();
+    assert!(matches!(e, PolyError::Parse { format: "OBJ", .. }), "{e}");
+    // Open: the last face missing.
+    let open = CUBE_OBJ.rsplit_once("f 4 1 5 8").unwrap().0.to_string();
+    let f = TempFile::new("open.obj", open.as_bytes());
+    let e = read_obj(&f.0, 1.0, BodyFrame::CentreOfMass).unwrap_err();
+    assert!(matches!(e, PolyError::OpenEdge { .. }), "{e}");
+    assert!(e.to_string().contains("not closed"));
+    // Inverted: every face reversed (consistent, but inward).
+    let inverted: String = CUBE_OBJ
+        .lines()
+        .map(|l| match l.strip_prefix("f ") {
+            Some(idx) => format!("f {}\n", idx.split(' ').rev().collect::<Vec<_>>().join(" ")),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    let f = TempFile::new("inverted.obj", inverted.as_bytes());
+    assert!(matches!(read_obj(&f.0, 1.0, BodyFrame::CentreOfMass), Err(PolyError::NonPositiveVolume { .. })));
+    // One face flipped: inconsistent orientation, naming the edge.
+    let flipped = CUBE_OBJ.replace("f 5 6 7 8", "f 8 7 6 5");
+    let f = TempFile::new("flipped.obj", flipped.as_bytes());
+    assert!(matches!(read_obj(&f.0, 1.0, BodyFrame::CentreOfMass), Err(PolyError::InconsistentEdge { .. })));
+    let f = TempFile::new("scale.obj", CUBE_OBJ.as_bytes());
+    assert!(matches!(read_obj(&f.0, 0.0, BodyFrame::CentreOfMass), Err(PolyError::BadParameter { .. })));
+}
+
+fn ascii_stl(tris: &[[[f64; 3]; 3]]) -> String {
+    let mut s = String::from("solid t\n");
+    for t in tris {
+        s.push_str("facet normal 0 0 0\nouter loop\n");
+        for v in t {
+            s.push_str(&format!("vertex {} {} {}\n", v[0], v[1], v[2]));
+        }
+        s.push_str("endloop\nendfacet\n");
+    }
+    s.push_str("endsolid t\n");
+    s
+}
+
+#[test]
+fn stl_tetrahedron_ascii_and_errors() {
+    let (o, x, y, z) = ([0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]);
+    let tris = [[o, y, x], [o, x, z], [o, z, y], [x, y, z]];
+    let f = TempFile::new("tet.stl", ascii_stl(&tris).as_bytes());
+    let (p, at) = read_stl(&f.0, 2.0, BodyFrame::CentreOfMass).unwrap();
+    assert_eq!(p.vertices().len(), 4);
+    assert!((p.volume() - 8.0 / 6.0).abs() < 1e-14);
+    assert!((at.offset - DVec3::splat(0.5)).length() < 1e-14);
+    let f = TempFile::new("open.stl", ascii_stl(&tris[..3]).as_bytes());
+    assert!(read_stl(&f.0, 1.0, BodyFrame::CentreOfMass).is_err());
+    let f = TempFile::new("bad.stl", b"solid x\nfacet nonsense\n");
+    let e = read_stl(&f.0, 1.0, BodyFrame::CentreOfMass).unwrap_err();
+    assert!(matches!(e, PolyError::Parse { format: "STL", .. }), "{e}");
+    let missing = std::env::temp_dir().join("granula-polyhedra-no-such-file.stl");
+    assert!(matches!(read_stl(&missing, 1.0, BodyFrame::CentreOfMass), Err(PolyError::Io { .. })));
+}
