@@ -2,7 +2,7 @@
 //!
 //! Two boxes crossing edge on edge have no vertex inside the other body, so the vertex
 //! test alone lets them pass through each other. An edge e₁ of body 1 and an edge e₂ of
-//! body 2 make a contact when (i) e₁ meets body 2 and e₂ meets body 1 (segment against
+//! body 2 make a contact when (i) e₁ crosses the surface of body 2 and e₂ that of body 1 (segment against
 //! the face hierarchy, or clipped by the face planes for convex bodies), (ii) the points
 //! of closest approach of the two lines lie strictly inside both segments, and (iii) the
 //! closest point of e₁ is inside body 2 and that of e₂ inside body 1. The normal is
@@ -56,7 +56,7 @@ fn inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
     signed_distance(poly, p, 0.0, convex).is_some_and(|(g, _)| g <= 0.0)
 }
 
-/// The sharp edges of `src` (mapped by `rel` into `dst`'s frame) that meet `dst`, with
+/// The sharp edges of `src` (mapped by `rel` into `dst`'s frame) that cross `dst`'s surface, with
 /// their mapped endpoints.
 fn meeting_edges(src: &Polyhedron, rel: &Relative, dst: &Polyhedron, convex: bool) -> Vec<(u32, DVec3, DVec3)> {
     let bounds = dst.local_aabb();
@@ -78,7 +78,8 @@ fn meeting_edges(src: &Polyhedron, rel: &Relative, dst: &Polyhedron, convex: boo
     found
 }
 
-/// Does segment p₀p₁ meet the convex body? Clipped by each face plane (Cyrus–Beck).
+/// Does segment p₀p₁ cross the surface of the convex body? Clipped by each face plane
+/// (Cyrus–Beck): a non-empty part inside, and not the whole segment.
 fn segment_meets_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3) -> bool {
     let d = p1 - p0;
     let (mut enter, mut exit) = (0.0f64, 1.0f64);
@@ -98,7 +99,8 @@ fn segment_meets_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3) -> bool {
             return false;
         }
     }
-    true
+    // Meets the body; crosses its surface unless both ends are inside.
+    enter > 0.0 || exit < 1.0
 }
 
 /// Does segment p₀p₁ cross a face of the body? Over the face hierarchy.

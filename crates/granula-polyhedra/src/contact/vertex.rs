@@ -23,7 +23,8 @@ pub(crate) struct Pair<'a> {
 ///
 /// Convex: the largest signed distance to a face plane, exact inside (the depth to the
 /// nearest face) and a lower bound of the distance outside. General: ray parity for the
-/// sign, the nearest point of the surface for the distance and the face normal.
+/// sign, the nearest point of the surface for the distance and the normal (the unit
+/// vector from the point to it, outward).
 pub(crate) fn signed_distance(poly: &Polyhedron, p: DVec3, margin: f64, convex: bool) -> Option<(f64, DVec3)> {
     let m = margin.max(0.0);
     if box_dist2(&poly.local_aabb(), p) > m * m {
@@ -53,7 +54,17 @@ pub(crate) fn signed_distance(poly: &Polyhedron, p: DVec3, margin: f64, convex: 
         PointClass::Outside if s.distance <= margin => s.distance,
         PointClass::Outside => return None,
     };
-    Some((gap, poly.normals()[s.face as usize]))
+    // The direction to the nearest surface point: the face normal when that point is inside
+    // a face, the bisecting direction when it is on an edge or a vertex (a point in the
+    // wedge of a reflex edge of a non-convex body is pushed out diagonally).
+    let normal = if class == PointClass::OnSurface || s.distance <= 1e-12 * poly.bounding_radius() {
+        poly.normals()[s.face as usize]
+    } else if class == PointClass::Inside {
+        (s.point - p) / s.distance
+    } else {
+        (p - s.point) / s.distance
+    };
+    Some((gap, normal))
 }
 
 impl Pair<'_> {
