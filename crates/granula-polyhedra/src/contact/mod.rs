@@ -38,9 +38,15 @@ pub enum Method {
     General,
     /// Face planes: both bodies must be convex (exact for them, wrong otherwise).
     Convex,
-    /// [`Method::Convex`] when both bodies are convex, else [`Method::General`].
+    /// [`Method::Convex`] when both bodies are convex with at most
+    /// [`CONVEX_PATH_MAX_PLANES`] face planes each, else [`Method::General`]: the plane
+    /// tests are O(V·F) per pair, the hierarchy O(V log F), and the bench
+    /// (`benches/contact_pairs.rs`) finds them even near 300 faces.
     Auto,
 }
+
+/// Largest number of distinct face planes for which [`Method::Auto`] takes the convex path.
+pub const CONVEX_PATH_MAX_PLANES: usize = 128;
 
 /// Bits 30–31 of a feature key tell its kind; the rest is the index (or indices).
 const KIND_SHIFT: u32 = 30;
@@ -134,7 +140,7 @@ fn geometry(
 /// Contact points between polyhedron `a` (body 1) at `pose_a` and `b` (body 2) at
 /// `pose_b`, appended to `out`: vertex contacts with a gap up to `margin`, and edge–edge
 /// contacts where edges cross inside both bodies. [`Method::Auto`]: the face-plane path
-/// when both are convex. Returns the number of points added.
+/// when both are convex and not finely meshed. Returns the number of points added.
 pub fn polyhedron_polyhedron(
     a: &Polyhedron,
     pose_a: &Pose,
@@ -164,7 +170,7 @@ pub fn polyhedron_polyhedron_with(
     let convex = match method {
         Method::General => false,
         Method::Convex => true,
-        Method::Auto => a.is_convex() && b.is_convex(),
+        Method::Auto => [a, b].iter().all(|p| p.is_convex() && p.planes().len() <= CONVEX_PATH_MAX_PLANES),
     };
     let pair = vertex::Pair { a, pose_a, b, pose_b, margin, convex, r: effective_radius(a, b) };
     pair.vertices(out);

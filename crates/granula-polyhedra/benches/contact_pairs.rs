@@ -1,0 +1,158 @@
+//! Timing printout (not asserted): cost of the polyhedron–polyhedron contact generation,
+//! general path (ray parity over the face hierarchy, 003 §4) against the convex fast path
+//! (face planes), for random convex pairs of about 20 faces and for fine icospheres; and
+//! the hierarchy against a brute-force ray cast over all faces.
+//!
+//! Run: `cargo bench -p granula-polyhedra --bench contact_pairs`.
+
+use glam::{DQuat, DVec3};
+use granula_polyhedra::contact::{plane_polyhedron, polyhedron_polyhedron_with, Method};
+use granula_polyhedra::inside::{classify, ray_direction, ray_triangle, RayHit};
+use granula_polyhedra::{shapes, Polyhedron, Pose};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// SplitMix64 in [0, 1), so the bench needs no generator crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn unit(&mut self) -> DVec3 {
+        let z = 2.0 * self.next() - 1.0;
+        let phi = 2.0 * std::f64::consts::PI * self.next();
+        let s = (1.0 - z * z).sqrt();
+        DVec3::new(s * phi.cos(), s * phi.sin(), z)
+    }
+
+    fn rotation(&mut self) -> DQuat {
+        DQuat::from_axis_angle(self.unit(), 2.0 * std::f64::consts::PI * self.next())
+    }
+}
+
+struct Case {
+    a: Polyhedron,
+    b: Polyhedron,
+    pa: Pose,
+    pb: Pose,
+}
+
+/// Pairs along random directions at random orientations, placed so that they overlap by
+/// `overlap` times the smaller equivalent radius (negative: apart by that much): the
+/// touching distance is found by stepping in from the sum of the bounding radii.
+fn cases(make: impl Fn(u64) -> Polyhedron, n: usize, overlap: f64) -> Vec<Case> {
+    let mut rng = Rng(42);
+    let mut out = Vec::new();
+    (0..n as u64)
+        .map(|k| {
+            let (a, b) = (make(2 * k), make(2 * k + 1));
+            let pa = Pose::new(DVec3::ZERO, rng.rotation());
+            let (u, qb) = (rng.unit(), rng.rotation());
+            let r = a.equivalent_radius().min(b.equivalent_radius());
+            let mut d = a.bounding_radius() + b.bounding_radius();
+            loop {
+                out.clear();
+                let pb = Pose::new(u * d, qb);
+                if polyhedron_polyhedron_with(Method::General, &a, &pa, &b, &pb, 0.0, &mut out) > 0 {
+                    break;
+                }
+                d -= 1e-3 * r;
+            }
+            let pb = Pose::new(u * (d - overlap * r), qb);
+            Case { a, b, pa, pb }
+        })
+        .collect()
+}
+
+/// ns per pair and contact points per pair, best of 5 rounds.
+fn time_pairs(method: Method, cases: &[Case], rounds: usize) -> (f64, f64) {
+    let mut out = Vec::with_capacity(64);
+    let mut best = f64::INFINITY;
+    let mut points = 0usize;
+    for _ in 0..5 {
+        points = 0;
+        let t = Instant::now();
+        for _ in 0..rounds {
+            for c in cases {
+                out.clear();
+                points += polyhedron_polyhedron_with(method, &c.a, &c.pa, &c.b, &c.pb, 0.0, &mut out);
+                black_box(&out);
+            }
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    let n = (rounds * cases.len()) as f64;
+    (best * 1e9 / n, points as f64 / n)
+}
+
+/// Ray parity over every face, no hierarchy (first direction only; the bench's points are
+/// random, a degenerate hit has probability zero).
+fn brute_force_inside(p: &Polyhedron, x: DVec3) -> bool {
+    let d = ray_direction(0);
+    let eps = 1e-9 * p.bounding_radius();
+    let crossings =
+        (0..p.faces().len() as u32).filter(|&f| ray_triangle(x, d, p.triangle(f), eps) == RayHit::Cross).count();
+    crossings % 2 == 1
+}
+
+fn main() {
+    let small: Vec<(&str, Vec<Case>)> = vec![
+        ("overlap 1 %", cases(|k| shapes::random_convex(12, 0.01, k).unwrap(), 1000, 0.01)),
+        (
+            "apart by 1 % (bounding spheres overlap)",
+            cases(|k| shapes::random_convex(12, 0.01, k).unwrap(), 1000, -0.01),
+        ),
+    ];
+    let faces: f64 = small[0].1.iter().map(|c| c.a.faces().len() as f64).sum::<f64>() / 1000.0;
+    for (what, set) in &small {
+        println!("random convex pairs ({faces:.1} faces on average), 1000 poses, {what}:");
+        for method in [Method::General, Method::Convex] {
+            let (ns, pts) = time_pairs(method, set, 10);
+            println!("  {method:?}: {ns:8.0} ns per pair, {pts:.2} contact points per pair");
+        }
+    }
+
+    for sub in [2u32, 3] {
+        let fine = cases(|_| shapes::icosphere(0.01, sub).unwrap(), 50, 0.01);
+        println!("icosphere pairs ({} faces each), 50 poses, overlap 1 %:", fine[0].a.faces().len());
+        for method in [Method::General, Method::Convex] {
+            let (ns, pts) = time_pairs(method, &fine, 4);
+            println!("  {method:?}: {ns:10.0} ns per pair, {pts:.1} contact points per pair");
+        }
+    }
+
+    let mut rng = Rng(7);
+    for sub in [1u32, 2, 3, 4] {
+        let p = shapes::icosphere(1.0, sub).unwrap();
+        let pts: Vec<DVec3> = (0..2000).map(|_| rng.unit() * (0.2 + 0.85 * rng.next())).collect();
+        let t = Instant::now();
+        let bvh_inside =
+            pts.iter().filter(|x| classify(&p, **x) == granula_polyhedra::inside::PointClass::Inside).count();
+        let t_bvh = t.elapsed().as_secs_f64() * 1e9 / pts.len() as f64;
+        let t = Instant::now();
+        let brute_inside = pts.iter().filter(|x| brute_force_inside(&p, **x)).count();
+        let t_brute = t.elapsed().as_secs_f64() * 1e9 / pts.len() as f64;
+        println!(
+            "point in icosphere of {:5} faces: hierarchy {t_bvh:7.0} ns, all faces {t_brute:8.0} ns per point ({bvh_inside} / {brute_inside} inside)",
+            p.faces().len()
+        );
+    }
+
+    let body = shapes::random_convex(12, 0.01, 1).unwrap();
+    let pose = Pose::new(DVec3::new(0.0, 0.0, 0.006), DQuat::from_rotation_x(0.4));
+    let mut out = Vec::new();
+    let t = Instant::now();
+    let reps = 200_000;
+    for _ in 0..reps {
+        out.clear();
+        plane_polyhedron(DVec3::ZERO, DVec3::Z, &body, black_box(&pose), 0.0, &mut out);
+    }
+    let ns = t.elapsed().as_secs_f64() * 1e9 / reps as f64;
+    println!("plane against a {}-vertex polyhedron: {ns:.0} ns ({} points)", body.vertices().len(), out.len());
+}
