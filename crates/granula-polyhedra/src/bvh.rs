@@ -162,3 +162,47 @@ pub fn ray_hits_box(b: &Aabb, o: DVec3, inv_d: DVec3, t_max: f64) -> bool {
     let exit = hi.x.min(hi.y).min(hi.z).min(t_max);
     enter <= exit
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::inside::closest_on_triangle;
+    use crate::shapes;
+    use granula_core::math::DVec3;
+
+    #[test]
+    fn nearest_face_matches_brute_force_and_leaves_hold_every_face() {
+        let p = shapes::icosphere(1.0, 3).unwrap();
+        let mut seen = vec![0u32; p.faces().len()];
+        p.bvh().visit(
+            |_| true,
+            |f| {
+                seen[f as usize] += 1;
+                true
+            },
+        );
+        assert!(seen.iter().all(|&n| n == 1));
+        for k in 0..200 {
+            let t = k as f64 * 0.37;
+            let x = DVec3::new(t.sin(), (1.3 * t).cos(), (0.7 * t).sin()) * (0.2 + 0.01 * k as f64);
+            let d2 = |f: u32| (closest_on_triangle(x, p.triangle(f)) - x).length_squared();
+            let (_, got) = p.bvh().nearest(x, d2);
+            let want = (0..p.faces().len() as u32).map(d2).fold(f64::INFINITY, f64::min);
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn box_queries_visit_only_nearby_faces() {
+        let p = shapes::icosphere(1.0, 3).unwrap();
+        let probe = granula_core::shape::Aabb::around(DVec3::new(1.0, 0.0, 0.0), DVec3::splat(0.1));
+        let mut hits = 0;
+        p.bvh().visit(
+            |b| b.overlaps(&probe),
+            |_| {
+                hits += 1;
+                true
+            },
+        );
+        assert!(hits > 0 && hits < p.faces().len() / 10, "{hits}");
+    }
+}

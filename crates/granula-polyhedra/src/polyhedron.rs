@@ -260,3 +260,34 @@ impl Polyhedron {
         *self.vertices.iter().max_by(|a, b| a.dot(dir).total_cmp(&b.dot(dir))).expect("non-empty mesh")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shapes;
+
+    #[test]
+    fn world_box_of_a_turned_cube_is_exact_and_the_cheap_one_contains_it() {
+        let c = shapes::cube(2.0).unwrap();
+        let pose = Pose::new(DVec3::new(1.0, 2.0, 3.0), DQuat::from_rotation_z(std::f64::consts::FRAC_PI_4));
+        let b = c.world_aabb(&pose);
+        let h = 2f64.sqrt();
+        assert!((b.min - DVec3::new(1.0 - h, 2.0 - h, 2.0)).length() < 1e-12);
+        assert!((b.max - DVec3::new(1.0 + h, 2.0 + h, 4.0)).length() < 1e-12);
+        assert!(c.bounding_sphere_aabb(&pose).contains(&b));
+        assert_eq!(c.support(DVec3::new(1.0, 1.0, 1.0)), DVec3::ONE);
+        assert!((pose.to_body(pose.to_world(DVec3::X)) - DVec3::X).length() < 1e-15);
+    }
+
+    #[test]
+    fn convexity_and_planes() {
+        let c = shapes::cube(1.0).unwrap();
+        assert!(c.is_convex());
+        assert_eq!(c.planes().len(), 6);
+        assert_eq!(c.edges().iter().filter(|e| e.sharp).count(), 12);
+        let l = shapes::l_block(1.0).unwrap();
+        assert!(!l.is_convex());
+        assert_eq!(l.planes().len(), 8);
+        assert!((l.equivalent_radius() - (9.0 / (4.0 * std::f64::consts::PI)).cbrt()).abs() < 1e-14);
+    }
+}
