@@ -4,7 +4,8 @@
 use glam::{DQuat, DVec3};
 use granula_core::ContactGeometry;
 use granula_polyhedra::contact::{
-    plane_polyhedron, polyhedron_polyhedron, polyhedron_polyhedron_with, polyhedron_sphere, FeatureKey, Method,
+    cylinder_polyhedron, plane_polyhedron, polyhedron_polyhedron, polyhedron_polyhedron_with, polyhedron_sphere,
+    FeatureKey, Method,
 };
 use granula_polyhedra::{shapes, Polyhedron, Pose};
 use rand::{Rng, SeedableRng};
@@ -220,4 +221,27 @@ fn general_and_convex_paths_agree_on_random_convex_pairs() {
         pairs_with_contacts += !g.is_empty() as usize;
     }
     assert!(pairs_with_contacts > 100, "{pairs_with_contacts}");
+}
+
+#[test]
+fn polyhedron_inside_a_drum_touches_with_its_outer_corners() {
+    use granula_core::shape::CylinderWall;
+    let wall = CylinderWall { radius: 1.0, axis: DVec3::Z, inside: true, half_length: None };
+    let cube = shapes::cube(0.2).unwrap();
+    let delta = 1e-3;
+    // Cube against the wall at +x: its two outer corners at z = ±0.1 and y = ±0.1 are at
+    // radius sqrt((x + 0.1)² + 0.01); place them delta beyond R.
+    let x = ((1.0 + delta) * (1.0 + delta) - 0.01f64).sqrt() - 0.1;
+    let pose = Pose::new(DVec3::new(x, 0.0, 0.0), DQuat::IDENTITY);
+    let mut out = Vec::new();
+    assert_eq!(cylinder_polyhedron(DVec3::ZERO, DQuat::IDENTITY, &wall, &cube, &pose, 0.0, &mut out), Some(4));
+    for c in &out {
+        assert!((c.gap + delta).abs() < 1e-12);
+        assert!(c.normal.x < -0.99 && c.normal.z == 0.0);
+        check_branches(c, DVec3::ZERO, pose.position);
+    }
+    let obstacle = CylinderWall { inside: false, ..wall };
+    assert_eq!(cylinder_polyhedron(DVec3::ZERO, DQuat::IDENTITY, &obstacle, &cube, &pose, 0.0, &mut out), None);
+    let centre = Pose::new(DVec3::ZERO, DQuat::IDENTITY);
+    assert_eq!(cylinder_polyhedron(DVec3::ZERO, DQuat::IDENTITY, &wall, &cube, &centre, 0.0, &mut out), Some(0));
 }

@@ -19,11 +19,13 @@
 //! **Feature keys** ([`FeatureKey`]): a vertex of body 1, a vertex of body 2 or a pair of
 //! edges, so that the same physical contact keeps its key from step to step.
 
+mod cylinder;
 mod edge;
 mod plane;
 mod sphere;
 mod vertex;
 
+pub use cylinder::cylinder_polyhedron;
 pub use plane::plane_polyhedron;
 pub use sphere::polyhedron_sphere;
 
