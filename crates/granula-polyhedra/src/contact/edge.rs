@@ -12,8 +12,8 @@
 //! skipped, and so are parallel edges (their contact is carried by vertices).
 
 use super::vertex::{signed_distance, Pair};
-use super::{geometry, FeatureKey, Relative};
-use crate::inside::EDGE_TOLERANCE;
+use super::{geometry, FeatureKey};
+use crate::inside::{classify, PointClass, EDGE_TOLERANCE};
 use crate::polyhedron::Polyhedron;
 use granula_core::math::DVec3;
 use granula_core::shape::Aabb;
@@ -21,17 +21,16 @@ use granula_core::ContactGeometry;
 
 /// Edge contacts of the pair, appended to `out`.
 pub(crate) fn edge_contacts(pair: &Pair, out: &mut Vec<ContactGeometry>) {
-    let a_in_b = Relative::between(pair.pose_a, pair.pose_b);
-    let b_in_a = Relative::between(pair.pose_b, pair.pose_a);
-    let edges_a = meeting_edges(pair.a, &a_in_b, pair.b, pair.convex);
+    let edges_a = meeting_edges(pair.a, &pair.a_in_b, pair.b, pair.convex);
     if edges_a.is_empty() {
         return;
     }
-    let edges_b = meeting_edges(pair.b, &b_in_a, pair.a, pair.convex);
+    let edges_b = meeting_edges(pair.b, &pair.b_in_a, pair.a, pair.convex);
     // Everything below is in body 2's frame.
     for &(ea, p0, p1) in &edges_a {
         let e = pair.a.edges()[ea as usize];
-        let outward_a = a_in_b.rot * (pair.a.normals()[e.faces[0] as usize] + pair.a.normals()[e.faces[1] as usize]);
+        let outward_a =
+            pair.rel_ab.rot * (pair.a.normals()[e.faces[0] as usize] + pair.a.normals()[e.faces[1] as usize]);
         for &(eb, _, _) in &edges_b {
             let [q0, q1] = pair.b.edges()[eb as usize].vertices.map(|i| pair.b.vertices()[i as usize]);
             let Some((pa, pb)) = crossing_points(p0, p1, q0, q1) else {
@@ -42,7 +41,7 @@ pub(crate) fn edge_contacts(pair: &Pair, out: &mut Vec<ContactGeometry>) {
                 n = -n;
             }
             let gap = (pb - pa).dot(n);
-            if gap >= 0.0 || !inside(pair.b, pa, pair.convex) || !inside(pair.a, b_in_a.apply(pb), pair.convex) {
+            if gap >= 0.0 || !inside(pair.b, pa, pair.convex) || !inside(pair.a, pair.rel_ba.apply(pb), pair.convex) {
                 continue;
             }
             let point = pair.pose_b.to_world(0.5 * (pa + pb));
@@ -53,19 +52,23 @@ pub(crate) fn edge_contacts(pair: &Pair, out: &mut Vec<ContactGeometry>) {
 }
 
 fn inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
-    signed_distance(poly, p, 0.0, convex).is_some_and(|(g, _)| g <= 0.0)
+    if convex {
+        signed_distance(poly, p, 0.0, true).is_some_and(|(g, _)| g <= 0.0)
+    } else {
+        classify(poly, p) != PointClass::Outside
+    }
 }
 
-/// The sharp edges of `src` (mapped by `rel` into `dst`'s frame) that cross `dst`'s surface, with
-/// their mapped endpoints.
-fn meeting_edges(src: &Polyhedron, rel: &Relative, dst: &Polyhedron, convex: bool) -> Vec<(u32, DVec3, DVec3)> {
+/// The sharp edges of `src` (its vertices mapped into `dst`'s frame as `mapped`) that cross
+/// `dst`'s surface, with their mapped endpoints.
+fn meeting_edges(src: &Polyhedron, mapped: &[DVec3], dst: &Polyhedron, convex: bool) -> Vec<(u32, DVec3, DVec3)> {
     let bounds = dst.local_aabb();
     let mut found = Vec::new();
     for (k, e) in src.edges().iter().enumerate() {
         if !e.sharp {
             continue;
         }
-        let [p0, p1] = e.vertices.map(|i| rel.apply(src.vertices()[i as usize]));
+        let [p0, p1] = e.vertices.map(|i| mapped[i as usize]);
         let seg = Aabb { min: p0.min(p1), max: p0.max(p1) };
         if !seg.overlaps(&bounds) {
             continue;

@@ -30,7 +30,7 @@ pub use plane::plane_polyhedron;
 pub use sphere::polyhedron_sphere;
 
 use crate::polyhedron::{Polyhedron, Pose};
-use granula_core::math::{DQuat, DVec3};
+use granula_core::math::{DMat3, DVec3};
 use granula_core::ContactGeometry;
 
 /// How vertex-in-body and edge tests are decided.
@@ -93,17 +93,18 @@ impl FeatureKey {
     }
 }
 
-/// The transform from body `from`'s frame to body `to`'s frame: x_to = rot · x_from + shift.
+/// The transform from body `from`'s frame to body `to`'s frame: x_to = rot · x_from + shift
+/// (a matrix: cheaper than a quaternion per point).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Relative {
-    pub rot: DQuat,
+    pub rot: DMat3,
     pub shift: DVec3,
 }
 
 impl Relative {
     pub fn between(from: &Pose, to: &Pose) -> Self {
         let inv = to.orientation.inverse();
-        Relative { rot: inv * from.orientation, shift: inv * (from.position - to.position) }
+        Relative { rot: DMat3::from_quat(inv * from.orientation), shift: inv * (from.position - to.position) }
     }
 
     #[inline]
@@ -174,7 +175,20 @@ pub fn polyhedron_polyhedron_with(
         Method::Convex => true,
         Method::Auto => [a, b].iter().all(|p| p.is_convex() && p.planes().len() <= CONVEX_PATH_MAX_PLANES),
     };
-    let pair = vertex::Pair { a, pose_a, b, pose_b, margin, convex, r: effective_radius(a, b) };
+    let (rel_ab, rel_ba) = (Relative::between(pose_a, pose_b), Relative::between(pose_b, pose_a));
+    let pair = vertex::Pair {
+        a,
+        pose_a,
+        b,
+        pose_b,
+        margin,
+        convex,
+        r: effective_radius(a, b),
+        a_in_b: a.vertices().iter().map(|v| rel_ab.apply(*v)).collect(),
+        b_in_a: b.vertices().iter().map(|v| rel_ba.apply(*v)).collect(),
+        rel_ab,
+        rel_ba,
+    };
     pair.vertices(out);
     edge::edge_contacts(&pair, out);
     out.len() - before

@@ -16,6 +16,11 @@ pub(crate) struct Pair<'a> {
     pub margin: f64,
     pub convex: bool,
     pub r: f64,
+    /// a's vertices in b's frame, and b's in a's: shared by the vertex and edge passes.
+    pub a_in_b: Vec<DVec3>,
+    pub b_in_a: Vec<DVec3>,
+    pub rel_ab: Relative,
+    pub rel_ba: Relative,
 }
 
 /// Signed distance of `p` (body frame of `poly`) to the surface and the outward normal
@@ -70,28 +75,28 @@ pub(crate) fn signed_distance(poly: &Polyhedron, p: DVec3, margin: f64, convex: 
 impl Pair<'_> {
     /// Vertices of a in b, then vertices of b in a.
     pub fn vertices(&self, out: &mut Vec<ContactGeometry>) {
-        self.pass(self.a, self.pose_a, self.b, self.pose_b, true, out);
-        self.pass(self.b, self.pose_b, self.a, self.pose_a, false, out);
+        self.pass(self.a, self.pose_a, &self.a_in_b, self.b, self.pose_b, true, out);
+        self.pass(self.b, self.pose_b, &self.b_in_a, self.a, self.pose_a, false, out);
     }
 
+    /// Vertices of `src` (already mapped into `dst`'s frame as `mapped`) against `dst`.
     fn pass(
         &self,
         src: &Polyhedron,
         src_pose: &Pose,
+        mapped: &[DVec3],
         dst: &Polyhedron,
         dst_pose: &Pose,
         src_is_1: bool,
         out: &mut Vec<ContactGeometry>,
     ) {
-        let rel = Relative::between(src_pose, dst_pose);
-        for (i, v) in src.vertices().iter().enumerate() {
-            let p = rel.apply(*v);
-            let Some((gap, n_body)) = signed_distance(dst, p, self.margin, self.convex) else {
+        for (i, p) in mapped.iter().enumerate() {
+            let Some((gap, n_body)) = signed_distance(dst, *p, self.margin, self.convex) else {
                 continue;
             };
             // Outward normal of dst at the nearest face, world frame.
             let n = dst_pose.orientation * n_body;
-            let w = src_pose.to_world(*v);
+            let w = src_pose.to_world(src.vertices()[i]);
             let point = w - n * (0.5 * gap);
             let (normal, key) =
                 if src_is_1 { (-n, FeatureKey::Vertex1(i as u32)) } else { (n, FeatureKey::Vertex2(i as u32)) };
