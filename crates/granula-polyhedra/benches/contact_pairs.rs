@@ -110,12 +110,17 @@ fn main() {
         ),
     ];
     let faces: f64 = small[0].1.iter().map(|c| c.a.faces().len() as f64).sum::<f64>() / 1000.0;
+    // `cargo bench ... -- pairs` runs the small-pair timings only (for a profiler).
+    let only_pairs = std::env::args().any(|a| a == "pairs");
     for (what, set) in &small {
         println!("random convex pairs ({faces:.1} faces on average), 1000 poses, {what}:");
         for method in [Method::General, Method::Convex] {
             let (ns, pts) = time_pairs(method, set, 10);
             println!("  {method:?}: {ns:8.0} ns per pair, {pts:.2} contact points per pair");
         }
+    }
+    if only_pairs {
+        return;
     }
 
     for sub in [2u32, 3] {

@@ -69,7 +69,7 @@ pub fn ray_triangle(o: DVec3, d: DVec3, [a, b, c]: [DVec3; 3], eps: f64) -> RayH
     let p = d.cross(e2);
     let det = e1.dot(p);
     let s = o - a;
-    if det.abs() <= 1e-12 * e1.length() * e2.length() {
+    if det * det <= 1e-24 * e1.length_squared() * e2.length_squared() {
         // Parallel to the plane: a hit only if the ray runs in it.
         let n = e1.cross(e2).normalize();
         return if n.dot(s).abs() <= eps { RayHit::Degenerate } else { RayHit::Miss };

@@ -70,6 +70,7 @@ pub struct Polyhedron {
     volume: f64,
     inertia: DMat3,
     radius: f64,
+    equivalent_radius: f64,
     convex: bool,
     planes: Vec<(DVec3, f64)>,
     bvh: Bvh,
@@ -133,6 +134,7 @@ impl Polyhedron {
             normals,
             edges,
             radius,
+            equivalent_radius: (3.0 * m.volume / (4.0 * std::f64::consts::PI)).cbrt(),
             convex,
             planes,
             bvh,
@@ -208,7 +210,7 @@ impl Polyhedron {
     /// curvature radius; this keeps radius-dependent laws at the particle's scale).
     #[inline]
     pub fn equivalent_radius(&self) -> f64 {
-        (3.0 * self.volume / (4.0 * std::f64::consts::PI)).cbrt()
+        self.equivalent_radius
     }
 
     /// `true` when every edge is convex (dihedral angle ≤ 180° up to 1e-9 of the size).

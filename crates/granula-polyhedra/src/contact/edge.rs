@@ -13,6 +13,7 @@
 
 use super::vertex::{signed_distance, Pair};
 use super::{geometry, FeatureKey};
+use crate::bvh::ray_hits_box;
 use crate::inside::{classify, PointClass, EDGE_TOLERANCE};
 use crate::polyhedron::Polyhedron;
 use granula_core::math::DVec3;
@@ -109,8 +110,9 @@ fn segment_meets_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3) -> bool {
 /// Does segment p₀p₁ cross a face of the body? Over the face hierarchy.
 fn segment_meets_surface(poly: &Polyhedron, p0: DVec3, p1: DVec3, seg: &Aabb) -> bool {
     let mut hit = false;
+    let inv = (p1 - p0).recip();
     poly.bvh().visit(
-        |b| b.overlaps(seg),
+        |b| b.overlaps(seg) && ray_hits_box(b, p0, inv, 1.0),
         |f| {
             hit = segment_meets_triangle(p0, p1, poly.triangle(f));
             !hit
@@ -125,7 +127,7 @@ fn segment_meets_triangle(p0: DVec3, p1: DVec3, [a, b, c]: [DVec3; 3]) -> bool {
     let (e1, e2, d) = (b - a, c - a, p1 - p0);
     let p = d.cross(e2);
     let det = e1.dot(p);
-    if det.abs() <= 1e-14 * e1.length() * e2.length() * d.length() {
+    if det * det <= 1e-28 * e1.length_squared() * e2.length_squared() * d.length_squared() {
         return false;
     }
     let s = p0 - a;
