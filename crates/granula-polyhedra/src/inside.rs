@@ -98,8 +98,9 @@ pub fn classify(poly: &Polyhedron, p: DVec3) -> PointClass {
     classify_counted(poly, p).0
 }
 
-/// As [`classify`], also returning the number of rays cast (0 when the winding number
-/// decided): more than 1 means a ray met an edge or a vertex and was cast again.
+/// As [`classify`], also returning the number of rays tried: more than 1 means a ray met an
+/// edge or a vertex and was cast again; 0 means the winding number decided. A point outside
+/// the bounding box is decided without a ray and counts as 1.
 pub fn classify_counted(poly: &Polyhedron, p: DVec3) -> (PointClass, usize) {
     let eps = SURFACE_TOLERANCE * poly.bounding_radius();
     let bounds = poly.local_aabb();

@@ -79,11 +79,14 @@ pub struct Polyhedron {
 impl Polyhedron {
     /// Builds a polyhedron from a triangle mesh (faces counter-clockwise seen from outside).
     /// Checks the mesh (closed, consistently oriented, non-degenerate, positive volume;
-    /// errors name the face or edge), computes its exact mass properties by the divergence
-    /// theorem, then moves it into the requested [`BodyFrame`]. Returns the shape and where
-    /// its body frame sits in the input coordinates.
+    /// errors name the face or edge), drops vertices no face uses (they would otherwise make
+    /// vertex contacts off the surface; the others keep their order), computes its exact
+    /// mass properties by the divergence theorem, then moves it into the requested
+    /// [`BodyFrame`]. Returns the shape and where its body frame sits in the input
+    /// coordinates.
     pub fn from_mesh(vertices: Vec<DVec3>, faces: Vec<[u32; 3]>, frame: BodyFrame) -> Result<(Self, Placement)> {
         check_and_build_edges(&vertices, &faces)?;
+        let (vertices, faces) = drop_unused_vertices(vertices, faces);
         let m = moments(&vertices, &faces);
         let scale = vertices.iter().map(|v| (*v - vertices[0]).length()).fold(0.0, f64::max);
         if !(m.volume > 1e-12 * scale.powi(3)) {
@@ -263,6 +266,28 @@ impl Polyhedron {
     }
 }
 
+/// The vertices some face uses, in their order, and the faces renumbered.
+fn drop_unused_vertices(vertices: Vec<DVec3>, faces: Vec<[u32; 3]>) -> (Vec<DVec3>, Vec<[u32; 3]>) {
+    let mut map = vec![u32::MAX; vertices.len()];
+    for f in &faces {
+        for &i in f {
+            map[i as usize] = 0;
+        }
+    }
+    if map.iter().all(|&m| m == 0) {
+        return (vertices, faces);
+    }
+    let mut kept = Vec::with_capacity(vertices.len());
+    for (m, v) in map.iter_mut().zip(vertices) {
+        if *m == 0 {
+            *m = kept.len() as u32;
+            kept.push(v);
+        }
+    }
+    let faces = faces.iter().map(|f| f.map(|i| map[i as usize])).collect();
+    (kept, faces)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +304,16 @@ mod tests {
         assert!(c.bounding_sphere_aabb(&pose).contains(&b));
         assert_eq!(c.support(DVec3::new(1.0, 1.0, 1.0)), DVec3::ONE);
         assert!((pose.to_body(pose.to_world(DVec3::X)) - DVec3::X).length() < 1e-15);
+    }
+
+    #[test]
+    fn unused_vertices_are_dropped() {
+        let v = vec![DVec3::ZERO, DVec3::splat(9.0), DVec3::X, DVec3::Y, DVec3::Z];
+        let f = vec![[0, 3, 2], [0, 2, 4], [0, 4, 3], [2, 3, 4]];
+        let (p, at) = Polyhedron::from_mesh(v, f, BodyFrame::CentreOfMass).unwrap();
+        assert_eq!(p.vertices().len(), 4);
+        assert!((p.volume() - 1.0 / 6.0).abs() < 1e-15);
+        assert!((at.offset - DVec3::splat(0.25)).length() < 1e-15);
     }
 
     #[test]
