@@ -245,3 +245,98 @@ fn polyhedron_inside_a_drum_touches_with_its_outer_corners() {
     let centre = Pose::new(DVec3::ZERO, DQuat::IDENTITY);
     assert_eq!(cylinder_polyhedron(DVec3::ZERO, DQuat::IDENTITY, &wall, &cube, &centre, 0.0, &mut out), Some(0));
 }
+
+#[test]
+fn swapping_the_bodies_mirrors_the_contacts_for_non_convex_pairs() {
+    let l = shapes::l_block(0.3).unwrap();
+    let c = shapes::random_convex(14, 0.25, 9).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mirror = |key: u32| match FeatureKey::decode(key) {
+        FeatureKey::Vertex1(v) => FeatureKey::Vertex2(v).encode(),
+        FeatureKey::Vertex2(v) => FeatureKey::Vertex1(v).encode(),
+        FeatureKey::EdgePair(a, b) => FeatureKey::EdgePair(b, a).encode(),
+        FeatureKey::Single => key,
+    };
+    let mut checked = 0;
+    let (mut deepest_edge, mut edges) = (0.0f64, 0);
+    for k in 0..300 {
+        let b = if k % 2 == 0 { &l } else { &c };
+        let rot = |rng: &mut ChaCha8Rng| {
+            DQuat::from_axis_angle(
+                DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 1.0).normalize(),
+                rng.random_range(0.0..6.3),
+            )
+        };
+        let pa = Pose::new(DVec3::ZERO, rot(&mut rng));
+        let dir = DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        let pb = Pose::new(dir.normalize() * rng.random_range(0.2..0.45), rot(&mut rng));
+        let (mut ab, mut ba) = (Vec::new(), Vec::new());
+        polyhedron_polyhedron(&l, &pa, b, &pb, 0.0, &mut ab);
+        polyhedron_polyhedron(b, &pb, &l, &pa, 0.0, &mut ba);
+        let mut ab: Vec<(u32, ContactGeometry)> = ab.into_iter().map(|g| (g.feature, g)).collect();
+        let mut ba: Vec<(u32, ContactGeometry)> = ba.into_iter().map(|g| (mirror(g.feature), g)).collect();
+        ab.sort_by_key(|x| x.0);
+        ba.sort_by_key(|x| x.0);
+        assert_eq!(ab.len(), ba.len(), "pose {k}");
+        for ((ka, x), (kb, y)) in ab.iter().zip(&ba) {
+            assert_eq!(ka, kb);
+            assert!((x.gap - y.gap).abs() < 1e-12, "pose {k}");
+            assert!((x.normal + y.normal).length() < 1e-9, "pose {k}: {:?} {:?}", x.normal, y.normal);
+            assert!((x.point - y.point).length() < 1e-12);
+            assert!(x.gap <= 0.0);
+            if matches!(FeatureKey::decode(*ka), FeatureKey::EdgePair(..)) {
+                deepest_edge = deepest_edge.max(-x.gap);
+                edges += 1;
+            }
+        }
+        checked += !ab.is_empty() as usize;
+    }
+    assert!(checked > 100, "{checked}");
+    eprintln!("{edges} edge contacts, deepest {deepest_edge}");
+    assert!(edges > 20);
+}
+
+#[test]
+fn shallow_overlaps_give_shallow_contacts_for_non_convex_pairs() {
+    // Bring two bodies together along a random direction until they first touch (steps of
+    // 1e-3 r), then by 1 % of r more: no contact point can be deeper than the approach.
+    let l = shapes::l_block(0.3).unwrap();
+    let c = shapes::random_convex(14, 0.25, 4).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let mut out = Vec::new();
+    let (mut edges, mut points) = (0, 0);
+    for k in 0..150 {
+        let b = if k % 3 == 0 { &c } else { &l };
+        let rot = |rng: &mut ChaCha8Rng| {
+            DQuat::from_axis_angle(
+                DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 1.0).normalize(),
+                rng.random_range(0.0..6.3),
+            )
+        };
+        let pa = Pose::new(DVec3::ZERO, rot(&mut rng));
+        let (u, qb) = (
+            DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
+                .normalize(),
+            rot(&mut rng),
+        );
+        let r = l.equivalent_radius().min(b.equivalent_radius());
+        let step = 1e-3 * r;
+        let mut d = l.bounding_radius() + b.bounding_radius();
+        loop {
+            out.clear();
+            if polyhedron_polyhedron(&l, &pa, b, &Pose::new(u * d, qb), 0.0, &mut out) > 0 {
+                break;
+            }
+            d -= step;
+        }
+        out.clear();
+        polyhedron_polyhedron(&l, &pa, b, &Pose::new(u * (d - 0.01 * r), qb), 0.0, &mut out);
+        for g in &out {
+            assert!(g.gap >= -(0.01 * r + step) * 1.001, "pose {k}: {:?} gap {}", FeatureKey::decode(g.feature), g.gap);
+            edges += matches!(FeatureKey::decode(g.feature), FeatureKey::EdgePair(..)) as usize;
+        }
+        points += out.len();
+    }
+    eprintln!("{points} points, {edges} edge-edge");
+    assert!(edges > 5, "{edges}");
+}

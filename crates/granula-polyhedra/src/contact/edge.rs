@@ -5,10 +5,12 @@
 //! body 2 make a contact when (i) e₁ crosses the surface of body 2 and e₂ that of body 1 (segment against
 //! the face hierarchy, or clipped by the face planes for convex bodies), (ii) the points
 //! of closest approach of the two lines lie strictly inside both segments, and (iii) the
-//! closest point of e₁ is inside body 2 and that of e₂ inside body 1. The normal is
-//! e₁ × e₂, turned to point out of body 1 (along the mean of e₁'s two face normals), the
-//! gap the distance of the two closest points along it (negative: crossed), the point
-//! their middle. Edges between coplanar triangles (diagonals of a split polygon) are
+//! closest point of e₁ is inside body 2 and that of e₂ inside body 1, (iv) the normal
+//! e₁ × e₂, turned to point out of body 1 (along the mean of e₁'s two face normals), points
+//! into body 2 at e₂ (against the mean of e₂'s face normals), so that swapping the bodies
+//! gives the same decision, and (v) for non-convex bodies, the segment between the two
+//! points crosses neither surface (it lies in the intersection). The gap is the distance of
+//! the two points along the normal (negative: crossed), the point their middle. Edges between coplanar triangles (diagonals of a split polygon) are
 //! skipped, and so are parallel edges (their contact is carried by vertices).
 
 use super::vertex::{signed_distance, Pair};
@@ -21,19 +23,21 @@ use granula_core::shape::Aabb;
 use granula_core::ContactGeometry;
 
 /// Edge contacts of the pair, appended to `out`.
-pub(crate) fn edge_contacts(pair: &Pair, out: &mut Vec<ContactGeometry>) {
-    let edges_a = meeting_edges(pair.a, &pair.a_in_b, pair.b, pair.convex);
+/// `vertex_inside[k]` flags the vertices of body k+1 found inside the other body by the vertex pass.
+pub(crate) fn edge_contacts(pair: &Pair, vertex_inside: &[Vec<bool>; 2], out: &mut Vec<ContactGeometry>) {
+    let edges_a = meeting_edges(pair.a, &pair.a_in_b, &vertex_inside[0], pair.b, pair.convex);
     if edges_a.is_empty() {
         return;
     }
-    let edges_b = meeting_edges(pair.b, &pair.b_in_a, pair.a, pair.convex);
+    let edges_b = meeting_edges(pair.b, &pair.b_in_a, &vertex_inside[1], pair.a, pair.convex);
     // Everything below is in body 2's frame.
     for &(ea, p0, p1) in &edges_a {
         let e = pair.a.edges()[ea as usize];
         let outward_a =
             pair.rel_ab.rot * (pair.a.normals()[e.faces[0] as usize] + pair.a.normals()[e.faces[1] as usize]);
         for &(eb, _, _) in &edges_b {
-            let [q0, q1] = pair.b.edges()[eb as usize].vertices.map(|i| pair.b.vertices()[i as usize]);
+            let f = pair.b.edges()[eb as usize];
+            let [q0, q1] = f.vertices.map(|i| pair.b.vertices()[i as usize]);
             let Some((pa, pb)) = crossing_points(p0, p1, q0, q1) else {
                 continue;
             };
@@ -41,8 +45,17 @@ pub(crate) fn edge_contacts(pair: &Pair, out: &mut Vec<ContactGeometry>) {
             if n.dot(outward_a) < 0.0 {
                 n = -n;
             }
+            // Both edges must face each other along n, so that the decision is the same
+            // with the bodies swapped.
+            let outward_b = pair.b.normals()[f.faces[0] as usize] + pair.b.normals()[f.faces[1] as usize];
             let gap = (pb - pa).dot(n);
-            if gap >= 0.0 || !inside(pair.b, pa, pair.convex) || !inside(pair.a, pair.rel_ba.apply(pb), pair.convex) {
+            if gap >= 0.0 || n.dot(outward_b) >= 0.0 {
+                continue;
+            }
+            if !inside(pair.b, pa, pair.convex) || !inside(pair.a, pair.rel_ba.apply(pb), pair.convex) {
+                continue;
+            }
+            if !pair.convex && !within_both(pair, pa, pb) {
                 continue;
             }
             let point = pair.pose_b.to_world(0.5 * (pa + pb));
@@ -50,6 +63,22 @@ pub(crate) fn edge_contacts(pair: &Pair, out: &mut Vec<ContactGeometry>) {
             out.push(geometry(point, normal, gap, pair.pose_a, pair.pose_b, pair.r, FeatureKey::EdgePair(ea, eb)));
         }
     }
+}
+
+/// Does the segment between the two crossing points (body 2's frame) stay inside both
+/// bodies? Always so for convex bodies (both points lie in the convex intersection); for
+/// non-convex ones it rejects pairs of edges far apart whose closest points happen to lie
+/// in the other body, across a notch.
+fn within_both(pair: &Pair, pa: DVec3, pb: DVec3) -> bool {
+    let shrink = 1e-6 * (pb - pa);
+    let (s0, s1) = (pa + shrink, pb - shrink);
+    let box_b = Aabb { min: s0.min(s1), max: s0.max(s1) };
+    if segment_meets_surface(pair.b, s0, s1, &box_b) {
+        return false;
+    }
+    let (t0, t1) = (pair.rel_ba.apply(s0), pair.rel_ba.apply(s1));
+    let box_a = Aabb { min: t0.min(t1), max: t0.max(t1) };
+    !segment_meets_surface(pair.a, t0, t1, &box_a)
 }
 
 fn inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
@@ -60,13 +89,20 @@ fn inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
     }
 }
 
-/// The sharp edges of `src` (its vertices mapped into `dst`'s frame as `mapped`) that cross
-/// `dst`'s surface, with their mapped endpoints.
-fn meeting_edges(src: &Polyhedron, mapped: &[DVec3], dst: &Polyhedron, convex: bool) -> Vec<(u32, DVec3, DVec3)> {
+/// The sharp edges of `src` (its vertices mapped into `dst`'s frame as `mapped`) that pass
+/// through `dst`: both ends outside (`inside` flags the vertices inside), surface crossed.
+/// Their mapped endpoints come along.
+fn meeting_edges(
+    src: &Polyhedron,
+    mapped: &[DVec3],
+    inside: &[bool],
+    dst: &Polyhedron,
+    convex: bool,
+) -> Vec<(u32, DVec3, DVec3)> {
     let bounds = dst.local_aabb();
     let mut found = Vec::new();
     for (k, e) in src.edges().iter().enumerate() {
-        if !e.sharp {
+        if !e.sharp || e.vertices.iter().any(|&v| inside[v as usize]) {
             continue;
         }
         let [p0, p1] = e.vertices.map(|i| mapped[i as usize]);

@@ -189,7 +189,7 @@ pub fn polyhedron_polyhedron_with(
         rel_ab,
         rel_ba,
     };
-    pair.vertices(out);
-    edge::edge_contacts(&pair, out);
+    let inside = pair.vertices(out);
+    edge::edge_contacts(&pair, &inside, out);
     out.len() - before
 }

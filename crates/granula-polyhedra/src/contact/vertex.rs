@@ -73,10 +73,13 @@ pub(crate) fn signed_distance(poly: &Polyhedron, p: DVec3, margin: f64, convex: 
 }
 
 impl Pair<'_> {
-    /// Vertices of a in b, then vertices of b in a.
-    pub fn vertices(&self, out: &mut Vec<ContactGeometry>) {
-        self.pass(self.a, self.pose_a, &self.a_in_b, self.b, self.pose_b, true, out);
-        self.pass(self.b, self.pose_b, &self.b_in_a, self.a, self.pose_a, false, out);
+    /// Vertices of a in b, then vertices of b in a. Returns, for each body, which of its
+    /// vertices are inside (or on) the other one.
+    pub fn vertices(&self, out: &mut Vec<ContactGeometry>) -> [Vec<bool>; 2] {
+        [
+            self.pass(self.a, self.pose_a, &self.a_in_b, self.b, self.pose_b, true, out),
+            self.pass(self.b, self.pose_b, &self.b_in_a, self.a, self.pose_a, false, out),
+        ]
     }
 
     /// Vertices of `src` (already mapped into `dst`'s frame as `mapped`) against `dst`.
@@ -89,11 +92,13 @@ impl Pair<'_> {
         dst_pose: &Pose,
         src_is_1: bool,
         out: &mut Vec<ContactGeometry>,
-    ) {
+    ) -> Vec<bool> {
+        let mut inside = vec![false; mapped.len()];
         for (i, p) in mapped.iter().enumerate() {
             let Some((gap, n_body)) = signed_distance(dst, *p, self.margin, self.convex) else {
                 continue;
             };
+            inside[i] = gap <= 0.0;
             // Outward normal of dst at the nearest face, world frame.
             let n = dst_pose.orientation * n_body;
             let w = src_pose.to_world(src.vertices()[i]);
@@ -102,5 +107,6 @@ impl Pair<'_> {
                 if src_is_1 { (-n, FeatureKey::Vertex1(i as u32)) } else { (n, FeatureKey::Vertex2(i as u32)) };
             out.push(geometry(point, normal, gap, self.pose_a, self.pose_b, self.r, key));
         }
+        inside
     }
 }
