@@ -297,16 +297,23 @@ fn swapping_the_bodies_mirrors_the_contacts_for_non_convex_pairs() {
 }
 
 #[test]
-fn shallow_overlaps_give_shallow_contacts_for_non_convex_pairs() {
+fn shallow_overlaps_give_shallow_contacts() {
     // Bring two bodies together along a random direction until they first touch (steps of
     // 1e-3 r), then by 1 % of r more: no contact point can be deeper than the approach.
     let l = shapes::l_block(0.3).unwrap();
     let c = shapes::random_convex(14, 0.25, 4).unwrap();
+    let box_ = shapes::cuboid(DVec3::new(0.2, 0.1, 0.05)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(31);
     let mut out = Vec::new();
     let (mut edges, mut points) = (0, 0);
     for k in 0..150 {
-        let b = if k % 3 == 0 { &c } else { &l };
+        // L against L and against a convex body (general path); box against the convex
+        // body (convex path).
+        let (l, b) = match k % 3 {
+            0 => (&l, &c),
+            1 => (&l, &l),
+            _ => (&box_, &c),
+        };
         let rot = |rng: &mut ChaCha8Rng| {
             DQuat::from_axis_angle(
                 DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 1.0).normalize(),
@@ -324,13 +331,13 @@ fn shallow_overlaps_give_shallow_contacts_for_non_convex_pairs() {
         let mut d = l.bounding_radius() + b.bounding_radius();
         loop {
             out.clear();
-            if polyhedron_polyhedron(&l, &pa, b, &Pose::new(u * d, qb), 0.0, &mut out) > 0 {
+            if polyhedron_polyhedron(l, &pa, b, &Pose::new(u * d, qb), 0.0, &mut out) > 0 {
                 break;
             }
             d -= step;
         }
         out.clear();
-        polyhedron_polyhedron(&l, &pa, b, &Pose::new(u * (d - 0.01 * r), qb), 0.0, &mut out);
+        polyhedron_polyhedron(l, &pa, b, &Pose::new(u * (d - 0.01 * r), qb), 0.0, &mut out);
         for g in &out {
             assert!(g.gap >= -(0.01 * r + step) * 1.001, "pose {k}: {:?} gap {}", FeatureKey::decode(g.feature), g.gap);
             edges += matches!(FeatureKey::decode(g.feature), FeatureKey::EdgePair(..)) as usize;
