@@ -11,6 +11,35 @@
 //! - [`contact`]: contact points between two polyhedra, a polyhedron and a plane, a
 //!   polyhedron and a sphere, as [`granula_core::ContactGeometry`] with stable feature keys,
 //!   pushed into a caller's vector: a narrowphase plug-in wraps them.
+//!
+//! A contact generator for a pair of polyhedra is a call per candidate pair:
+//!
+//! ```
+//! use granula_core::math::{DQuat, DVec3};
+//! use granula_polyhedra::contact::{plane_polyhedron, polyhedron_polyhedron, FeatureKey};
+//! use granula_polyhedra::{shapes, Pose};
+//!
+//! let cube = shapes::cube(0.1)?;
+//! let block = shapes::l_block(0.05)?;
+//! // A cube resting on the floor with a 0.1 mm overlap: one point per bottom corner.
+//! let on_floor = Pose::new(DVec3::new(0.0, 0.0, 0.05 - 1e-4), DQuat::IDENTITY);
+//! let mut points = Vec::new();
+//! plane_polyhedron(DVec3::ZERO, DVec3::Z, &cube, &on_floor, 0.0, &mut points);
+//! assert_eq!(points.len(), 4);
+//! // The L-block pressed 0.1 mm onto the cube's top face (body 1 = cube, body 2 = block),
+//! // its footprint partly over the edge: the corners of the overlap polygon, two vertices
+//! // of the block and four crossings of the cube's top edges with the block's bottom edges.
+//! points.clear();
+//! let bottom = block.local_aabb().min.z;
+//! let above = Pose::new(on_floor.position + DVec3::new(0.0, 0.0, 0.05 - bottom - 1e-4), DQuat::IDENTITY);
+//! polyhedron_polyhedron(&cube, &on_floor, &block, &above, 0.0, &mut points);
+//! let edges = points.iter().filter(|p| matches!(FeatureKey::decode(p.feature), FeatureKey::EdgePair(..)));
+//! assert_eq!((points.len(), edges.count()), (6, 4));
+//! for p in &points {
+//!     assert!((p.gap + 1e-4).abs() < 1e-12 && (p.normal - DVec3::Z).length() < 1e-12);
+//! }
+//! # Ok::<(), granula_polyhedra::PolyError>(())
+//! ```
 
 pub mod bvh;
 pub mod contact;

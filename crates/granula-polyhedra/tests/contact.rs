@@ -347,3 +347,28 @@ fn shallow_overlaps_give_shallow_contacts() {
     eprintln!("{points} points, {edges} edge-edge");
     assert!(edges > 5, "{edges}");
 }
+
+#[test]
+fn face_on_face_at_45_degrees_gives_the_octagon_of_the_overlap() {
+    // Two equal cubes stacked, the upper turned 45° about z, overlapping by delta: no
+    // vertex of either is inside the other; the overlap is an octagon whose eight corners
+    // are crossings of top edges with bottom edges.
+    let cube = shapes::cube(1.0).unwrap();
+    let delta = 1e-3;
+    let pa = Pose::new(DVec3::ZERO, DQuat::IDENTITY);
+    let pb = Pose::new(DVec3::new(0.0, 0.0, 1.0 - delta), DQuat::from_rotation_z(FRAC_PI_4));
+    for out in both_methods(&cube, &pa, &cube, &pb) {
+        assert_eq!(out.len(), 8, "{out:?}");
+        let corner = 0.5 * (2f64.sqrt() - 1.0);
+        for c in &out {
+            assert!(matches!(FeatureKey::decode(c.feature), FeatureKey::EdgePair(..)));
+            assert!((c.gap + delta).abs() < 1e-12);
+            assert!((c.normal - DVec3::Z).length() < 1e-12);
+            // Corners on the square |x|, |y| ≤ 0.5 with one coordinate at ±0.5, the other at
+            // ±(√2 − 1)/2.
+            let (x, y) = (c.point.x.abs(), c.point.y.abs());
+            let (big, small) = (x.max(y), x.min(y));
+            assert!((big - 0.5).abs() < 1e-12 && (small - corner).abs() < 1e-12, "{:?}", c.point);
+        }
+    }
+}

@@ -2,40 +2,50 @@
 //!
 //! Two boxes crossing edge on edge have no vertex inside the other body, so the vertex
 //! test alone lets them pass through each other. An edge e₁ of body 1 and an edge e₂ of
-//! body 2 make a contact when (i) e₁ crosses the surface of body 2 and e₂ that of body 1 (segment against
-//! the face hierarchy, or clipped by the face planes for convex bodies), (ii) the points
-//! of closest approach of the two lines lie strictly inside both segments, and (iii) the
-//! closest point of e₁ is inside body 2 and that of e₂ inside body 1, (iv) the normal
-//! e₁ × e₂, turned to point out of body 1 (along the mean of e₁'s two face normals), points
-//! into body 2 at e₂ (against the mean of e₂'s face normals), so that swapping the bodies
-//! gives the same decision, and (v) for non-convex bodies, the segment between the two
-//! points crosses neither surface (it lies in the intersection). The gap is the distance of
-//! the two points along the normal (negative: crossed), the point their middle. Edges between coplanar triangles (diagonals of a split polygon) are
+//! body 2 make a contact when:
+//! 1. each crosses the other body's surface (segment against the face hierarchy, or
+//!    clipped by the face planes for convex bodies), not with both ends inside (the vertex
+//!    contacts carry such an edge);
+//! 2. the points of closest approach of the two lines lie strictly inside both segments;
+//! 3. the point on e₁ is inside body 2 and the point on e₂ inside body 1;
+//! 4. the normal e₁ × e₂, turned out of body 1 (along the mean of e₁'s face normals),
+//!    points into body 2 at e₂ (against the mean of e₂'s face normals), so that swapping
+//!    the bodies gives the same decision;
+//! 5. if an end of e₁ or e₂ is inside the other body, the crossing is no deeper than the
+//!    deepest such end: the corners of a face-on-face overlap pass, a crossing next to a
+//!    penetrating vertex whose normal is almost tangent to the true contact (and deeper
+//!    than the approach) does not;
+//! 6. for non-convex bodies, the segment between the two points crosses neither surface
+//!    (it lies in the intersection, as it always does for convex bodies).
+//!
+//! The gap is the distance of the two points along the normal (negative: crossed), the
+//! point their middle. Edges between coplanar triangles (diagonals of a split polygon) are
 //! skipped, and so are parallel edges (their contact is carried by vertices).
 
 use super::vertex::{signed_distance, Pair};
 use super::{geometry, FeatureKey};
 use crate::bvh::ray_hits_box;
-use crate::inside::{classify, PointClass, EDGE_TOLERANCE};
+use crate::inside::{classify, closest_on_triangle, PointClass, EDGE_TOLERANCE};
 use crate::polyhedron::Polyhedron;
 use granula_core::math::DVec3;
 use granula_core::shape::Aabb;
 use granula_core::ContactGeometry;
 
-/// Edge contacts of the pair, appended to `out`.
-/// `vertex_inside[k]` flags the vertices of body k+1 found inside the other body by the vertex pass.
-pub(crate) fn edge_contacts(pair: &Pair, vertex_inside: &[Vec<bool>; 2], out: &mut Vec<ContactGeometry>) {
-    let edges_a = meeting_edges(pair.a, &pair.a_in_b, &vertex_inside[0], pair.b, pair.convex);
+/// Edge contacts of the pair, appended to `out`. `vertex_depth[k]` holds the depth of each
+/// vertex of body k+1 inside the other body (`None`: outside), from the vertex pass.
+pub(crate) fn edge_contacts(pair: &Pair, vertex_depth: &[Vec<Option<f64>>; 2], out: &mut Vec<ContactGeometry>) {
+    let edges_a = meeting_edges(pair.a, &pair.a_in_b, &vertex_depth[0], pair.b, pair.convex);
     if edges_a.is_empty() {
         return;
     }
-    let edges_b = meeting_edges(pair.b, &pair.b_in_a, &vertex_inside[1], pair.a, pair.convex);
+    let edges_b = meeting_edges(pair.b, &pair.b_in_a, &vertex_depth[1], pair.a, pair.convex);
     // Everything below is in body 2's frame.
-    for &(ea, p0, p1) in &edges_a {
+    let tol = 1e-9 * (pair.a.bounding_radius() + pair.b.bounding_radius());
+    for &(ea, p0, p1, inner_a) in &edges_a {
         let e = pair.a.edges()[ea as usize];
         let outward_a =
             pair.rel_ab.rot * (pair.a.normals()[e.faces[0] as usize] + pair.a.normals()[e.faces[1] as usize]);
-        for &(eb, _, _) in &edges_b {
+        for &(eb, _, _, inner_b) in &edges_b {
             let f = pair.b.edges()[eb as usize];
             let [q0, q1] = f.vertices.map(|i| pair.b.vertices()[i as usize]);
             let Some((pa, pb)) = crossing_points(p0, p1, q0, q1) else {
@@ -50,6 +60,14 @@ pub(crate) fn edge_contacts(pair: &Pair, vertex_inside: &[Vec<bool>; 2], out: &m
             let outward_b = pair.b.normals()[f.faces[0] as usize] + pair.b.normals()[f.faces[1] as usize];
             let gap = (pb - pa).dot(n);
             if gap >= 0.0 || n.dot(outward_b) >= 0.0 {
+                continue;
+            }
+            // An edge with an end inside the other body: no deeper than that end.
+            let limit = match (inner_a, inner_b) {
+                (None, None) => f64::INFINITY,
+                (a, b) => a.unwrap_or(0.0).max(b.unwrap_or(0.0)) + tol,
+            };
+            if -gap > limit {
                 continue;
             }
             if !inside(pair.b, pa, pair.convex) || !inside(pair.a, pair.rel_ba.apply(pb), pair.convex) {
@@ -68,17 +86,33 @@ pub(crate) fn edge_contacts(pair: &Pair, vertex_inside: &[Vec<bool>; 2], out: &m
 /// Does the segment between the two crossing points (body 2's frame) stay inside both
 /// bodies? Always so for convex bodies (both points lie in the convex intersection); for
 /// non-convex ones it rejects pairs of edges far apart whose closest points happen to lie
-/// in the other body, across a notch.
+/// in the other body, across a notch. Only proper crossings count: the two points are on
+/// the surfaces, and the segment may run along a face.
 fn within_both(pair: &Pair, pa: DVec3, pb: DVec3) -> bool {
-    let shrink = 1e-6 * (pb - pa);
-    let (s0, s1) = (pa + shrink, pb - shrink);
-    let box_b = Aabb { min: s0.min(s1), max: s0.max(s1) };
-    if segment_meets_surface(pair.b, s0, s1, &box_b) {
-        return false;
-    }
-    let (t0, t1) = (pair.rel_ba.apply(s0), pair.rel_ba.apply(s1));
-    let box_a = Aabb { min: t0.min(t1), max: t0.max(t1) };
-    !segment_meets_surface(pair.a, t0, t1, &box_a)
+    !passes_through_a_face(pair.b, pa, pb)
+        && !passes_through_a_face(pair.a, pair.rel_ba.apply(pa), pair.rel_ba.apply(pb))
+}
+
+/// Does segment s₀s₁ cross a face of the body properly: its ends strictly on both sides
+/// of the face's plane (by more than 1e-9 × the radius), the crossing inside the face?
+fn passes_through_a_face(poly: &Polyhedron, s0: DVec3, s1: DVec3) -> bool {
+    let eps = 1e-9 * poly.bounding_radius();
+    let seg = Aabb { min: s0.min(s1), max: s0.max(s1) };
+    let mut hit = false;
+    poly.bvh().visit(
+        |b| b.overlaps(&seg),
+        |f| {
+            let [a, b, c] = poly.triangle(f);
+            let n = poly.normals()[f as usize];
+            let (d0, d1) = (n.dot(s0 - a), n.dot(s1 - a));
+            if (d0 > eps && d1 < -eps) || (d0 < -eps && d1 > eps) {
+                let x = s0 + (s1 - s0) * (d0 / (d0 - d1));
+                hit = (closest_on_triangle(x, [a, b, c]) - x).length() <= eps;
+            }
+            !hit
+        },
+    );
+    hit
 }
 
 fn inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
@@ -89,22 +123,27 @@ fn inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
     }
 }
 
-/// The sharp edges of `src` (its vertices mapped into `dst`'s frame as `mapped`) that pass
-/// through `dst`: both ends outside (`inside` flags the vertices inside), surface crossed.
-/// Their mapped endpoints come along.
+/// The sharp edges of `src` (its vertices mapped into `dst`'s frame as `mapped`) that cross
+/// `dst`'s surface, with their mapped endpoints and the depth of their deeper end inside
+/// `dst` (`None` when both ends are outside; `depth` holds the vertices' depths). Edges
+/// with both ends inside are left out.
 fn meeting_edges(
     src: &Polyhedron,
     mapped: &[DVec3],
-    inside: &[bool],
+    depth: &[Option<f64>],
     dst: &Polyhedron,
     convex: bool,
-) -> Vec<(u32, DVec3, DVec3)> {
+) -> Vec<(u32, DVec3, DVec3, Option<f64>)> {
     let bounds = dst.local_aabb();
     let mut found = Vec::new();
     for (k, e) in src.edges().iter().enumerate() {
-        if !e.sharp || e.vertices.iter().any(|&v| inside[v as usize]) {
+        if !e.sharp {
             continue;
         }
+        let inner = match e.vertices.map(|v| depth[v as usize]) {
+            [Some(_), Some(_)] => continue,
+            [a, b] => a.or(b),
+        };
         let [p0, p1] = e.vertices.map(|i| mapped[i as usize]);
         let seg = Aabb { min: p0.min(p1), max: p0.max(p1) };
         if !seg.overlaps(&bounds) {
@@ -112,7 +151,7 @@ fn meeting_edges(
         }
         let meets = if convex { segment_meets_convex(dst, p0, p1) } else { segment_meets_surface(dst, p0, p1, &seg) };
         if meets {
-            found.push((k as u32, p0, p1));
+            found.push((k as u32, p0, p1, inner));
         }
     }
     found

@@ -62,20 +62,25 @@ pub(crate) fn signed_distance(poly: &Polyhedron, p: DVec3, margin: f64, convex: 
     // The direction to the nearest surface point: the face normal when that point is inside
     // a face, the bisecting direction when it is on an edge or a vertex (a point in the
     // wedge of a reflex edge of a non-convex body is pushed out diagonally).
+    let face_normal = poly.normals()[s.face as usize];
     let normal = if class == PointClass::OnSurface || s.distance <= 1e-12 * poly.bounding_radius() {
-        poly.normals()[s.face as usize]
-    } else if class == PointClass::Inside {
-        (s.point - p) / s.distance
+        face_normal
     } else {
-        (p - s.point) / s.distance
+        let dir = if class == PointClass::Inside { s.point - p } else { p - s.point } / s.distance;
+        // Inside a face, the face normal itself, free of the round-off of a short difference.
+        if dir.dot(face_normal) > 1.0 - 1e-9 {
+            face_normal
+        } else {
+            dir
+        }
     };
     Some((gap, normal))
 }
 
 impl Pair<'_> {
-    /// Vertices of a in b, then vertices of b in a. Returns, for each body, which of its
-    /// vertices are inside (or on) the other one.
-    pub fn vertices(&self, out: &mut Vec<ContactGeometry>) -> [Vec<bool>; 2] {
+    /// Vertices of a in b, then vertices of b in a. Returns, for each body, the depth of
+    /// each of its vertices inside (or on) the other one, `None` for those outside.
+    pub fn vertices(&self, out: &mut Vec<ContactGeometry>) -> [Vec<Option<f64>>; 2] {
         [
             self.pass(self.a, self.pose_a, &self.a_in_b, self.b, self.pose_b, true, out),
             self.pass(self.b, self.pose_b, &self.b_in_a, self.a, self.pose_a, false, out),
@@ -92,13 +97,13 @@ impl Pair<'_> {
         dst_pose: &Pose,
         src_is_1: bool,
         out: &mut Vec<ContactGeometry>,
-    ) -> Vec<bool> {
-        let mut inside = vec![false; mapped.len()];
+    ) -> Vec<Option<f64>> {
+        let mut inside = vec![None; mapped.len()];
         for (i, p) in mapped.iter().enumerate() {
             let Some((gap, n_body)) = signed_distance(dst, *p, self.margin, self.convex) else {
                 continue;
             };
-            inside[i] = gap <= 0.0;
+            inside[i] = (gap <= 0.0).then_some(-gap);
             // Outward normal of dst at the nearest face, world frame.
             let n = dst_pose.orientation * n_body;
             let w = src_pose.to_world(src.vertices()[i]);
