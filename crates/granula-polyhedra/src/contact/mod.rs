@@ -43,13 +43,13 @@ pub enum Method {
     /// [`Method::Convex`] when both bodies are convex with at most
     /// [`CONVEX_PATH_MAX_PLANES`] face planes each, else [`Method::General`]: the plane
     /// tests are O(V·F) per pair, the hierarchy O(V log F), and the bench
-    /// (`benches/contact_pairs.rs`) finds the planes 3× faster at 320 faces and the
-    /// hierarchy 2.5× faster at 1280.
+    /// (`benches/contact_pairs.rs`) finds the two paths about even at 320 faces and the
+    /// hierarchy twice as fast at 1280.
     Auto,
 }
 
 /// Largest number of distinct face planes for which [`Method::Auto`] takes the convex path.
-pub const CONVEX_PATH_MAX_PLANES: usize = 512;
+pub const CONVEX_PATH_MAX_PLANES: usize = 384;
 
 /// Bits 30–31 of a feature key tell its kind; the rest is the index (or indices).
 const KIND_SHIFT: u32 = 30;
