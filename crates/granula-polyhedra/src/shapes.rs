@@ -28,6 +28,12 @@ fn hull_shape(points: &[DVec3]) -> Result<Polyhedron> {
     Ok(Polyhedron::from_mesh(v, f, BodyFrame::CentreOfMass)?.0)
 }
 
+/// The convex hull of any point cloud (at least four points, not all in one plane), in its
+/// centre-of-mass frame; points inside the hull or on its faces are dropped.
+pub fn convex_hull_of(points: &[DVec3]) -> Result<Polyhedron> {
+    hull_shape(points)
+}
+
 /// A box with these half extents (12 triangles).
 pub fn cuboid(half_extents: DVec3) -> Result<Polyhedron> {
     for k in 0..3 {

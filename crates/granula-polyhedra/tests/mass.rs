@@ -149,6 +149,17 @@ fn random_convex_is_repeatable_convex_and_valid() {
 }
 
 #[test]
+fn hull_of_a_point_cloud_is_its_convex_polyhedron() {
+    // An octahedron's six corners plus points inside and on its faces.
+    let mut pts = vec![DVec3::X, -DVec3::X, DVec3::Y, -DVec3::Y, DVec3::Z, -DVec3::Z];
+    pts.extend([DVec3::ZERO, DVec3::splat(0.2), DVec3::splat(1.0 / 3.0)]);
+    let p = shapes::convex_hull_of(&pts).unwrap();
+    assert_eq!((p.vertices().len(), p.faces().len()), (6, 8));
+    assert!((p.volume() - 4.0 / 3.0).abs() < 1e-14);
+    assert!(shapes::convex_hull_of(&pts[..3]).is_err());
+}
+
+#[test]
 fn bad_parameters_are_named() {
     assert!(shapes::cube(0.0).is_err());
     assert!(shapes::prism(2, 1.0, 1.0).is_err());
