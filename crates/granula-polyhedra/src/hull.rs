@@ -3,13 +3,17 @@
 //! tens to hundreds of points of a particle shape).
 
 use crate::error::{PolyError, Result};
+use crate::mesh::COPLANAR_COS;
 use granula_core::math::DVec3;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-/// Triangulated convex hull of `points`: the hull's vertices (a subset of the input, in
-/// input order) and its faces, counter-clockwise seen from outside. Points within a
-/// relative distance of 1e-10 of a face's plane count as on it and are not added, so
+/// Triangulated convex hull of `points`: the hull's vertices (the extreme points of the
+/// input, in input order) and its faces, counter-clockwise seen from outside. Points within
+/// a relative distance of 1e-10 of a face's plane count as on it and are not added, so
 /// coplanar points (the four corners of a box face) give coplanar triangles, not slivers.
+/// Points are inserted farthest from the centroid first; a point that still ends up as a
+/// hull vertex inside a flat face or on a straight edge (its faces span fewer than three
+/// planes) is not extreme: it is dropped and the hull built again without it.
 pub fn convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>)> {
     if points.len() < 4 {
         return Err(PolyError::DegenerateHull { reason: "fewer than 4 points" });
@@ -19,18 +23,37 @@ pub fn convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>)> {
     }
     let scale = points.iter().map(|p| (*p - points[0]).length()).fold(0.0, f64::max);
     let eps = 1e-10 * scale.max(f64::MIN_POSITIVE);
-    let seed = initial_tetrahedron(points, eps)?;
+    let centroid = points.iter().copied().sum::<DVec3>() / points.len() as f64;
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (di, dj) = ((points[i] - centroid).length_squared(), (points[j] - centroid).length_squared());
+        dj.total_cmp(&di).then(i.cmp(&j))
+    });
+    loop {
+        let faces = hull_of(points, &order, eps)?;
+        let flat = non_extreme_vertices(points, &faces);
+        if flat.is_empty() {
+            return Ok(compact(points, &faces));
+        }
+        order.retain(|i| !flat.contains(i));
+    }
+}
+
+/// The hull of the points `order` lists, inserted in that order.
+fn hull_of(points: &[DVec3], order: &[usize], eps: f64) -> Result<Vec<[usize; 3]>> {
+    let seed = initial_tetrahedron(points, order, eps)?;
     let mut faces: Vec<[usize; 3]> = Vec::new();
     let [a, b, c, d] = seed;
     // Orient the seed outward: d must lie below face (a, b, c).
     let below = plane_dist(points, [a, b, c], points[d]) < 0.0;
     let (b, c) = if below { (b, c) } else { (c, b) };
     faces.extend([[a, b, c], [a, d, b], [b, d, c], [c, d, a]]);
-    for (i, p) in points.iter().enumerate() {
+    for &i in order {
         if seed.contains(&i) {
             continue;
         }
-        let visible: Vec<bool> = faces.iter().map(|f| plane_dist(points, *f, *p) > eps).collect();
+        let p = points[i];
+        let visible: Vec<bool> = faces.iter().map(|f| plane_dist(points, *f, p) > eps).collect();
         if !visible.iter().any(|&v| v) {
             continue;
         }
@@ -56,14 +79,33 @@ pub fn convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>)> {
         }
         faces = next;
     }
-    Ok(compact(points, &faces))
+    Ok(faces)
+}
+
+/// Hull vertices whose incident faces span fewer than three distinct planes: inside a
+/// flat face or on a straight edge of the hull.
+fn non_extreme_vertices(points: &[DVec3], faces: &[[usize; 3]]) -> Vec<usize> {
+    let mut planes: HashMap<usize, Vec<DVec3>> = HashMap::new();
+    for f in faces {
+        let [a, b, c] = f.map(|i| points[i]);
+        let n = (b - a).cross(c - a).normalize();
+        for &i in f {
+            let list = planes.entry(i).or_default();
+            if !list.iter().any(|m| m.dot(n) > COPLANAR_COS) {
+                list.push(n);
+            }
+        }
+    }
+    let mut flat: Vec<usize> = planes.into_iter().filter(|(_, l)| l.len() < 3).map(|(i, _)| i).collect();
+    flat.sort_unstable();
+    flat
 }
 
 /// Four affinely independent points: the two farthest along an axis, the farthest from
 /// their line, the farthest from their plane.
-fn initial_tetrahedron(points: &[DVec3], eps: f64) -> Result<[usize; 4]> {
+fn initial_tetrahedron(points: &[DVec3], order: &[usize], eps: f64) -> Result<[usize; 4]> {
     let far = |key: &dyn Fn(DVec3) -> f64| {
-        (0..points.len()).max_by(|&i, &j| key(points[i]).total_cmp(&key(points[j]))).unwrap_or(0)
+        order.iter().copied().max_by(|&i, &j| key(points[i]).total_cmp(&key(points[j])).then(j.cmp(&i))).unwrap_or(0)
     };
     let a = far(&|p| -p.x);
     let b = far(&|p| (p - points[a]).length_squared());

@@ -149,6 +149,19 @@ fn random_convex_is_repeatable_convex_and_valid() {
 }
 
 #[test]
+fn random_convex_never_fails_over_many_seeds() {
+    // Every hull passes the mesh checks (closed, oriented, no zero-area face) and is convex;
+    // its volume is below that of the sphere of the largest radius.
+    for seed in 0..400u64 {
+        let n = 5 + (seed as usize * 7) % 60;
+        let p = shapes::random_convex(n, 1.0, seed).unwrap_or_else(|e| panic!("seed {seed}, {n} points: {e}"));
+        assert!(p.is_convex(), "seed {seed}");
+        assert!(p.volume() < 4.0 / 3.0 * std::f64::consts::PI);
+        assert_eq!(p.edges().len() * 2, p.faces().len() * 3);
+    }
+}
+
+#[test]
 fn hull_of_a_point_cloud_is_its_convex_polyhedron() {
     // An octahedron's six corners plus points inside and on its faces.
     let mut pts = vec![DVec3::X, -DVec3::X, DVec3::Y, -DVec3::Y, DVec3::Z, -DVec3::Z];
@@ -157,6 +170,13 @@ fn hull_of_a_point_cloud_is_its_convex_polyhedron() {
     assert_eq!((p.vertices().len(), p.faces().len()), (6, 8));
     assert!((p.volume() - 4.0 / 3.0).abs() < 1e-14);
     assert!(shapes::convex_hull_of(&pts[..3]).is_err());
+    // A 5×5×5 grid: many points on the faces and edges of its hull, which is the cube.
+    let grid: Vec<DVec3> =
+        (0..125).map(|i| DVec3::new((i % 5) as f64, ((i / 5) % 5) as f64, (i / 25) as f64)).collect();
+    let cube = shapes::convex_hull_of(&grid).unwrap();
+    assert_eq!(cube.vertices().len(), 8);
+    assert!((cube.volume() - 64.0).abs() < 1e-12);
+    assert_eq!(cube.planes().len(), 6);
 }
 
 #[test]
