@@ -110,6 +110,11 @@ fn main() {
         ),
     ];
     let faces: f64 = small[0].1.iter().map(|c| c.a.faces().len() as f64).sum::<f64>() / 1000.0;
+    let blocks = cases(|_| shapes::l_block(0.01).unwrap(), 1000, 0.01);
+    println!("L-block pairs (non-convex, {} faces), 1000 poses, overlap 1 %:", blocks[0].a.faces().len());
+    let (ns, pts) = time_pairs(Method::General, &blocks, 10);
+    println!("  General: {ns:8.0} ns per pair, {pts:.2} contact points per pair");
+
     // `cargo bench ... -- pairs` runs the small-pair timings only (for a profiler).
     let only_pairs = std::env::args().any(|a| a == "pairs");
     for (what, set) in &small {
