@@ -115,11 +115,14 @@ fn main() {
     let (ns, pts) = time_pairs(Method::General, &blocks, 10);
     println!("  General: {ns:8.0} ns per pair, {pts:.2} contact points per pair");
 
-    // `cargo bench ... -- pairs` runs the small-pair timings only (for a profiler).
-    let only_pairs = std::env::args().any(|a| a == "pairs");
+    // `cargo bench ... -- pairs` runs the small-pair timings only, `-- convex` only their
+    // convex path (for a profiler).
+    let convex_only = std::env::args().any(|a| a == "convex");
+    let only_pairs = convex_only || std::env::args().any(|a| a == "pairs");
     for (what, set) in &small {
         println!("random convex pairs ({faces:.1} faces on average), 1000 poses, {what}:");
-        for method in [Method::General, Method::Convex] {
+        let methods: &[Method] = if convex_only { &[Method::Convex] } else { &[Method::General, Method::Convex] };
+        for &method in methods {
             let (ns, pts) = time_pairs(method, set, 10);
             println!("  {method:?}: {ns:8.0} ns per pair, {pts:.2} contact points per pair");
         }

@@ -34,11 +34,11 @@ use granula_core::ContactGeometry;
 /// Edge contacts of the pair, appended to `out`. `vertex_depth[k]` holds the depth of each
 /// vertex of body k+1 inside the other body (`None`: outside), from the vertex pass.
 pub(crate) fn edge_contacts(pair: &Pair, vertex_depth: &[Vec<Option<f64>>; 2], out: &mut Vec<ContactGeometry>) {
-    let edges_a = meeting_edges(pair.a, &pair.a_in_b, &vertex_depth[0], pair.b, pair.convex);
+    let edges_a = meeting_edges(pair.a, &pair.a_in_b, &vertex_depth[0], pair.b, (pair.convex, pair.facing[1]));
     if edges_a.is_empty() {
         return;
     }
-    let edges_b = meeting_edges(pair.b, &pair.b_in_a, &vertex_depth[1], pair.a, pair.convex);
+    let edges_b = meeting_edges(pair.b, &pair.b_in_a, &vertex_depth[1], pair.a, (pair.convex, pair.facing[0]));
     // Everything below is in body 2's frame.
     let tol = 1e-9 * (pair.a.bounding_radius() + pair.b.bounding_radius());
     for &(ea, p0, p1, inner_a) in &edges_a {
@@ -117,7 +117,7 @@ fn passes_through_a_face(poly: &Polyhedron, s0: DVec3, s1: DVec3) -> bool {
 
 fn inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
     if convex {
-        signed_distance(poly, p, 0.0, true).is_some_and(|(g, _)| g <= 0.0)
+        signed_distance(poly, p, 0.0, true, 0).is_some_and(|(g, _)| g <= 0.0)
     } else {
         classify(poly, p) != PointClass::Outside
     }
@@ -132,7 +132,7 @@ fn meeting_edges(
     mapped: &[DVec3],
     depth: &[Option<f64>],
     dst: &Polyhedron,
-    convex: bool,
+    (convex, first_plane): (bool, usize),
 ) -> Vec<(u32, DVec3, DVec3, Option<f64>)> {
     let bounds = dst.local_aabb();
     let mut found = Vec::new();
@@ -149,7 +149,11 @@ fn meeting_edges(
         if !seg.overlaps(&bounds) {
             continue;
         }
-        let meets = if convex { segment_meets_convex(dst, p0, p1) } else { segment_meets_surface(dst, p0, p1, &seg) };
+        let meets = if convex {
+            segment_meets_convex(dst, p0, p1, first_plane)
+        } else {
+            segment_meets_surface(dst, p0, p1, &seg)
+        };
         if meets {
             found.push((k as u32, p0, p1, inner));
         }
@@ -159,7 +163,13 @@ fn meeting_edges(
 
 /// Does segment p₀p₁ cross the surface of the convex body? Clipped by each face plane
 /// (Cyrus–Beck): a non-empty part inside, and not the whole segment.
-fn segment_meets_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3) -> bool {
+fn segment_meets_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3, first: usize) -> bool {
+    // Both ends beyond the plane facing the other body (the usual case far from the
+    // contact): out at once.
+    let (n0, d0) = poly.planes()[first];
+    if n0.dot(p0) > d0 && n0.dot(p1) > d0 {
+        return false;
+    }
     let d = p1 - p0;
     let (mut enter, mut exit) = (0.0f64, 1.0f64);
     for &(n, off) in poly.planes() {

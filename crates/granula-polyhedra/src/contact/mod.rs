@@ -177,7 +177,10 @@ pub fn polyhedron_polyhedron_with(
         Method::Auto => [a, b].iter().all(|p| p.is_convex() && p.planes().len() <= CONVEX_PATH_MAX_PLANES),
     };
     let (rel_ab, rel_ba) = (Relative::between(pose_a, pose_b), Relative::between(pose_b, pose_a));
-    if convex && (facing_plane_separates(a, b, &rel_ba, margin) || facing_plane_separates(b, a, &rel_ab, margin)) {
+    let facing = if convex { [facing_plane(a, &rel_ba), facing_plane(b, &rel_ab)] } else { [0, 0] };
+    if convex
+        && (plane_separates(a, facing[0], b, &rel_ba, margin) || plane_separates(b, facing[1], a, &rel_ab, margin))
+    {
         return 0;
     }
     let pair = vertex::Pair {
@@ -192,23 +195,27 @@ pub fn polyhedron_polyhedron_with(
         b_in_a: b.vertices().iter().map(|v| rel_ba.apply(*v)).collect(),
         rel_ab,
         rel_ba,
+        facing,
     };
     let inside = pair.vertices(out);
     edge::edge_contacts(&pair, &inside, out);
     out.len() - before
 }
 
-/// Quick rejection for convex pairs: the face plane of `dst` that faces `src` most directly
-/// (its normal closest to the direction of `src`'s centre) with every vertex of `src`
-/// beyond it by more than `margin`. O(F + V); a pair it does not reject may still be
-/// apart (separated by another plane, or by an edge–edge axis) and goes through the
-/// full test.
-fn facing_plane_separates(dst: &Polyhedron, src: &Polyhedron, src_in_dst: &Relative, margin: f64) -> bool {
+/// The face plane of `dst` that faces `src` most directly: its normal closest to the
+/// direction of `src`'s centre.
+fn facing_plane(dst: &Polyhedron, src_in_dst: &Relative) -> usize {
     let centre = src_in_dst.shift;
-    let Some(&(n, d)) = dst.planes().iter().max_by(|p, q| p.0.dot(centre).total_cmp(&q.0.dot(centre))) else {
-        return false;
-    };
+    let planes = dst.planes();
+    (0..planes.len()).max_by(|&i, &j| planes[i].0.dot(centre).total_cmp(&planes[j].0.dot(centre))).unwrap_or(0)
+}
+
+/// Quick rejection for convex pairs: every vertex of `src` beyond plane `k` of `dst` by
+/// more than `margin`. O(V); a pair it does not reject may still be apart (separated by
+/// another plane, or by an edge–edge axis) and goes through the full test.
+fn plane_separates(dst: &Polyhedron, k: usize, src: &Polyhedron, src_in_dst: &Relative, margin: f64) -> bool {
+    let (n, d) = dst.planes()[k];
     let n_src = src_in_dst.rot.transpose() * n;
-    let offset = n.dot(centre) - d;
+    let offset = n.dot(src_in_dst.shift) - d;
     src.vertices().iter().all(|v| n_src.dot(*v) + offset > margin)
 }

@@ -21,6 +21,8 @@ pub(crate) struct Pair<'a> {
     pub b_in_a: Vec<DVec3>,
     pub rel_ab: Relative,
     pub rel_ba: Relative,
+    /// The face plane of a that faces b, and that of b that faces a (convex path).
+    pub facing: [usize; 2],
 }
 
 /// Signed distance of `p` (body frame of `poly`) to the surface and the outward normal
@@ -30,14 +32,27 @@ pub(crate) struct Pair<'a> {
 /// nearest face) and a lower bound of the distance outside. General: ray parity for the
 /// sign, the nearest point of the surface for the distance and the normal (the unit
 /// vector from the point to it, outward).
-pub(crate) fn signed_distance(poly: &Polyhedron, p: DVec3, margin: f64, convex: bool) -> Option<(f64, DVec3)> {
+/// `first` is the plane the convex test tries first (the one facing the other body, where
+/// a far vertex is most likely beyond: the early exit then comes after one plane).
+pub(crate) fn signed_distance(
+    poly: &Polyhedron,
+    p: DVec3,
+    margin: f64,
+    convex: bool,
+    first: usize,
+) -> Option<(f64, DVec3)> {
     let m = margin.max(0.0);
     if box_dist2(&poly.local_aabb(), p) > m * m {
         return None;
     }
     if convex {
+        let planes = poly.planes();
+        let (n0, d0) = planes[first];
+        if n0.dot(p) - d0 > margin {
+            return None;
+        }
         let (mut best, mut normal) = (f64::NEG_INFINITY, DVec3::Z);
-        for &(n, d) in poly.planes() {
+        for &(n, d) in planes {
             let s = n.dot(p) - d;
             if s > best {
                 (best, normal) = (s, n);
@@ -82,8 +97,8 @@ impl Pair<'_> {
     /// each of its vertices inside (or on) the other one, `None` for those outside.
     pub fn vertices(&self, out: &mut Vec<ContactGeometry>) -> [Vec<Option<f64>>; 2] {
         [
-            self.pass(self.a, self.pose_a, &self.a_in_b, self.b, self.pose_b, true, out),
-            self.pass(self.b, self.pose_b, &self.b_in_a, self.a, self.pose_a, false, out),
+            self.pass(self.a, self.pose_a, &self.a_in_b, self.b, self.pose_b, (true, self.facing[1]), out),
+            self.pass(self.b, self.pose_b, &self.b_in_a, self.a, self.pose_a, (false, self.facing[0]), out),
         ]
     }
 
@@ -95,12 +110,12 @@ impl Pair<'_> {
         mapped: &[DVec3],
         dst: &Polyhedron,
         dst_pose: &Pose,
-        src_is_1: bool,
+        (src_is_1, first_plane): (bool, usize),
         out: &mut Vec<ContactGeometry>,
     ) -> Vec<Option<f64>> {
         let mut inside = vec![None; mapped.len()];
         for (i, p) in mapped.iter().enumerate() {
-            let Some((gap, n_body)) = signed_distance(dst, *p, self.margin, self.convex) else {
+            let Some((gap, n_body)) = signed_distance(dst, *p, self.margin, self.convex, first_plane) else {
                 continue;
             };
             inside[i] = (gap <= 0.0).then_some(-gap);
