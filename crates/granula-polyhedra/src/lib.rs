@@ -11,6 +11,8 @@
 //! - [`contact`]: contact points between two polyhedra, a polyhedron and a plane, a
 //!   polyhedron and a sphere, as [`granula_core::ContactGeometry`] with stable feature keys,
 //!   pushed into a caller's vector: a narrowphase plug-in wraps them.
+//! - [`overlap`]: the intersection volume, centroid and normal of two convex bodies, for
+//!   overlap-volume normal forces.
 //!
 //! A contact generator for a pair of polyhedra is a call per candidate pair:
 //!
@@ -48,6 +50,7 @@ pub mod hull;
 pub mod inside;
 pub mod io;
 pub mod mesh;
+pub mod overlap;
 pub mod polyhedron;
 pub mod shapes;
 
