@@ -8,6 +8,7 @@
 use glam::{DQuat, DVec3};
 use granula_polyhedra::contact::{plane_polyhedron, polyhedron_polyhedron_with, Method};
 use granula_polyhedra::inside::{classify, ray_direction, ray_triangle, RayHit};
+use granula_polyhedra::overlap::convex_overlap;
 use granula_polyhedra::{shapes, Polyhedron, Pose};
 use std::hint::black_box;
 use std::time::Instant;
@@ -127,6 +128,18 @@ fn main() {
             println!("  {method:?}: {ns:8.0} ns per pair, {pts:.2} contact points per pair");
         }
     }
+    let set = &small[0].1;
+    let t = Instant::now();
+    let mut volume = 0.0;
+    for _ in 0..10 {
+        for c in set {
+            volume += convex_overlap(&c.a, &c.pa, &c.b, &c.pb).map_or(0.0, |o| o.volume);
+        }
+    }
+    let ns = t.elapsed().as_secs_f64() * 1e9 / (10 * set.len()) as f64;
+    println!("  overlap volume (convex_overlap) of the same pairs: {ns:8.0} ns per pair");
+    black_box(volume);
+
     if only_pairs {
         return;
     }

@@ -14,6 +14,7 @@
 
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DMat3, DVec3};
+use granula_core::shape::Aabb;
 
 /// The intersection of two convex bodies, world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,20 +43,32 @@ pub fn convex_overlap(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Po
     let rot = DMat3::from_quat(inv * pose_a.orientation);
     let shift = inv * (pose_a.position - pose_b.position);
     let a_vertices: Vec<DVec3> = a.vertices().iter().map(|v| rot * *v + shift).collect();
-    let a_planes: Vec<(DVec3, f64)> = a.planes().iter().map(|&(n, d)| (rot * n, d + (rot * n).dot(shift))).collect();
+    // Each body's planes with the one facing the other body first: a triangle far from
+    // the overlap is beyond it and dropped after one plane.
+    let mut a_planes: Vec<(DVec3, f64)> =
+        a.planes().iter().map(|&(n, d)| (rot * n, d + (rot * n).dot(shift))).collect();
+    facing_first(&mut a_planes, -shift);
+    let mut b_planes = b.planes().to_vec();
+    facing_first(&mut b_planes, shift);
     // Tie-break only (coplanar faces): far below the round-off of a volume.
     let eps = 1e-14 * reach;
+    let box_b = b.local_aabb();
+    let box_a = a_vertices.iter().fold(Aabb { min: DVec3::INFINITY, max: DVec3::NEG_INFINITY }, |bx, v| Aabb {
+        min: bx.min.min(*v),
+        max: bx.max.max(*v),
+    });
     let mut sums = Sums::default();
-    let mut buffer = Vec::new();
+    let (mut current, mut next) = (Vec::with_capacity(16), Vec::with_capacity(16));
     for f in a.faces() {
         let tri = f.map(|i| a_vertices[i as usize]);
-        if let Some(poly) = clip(&tri, b.planes(), eps, &mut buffer) {
-            sums.add(&poly, true);
+        if overlaps_box(&tri, &box_b) && clip(&tri, &b_planes, eps, &mut current, &mut next) {
+            sums.add(&current, true);
         }
     }
     for f in 0..b.faces().len() as u32 {
-        if let Some(poly) = clip(&b.triangle(f), &a_planes, -eps, &mut buffer) {
-            sums.add(&poly, false);
+        let tri = b.triangle(f);
+        if overlaps_box(&tri, &box_a) && clip(&tri, &a_planes, -eps, &mut current, &mut next) {
+            sums.add(&current, false);
         }
     }
     if !(sums.volume6 > 0.0) {
@@ -91,26 +104,47 @@ impl Sums {
     }
 }
 
-/// The part of a convex polygon with n·x − d ≤ `threshold` for every plane, or `None` when
-/// less than a triangle is left.
-fn clip(polygon: &[DVec3], planes: &[(DVec3, f64)], threshold: f64, buffer: &mut Vec<DVec3>) -> Option<Vec<DVec3>> {
-    let mut current: Vec<DVec3> = polygon.to_vec();
+/// Moves the plane whose outward normal is closest to `dir` (toward the other body) to
+/// the front.
+fn facing_first(planes: &mut [(DVec3, f64)], dir: DVec3) {
+    if let Some(k) = (0..planes.len()).max_by(|&i, &j| planes[i].0.dot(dir).total_cmp(&planes[j].0.dot(dir))) {
+        planes.swap(0, k);
+    }
+}
+
+/// Does the triangle's box meet `bx`? (Triangles away from the other body are skipped
+/// before clipping.)
+fn overlaps_box(tri: &[DVec3; 3], bx: &Aabb) -> bool {
+    Aabb { min: tri[0].min(tri[1]).min(tri[2]), max: tri[0].max(tri[1]).max(tri[2]) }.overlaps(bx)
+}
+
+/// Clips the triangle to n·x − d ≤ `threshold` for every plane, into `current` (`next` is
+/// scratch). `false` when less than a triangle is left.
+fn clip(
+    tri: &[DVec3; 3],
+    planes: &[(DVec3, f64)],
+    threshold: f64,
+    current: &mut Vec<DVec3>,
+    next: &mut Vec<DVec3>,
+) -> bool {
+    current.clear();
+    current.extend_from_slice(tri);
     for &(n, d) in planes {
-        buffer.clear();
+        next.clear();
         for (k, &p) in current.iter().enumerate() {
             let q = current[(k + 1) % current.len()];
             let (sp, sq) = (n.dot(p) - d - threshold, n.dot(q) - d - threshold);
             if sp <= 0.0 {
-                buffer.push(p);
+                next.push(p);
             }
             if (sp <= 0.0) != (sq <= 0.0) {
-                buffer.push(p + (q - p) * (sp / (sp - sq)));
+                next.push(p + (q - p) * (sp / (sp - sq)));
             }
         }
-        std::mem::swap(&mut current, buffer);
+        std::mem::swap(current, next);
         if current.len() < 3 {
-            return None;
+            return false;
         }
     }
-    Some(current)
+    true
 }
