@@ -105,6 +105,16 @@ pub enum PolyError {
         /// Why.
         reason: &'static str,
     },
+    /// A shape handed to the core as a body must be in its principal axes (the core's
+    /// mass properties are principal moments about the body axes).
+    #[error(
+        "the polyhedron is not in its principal axes (largest product of inertia {product:e} per unit density): \
+         build it with BodyFrame::PrincipalAxes"
+    )]
+    NotPrincipalAxes {
+        /// The largest off-diagonal entry of the inertia tensor per unit density.
+        product: f64,
+    },
     /// The principal-axes decomposition was refused by the core (non-finite inertia).
     #[error(transparent)]
     Core(#[from] granula_core::CoreError),

@@ -11,6 +11,7 @@
 //! - [`contact`]: contact points between two polyhedra, a polyhedron and a plane, a
 //!   polyhedron and a sphere, as [`granula_core::ContactGeometry`] with stable feature keys,
 //!   pushed into a caller's vector: a narrowphase plug-in wraps them.
+//! - [`core_shape`]: a polyhedron as a core `CustomShape` (against spheres, today).
 //! - [`overlap`]: the intersection volume, centroid and normal of two convex bodies, for
 //!   overlap-volume normal forces.
 //!
@@ -45,6 +46,7 @@
 
 pub mod bvh;
 pub mod contact;
+pub mod core_shape;
 pub mod error;
 pub mod hull;
 pub mod inside;

@@ -27,7 +27,7 @@ mod vertex;
 
 pub use cylinder::cylinder_polyhedron;
 pub use plane::plane_polyhedron;
-pub use sphere::polyhedron_sphere;
+pub use sphere::{polyhedron_sphere, sphere_contact};
 
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DMat3, DVec3};

@@ -23,14 +23,31 @@ pub fn polyhedron_sphere(
     margin: f64,
     out: &mut Vec<ContactGeometry>,
 ) -> usize {
+    match sphere_contact(poly, pose, center, radius, margin) {
+        Some(g) => {
+            out.push(g);
+            1
+        }
+        None => 0,
+    }
+}
+
+/// The contact of [`polyhedron_sphere`] itself, if any.
+pub fn sphere_contact(
+    poly: &Polyhedron,
+    pose: &Pose,
+    center: DVec3,
+    radius: f64,
+    margin: f64,
+) -> Option<ContactGeometry> {
     let c = pose.to_body(center);
     let reach = (radius + margin).max(0.0);
     if box_dist2(&poly.local_aabb(), c) > reach * reach {
-        return 0;
+        return None;
     }
     let s = nearest_surface(poly, c);
     if s.distance - radius > margin {
-        return 0;
+        return None;
     }
     let face_normal = poly.normals()[s.face as usize];
     let tiny = 1e-12 * poly.bounding_radius();
@@ -43,14 +60,16 @@ pub fn polyhedron_sphere(
             PointClass::Outside => ((c - s.point) / s.distance, s.distance),
         }
     };
+    // Inside a face, the face normal itself, free of the round-off of a difference.
+    let dir = if dir.dot(face_normal) > 1.0 - 1e-9 { face_normal } else { dir };
     let gap = signed - radius;
     if gap > margin {
-        return 0;
+        return None;
     }
     let n = pose.orientation * dir;
     let q = pose.to_world(s.point);
     let point = 0.5 * (q + center - n * radius);
-    out.push(ContactGeometry {
+    Some(ContactGeometry {
         point,
         normal: n,
         gap,
@@ -58,6 +77,5 @@ pub fn polyhedron_sphere(
         branch2: point - center,
         effective_radius: radius,
         feature: FeatureKey::Single.encode(),
-    });
-    1
+    })
 }
