@@ -9,7 +9,7 @@
 //! - [`inside`]: is a point inside a body? By ray parity (003 §4), robust on edges and
 //!   vertices; and the nearest point of the surface.
 //! - [`contact`]: contact points between two polyhedra, a polyhedron and a plane, a
-//!   polyhedron and a sphere, as [`granula_core::ContactGeometry`] with stable feature keys,
+//!   cylindrical wall or a sphere, as [`granula_core::ContactGeometry`] with stable feature keys,
 //!   pushed into a caller's vector: a narrowphase plug-in wraps them.
 //! - [`core_shape`]: a polyhedron as a core `CustomShape` (against spheres, today).
 //! - [`overlap`]: the intersection volume, centroid and normal of two convex bodies, for

@@ -10,14 +10,21 @@
 //!
 //! **Polyhedron–polyhedron** ([`polyhedron_polyhedron`]): every vertex of each body is
 //! tested against the other (vertex contacts: point at the vertex moved half the depth
-//! toward the surface, normal of the nearest face, depth the distance to it), then pairs of
-//! sharp edges that cross each other inside both bodies (edge–edge contacts: two boxes
-//! crossing edge on edge have no vertex inside the other). [`Method::General`] classifies
-//! by ray parity over the face hierarchy and works for non-convex bodies;
-//! [`Method::Convex`] replaces every ray cast and nearest-face search by the face planes.
+//! toward the surface, normal toward the nearest surface point, depth the distance to
+//! it), then pairs of sharp edges that cross each other inside both bodies (edge–edge
+//! contacts: two boxes crossing edge on edge have no vertex inside the other; the corners
+//! of a face-on-face overlap). [`Method::General`] classifies by ray parity over the face
+//! hierarchy and works for non-convex bodies; [`Method::Convex`] replaces every ray cast
+//! and nearest-face search by the face planes.
+//!
+//! **Walls and spheres**: [`plane_polyhedron`] and [`cylinder_polyhedron`] (the wall is
+//! body 1, one point per vertex beyond it), [`polyhedron_sphere`] (one point).
 //!
 //! **Feature keys** ([`FeatureKey`]): a vertex of body 1, a vertex of body 2 or a pair of
 //! edges, so that the same physical contact keeps its key from step to step.
+//!
+//! The seed (003 §4) is followed for the vertex test; edge–edge contacts, the convex
+//! path and the walls are additions documented in `docs/polyhedra.md`.
 
 mod cylinder;
 mod edge;
