@@ -143,7 +143,7 @@ pub fn prism(sides: u32, circumradius: f64, height: f64) -> Result<Polyhedron> {
 }
 
 /// The L-shaped non-convex block in its input coordinates: the L of unit squares
-/// {[0,2]×[0,1]} ∪ {[0,1]×[1,2]} scaled by `size`, extruded to thickness `size`.
+/// `[0,2]×[0,1] ∪ [0,1]×[1,2]` scaled by `size`, extruded to thickness `size`.
 /// Volume 3 size³ (003 §6 uses V = 0.001 m³: size = (0.001/3)^⅓).
 pub fn l_block_mesh(size: f64) -> Mesh {
     let l = [(0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (1.0, 2.0), (0.0, 2.0)];
