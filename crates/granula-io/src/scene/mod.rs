@@ -13,7 +13,6 @@ mod selection;
 mod source;
 pub mod spec;
 pub mod sweeps;
-pub mod time_step;
 mod validate;
 
 pub use bodies::BodyPlan;
@@ -32,12 +31,10 @@ use std::path::Path;
 /// A parsed and fully validated scene: every body is built and checked (including initial
 /// overlaps), so that running it can only fail in the physics.
 ///
-/// A scene read from a string ([`Scene::parse`]; [`Scene::load`] reads a file), turned into
-/// a world, and run by the driver the `granula` binary uses ([`Run`](crate::run::Run)),
-/// which writes the outputs the scene asks for under its output folder:
+/// A scene read from a string ([`Scene::parse`]; [`Scene::load`] reads a file) and turned
+/// into a world (`granula-run` composes its solver and runs it):
 ///
 /// ```
-/// use granula_io::run::Run;
 /// use granula_io::Scene;
 ///
 /// # fn main() -> Result<(), granula_io::IoError> {
@@ -70,15 +67,6 @@ use std::path::Path;
 /// let bad = Scene::parse("drop.toml", &text.replace("radius = 0.01", "radius = -0.01"));
 /// let message = bad.unwrap_err().to_string();
 /// assert!(message.starts_with("drop.toml") && message.contains("radius"), "{message}");
-///
-/// // Run it to the end (series.csv and the final checkpoint go to the output folder).
-/// let out = std::env::temp_dir().join(format!("granula-scene-doc-{}", std::process::id()));
-/// let mut run = Run::start(scene, &out)?;
-/// while !run.is_done() {
-///     run.step()?;
-/// }
-/// assert_eq!(run.world.time, 0.01);
-/// # let _ = std::fs::remove_dir_all(&out);
 /// # Ok(())
 /// # }
 /// ```

@@ -6,8 +6,8 @@
 
 mod common;
 
-use granula_io::run::{build_solver, Checkpoint, Run, CHECKPOINT_FORMAT};
 use granula_io::Scene;
+use granula_run::{build_solver, Checkpoint, Run, CHECKPOINT_FORMAT};
 use std::path::PathBuf;
 
 fn tmp(name: &str) -> PathBuf {

@@ -1,9 +1,9 @@
 //! The run's account of step warnings: every [`StepWarning`] a step raises is counted here,
 //! so that a run that did not meet its tolerance cannot end with a bare "done".
 
-use crate::scene::spec::SolverSpec;
-use crate::scene::Scene;
 use granula_core::{StepReport, StepWarning};
+use granula_io::scene::spec::SolverSpec;
+use granula_io::scene::Scene;
 use serde::{Deserialize, Serialize};
 
 /// A step's warning, with when it happened.

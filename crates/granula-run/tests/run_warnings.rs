@@ -4,8 +4,8 @@
 
 mod common;
 
-use granula_io::run::Run;
 use granula_io::Scene;
+use granula_run::Run;
 use std::path::{Path, PathBuf};
 
 /// `settling_box_nscd.toml` shortened to 200 steps (0.02 s), with `[solver]` lines replaced.

@@ -1,12 +1,12 @@
 //! The solver of a scene behind one object-safe trait, so the driver is written once for
 //! both families. The per-contact work stays inside the concrete, generic solvers.
 
-use super::adapters::{AnyBroadphase, AnyIntegrator};
-use crate::error::{IoError, Result};
-use crate::scene::spec::{MdSpec, NscdSpec, SolverSpec};
-use crate::scene::Scene;
+use crate::adapters::{AnyBroadphase, AnyIntegrator};
 use glam::DVec3;
 use granula_core::{ContactLaw, CoreError, StepReport, World};
+use granula_io::scene::spec::{MdSpec, NscdSpec, SolverSpec};
+use granula_io::scene::Scene;
+use granula_io::{IoError, Result};
 use granula_laws::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, Friction, Hertz, HertzViscous, HuntCrossley,
     LinearSpring, LinearViscous, LocalDamping, NoFriction, RollingResistance, TangentialDamping, TangentialStiffness,

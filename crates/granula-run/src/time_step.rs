@@ -11,10 +11,10 @@
 //! collisions need about t_c/50 (VALIDATION M1). External loads and kinematic walls can
 //! drive faster impacts than this estimate sees.
 
-use super::spec::SolverSpec;
-use super::Scene;
-use crate::error::Result;
 use granula_core::{MaterialId, MotionKind, Shape};
+use granula_io::scene::spec::SolverSpec;
+use granula_io::Result;
+use granula_io::Scene;
 use granula_laws::params::dt_upper_bound;
 use granula_laws::{Hertz, LinearSpring, NormalModel};
 use std::collections::BTreeMap;

@@ -6,8 +6,8 @@
 mod common;
 
 use granula_io::output::write_atomic;
-use granula_io::run::{Checkpoint, ExistingOutput, Run};
 use granula_io::{IoError, Scene};
+use granula_run::{Checkpoint, ExistingOutput, Run};
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {

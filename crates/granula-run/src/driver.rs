@@ -1,15 +1,15 @@
 //! The run driver: scene → world + solver → steps with outputs, sink, checkpoints and a
 //! stop flag.
 
-use super::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
-use super::folder::{prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
-use super::outputs::Outputs;
-use super::sim_solver::{build_solver, SimSolver};
-use super::warnings::WarningSummary;
-use crate::error::{IoError, Result};
-use crate::scene::loads;
-use crate::scene::Scene;
+use crate::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+use crate::folder::{prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
+use crate::outputs::Outputs;
+use crate::sim_solver::{build_solver, SimSolver};
+use crate::warnings::WarningSummary;
 use granula_core::{BodyHandle, StepReport, World};
+use granula_io::scene::loads;
+use granula_io::scene::Scene;
+use granula_io::{IoError, Result};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

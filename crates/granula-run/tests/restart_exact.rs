@@ -15,8 +15,8 @@
 
 mod common;
 
-use granula_io::run::{Checkpoint, Run};
 use granula_io::Scene;
+use granula_run::{Checkpoint, Run};
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
@@ -119,7 +119,7 @@ fn assert_same_state(a: &Checkpoint, c: &Checkpoint, name: &str) {
     assert_eq!(bincode::serialize(&a.guard).unwrap(), bincode::serialize(&c.guard).unwrap(), "{name}: energy guard");
     // The output state, without the folder names (the two runs write to two folders).
     let (x, y) = (&a.outputs, &c.outputs);
-    let frames = |o: &granula_io::run::OutputState| o.collections.iter().map(|c| c.frames.clone()).collect::<Vec<_>>();
+    let frames = |o: &granula_run::OutputState| o.collections.iter().map(|c| c.frames.clone()).collect::<Vec<_>>();
     assert_eq!(frames(x), frames(y), "{name}: collections");
     assert_eq!(x.passed, y.passed, "{name}: passed flags");
     assert_eq!(x.passed_mass.to_bits(), y.passed_mass.to_bits(), "{name}: passed mass");
