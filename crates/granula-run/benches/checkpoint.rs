@@ -22,7 +22,7 @@ fn benches(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("granula-run-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let run = Run::start(Scene::parse("b.toml", &text).unwrap(), &dir.join("run")).unwrap();
-    let ckpt = run.checkpoint();
+    let ckpt = run.checkpoint().unwrap();
     let f = dir.join("checkpoint.bin");
     g.bench_function(BenchmarkId::new("checkpoint_round_trip", N), |b| {
         b.iter(|| Checkpoint::from_bytes(&ckpt.to_bytes(), &f).unwrap())

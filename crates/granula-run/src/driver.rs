@@ -2,9 +2,10 @@
 //! stop flag.
 
 use crate::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+use crate::compose::build_solver;
 use crate::folder::{prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
 use crate::outputs::Outputs;
-use crate::sim_solver::{build_solver, SimSolver};
+use crate::sim_solver::SimSolver;
 use crate::warnings::WarningSummary;
 use granula_core::{BodyHandle, StepReport, World};
 use granula_io::scene::loads;
@@ -163,8 +164,9 @@ impl Run {
         })
     }
 
-    /// The checkpoint of the current state.
-    pub fn checkpoint(&self) -> Checkpoint {
+    /// The checkpoint of the current state; fails only if the solver's state cannot be
+    /// serialised ([`SimSolver::save_state`]).
+    pub fn checkpoint(&self) -> Result<Checkpoint> {
         let mut c = Checkpoint {
             format: CHECKPOINT_FORMAT,
             scene_file: self.scene.file.clone(),
@@ -184,11 +186,11 @@ impl Run {
             torque: Vec::new(),
             ledger: Default::default(),
             outputs: self.outputs.state().clone(),
-            solver_state: self.solver.save_state(),
+            solver_state: self.solver.save_state()?,
             exact: self.solver.restarts_exactly(),
         };
         c.capture(&self.world);
-        c
+        Ok(c)
     }
 
     /// Fails with [`IoError::NonFinite`] when an energy the outputs write (kinetic,
@@ -204,7 +206,7 @@ impl Run {
     /// Writes the checkpoint to `<out>/checkpoint.bin` and returns its path.
     pub fn save_checkpoint(&self) -> Result<PathBuf> {
         let p = self.out_dir.join(CHECKPOINT_FILE);
-        self.checkpoint().save(&p)?;
+        self.checkpoint()?.save(&p)?;
         Ok(p)
     }
 

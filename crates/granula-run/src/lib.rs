@@ -46,6 +46,7 @@
 
 mod adapters;
 mod checkpoint;
+mod compose;
 mod driver;
 mod folder;
 mod outputs;
@@ -55,9 +56,10 @@ mod warnings;
 
 pub use adapters::{AnyBroadphase, AnyIntegrator};
 pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+pub use compose::build_solver;
 pub use driver::{Progress, Run, RunEnd};
 pub use folder::{clear_outputs, prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
 pub use granula_io::{IoError, Result};
 pub use outputs::{OutputState, Outputs};
-pub use sim_solver::{build_solver, MdRun, SimSolver};
+pub use sim_solver::{MdRun, SimSolver};
 pub use warnings::{WarnedStep, WarningSummary};

@@ -2,7 +2,7 @@
 //! so that a run that did not meet its tolerance cannot end with a bare "done".
 
 use granula_core::{StepReport, StepWarning};
-use granula_io::scene::spec::SolverSpec;
+use granula_io::scene::spec::{CriterionKind, SolverSpec};
 use granula_io::scene::Scene;
 use serde::{Deserialize, Serialize};
 
@@ -51,7 +51,7 @@ impl WarningSummary {
     /// a fixed number of sweeps.
     pub fn for_scene(scene: &Scene) -> Self {
         let tolerance = match &scene.spec.solver {
-            SolverSpec::Nscd(n) if n.criterion != "fixed_iterations" => Some(n.tolerance),
+            SolverSpec::Nscd(n) if n.criterion != CriterionKind::FixedIterations => Some(n.tolerance),
             _ => None,
         };
         WarningSummary::new(tolerance)

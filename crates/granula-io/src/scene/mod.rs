@@ -4,15 +4,18 @@
 mod bodies;
 mod body_spec;
 mod check;
+mod choices;
 pub mod limits;
 pub mod loads;
 mod models;
 mod output_spec;
 mod overlap;
+mod parse_error;
 mod selection;
 mod source;
 pub mod spec;
 pub mod sweeps;
+mod unused;
 mod validate;
 
 pub use bodies::BodyPlan;
@@ -101,8 +104,13 @@ impl Scene {
     /// Parses and validates scene text; `file` names it in messages.
     pub fn parse(file: &str, text: &str) -> Result<Scene> {
         let spec: SceneSpec = toml::from_str(text).map_err(|e| {
-            let (line, column) = e.span().map_or((1, 1), |s| line_column(text, s.start));
-            IoError::Parse { file: file.to_string(), line, column, message: e.message().trim().to_string() }
+            let at = e.span().map_or(0, |s| s.start);
+            let message = e.message().trim();
+            let (line, column, message) = parse_error::locate(text, at, message).unwrap_or_else(|| {
+                let (line, column) = e.span().map_or((1, 1), |s| line_column(text, s.start));
+                (line, column, message.to_string())
+            });
+            IoError::Parse { file: file.to_string(), line, column, message }
         })?;
         Scene::validate(file, text, spec)
     }
@@ -117,7 +125,9 @@ impl Scene {
         let steps = validate::simulation(&c, &spec)?;
         validate::solver(&c, &spec.solver)?;
         models::validate(&c, &spec.solver)?;
+        unused::cohesive_impact(&c, &spec.solver)?;
         validate::unused_restitution(&c, &spec)?;
+        unused::unused_properties(&c, &spec)?;
         let materials = if spec.materials.is_empty() {
             vec![Material::default()]
         } else {
