@@ -2,7 +2,8 @@
 //! table (`[solver]`, keyed by `kind`) serde reads the table as a whole before choosing the
 //! variant, so an unknown name or key is reported at the table's header without the key.
 //! The offending key is found again in the text: the line, below the reported position and
-//! before the next table header, that sets the unknown key or holds the unknown name.
+//! before the next table header, that sets the unknown key or holds the unknown name. The
+//! names of an unknown-name message are quoted as TOML strings.
 
 use super::source::line_column;
 
@@ -34,6 +35,8 @@ pub(crate) fn locate(text: &str, at: usize, message: &str) -> Option<(usize, usi
                 Some(table) => format!("{table}.{key}"),
                 None => key.to_string(),
             };
+            // Names are TOML strings: quoted as the scene spells them, ready to copy.
+            let message = if variant { message.replace('`', "\"") } else { message.to_string() };
             return Some((i + 1, column, format!("key `{path}`: {message}")));
         }
     }
@@ -63,7 +66,7 @@ mod tests {
         let message = "unknown variant `rk4`, expected one of `verlet`";
         let (line, column, m) = locate(text, at, message).unwrap();
         assert_eq!((line, column), (6, 1));
-        assert_eq!(m, "key `solver.integrator`: unknown variant `rk4`, expected one of `verlet`");
+        assert_eq!(m, "key `solver.integrator`: unknown variant \"rk4\", expected one of \"verlet\"");
         let at = text.find("\"fixd\"").unwrap();
         let (line, _, m) = locate(text, at, "unknown variant `fixd`, expected …").unwrap();
         assert_eq!(line, 10);
