@@ -78,7 +78,8 @@ fn a_property_the_nscd_law_ignores_is_refused_naming_the_key() {
         assert!(msg.contains("is not used") && msg.contains(hint), "{msg}");
     }
     // The same property in a pair override.
-    let text = scene("kind = \"nscd\"", "") + "\n[[pairs]]\nmaterials = [\"glass\", \"glass\"]\ncohesion_range = 0.001\n";
+    let text =
+        scene("kind = \"nscd\"", "") + "\n[[pairs]]\nmaterials = [\"glass\", \"glass\"]\ncohesion_range = 0.001\n";
     let (_, msg) = refused(&text);
     assert!(msg.contains("pairs[0].cohesion_range") && msg.contains("law = \"cohesive\""), "{msg}");
 }

@@ -324,8 +324,11 @@ fn nscd_forward_backward_fixed_linked_cells() {
 
 /// An NSCD scene of the law `law` whose one material has the `material` lines.
 fn nscd_law_scene(steps: u64, law: &str, material: &str) -> String {
-    nscd_scene(steps, &format!("law = \"{law}\""))
-        .replacen("\n[[planes]]", &format!("\n[[materials]]\nname = \"m\"\nfriction = 0.4\n{material}\n\n[[planes]]"), 1)
+    nscd_scene(steps, &format!("law = \"{law}\"")).replacen(
+        "\n[[planes]]",
+        &format!("\n[[materials]]\nname = \"m\"\nfriction = 0.4\n{material}\n\n[[planes]]"),
+        1,
+    )
 }
 
 /// The cohesive law: the bonds (formed, opened but not broken, broken) are in the solver
