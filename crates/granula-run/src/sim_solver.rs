@@ -106,8 +106,7 @@ where
     }
 
     /// Carried impulses and law states (e.g. the cohesive bonds) by key, and the random
-    /// stream of the sweep
-    /// ([`NscdState`](granula_nscd::NscdState)).
+    /// stream of the sweep ([`NscdState`](granula_nscd::NscdState)).
     fn save_state(&self) -> Result<Vec<u8>> {
         bincode::serialize(&NscdSolver::save_state(self)).map_err(|e| state_error("NSCD", e))
     }
