@@ -83,6 +83,9 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
                     load.ramp
                 );
             }
+            for note in s.notes() {
+                say!(console, "{note}");
+            }
             if let Some(e) = granula_io::scene::sweeps::sweep_estimate(&s) {
                 say!(console, "{}", e.message());
             }
@@ -135,6 +138,9 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
         run.scene.dt()
     );
     say!(console, "output  {}", run.out_dir.display());
+    for note in run.scene.notes() {
+        say!(console, "{note}");
+    }
     // A time step that does not resolve the contacts is worth a line before the run starts.
     if let Some(e) = granula_run::time_step::time_step_estimate(&run.scene)?.filter(|e| e.too_large()) {
         say!(console, "{}", e.message());

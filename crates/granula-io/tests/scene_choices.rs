@@ -117,3 +117,16 @@ fn the_cohesive_law_has_no_impact_law() {
     assert!(matches!(&e, IoError::Invalid { at, .. } if at.key == "solver.impact" && at.line == Some(line)), "{msg}");
     assert!(msg.contains("cohesive"), "{msg}");
 }
+
+#[test]
+fn elastic_constants_under_contact_dynamics_are_noted_with_their_key() {
+    let text = scene("kind = \"nscd\"", "young_modulus = 1e8");
+    let s = Scene::parse("nscd.toml", &text).unwrap();
+    let notes = s.notes();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    let line = line_of(&text, "young_modulus");
+    assert!(notes[0].contains(&format!("nscd.toml:{line}: key `materials[0].young_modulus`")), "{notes:?}");
+    assert!(notes[0].contains("rigid"), "{notes:?}");
+    let s = Scene::parse("md.toml", &scene("kind = \"md\"", "young_modulus = 1e8")).unwrap();
+    assert!(s.notes().is_empty());
+}

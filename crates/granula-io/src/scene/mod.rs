@@ -208,6 +208,14 @@ impl Scene {
         Ok(world)
     }
 
+    /// Notes on keys the scene sets that its solver does not use but that are accepted
+    /// (elastic constants under contact dynamics), one line each naming the key and its
+    /// line; `granula check` and `granula run` print them.
+    pub fn notes(&self) -> Vec<String> {
+        let c = Check::new(&self.file, &self.text, Vec::new());
+        unused::notes(&c, &self.spec)
+    }
+
     /// The time step (s).
     pub fn dt(&self) -> f64 {
         self.spec.simulation.dt

@@ -101,3 +101,31 @@ pub fn cohesive_impact(c: &Check, spec: &SolverSpec) -> Result<()> {
         _ => Ok(()),
     }
 }
+
+/// Notes on properties the solver does not use but that are kept accepted because they are
+/// harmless and common in scenes shared between MD and contact dynamics: the elastic
+/// constants (`young_modulus`, `poisson_ratio`, `rigid`) of a material or pair under
+/// contact dynamics, whose contacts are rigid. One line per key, naming it with its line.
+pub fn notes(c: &Check, spec: &SceneSpec) -> Vec<String> {
+    let SolverSpec::Nscd(_) = &spec.solver else { return Vec::new() };
+    let root = KeyPath::root();
+    let mut out = Vec::new();
+    let mut note = |path: KeyPath| {
+        out.push(format!("note: {}: not used: contact dynamics treats every contact as rigid", c.at(&path)));
+    };
+    for (i, m) in spec.materials.iter().enumerate() {
+        let p = root.key("materials").index(i);
+        let set = [("young_modulus", m.young_modulus.is_some()), ("poisson_ratio", m.poisson_ratio.is_some())];
+        for (key, _) in set.into_iter().chain([("rigid", m.rigid)]).filter(|k| k.1) {
+            note(p.key(key));
+        }
+    }
+    for (i, m) in spec.pairs.iter().enumerate() {
+        let p = root.key("pairs").index(i);
+        let set = [("young_modulus", m.young_modulus.is_some()), ("poisson_ratio", m.poisson_ratio.is_some())];
+        for (key, _) in set.into_iter().filter(|k| k.1) {
+            note(p.key(key));
+        }
+    }
+    out
+}
