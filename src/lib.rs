@@ -74,14 +74,15 @@ pub use granula_io as io;
 pub use granula_laws as laws;
 pub use granula_md as md;
 pub use granula_nscd as nscd;
+pub use granula_run as run;
 
 /// The types a host program needs most.
 pub mod prelude {
     pub use granula_broadphase::prelude::*;
     pub use granula_core::prelude::*;
     pub use granula_integrators::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
-    pub use granula_io::run::Run;
     pub use granula_io::{IoError, Scene};
     pub use granula_md::{MdConfig, MdError, MdSolver};
     pub use granula_nscd::{NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SweepOrder};
+    pub use granula_run::Run;
 }

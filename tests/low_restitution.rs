@@ -2,8 +2,8 @@
 //! law caps its normal damping at γ_n Δt/m* = 0.25 (`granula::laws::MAX_DAMPING_STEP`),
 //! within the stability range of an explicit step.
 
-use granula::io::run::Run;
 use granula::io::Scene;
+use granula::run::Run;
 
 #[test]
 fn the_settling_scene_with_restitution_1e_4_stays_finite_and_settles() {

@@ -7,7 +7,7 @@
 mod cli_common;
 
 use cli_common::{granula, wait_for_rows};
-use granula_io::run::Checkpoint;
+use granula_run::Checkpoint;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;

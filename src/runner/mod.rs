@@ -1,5 +1,5 @@
 //! Command line, progress bar and signal handling (Ctrl-C, SIGTERM) around
-//! `granula_io::run::Run`.
+//! `granula_run::Run`.
 
 mod cli;
 mod console;
@@ -9,8 +9,8 @@ mod progress;
 use clap::Parser;
 use cli::{Cli, Command};
 use console::{say, Console};
-use granula_io::run::{ExistingOutput, Run, RunEnd};
 use granula_io::{IoError, Scene};
+use granula_run::{ExistingOutput, Run, RunEnd};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -83,10 +83,13 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
                     load.ramp
                 );
             }
+            for note in s.notes() {
+                say!(console, "{note}");
+            }
             if let Some(e) = granula_io::scene::sweeps::sweep_estimate(&s) {
                 say!(console, "{}", e.message());
             }
-            if let Some(e) = granula_io::scene::time_step::time_step_estimate(&s)? {
+            if let Some(e) = granula_run::time_step::time_step_estimate(&s)? {
                 say!(console, "{}", e.message());
             }
             Ok(0)
@@ -135,8 +138,11 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
         run.scene.dt()
     );
     say!(console, "output  {}", run.out_dir.display());
+    for note in run.scene.notes() {
+        say!(console, "{note}");
+    }
     // A time step that does not resolve the contacts is worth a line before the run starts.
-    if let Some(e) = granula_io::scene::time_step::time_step_estimate(&run.scene)?.filter(|e| e.too_large()) {
+    if let Some(e) = granula_run::time_step::time_step_estimate(&run.scene)?.filter(|e| e.too_large()) {
         say!(console, "{}", e.message());
     }
     let bar = progress::Bar::new(run.scene.steps, run.world.step, quiet);

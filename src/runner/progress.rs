@@ -1,6 +1,6 @@
 //! The progress bar: simulated time, steps per second and contacts.
 
-use granula_io::run::Progress;
+use granula_run::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// An indicatif bar over the steps of a run (hidden when quiet).

@@ -1,5 +1,5 @@
 //! Costs of the I/O paths, per item: packing generation, VTK particle frames, Love-Weber
-//! stress, checkpoint round trip, scene parsing with validation.
+//! stress, scene parsing with validation (the checkpoint round trip is granula-run's).
 
 // `criterion_group!` expands to an undocumented public function.
 #![allow(missing_docs)]
@@ -9,7 +9,6 @@ use glam::DVec3;
 use granula_core::{SphereBuilder, World};
 use granula_io::generate::{random_packing, Region, SizeDistribution};
 use granula_io::output::{love_weber_stress, write_particles, ContactRecord};
-use granula_io::run::Run;
 use granula_io::Scene;
 use std::time::Duration;
 
@@ -63,11 +62,6 @@ fn benches(c: &mut Criterion) {
     );
     g.bench_function(BenchmarkId::new("scene_parse_validate", N), |b| {
         b.iter(|| Scene::parse("b.toml", &text).unwrap())
-    });
-    let run = Run::start(Scene::parse("b.toml", &text).unwrap(), &dir.join("run")).unwrap();
-    let ckpt = run.checkpoint();
-    g.bench_function(BenchmarkId::new("checkpoint_round_trip", N), |b| {
-        b.iter(|| granula_io::run::Checkpoint::from_bytes(&ckpt.to_bytes(), &f).unwrap())
     });
     g.finish();
     let _ = std::fs::remove_dir_all(dir);

@@ -2,14 +2,14 @@
 //!
 //! Scene files (TOML) with validation that names the file, key and line; seeded generators
 //! of initial packings; outputs for ParaView (VTK + `.pvd`), CSV time series, trajectories,
-//! contact lists and the Love-Weber stress of a region; checkpoints; the run driver used by
-//! the `granula` binary.
+//! contact lists and the Love-Weber stress of a region. It reads and writes files and
+//! depends on `granula-core` only: composing a solver from a scene and running it is
+//! `granula-run`'s work.
 #![deny(missing_docs)]
 
 pub mod error;
 pub mod generate;
 pub mod output;
-pub mod run;
 pub mod scene;
 
 pub use error::{IoError, Location, Result};

@@ -60,7 +60,7 @@ fn remove_tmp(tmp: &Path) {
 /// Opens a CSV file for a run: truncated with its `header` line for a new run, or opened
 /// for appending when a resumed run continues it (the header is written only when the file
 /// does not exist yet).
-pub(crate) fn open_csv(path: &Path, header: &str, append: bool) -> Result<std::io::BufWriter<std::fs::File>> {
+pub fn open_csv(path: &Path, header: &str, append: bool) -> Result<std::io::BufWriter<std::fs::File>> {
     use std::io::Write;
     let exists = path.exists();
     let f = std::fs::OpenOptions::new()

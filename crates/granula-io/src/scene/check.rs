@@ -82,15 +82,6 @@ impl<'a> Check<'a> {
         }
     }
 
-    /// One of the allowed names.
-    pub fn choice(&self, path: &KeyPath, v: &str, allowed: &[&str]) -> Result<()> {
-        if allowed.contains(&v) {
-            Ok(())
-        } else {
-            Err(self.invalid(path, v, format!("must be one of {allowed:?}")))
-        }
-    }
-
     /// The id of a material by name; `None` means the first material.
     pub fn material(&self, path: &KeyPath, name: Option<&String>) -> Result<MaterialId> {
         match name {

@@ -4,16 +4,18 @@
 mod bodies;
 mod body_spec;
 mod check;
+mod choices;
 pub mod limits;
 pub mod loads;
 mod models;
 mod output_spec;
 mod overlap;
+mod parse_error;
 mod selection;
 mod source;
 pub mod spec;
 pub mod sweeps;
-pub mod time_step;
+mod unused;
 mod validate;
 
 pub use bodies::BodyPlan;
@@ -32,12 +34,10 @@ use std::path::Path;
 /// A parsed and fully validated scene: every body is built and checked (including initial
 /// overlaps), so that running it can only fail in the physics.
 ///
-/// A scene read from a string ([`Scene::parse`]; [`Scene::load`] reads a file), turned into
-/// a world, and run by the driver the `granula` binary uses ([`Run`](crate::run::Run)),
-/// which writes the outputs the scene asks for under its output folder:
+/// A scene read from a string ([`Scene::parse`]; [`Scene::load`] reads a file) and turned
+/// into a world (`granula-run` composes its solver and runs it):
 ///
 /// ```
-/// use granula_io::run::Run;
 /// use granula_io::Scene;
 ///
 /// # fn main() -> Result<(), granula_io::IoError> {
@@ -70,15 +70,6 @@ use std::path::Path;
 /// let bad = Scene::parse("drop.toml", &text.replace("radius = 0.01", "radius = -0.01"));
 /// let message = bad.unwrap_err().to_string();
 /// assert!(message.starts_with("drop.toml") && message.contains("radius"), "{message}");
-///
-/// // Run it to the end (series.csv and the final checkpoint go to the output folder).
-/// let out = std::env::temp_dir().join(format!("granula-scene-doc-{}", std::process::id()));
-/// let mut run = Run::start(scene, &out)?;
-/// while !run.is_done() {
-///     run.step()?;
-/// }
-/// assert_eq!(run.world.time, 0.01);
-/// # let _ = std::fs::remove_dir_all(&out);
 /// # Ok(())
 /// # }
 /// ```
@@ -113,8 +104,13 @@ impl Scene {
     /// Parses and validates scene text; `file` names it in messages.
     pub fn parse(file: &str, text: &str) -> Result<Scene> {
         let spec: SceneSpec = toml::from_str(text).map_err(|e| {
-            let (line, column) = e.span().map_or((1, 1), |s| line_column(text, s.start));
-            IoError::Parse { file: file.to_string(), line, column, message: e.message().trim().to_string() }
+            let at = e.span().map_or(0, |s| s.start);
+            let message = e.message().trim();
+            let (line, column, message) = parse_error::locate(text, at, message).unwrap_or_else(|| {
+                let (line, column) = e.span().map_or((1, 1), |s| line_column(text, s.start));
+                (line, column, message.to_string())
+            });
+            IoError::Parse { file: file.to_string(), line, column, message }
         })?;
         Scene::validate(file, text, spec)
     }
@@ -129,7 +125,9 @@ impl Scene {
         let steps = validate::simulation(&c, &spec)?;
         validate::solver(&c, &spec.solver)?;
         models::validate(&c, &spec.solver)?;
+        unused::cohesive_impact(&c, &spec.solver)?;
         validate::unused_restitution(&c, &spec)?;
+        unused::unused_properties(&c, &spec)?;
         let materials = if spec.materials.is_empty() {
             vec![Material::default()]
         } else {
@@ -208,6 +206,14 @@ impl Scene {
             world.insert(plan.body.clone())?;
         }
         Ok(world)
+    }
+
+    /// Notes on keys the scene sets that its solver does not use but that are accepted
+    /// (elastic constants under contact dynamics), one line each naming the key and its
+    /// line; `granula check` and `granula run` print them.
+    pub fn notes(&self) -> Vec<String> {
+        let c = Check::new(&self.file, &self.text, Vec::new());
+        unused::notes(&c, &self.spec)
     }
 
     /// The time step (s).

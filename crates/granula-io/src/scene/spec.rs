@@ -4,6 +4,7 @@
 
 use super::body_spec::yes;
 pub use super::body_spec::*;
+pub use super::choices::*;
 pub use super::output_spec::*;
 use serde::{Deserialize, Serialize};
 
@@ -133,16 +134,16 @@ pub enum SolverSpec {
 #[serde(deny_unknown_fields)]
 pub struct MdSpec {
     /// Normal elastic force: `"hertz"` or `"hooke"`. Default `"hertz"`.
-    #[serde(default = "default_normal")]
-    pub normal: String,
+    #[serde(default)]
+    pub normal: NormalKind,
     /// Normal stiffness k_n (N/m) for `"hooke"`; Hertz derives its stiffness from E*.
     pub normal_stiffness: Option<f64>,
     /// Tangential force: `"cundall_strack"` (spring with history, Coulomb cap), `"viscous"`
     /// (viscous friction capped by Coulomb, no history) or `"none"`. Default
     /// `"cundall_strack"`. Normal damping always comes from the pair's restitution
     /// coefficient (restitution 1: no damping).
-    #[serde(default = "default_tangential")]
-    pub tangential: String,
+    #[serde(default)]
+    pub tangential: TangentialKind,
     /// Shorthand for `rolling`, `twisting` and `cohesion` all true. Default false.
     #[serde(default)]
     pub resistances: bool,
@@ -171,33 +172,33 @@ pub struct MdSpec {
     /// (the same coefficient, under LIGGGHTS' name for it), `"hunt_crossley"`
     /// (F_d = F_e 3(1 − e²)/(4 δ̇₀) δ̇, 003 eq. 3) or `"fixed"` (γ_n = `damping_coefficient`).
     /// Default `"calibrated"`.
-    #[serde(default = "default_damping")]
-    pub damping: String,
+    #[serde(default)]
+    pub damping: DampingKind,
     /// γ_n (N s/m) of `damping = "fixed"`.
     pub damping_coefficient: Option<f64>,
     /// Tension policy: `"no_attraction"` (the total normal force is clamped at zero, contacts
     /// never pull) or `"allow"` (the dashpot may pull while the contact closes).
     /// Default `"no_attraction"`.
-    #[serde(default = "default_tension")]
-    pub tension: String,
+    #[serde(default)]
+    pub tension: TensionKind,
     /// k_t/k_n of the `"cundall_strack"` spring; default: 2(1 − ν)/(2 − ν) from the pair's
     /// Poisson ratio (Mindlin).
     pub tangential_stiffness_ratio: Option<f64>,
     /// Tangential dashpot of the `"cundall_strack"` spring: `"none"`, `"same_damping_ratio"`
     /// (γ_t = γ_n √(k_t/k_n), the normal damping ratio tangentially, as LIGGGHTS'
     /// hertz/history) or `"ratio"` (γ_t = `tangential_damping_ratio` × γ_n). Default `"none"`.
-    #[serde(default = "default_tangential_damping")]
-    pub tangential_damping: String,
+    #[serde(default)]
+    pub tangential_damping: TangentialDampingKind,
     /// γ_t/γ_n of `tangential_damping = "ratio"`, ≥ 0.
     pub tangential_damping_ratio: Option<f64>,
     /// Integrator: `"verlet"` (velocity Verlet), `"gear4"`, `"gear5"` or `"gear6"` (Gear
     /// predictor-corrector, 002 App. A). Default `"verlet"`.
-    #[serde(default = "default_integrator")]
-    pub integrator: String,
+    #[serde(default)]
+    pub integrator: IntegratorKind,
     /// Broadphase: `"sweep_and_prune"`, `"linked_cells"` or `"brute_force"`. Default
     /// `"sweep_and_prune"`.
-    #[serde(default = "default_broadphase")]
-    pub broadphase: String,
+    #[serde(default)]
+    pub broadphase: BroadphaseKind,
     /// Verlet skin (m) added to bounding boxes; pairs are searched again only after a body
     /// moved more than half of it. Default 1e-4.
     #[serde(default = "default_skin")]
@@ -214,42 +215,28 @@ fn default_skin() -> f64 {
     1e-4
 }
 
-fn default_normal() -> String {
-    "hertz".into()
-}
-fn default_tangential() -> String {
-    "cundall_strack".into()
-}
-fn default_damping() -> String {
-    "calibrated".into()
-}
-fn default_tension() -> String {
-    "no_attraction".into()
-}
-fn default_tangential_damping() -> String {
-    "none".into()
-}
 fn default_eta_t() -> f64 {
     1000.0
-}
-fn default_integrator() -> String {
-    "verlet".into()
-}
-fn default_broadphase() -> String {
-    "sweep_and_prune".into()
 }
 
 /// `[solver] kind = "nscd"`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct NscdSpec {
+    /// Non-smooth contact law: `"signorini_coulomb"` (Signorini's condition with Coulomb
+    /// friction), `"cohesive"` (the same with each pair's `cohesion_force` within
+    /// `cohesion_range`, 001 §1.8) or `"rolling"` (the same with each pair's
+    /// `rolling_friction` and `torsion_friction`, 001 §1.7). A material or pair property the
+    /// chosen law does not use is an error. Default `"signorini_coulomb"`.
+    #[serde(default)]
+    pub law: NscdLawKind,
     /// θ of the θ-method, in [0.5, 1]. Default 1 (implicit Euler, 000 eqs. 1-2).
     #[serde(default = "default_theta")]
     pub theta: f64,
     /// Convergence criterion: `"local"`, `"global"` or `"fixed_iterations"` (000 eqs. 35-37).
     /// Default `"local"`.
-    #[serde(default = "default_criterion")]
-    pub criterion: String,
+    #[serde(default)]
+    pub criterion: CriterionKind,
     /// Tolerance of the criterion, > 0. Default 1e-4.
     #[serde(default = "default_tolerance")]
     pub tolerance: f64,
@@ -258,8 +245,8 @@ pub struct NscdSpec {
     pub max_iterations: u32,
     /// Sweep order: `"random"`, `"forward"`, `"forward_backward"`, `"symmetric_gravity"`
     /// or `"supports_outward"`. Default `"random"`.
-    #[serde(default = "default_sweep")]
-    pub sweep: String,
+    #[serde(default)]
+    pub sweep: SweepKind,
     /// Small-force cutoff δ (N) of the local criterion (000 eq. 35). Default 1e-9.
     #[serde(default = "default_cutoff")]
     pub cutoff: f64,
@@ -269,27 +256,29 @@ pub struct NscdSpec {
     /// Gap in the Signorini condition: `"positive"` (g_pos = max(g, 0), 000 eq. 33: existing
     /// overlaps are not pushed apart) or `"correcting"` (the raw gap: overlaps removed
     /// within a step). Default `"positive"`.
-    #[serde(default = "default_gap")]
-    pub gap: String,
+    #[serde(default)]
+    pub gap: GapKind,
     /// Impact law (004 §2.2.2.2): `"none"` (perfectly inelastic, 000 eq. 34) or `"newton"`
     /// (U_n⁺ = −e U_n⁻ on every contact closing within a step, e the pair's `restitution`).
-    /// With `"none"` a material or pair that sets `restitution` is an error. Default `"none"`.
-    #[serde(default = "default_impact")]
-    pub impact: String,
+    /// With `"none"` a material or pair that sets `restitution` is an error; `"newton"` is
+    /// not available with `law = "cohesive"` (the cohesive law is inelastic). Default
+    /// `"none"`.
+    #[serde(default)]
+    pub impact: ImpactKind,
     /// Start each step's iterations from the previous step's impulses. Default true.
     #[serde(default = "yes")]
     pub warm_start: bool,
     /// Broadphase, as for MD. Default `"sweep_and_prune"`.
-    #[serde(default = "default_broadphase")]
-    pub broadphase: String,
+    #[serde(default)]
+    pub broadphase: BroadphaseKind,
     /// Extra detection margin (m) on top of the solver's automatic one. Default 0.
     #[serde(default)]
     pub margin: f64,
     /// What a step does when `max_iterations` is reached before `tolerance`: `"warn"`
     /// (finish the step, count it in the run report), `"error"` (stop the run) or
     /// `"extend"` (keep sweeping up to `hard_cap`). Default `"warn"`.
-    #[serde(default = "default_on_cap")]
-    pub on_cap: String,
+    #[serde(default)]
+    pub on_cap: OnCapKind,
     /// With `on_cap = "extend"`, the largest number of sweeps of a step, ≥ `max_iterations`.
     /// Default 10 × `max_iterations`.
     #[serde(default)]
@@ -304,9 +293,6 @@ pub struct NscdSpec {
     pub momentum: bool,
 }
 
-fn default_on_cap() -> String {
-    "warn".into()
-}
 fn default_relaxation() -> f64 {
     1.0
 }
@@ -314,26 +300,14 @@ fn default_relaxation() -> f64 {
 fn default_theta() -> f64 {
     1.0
 }
-fn default_criterion() -> String {
-    "local".into()
-}
 fn default_tolerance() -> f64 {
     1e-4
 }
 fn default_max_iterations() -> u32 {
     1000
 }
-fn default_impact() -> String {
-    "none".into()
-}
-fn default_gap() -> String {
-    "positive".into()
-}
 fn default_cutoff() -> f64 {
     1e-9
-}
-fn default_sweep() -> String {
-    "random".into()
 }
 
 /// `[[materials]]`: one material; omitted fields take the core's defaults (glass-like).

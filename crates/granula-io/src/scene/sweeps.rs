@@ -14,7 +14,7 @@
 //! N6). Dense frictional 3D packings need more (about ten times more on dense_1000), so the
 //! estimate is a lower bound: a cap below it cannot be met.
 
-use super::spec::SolverSpec;
+use super::spec::{CriterionKind, OnCapKind, SolverSpec};
 use super::Scene;
 use granula_core::Motion;
 
@@ -70,7 +70,7 @@ pub fn sweeps_for_depth(depth: f64, tolerance: f64) -> f64 {
 /// spheres' horizontal extent (a loose initial packing settles).
 pub fn sweep_estimate(scene: &Scene) -> Option<SweepEstimate> {
     let SolverSpec::Nscd(n) = &scene.spec.solver else { return None };
-    if n.criterion == "fixed_iterations" {
+    if n.criterion == CriterionKind::FixedIterations {
         return None;
     }
     let g = glam::DVec3::from_array(scene.spec.simulation.gravity);
@@ -105,8 +105,11 @@ pub fn sweep_estimate(scene: &Scene) -> Option<SweepEstimate> {
     let extent = hi - lo;
     let settled = volume / (SETTLED_FRACTION * extent.x * extent.y);
     let depth = extent.z.min(settled) / d;
-    let cap =
-        if n.on_cap == "extend" { n.hard_cap.unwrap_or(n.max_iterations.saturating_mul(10)) } else { n.max_iterations };
+    let cap = if n.on_cap == OnCapKind::Extend {
+        n.hard_cap.unwrap_or(n.max_iterations.saturating_mul(10))
+    } else {
+        n.max_iterations
+    };
     Some(SweepEstimate { depth, tolerance: n.tolerance, sweeps: sweeps_for_depth(depth, n.tolerance), cap })
 }
 

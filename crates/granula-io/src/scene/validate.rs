@@ -3,27 +3,10 @@
 use super::check::Check;
 use super::limits::{MAX_ITERATIONS, MAX_MATERIALS, MAX_SKIN_RADII, MAX_STEPS, MAX_THREADS};
 use super::source::KeyPath;
-use super::spec::{MaterialSpec, OutputSpec, PairSpec, SceneSpec, SolverSpec};
+use super::spec::{ImpactKind, MaterialSpec, NormalKind, OutputSpec, PairSpec, SceneSpec, SolverSpec, TangentialKind};
 use crate::error::Result;
 use granula_core::{Material, PairMaterial};
 use std::collections::HashSet;
-
-/// Normal force models accepted by `[solver] normal`.
-pub const NORMAL_MODELS: &[&str] = &["hertz", "hooke"];
-/// Tangential models accepted by `[solver] tangential`.
-pub const TANGENTIAL_MODELS: &[&str] = &["cundall_strack", "viscous", "none"];
-/// Integrators accepted by `[solver] integrator`.
-pub const INTEGRATORS: &[&str] = &["verlet", "gear4", "gear5", "gear6"];
-/// Broadphase backends accepted by `[solver] broadphase`.
-pub const BROADPHASES: &[&str] = &["sweep_and_prune", "linked_cells", "brute_force"];
-/// NSCD convergence criteria.
-pub const CRITERIA: &[&str] = &["local", "global", "fixed_iterations"];
-/// NSCD impact laws accepted by `[solver] impact`.
-pub const IMPACT_LAWS: &[&str] = &["none", "newton"];
-/// NSCD sweep orders.
-pub const SWEEPS: &[&str] = &["random", "forward", "forward_backward", "symmetric_gravity", "supports_outward"];
-/// What an NSCD step does at its iteration cap (`[solver] on_cap`).
-pub const ON_CAP: &[&str] = &["warn", "error", "extend"];
 
 /// Validates `[simulation]` and returns the number of steps to run.
 pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<u64> {
@@ -62,8 +45,7 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
     let p = KeyPath::root().key("solver");
     match spec {
         SolverSpec::Md(m) => {
-            c.choice(&p.key("normal"), &m.normal, NORMAL_MODELS)?;
-            if m.normal == "hooke" {
+            if m.normal == NormalKind::Hooke {
                 match m.normal_stiffness {
                     Some(k) => {
                         c.positive(&p.key("normal_stiffness"), k)?;
@@ -71,7 +53,6 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
                     None => return Err(c.invalid(&p.key("normal"), "hooke", "needs `normal_stiffness` (N/m)")),
                 }
             }
-            c.choice(&p.key("tangential"), &m.tangential, TANGENTIAL_MODELS)?;
             c.positive(&p.key("tangential_viscosity"), m.tangential_viscosity)?;
             let flags = [
                 ("resistances", m.resistances),
@@ -79,22 +60,20 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
                 ("twisting", m.twisting),
                 ("cohesion", m.cohesion),
             ];
-            if let Some((key, _)) = flags.iter().find(|f| f.1).filter(|_| m.tangential != "cundall_strack") {
+            if let Some((key, _)) = flags.iter().find(|f| f.1).filter(|_| m.tangential != TangentialKind::CundallStrack)
+            {
                 return Err(c.invalid(&p.key(key), true, "needs tangential = \"cundall_strack\""));
             }
             c.non_negative(&p.key("local_damping"), m.local_damping)?;
             if let Some(t) = m.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
                 return Err(c.invalid(&p.key("threads"), t, format!("must be in [1, {MAX_THREADS}]")));
             }
-            c.choice(&p.key("integrator"), &m.integrator, INTEGRATORS)?;
-            c.choice(&p.key("broadphase"), &m.broadphase, BROADPHASES)?;
             c.non_negative(&p.key("skin"), m.skin)?;
         }
         SolverSpec::Nscd(n) => {
             if !(0.5..=1.0).contains(&n.theta) {
                 return Err(c.invalid(&p.key("theta"), n.theta, "must be in [0.5, 1]"));
             }
-            c.choice(&p.key("criterion"), &n.criterion, CRITERIA)?;
             c.positive(&p.key("tolerance"), n.tolerance)?;
             if n.max_iterations == 0 || n.max_iterations > MAX_ITERATIONS {
                 return Err(c.invalid(
@@ -103,13 +82,8 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
                     format!("must be in [1, {MAX_ITERATIONS}]"),
                 ));
             }
-            c.choice(&p.key("sweep"), &n.sweep, SWEEPS)?;
-            c.choice(&p.key("gap"), &n.gap, &["positive", "correcting"])?;
-            c.choice(&p.key("impact"), &n.impact, IMPACT_LAWS)?;
-            c.choice(&p.key("broadphase"), &n.broadphase, BROADPHASES)?;
             c.non_negative(&p.key("margin"), n.margin)?;
             c.positive(&p.key("cutoff"), n.cutoff)?;
-            c.choice(&p.key("on_cap"), &n.on_cap, ON_CAP)?;
             if let Some(h) = n.hard_cap {
                 if h < n.max_iterations || h > MAX_ITERATIONS {
                     return Err(c.invalid(
@@ -132,7 +106,7 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
 /// naming the first such key.
 pub fn unused_restitution(c: &Check, spec: &SceneSpec) -> Result<()> {
     let SolverSpec::Nscd(n) = &spec.solver else { return Ok(()) };
-    if n.impact != "none" {
+    if n.impact != ImpactKind::None {
         return Ok(());
     }
     let root = KeyPath::root();

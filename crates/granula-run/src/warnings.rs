@@ -1,9 +1,9 @@
 //! The run's account of step warnings: every [`StepWarning`] a step raises is counted here,
 //! so that a run that did not meet its tolerance cannot end with a bare "done".
 
-use crate::scene::spec::SolverSpec;
-use crate::scene::Scene;
 use granula_core::{StepReport, StepWarning};
+use granula_io::scene::spec::{CriterionKind, SolverSpec};
+use granula_io::scene::Scene;
 use serde::{Deserialize, Serialize};
 
 /// A step's warning, with when it happened.
@@ -51,7 +51,7 @@ impl WarningSummary {
     /// a fixed number of sweeps.
     pub fn for_scene(scene: &Scene) -> Self {
         let tolerance = match &scene.spec.solver {
-            SolverSpec::Nscd(n) if n.criterion != "fixed_iterations" => Some(n.tolerance),
+            SolverSpec::Nscd(n) if n.criterion != CriterionKind::FixedIterations => Some(n.tolerance),
             _ => None,
         };
         WarningSummary::new(tolerance)

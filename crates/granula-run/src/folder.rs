@@ -2,9 +2,9 @@
 //! files on request, and rewinding the files of a resumed run to its checkpoint so that no
 //! row or frame is written twice.
 
-use crate::error::{IoError, Result};
-use crate::output::{write_atomic, PvdCollection, TMP_EXTENSION};
-use crate::scene::spec::OutputSpec;
+use granula_io::output::{write_atomic, PvdCollection, TMP_EXTENSION};
+use granula_io::scene::spec::OutputSpec;
+use granula_io::{IoError, Result};
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -2,8 +2,8 @@
 //! makes a drop rebound at the pair's restitution times its impact speed; with the default
 //! `impact = "none"` a `restitution` key would be ignored, so the scene is rejected.
 
-use granula_io::run::Run;
 use granula_io::{IoError, Scene};
+use granula_run::Run;
 
 /// A 1 cm ball 5 cm above a floor; `impact` is the `[solver]` line, `ball` and `floor` the
 /// two materials' restitution lines (may be empty).

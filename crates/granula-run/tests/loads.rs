@@ -3,8 +3,8 @@
 
 mod common;
 
-use granula_io::run::Run;
 use granula_io::{IoError, Scene};
+use granula_run::Run;
 
 fn tmp(name: &str) -> std::path::PathBuf {
     common::tmp("loads", name)

@@ -3,8 +3,8 @@
 
 mod common;
 
-use granula_io::run::Run;
 use granula_io::Scene;
+use granula_run::Run;
 use std::path::{Path, PathBuf};
 
 fn scenes_dir() -> PathBuf {

@@ -1,4 +1,4 @@
-//! What granula-io's test files share.
+//! What granula-run's test files share.
 
 use std::path::PathBuf;
 

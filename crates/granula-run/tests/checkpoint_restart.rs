@@ -6,8 +6,8 @@
 
 mod common;
 
-use granula_io::run::{build_solver, Checkpoint, Run, CHECKPOINT_FORMAT};
 use granula_io::Scene;
+use granula_run::{build_solver, Checkpoint, Run, CHECKPOINT_FORMAT};
 use std::path::PathBuf;
 
 fn tmp(name: &str) -> PathBuf {
@@ -107,7 +107,7 @@ fn run_both_edited(
     // The resumed run's collections live in its own folder and list only its frames.
     let pvd = std::fs::read_to_string(dir_c.join("particles.pvd")).unwrap();
     assert_eq!(pvd.matches("<DataSet").count() as u64, (n + m) / 20 - n / 20);
-    let (ca, cc) = (a.checkpoint(), c.checkpoint());
+    let (ca, cc) = (a.checkpoint().unwrap(), c.checkpoint().unwrap());
     for d in ["a", "b", "c"] {
         let _ = std::fs::remove_dir_all(tmp(&format!("{name}-{d}")));
     }
@@ -152,7 +152,7 @@ fn md_restart_without_the_solver_state_differs() {
     // saved one: the continuation differs, which shows the comparison above can fail.
     let text = md_scene("cundall_strack", 0.5, "gear6");
     let scene = Scene::parse("md-cold.toml", &text).unwrap();
-    let cold = build_solver(&scene).unwrap().save_state();
+    let cold = build_solver(&scene).unwrap().save_state().unwrap();
     let (a, c, _) = run_both_edited("md-cold", &text, 3000, 3000, |k| k.solver_state = cold.clone());
     assert_ne!(a.position, c.position);
 }
@@ -183,7 +183,7 @@ fn nscd_restart_with_warm_start_and_random_sweep_is_bit_identical() {
     let (a, c) = straight_and_restarted("nscd-fixed", &text, 150, 150);
     assert_bit_identical(&a, &c);
     let scene = Scene::parse("nscd-cold.toml", &text).unwrap();
-    let cold = build_solver(&scene).unwrap().save_state();
+    let cold = build_solver(&scene).unwrap().save_state().unwrap();
     let (a, c, _) = run_both_edited("nscd-cold", &text, 150, 150, |k| k.solver_state = cold.clone());
     assert_ne!(a.velocity, c.velocity);
     assert!(a.exact);
@@ -197,7 +197,7 @@ fn checkpoints_round_trip_with_the_solver_state() {
     for _ in 0..10 {
         r.step().unwrap();
     }
-    let c = r.checkpoint();
+    let c = r.checkpoint().unwrap();
     assert!(c.exact);
     // At least the Gear derivatives of every sphere (24 f64 each).
     assert!(c.solver_state.len() > 65 * 24 * 8);

@@ -11,10 +11,10 @@
 //! collisions need about t_c/50 (VALIDATION M1). External loads and kinematic walls can
 //! drive faster impacts than this estimate sees.
 
-use super::spec::SolverSpec;
-use super::Scene;
-use crate::error::Result;
 use granula_core::{MaterialId, MotionKind, Shape};
+use granula_io::scene::spec::{NormalKind, SolverSpec};
+use granula_io::Scene;
+use granula_io::{IoError, Result};
 use granula_laws::params::dt_upper_bound;
 use granula_laws::{Hertz, LinearSpring, NormalModel};
 use std::collections::BTreeMap;
@@ -96,14 +96,22 @@ pub fn time_step_estimate(scene: &Scene) -> Result<Option<TimeStepEstimate>> {
     if !(impact_speed > 0.0) {
         return Ok(None);
     }
+    // The scene's validation refuses `hooke` without a valid `normal_stiffness`; a spec
+    // built in code gets the same complaint here.
+    let spring = match (md.normal, md.normal_stiffness) {
+        (NormalKind::Hertz, _) => None,
+        (NormalKind::Hooke, Some(k)) => {
+            Some(LinearSpring::new(k).map_err(|e| IoError::Solver(format!("[solver] normal_stiffness = {k}: {e}")))?)
+        }
+        (NormalKind::Hooke, None) => {
+            return Err(IoError::Solver("[solver] normal = \"hooke\" needs `normal_stiffness` (N/m)".into()));
+        }
+    };
     let duration = |pair: MaterialId, other: MaterialId, m_eff: f64, r_eff: f64| -> f64 {
         let material = world.materials.pair(pair, other);
-        match md.normal.as_str() {
-            "hooke" => match md.normal_stiffness.map(LinearSpring::new) {
-                Some(Ok(spring)) => spring.contact_time(material, m_eff, r_eff, impact_speed),
-                _ => f64::NAN,
-            },
-            _ => Hertz::from_material().contact_time(material, m_eff, r_eff, impact_speed),
+        match &spring {
+            Some(k) => k.contact_time(material, m_eff, r_eff, impact_speed),
+            None => Hertz::from_material().contact_time(material, m_eff, r_eff, impact_speed),
         }
     };
     let name = |id: MaterialId| world.materials.get(id).map(|m| m.name.clone()).unwrap_or_else(|_| format!("{id:?}"));

@@ -1,15 +1,15 @@
 //! The output folder of a run: which files are written at which step.
 
-use super::sim_solver::SimSolver;
-use crate::error::{IoError, Result};
-use crate::output::{
+use crate::sim_solver::SimSolver;
+use glam::DVec3;
+use granula_core::{StepReport, World};
+use granula_io::output::{
     contact_records, love_weber_stress, open_csv, write_contact_list, write_contacts, write_particles, write_walls,
     ContactHistory, ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
 };
-use crate::scene::spec::OutputSpec;
-use crate::scene::Scene;
-use glam::DVec3;
-use granula_core::{StepReport, World};
+use granula_io::scene::spec::OutputSpec;
+use granula_io::scene::Scene;
+use granula_io::{IoError, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{BufWriter, Write};

@@ -4,8 +4,8 @@
 
 mod common;
 
-use granula_io::run::Run;
 use granula_io::Scene;
+use granula_run::Run;
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {

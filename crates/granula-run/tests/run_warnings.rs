@@ -4,8 +4,8 @@
 
 mod common;
 
-use granula_io::run::Run;
 use granula_io::Scene;
+use granula_run::Run;
 use std::path::{Path, PathBuf};
 
 /// `settling_box_nscd.toml` shortened to 200 steps (0.02 s), with `[solver]` lines replaced.
@@ -64,7 +64,7 @@ fn a_resumed_run_summarises_the_steps_before_the_interruption_too() {
     }
     assert!(run.warnings.capped_steps > 0, "the interruption comes after a capped step");
     let ckpt = out.join("stop.bin");
-    run.checkpoint().save(&ckpt).unwrap();
+    run.checkpoint().unwrap().save(&ckpt).unwrap();
     drop(run);
     let mut run = Run::resume(&ckpt, None).unwrap();
     while !run.is_done() {

@@ -3,8 +3,8 @@
 
 mod common;
 
-use granula_io::run::Run;
 use granula_io::Scene;
+use granula_run::Run;
 use std::path::PathBuf;
 
 fn tmp(name: &str) -> PathBuf {

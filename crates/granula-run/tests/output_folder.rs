@@ -6,8 +6,8 @@
 mod common;
 
 use granula_io::output::write_atomic;
-use granula_io::run::{Checkpoint, ExistingOutput, Run};
 use granula_io::{IoError, Scene};
+use granula_run::{Checkpoint, ExistingOutput, Run};
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
@@ -183,7 +183,7 @@ fn the_output_folder_is_stored_absolute() {
     let d = tmp("absolute");
     let run = Run::start(scene(), &d).unwrap();
     assert!(run.out_dir.is_absolute());
-    let c = run.checkpoint();
+    let c = run.checkpoint().unwrap();
     assert!(c.out_dir.is_absolute(), "{}", c.out_dir.display());
     assert_eq!(c.out_dir, std::fs::canonicalize(&d).unwrap());
     assert!(c.outputs.collections.iter().all(|p| p.path.is_absolute()));
@@ -219,7 +219,7 @@ fn a_failed_write_leaves_no_temporary_file() {
     // The same for a checkpoint.
     std::fs::create_dir_all(d.join("checkpoint.bin/inside")).unwrap();
     let run = Run::start(scene(), &d.join("run")).unwrap();
-    let e = run.checkpoint().save(&d.join("checkpoint.bin")).unwrap_err();
+    let e = run.checkpoint().unwrap().save(&d.join("checkpoint.bin")).unwrap_err();
     assert!(e.to_string().contains("checkpoint.bin"), "{e}");
     assert!(!d.join("checkpoint.tmp~").exists());
     let _ = std::fs::remove_dir_all(d);

@@ -8,12 +8,12 @@
 //! refused with [`IoError::CheckpointDamaged`]; a file of another format with an error
 //! that names both formats.
 
-use super::outputs::OutputState;
-use super::warnings::WarningSummary;
-use crate::error::{IoError, Result};
+use crate::outputs::OutputState;
+use crate::warnings::WarningSummary;
 use bincode::Options;
 use glam::{DQuat, DVec3};
 use granula_core::{BodyHandle, Clock, EnergyLedger, GuardMemory, World};
+use granula_io::{IoError, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -310,7 +310,7 @@ impl Checkpoint {
     /// Writes to a file (through a temporary file and a rename; the temporary file is
     /// removed if either fails).
     pub fn save(&self, path: &Path) -> Result<()> {
-        crate::output::write_atomic_bytes(path, &self.to_bytes())
+        granula_io::output::write_atomic_bytes(path, &self.to_bytes())
     }
 
     /// Reads a file.

@@ -6,8 +6,8 @@ mod common;
 
 use glam::DVec3;
 use granula_io::output::{contact_records, love_weber_stress};
-use granula_io::run::Run;
 use granula_io::Scene;
+use granula_run::Run;
 
 fn tmp(name: &str) -> std::path::PathBuf {
     common::tmp("phys", name)

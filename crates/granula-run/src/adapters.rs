@@ -5,6 +5,7 @@
 use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
 use granula_core::{Aabb, AccelerationField, BodySet, Broadphase, CoreError, Integrator, IntegratorState};
 use granula_integrators::{Gear, VelocityVerlet};
+use granula_io::scene::spec::{BroadphaseKind, IntegratorKind};
 
 /// The integrators a scene can name.
 #[derive(Debug)]
@@ -16,13 +17,13 @@ pub enum AnyIntegrator {
 }
 
 impl AnyIntegrator {
-    /// From the scene's name (`verlet`, `gear4`, `gear5`, `gear6`), already validated.
-    pub fn from_name(name: &str) -> Self {
-        match name {
-            "gear4" => AnyIntegrator::Gear(Gear::four()),
-            "gear5" => AnyIntegrator::Gear(Gear::five()),
-            "gear6" => AnyIntegrator::Gear(Gear::six()),
-            _ => AnyIntegrator::Verlet(VelocityVerlet::new()),
+    /// The integrator of `[solver] integrator`.
+    pub fn from_name(kind: IntegratorKind) -> Self {
+        match kind {
+            IntegratorKind::Verlet => AnyIntegrator::Verlet(VelocityVerlet::new()),
+            IntegratorKind::Gear4 => AnyIntegrator::Gear(Gear::four()),
+            IntegratorKind::Gear5 => AnyIntegrator::Gear(Gear::five()),
+            IntegratorKind::Gear6 => AnyIntegrator::Gear(Gear::six()),
         }
     }
 }
@@ -72,12 +73,12 @@ pub enum AnyBroadphase {
 }
 
 impl AnyBroadphase {
-    /// From the scene's name, already validated.
-    pub fn from_name(name: &str) -> Self {
-        match name {
-            "brute_force" => AnyBroadphase::BruteForce(BruteForce),
-            "linked_cells" => AnyBroadphase::LinkedCells(Box::new(LinkedCells::new())),
-            _ => AnyBroadphase::SweepAndPrune(Box::new(SweepAndPrune::new())),
+    /// The broadphase of `[solver] broadphase`.
+    pub fn from_name(kind: BroadphaseKind) -> Self {
+        match kind {
+            BroadphaseKind::SweepAndPrune => AnyBroadphase::SweepAndPrune(Box::new(SweepAndPrune::new())),
+            BroadphaseKind::LinkedCells => AnyBroadphase::LinkedCells(Box::new(LinkedCells::new())),
+            BroadphaseKind::BruteForce => AnyBroadphase::BruteForce(BruteForce),
         }
     }
 }

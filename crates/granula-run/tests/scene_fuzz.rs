@@ -12,8 +12,8 @@
 //! scene_fuzz -- --nocapture` (cases per scene; `GRANULA_FUZZ_SEED` changes the seed). The
 //! counts are printed at the end; a failing case prints its scene text.
 
-use granula_io::run::{ExistingOutput, Run};
 use granula_io::Scene;
+use granula_run::{ExistingOutput, Run};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};

@@ -1,15 +1,16 @@
 //! The run driver: scene → world + solver → steps with outputs, sink, checkpoints and a
 //! stop flag.
 
-use super::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
-use super::folder::{prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
-use super::outputs::Outputs;
-use super::sim_solver::{build_solver, SimSolver};
-use super::warnings::WarningSummary;
-use crate::error::{IoError, Result};
-use crate::scene::loads;
-use crate::scene::Scene;
+use crate::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+use crate::compose::build_solver;
+use crate::folder::{prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
+use crate::outputs::Outputs;
+use crate::sim_solver::SimSolver;
+use crate::warnings::WarningSummary;
 use granula_core::{BodyHandle, StepReport, World};
+use granula_io::scene::loads;
+use granula_io::scene::Scene;
+use granula_io::{IoError, Result};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -163,8 +164,9 @@ impl Run {
         })
     }
 
-    /// The checkpoint of the current state.
-    pub fn checkpoint(&self) -> Checkpoint {
+    /// The checkpoint of the current state; fails only if the solver's state cannot be
+    /// serialised ([`SimSolver::save_state`]).
+    pub fn checkpoint(&self) -> Result<Checkpoint> {
         let mut c = Checkpoint {
             format: CHECKPOINT_FORMAT,
             scene_file: self.scene.file.clone(),
@@ -184,11 +186,11 @@ impl Run {
             torque: Vec::new(),
             ledger: Default::default(),
             outputs: self.outputs.state().clone(),
-            solver_state: self.solver.save_state(),
+            solver_state: self.solver.save_state()?,
             exact: self.solver.restarts_exactly(),
         };
         c.capture(&self.world);
-        c
+        Ok(c)
     }
 
     /// Fails with [`IoError::NonFinite`] when an energy the outputs write (kinetic,
@@ -204,7 +206,7 @@ impl Run {
     /// Writes the checkpoint to `<out>/checkpoint.bin` and returns its path.
     pub fn save_checkpoint(&self) -> Result<PathBuf> {
         let p = self.out_dir.join(CHECKPOINT_FILE);
-        self.checkpoint().save(&p)?;
+        self.checkpoint()?.save(&p)?;
         Ok(p)
     }
 

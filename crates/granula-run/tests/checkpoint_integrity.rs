@@ -6,8 +6,8 @@
 
 mod common;
 
-use granula_io::run::{Checkpoint, Run, CHECKPOINT_FORMAT};
 use granula_io::{IoError, Scene};
+use granula_run::{Checkpoint, Run, CHECKPOINT_FORMAT};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};

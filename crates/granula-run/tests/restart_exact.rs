@@ -15,8 +15,8 @@
 
 mod common;
 
-use granula_io::run::{Checkpoint, Run};
 use granula_io::Scene;
+use granula_run::{Checkpoint, Run};
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
@@ -119,7 +119,7 @@ fn assert_same_state(a: &Checkpoint, c: &Checkpoint, name: &str) {
     assert_eq!(bincode::serialize(&a.guard).unwrap(), bincode::serialize(&c.guard).unwrap(), "{name}: energy guard");
     // The output state, without the folder names (the two runs write to two folders).
     let (x, y) = (&a.outputs, &c.outputs);
-    let frames = |o: &granula_io::run::OutputState| o.collections.iter().map(|c| c.frames.clone()).collect::<Vec<_>>();
+    let frames = |o: &granula_run::OutputState| o.collections.iter().map(|c| c.frames.clone()).collect::<Vec<_>>();
     assert_eq!(frames(x), frames(y), "{name}: collections");
     assert_eq!(x.passed, y.passed, "{name}: passed flags");
     assert_eq!(x.passed_mass.to_bits(), y.passed_mass.to_bits(), "{name}: passed mass");
@@ -163,7 +163,7 @@ fn assert_exact_restart(name: &str, text: &str, stops: &[u64]) {
     }
     let contacts = a.last_report.contacts;
     a.save_checkpoint().unwrap();
-    let ca = a.checkpoint();
+    let ca = a.checkpoint().unwrap();
     drop(a);
 
     let dir_b = tmp(&format!("{name}-b"));
@@ -180,7 +180,7 @@ fn assert_exact_restart(name: &str, text: &str, stops: &[u64]) {
     while !b.is_done() {
         b.step().unwrap();
     }
-    let cb = b.checkpoint();
+    let cb = b.checkpoint().unwrap();
     drop(b);
     assert!(contacts > 0, "{name}: the final step has contacts");
     assert_same_state(&ca, &cb, name);
@@ -320,6 +320,30 @@ fn nscd_forward_cold_global_correcting() {
 #[test]
 fn nscd_forward_backward_fixed_linked_cells() {
     nscd("nscd_fb", "sweep = \"forward_backward\"\ncriterion = \"fixed_iterations\"\nmax_iterations = 10\nbroadphase = \"linked_cells\"");
+}
+
+/// An NSCD scene of the law `law` whose one material has the `material` lines.
+fn nscd_law_scene(steps: u64, law: &str, material: &str) -> String {
+    nscd_scene(steps, &format!("law = \"{law}\"")).replacen(
+        "\n[[planes]]",
+        &format!("\n[[materials]]\nname = \"m\"\nfriction = 0.4\n{material}\n\n[[planes]]"),
+        1,
+    )
+}
+
+/// The cohesive law: the bonds (formed, opened but not broken, broken) are in the solver
+/// state of the checkpoint.
+#[test]
+fn nscd_cohesive_law() {
+    let text = nscd_law_scene(5137, "cohesive", "cohesion_force = 0.0001\ncohesion_range = 0.0001");
+    assert_exact_restart("nscd_cohesive", &text, &[0, 137]);
+}
+
+/// The rolling and torsion friction law (couple impulses carried for the warm start).
+#[test]
+fn nscd_rolling_law() {
+    let text = nscd_law_scene(5137, "rolling", "rolling_friction = 0.0002\ntorsion_friction = 0.0002");
+    assert_exact_restart("nscd_rolling", &text, &[0, 137]);
 }
 
 /// Bodies removed during the run: a fixed floor of beads with a hole, strong gravity, a sink

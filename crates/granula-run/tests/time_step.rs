@@ -1,8 +1,8 @@
 //! The time-step estimate of MD scenes (`granula check`, start of `granula run`): the
 //! shortest Hertz contact of the scene against the closed form of VALIDATION M2.
 
-use granula_io::scene::time_step::time_step_estimate;
 use granula_io::Scene;
+use granula_run::time_step::time_step_estimate;
 
 /// Two glass spheres of radius R, one resting on a floor and one 10 cm above it, falling
 /// under g = 9.81; `dt` is the scene's time step, `kind` its solver.

@@ -1,0 +1,189 @@
+//! The named choices of `[solver]`, one enum per key. A name that is not a variant is a
+//! parse error that names the key, its line, and lists the valid names (serde's "unknown
+//! variant `x`, expected one of …"), before anything is built or run. Each enum's default
+//! is the scene format's default for its key.
+
+use serde::{Deserialize, Serialize};
+
+/// `[solver] normal` (MD): the normal elastic force.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum NormalKind {
+    /// Hertz, stiffness from the pair's effective modulus E*.
+    #[default]
+    Hertz,
+    /// Linear spring of stiffness `normal_stiffness`.
+    Hooke,
+}
+
+/// `[solver] tangential` (MD): the tangential force.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TangentialKind {
+    /// Spring with history, capped by Coulomb.
+    #[default]
+    CundallStrack,
+    /// Viscous friction capped by Coulomb, no history.
+    Viscous,
+    /// No tangential force.
+    None,
+}
+
+/// `[solver] damping` (MD): the normal damping model.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum DampingKind {
+    /// Viscous, calibrated so that a head-on impact under the no-attraction clamp rebounds
+    /// with the pair's restitution.
+    #[default]
+    Calibrated,
+    /// Viscous, the damping ratio of the linear oscillator (Tsuji's form for Hertz).
+    Tsuji,
+    /// The same coefficient as `tsuji`, under LIGGGHTS' name for it.
+    Liggghts,
+    /// Hunt-Crossley, F_d = F_e 3(1 − e²)/(4 δ̇₀) δ̇.
+    HuntCrossley,
+    /// γ_n = `damping_coefficient`.
+    Fixed,
+}
+
+/// `[solver] tension` (MD): whether the normal force may pull.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TensionKind {
+    /// The total normal force is clamped at zero.
+    #[default]
+    NoAttraction,
+    /// The dashpot may pull while the contact closes.
+    Allow,
+}
+
+/// `[solver] tangential_damping` (MD): the dashpot of the Cundall-Strack spring.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TangentialDampingKind {
+    /// No tangential dashpot.
+    #[default]
+    None,
+    /// γ_t = γ_n √(k_t/k_n): the normal damping ratio, tangentially.
+    SameDampingRatio,
+    /// γ_t = `tangential_damping_ratio` × γ_n.
+    Ratio,
+}
+
+/// `[solver] integrator` (MD).
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum IntegratorKind {
+    /// Velocity Verlet.
+    #[default]
+    Verlet,
+    /// Gear predictor-corrector with 4 values.
+    Gear4,
+    /// Gear predictor-corrector with 5 values.
+    Gear5,
+    /// Gear predictor-corrector with 6 values.
+    Gear6,
+}
+
+/// `[solver] broadphase` (MD and NSCD).
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum BroadphaseKind {
+    /// Sweep and prune.
+    #[default]
+    SweepAndPrune,
+    /// Linked cells.
+    LinkedCells,
+    /// Every pair (the O(n²) oracle).
+    BruteForce,
+}
+
+/// `[solver] law` (NSCD): the non-smooth contact law.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum NscdLawKind {
+    /// Signorini's condition with Coulomb friction.
+    #[default]
+    SignoriniCoulomb,
+    /// Signorini-Coulomb with the pairs' cohesion (`cohesion_force`, `cohesion_range`).
+    Cohesive,
+    /// Signorini-Coulomb with rolling and torsion friction (`rolling_friction`,
+    /// `torsion_friction`).
+    Rolling,
+}
+
+/// `[solver] criterion` (NSCD): when the iterations of a step stop.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CriterionKind {
+    /// Relative change of each contact's impulse below the tolerance.
+    #[default]
+    Local,
+    /// Mean relative change below the tolerance.
+    Global,
+    /// Exactly `max_iterations` sweeps.
+    FixedIterations,
+}
+
+/// `[solver] sweep` (NSCD): the order of the contacts in a sweep.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SweepKind {
+    /// A new random order each sweep.
+    #[default]
+    Random,
+    /// The contact list's order.
+    Forward,
+    /// Forward, then backward.
+    ForwardBackward,
+    /// Symmetric along gravity.
+    SymmetricGravity,
+    /// From the supports outward.
+    SupportsOutward,
+}
+
+/// `[solver] gap` (NSCD): the gap in the Signorini condition.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum GapKind {
+    /// max(g, 0): existing overlaps are not pushed apart.
+    #[default]
+    Positive,
+    /// The raw gap: overlaps are removed within a step.
+    Correcting,
+}
+
+/// `[solver] impact` (NSCD): the impact law.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ImpactKind {
+    /// Perfectly inelastic.
+    #[default]
+    None,
+    /// Newton's law with each pair's `restitution`.
+    Newton,
+}
+
+/// `[solver] on_cap` (NSCD): what a step does at its iteration cap.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum OnCapKind {
+    /// Finish the step and count it in the run report.
+    #[default]
+    Warn,
+    /// Stop the run.
+    Error,
+    /// Keep sweeping up to `hard_cap`.
+    Extend,
+}
+
+/// The name a scene spells a choice with (its serde name), e.g. `same_damping_ratio`, for
+/// messages. Every choice is a unit variant, which serialises to its name; anything else
+/// falls back to its `Debug` form.
+pub fn choice_name<T: Serialize + std::fmt::Debug>(choice: &T) -> String {
+    match toml::Value::try_from(choice) {
+        Ok(toml::Value::String(name)) => name,
+        _ => format!("{choice:?}"),
+    }
+}

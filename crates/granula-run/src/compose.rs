@@ -1,0 +1,226 @@
+//! The composition root: the solver a scene names, composed from the law, integrator and
+//! broadphase crates. Every choice of `[solver]` is an enum matched exhaustively here, so a
+//! new choice cannot fall back to a default unnoticed; a parameter a choice needs and the
+//! scene lacks is an error naming the key (the scene's validation refuses it first).
+
+use crate::adapters::{AnyBroadphase, AnyIntegrator};
+use crate::sim_solver::{MdRun, SimSolver};
+use granula_core::ContactLaw;
+use granula_io::scene::spec::{
+    CriterionKind, DampingKind, GapKind, ImpactKind, MdSpec, NormalKind, NscdLawKind, NscdSpec, OnCapKind, SolverSpec,
+    SweepKind, TangentialDampingKind, TangentialKind, TensionKind,
+};
+use granula_io::scene::{Check, KeyPath};
+use granula_io::{IoError, Result, Scene};
+use granula_laws::{
+    Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction, Hertz, HertzViscous,
+    HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction, NormalModel, RollingResistance,
+    TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance, ViscousFriction,
+};
+use granula_md::{MdConfig, MdSolver};
+use granula_nscd::{
+    CohesiveSignoriniCoulomb, Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdSolver, Restitution,
+    RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
+};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// Builds the solver a scene asks for. The scene's validation has checked every value; a
+/// parameter missing from a spec built in code is an error naming its key.
+pub fn build_solver(scene: &Scene) -> Result<Box<dyn SimSolver>> {
+    match &scene.spec.solver {
+        SolverSpec::Md(s) => md_solver(scene, s),
+        SolverSpec::Nscd(s) => nscd_solver(scene, s),
+    }
+}
+
+/// An error at `[solver] key` of the scene, with its line when the key is in the text.
+fn invalid(scene: &Scene, key: &'static str, value: impl std::fmt::Debug, problem: &str) -> IoError {
+    let c = Check::new(&scene.file, &scene.text, Vec::new());
+    c.invalid(&KeyPath::root().key("solver").key(key), value, problem)
+}
+
+fn solver_err(e: impl std::fmt::Display) -> IoError {
+    IoError::Solver(e.to_string())
+}
+
+/// The normal damping of `[solver] damping`: a viscous coefficient, or Hunt-Crossley.
+enum NormalDamping {
+    Viscous(DampingCoefficient),
+    HuntCrossley,
+}
+
+fn normal_damping(scene: &Scene, s: &MdSpec) -> Result<NormalDamping> {
+    Ok(match s.damping {
+        // Calibrated to the no-attraction clamp: a head-on impact rebounds with the pair's
+        // restitution.
+        DampingKind::Calibrated => NormalDamping::Viscous(DampingCoefficient::FromRestitutionClamped(None)),
+        // The Tsuji form, which LIGGGHTS' hertz model uses: the linear oscillator's ratio.
+        DampingKind::Tsuji | DampingKind::Liggghts => NormalDamping::Viscous(DampingCoefficient::FromRestitution(None)),
+        DampingKind::HuntCrossley => NormalDamping::HuntCrossley,
+        DampingKind::Fixed => match s.damping_coefficient {
+            Some(g) => NormalDamping::Viscous(DampingCoefficient::Fixed(g)),
+            None => return Err(invalid(scene, "damping", "fixed", "needs `damping_coefficient` (N s/m)")),
+        },
+    })
+}
+
+/// The linear spring of `normal = "hooke"`, of stiffness `normal_stiffness`.
+fn hooke_spring(scene: &Scene, s: &MdSpec) -> Result<LinearSpring> {
+    let Some(k) = s.normal_stiffness else {
+        return Err(invalid(scene, "normal", "hooke", "needs `normal_stiffness` (N/m)"));
+    };
+    LinearSpring::new(k).map_err(|e| invalid(scene, "normal_stiffness", k, &e.to_string()))
+}
+
+fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
+    let damping = normal_damping(scene, s)?;
+    match (s.normal, damping) {
+        (NormalKind::Hertz, NormalDamping::Viscous(c)) => {
+            md_with_normal(scene, Hertz::from_material(), HertzViscous::new(c).map_err(solver_err)?, s)
+        }
+        (NormalKind::Hertz, NormalDamping::HuntCrossley) => {
+            md_with_normal(scene, Hertz::from_material(), HuntCrossley::from_material(), s)
+        }
+        (NormalKind::Hooke, NormalDamping::Viscous(c)) => {
+            md_with_normal(scene, hooke_spring(scene, s)?, LinearViscous::new(c).map_err(solver_err)?, s)
+        }
+        (NormalKind::Hooke, NormalDamping::HuntCrossley) => {
+            md_with_normal(scene, hooke_spring(scene, s)?, HuntCrossley::from_material(), s)
+        }
+    }
+}
+
+fn md<L: ContactLaw + 'static>(law: L, s: &MdSpec) -> Result<Box<dyn SimSolver>>
+where
+    L::History: Serialize + DeserializeOwned,
+{
+    let local_damping =
+        if s.local_damping > 0.0 { Some(LocalDamping::new(s.local_damping).map_err(solver_err)?) } else { None };
+    let config = MdConfig { skin: s.skin, threads: s.threads, local_damping, ..Default::default() };
+    let solver =
+        MdSolver::new(law, AnyIntegrator::from_name(s.integrator), AnyBroadphase::from_name(s.broadphase), config)
+            .map_err(solver_err)?;
+    Ok(Box::new(MdRun { solver }))
+}
+
+fn md_with_normal<N, D>(scene: &Scene, normal: N, damping: D, s: &MdSpec) -> Result<Box<dyn SimSolver>>
+where
+    N: NormalModel + 'static,
+    D: DampingModel + 'static,
+    Composed<N, D, CundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, CundallStrack, Option<RollingResistance>, Option<TwistingResistance>, Option<ConstantCohesion>>:
+        ContactLaw<History: Serialize + DeserializeOwned>,
+{
+    let (rolling, twisting, cohesion) = s.resistance_models();
+    let tension = match s.tension {
+        TensionKind::NoAttraction => TensionPolicy::NoAttraction,
+        TensionKind::Allow => TensionPolicy::AllowDampingTension,
+    };
+    match s.tangential {
+        TangentialKind::CundallStrack if rolling || twisting || cohesion => {
+            // One law type for the eight combinations (`granula_laws::optional`).
+            let law = Composed::new(normal, damping, cundall_strack(scene, s)?)
+                .with_rolling(rolling.then(RollingResistance::from_material))
+                .with_twisting(twisting.then(TwistingResistance::from_material))
+                .with_cohesion(cohesion.then(ConstantCohesion::from_material))
+                .with_tension(tension);
+            md(law, s)
+        }
+        TangentialKind::CundallStrack => {
+            md(Composed::new(normal, damping, cundall_strack(scene, s)?).with_tension(tension), s)
+        }
+        TangentialKind::Viscous => {
+            let t = ViscousFriction::new(s.tangential_viscosity, Friction::from_material()).map_err(solver_err)?;
+            md(Composed::new(normal, damping, t).with_tension(tension), s)
+        }
+        TangentialKind::None => md(Composed::new(normal, damping, NoFriction).with_tension(tension), s),
+    }
+}
+
+/// The Cundall-Strack spring of `[solver] tangential_stiffness_ratio` and
+/// `tangential_damping` (defaults: Mindlin's k_t/k_n, no dashpot).
+fn cundall_strack(scene: &Scene, s: &MdSpec) -> Result<CundallStrack> {
+    let stiffness = s.tangential_stiffness_ratio.map_or(TangentialStiffness::FromNormal, TangentialStiffness::Ratio);
+    let damping = match (s.tangential_damping, s.tangential_damping_ratio) {
+        (TangentialDampingKind::None, _) => TangentialDamping::None,
+        (TangentialDampingKind::SameDampingRatio, _) => TangentialDamping::SameDampingRatio,
+        (TangentialDampingKind::Ratio, Some(r)) => TangentialDamping::Ratio(r),
+        (TangentialDampingKind::Ratio, None) => {
+            return Err(invalid(scene, "tangential_damping", "ratio", "needs `tangential_damping_ratio`"));
+        }
+    };
+    CundallStrack::new(stiffness, damping, Friction::from_material()).map_err(solver_err)
+}
+
+/// The θ-method's settings of an NSCD `[solver]`.
+fn nscd_config(s: &NscdSpec) -> NscdConfig {
+    let criterion = match s.criterion {
+        CriterionKind::Local => {
+            Criterion::LocalRelative { epsilon: s.tolerance, cutoff: s.cutoff, max_iterations: s.max_iterations }
+        }
+        CriterionKind::Global => Criterion::GlobalMean { epsilon: s.tolerance, max_iterations: s.max_iterations },
+        CriterionKind::FixedIterations => Criterion::Fixed { iterations: s.max_iterations },
+    };
+    let sweep = match s.sweep {
+        SweepKind::Random => SweepOrder::Random,
+        SweepKind::Forward => SweepOrder::Forward,
+        SweepKind::ForwardBackward => SweepOrder::ForwardBackward,
+        SweepKind::SymmetricGravity => SweepOrder::SymmetricGravity,
+        SweepKind::SupportsOutward => SweepOrder::SupportsOutward,
+    };
+    let gap = match s.gap {
+        GapKind::Positive => GapMode::Positive,
+        GapKind::Correcting => GapMode::Correcting,
+    };
+    let on_cap = match s.on_cap {
+        OnCapKind::Warn => NonConvergence::Warn,
+        OnCapKind::Error => NonConvergence::Error,
+        // The documented default of `hard_cap`: ten times `max_iterations`.
+        OnCapKind::Extend => {
+            NonConvergence::Extend { hard_cap: s.hard_cap.unwrap_or(s.max_iterations.saturating_mul(10)) }
+        }
+    };
+    NscdConfig {
+        theta: s.theta,
+        sweep,
+        criterion,
+        gap,
+        warm_start: s.warm_start,
+        margin: s.margin,
+        seed: s.seed,
+        on_cap,
+        relaxation: s.relaxation,
+        momentum: s.momentum,
+        ..Default::default()
+    }
+}
+
+fn nscd_solver(scene: &Scene, s: &NscdSpec) -> Result<Box<dyn SimSolver>> {
+    // The coefficient is each pair's restitution, mixed as for MD (granula_core::material).
+    let restitution = match s.impact {
+        ImpactKind::None => Restitution::None,
+        ImpactKind::Newton => Restitution::Newton,
+    };
+    let shock = SignoriniCoulomb { restitution };
+    match (s.law, s.impact) {
+        (NscdLawKind::SignoriniCoulomb, _) => nscd(shock, s),
+        (NscdLawKind::Rolling, _) => nscd(RollingSignoriniCoulomb { shock }, s),
+        (NscdLawKind::Cohesive, ImpactKind::None) => nscd(CohesiveSignoriniCoulomb, s),
+        (NscdLawKind::Cohesive, ImpactKind::Newton) => {
+            Err(invalid(scene, "impact", "newton", "the cohesive law is inelastic: use impact = \"none\""))
+        }
+    }
+}
+
+fn nscd<L>(law: L, s: &NscdSpec) -> Result<Box<dyn SimSolver>>
+where
+    L: NonSmoothLaw + 'static,
+    L::State: Serialize + DeserializeOwned,
+{
+    let solver =
+        NscdSolver::with_law(AnyBroadphase::from_name(s.broadphase), law, nscd_config(s)).map_err(solver_err)?;
+    Ok(Box::new(solver))
+}

@@ -1,0 +1,125 @@
+//! The solver of a scene behind one object-safe trait, so the driver is written once for
+//! both families. The per-contact work stays inside the concrete, generic solvers; the
+//! solver a scene names is composed in [`crate::compose`].
+
+use crate::adapters::{AnyBroadphase, AnyIntegrator};
+use glam::DVec3;
+use granula_core::{ContactLaw, CoreError, StepReport, World};
+use granula_io::{IoError, Result};
+use granula_md::{MdSolver, MdState};
+use granula_nscd::{NonSmoothLaw, NscdSolver, NscdState};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// What the run driver needs of a solver.
+pub trait SimSolver {
+    /// A description, e.g. `md(hertz+hertz_viscous+cundall_strack, velocity_verlet, sweep_and_prune)`.
+    fn describe(&self) -> String;
+    /// One step through [`World::step`].
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError>;
+    /// Whether the next steps must keep what [`SimSolver::contact_forces`] reads (the driver
+    /// turns it on before a step whose contacts are written). Default: nothing to do.
+    fn record_contact_forces(&mut self, _on: bool) {}
+    /// The contacts of the last step as `(body 1, body 2, force on body 2)`, dense indices
+    /// of `world` (bodies removed since the step are left out).
+    fn contact_forces(&self, world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>);
+    /// The solver's own state (contact histories or warm-start impulses, integrator memory,
+    /// random stream…) as bincode bytes, for a checkpoint taken after a step. Plain data
+    /// always serialises; should it not, the error says which solver's state failed.
+    fn save_state(&self) -> Result<Vec<u8>>;
+    /// Restores [`SimSolver::save_state`]'s bytes into a fresh solver built from the same
+    /// scene, for the world restored from the same checkpoint; the error says what is wrong.
+    fn restore_state(&mut self, bytes: &[u8], world: &World) -> std::result::Result<(), String>;
+    /// `true` when a fresh solver with [`SimSolver::restore_state`] continues a restored
+    /// world bit-identically. Every built-in solver does (tested for each family).
+    fn restarts_exactly(&self) -> bool {
+        true
+    }
+}
+
+/// The MD solver of a scene.
+pub struct MdRun<L: ContactLaw> {
+    /// The solver.
+    pub solver: MdSolver<L, AnyIntegrator, AnyBroadphase>,
+}
+
+impl<L: ContactLaw> SimSolver for MdRun<L>
+where
+    L::History: Serialize + DeserializeOwned,
+{
+    fn describe(&self) -> String {
+        let s = &self.solver;
+        format!("md({}, {})", s.law.name(), granula_core::Integrator::name(&s.integrator))
+    }
+
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError> {
+        world.step(&mut self.solver, dt)
+    }
+
+    fn record_contact_forces(&mut self, on: bool) {
+        self.solver.record_contact_forces(on);
+    }
+
+    /// The forces the last step applied, as the solver recorded them (empty unless
+    /// [`SimSolver::record_contact_forces`] was on for that step).
+    fn contact_forces(&self, world: &World, _dt: f64, out: &mut Vec<(u32, u32, DVec3)>) {
+        out.clear();
+        let b = &world.bodies;
+        for (key, f) in self.solver.contact_forces() {
+            if let (Ok(i), Ok(j)) = (b.index(key.body1), b.index(key.body2)) {
+                out.push((i as u32, j as u32, f));
+            }
+        }
+    }
+
+    /// Contact histories and stored energies by key, the integrator's memory and the
+    /// kinematic power ([`MdState`](granula_md::MdState)).
+    fn save_state(&self) -> Result<Vec<u8>> {
+        bincode::serialize(&self.solver.save_state()).map_err(|e| state_error("MD", e))
+    }
+
+    fn restore_state(&mut self, bytes: &[u8], world: &World) -> std::result::Result<(), String> {
+        let state: MdState<L::History> =
+            bincode::deserialize(bytes).map_err(|e| format!("MD solver state unreadable: {e}"))?;
+        self.solver.restore_state(&state, world).map_err(|e| format!("MD solver state rejected: {e}"))
+    }
+}
+
+impl<L> SimSolver for NscdSolver<AnyBroadphase, L>
+where
+    L: NonSmoothLaw,
+    L::State: Serialize + DeserializeOwned,
+{
+    fn describe(&self) -> String {
+        let c = self.config();
+        format!("nscd({}, theta = {}, {:?}, {:?})", self.law().name(), c.theta, c.criterion, c.sweep)
+    }
+
+    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError> {
+        world.step(self, dt)
+    }
+
+    /// Impulses of the last step divided by Δt (mean forces over the step).
+    fn contact_forces(&self, _world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>) {
+        out.clear();
+        out.extend(self.impulses().filter(|c| c.2 != DVec3::ZERO).map(|(i, j, p)| (i, j, p / dt)));
+    }
+
+    /// Carried impulses and law states (e.g. the cohesive bonds) by key, and the random
+    /// stream of the sweep ([`NscdState`](granula_nscd::NscdState)).
+    fn save_state(&self) -> Result<Vec<u8>> {
+        bincode::serialize(&NscdSolver::save_state(self)).map_err(|e| state_error("NSCD", e))
+    }
+
+    fn restore_state(&mut self, bytes: &[u8], world: &World) -> std::result::Result<(), String> {
+        let state: NscdState<L::State> =
+            bincode::deserialize(bytes).map_err(|e| format!("NSCD solver state unreadable: {e}"))?;
+        NscdSolver::restore_state(self, &state, world).map_err(|e| format!("NSCD solver state rejected: {e}"))
+    }
+}
+
+/// A solver state that bincode could not write (plain data always serialises; a failure
+/// is reported, never replaced by empty bytes).
+fn state_error(family: &str, e: bincode::Error) -> IoError {
+    IoError::Solver(format!("the {family} solver state could not be serialised for a checkpoint: {e}"))
+}
