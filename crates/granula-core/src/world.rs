@@ -4,12 +4,13 @@ use crate::body::{Body, PlaneBuilder};
 use crate::body_set::{BodySet, MotionKind};
 use crate::clock::Clock;
 use crate::energy::EnergyLedger;
-use crate::energy_guard::{self, EnergyGuard, GuardMemory, GuardState};
+use crate::energy_guard::{self, EnergyGuard, GuardMemory, GuardState, StepEnergies};
 use crate::error::{CoreError, Result};
 use crate::handle::{BodyHandle, MaterialId};
 use crate::material::{Material, MaterialTable};
 use crate::math::{DMat3, DVec3};
-use crate::solver::{Solver, StepReport};
+use crate::solver::{Solver, StepContext, StepReport};
+use crate::step_scan::{self, Scan};
 
 /// User code called after every step of [`World::step`].
 pub trait Observer: Send {
@@ -295,22 +296,67 @@ impl World {
         let guarded = self.energy_guard.is_some() && solver.closes_energy_balance();
         let version = self.bodies.structure_version();
         // The one-step check needs the stored energy of a previous step of the same bodies.
-        let before = (guarded && self.last_step_version == Some(version)).then(|| energy_guard::scan_start(self, dt));
+        let before = (guarded && self.last_step_version == Some(version))
+            .then(|| step_scan::scan_start(&self.bodies, self.gravity, dt));
         let stored_before = self.ledger.stored_elastic;
         self.last_step_version = None;
-        let report = solver.step(self, dt).map_err(|e| CoreError::Solver {
+        let ctx = StepContext {
+            bodies: &mut self.bodies,
+            materials: &self.materials,
+            gravity: self.gravity,
+            time: self.time,
+            dt,
+            step: self.step,
+        };
+        let report = solver.step(ctx).map_err(|e| CoreError::Solver {
             step: self.step,
             time: self.time,
             source: Box::new(e),
         })?;
         clock.advance(dt);
         self.set_clock_unchecked(clock);
-        let after = energy_guard::scan_end(self, dt);
+        let after = step_scan::scan_end(&self.bodies, self.gravity, dt);
+        self.check_state(&after, &report, solver.detects_along_the_step())?;
+        self.check_energies(&after, &report)?;
+        self.ledger.dissipated += report.dissipated;
+        self.ledger.stored_elastic = report.stored_elastic;
+        self.ledger.external_work += report.external_work;
+        let ledger =
+            [("dissipated energy", self.ledger.dissipated.total()), ("external work", self.ledger.external_work)];
+        if let Some((account, value)) = ledger.into_iter().find(|(_, v)| !v.is_finite()) {
+            return Err(self.non_finite(account, value, None));
+        }
+        if let Some(guard) = self.energy_guard.filter(|_| guarded) {
+            let step = before.map(|before| StepEnergies {
+                before,
+                after,
+                stored_before,
+                stored_after: report.stored_elastic,
+                dissipated: report.dissipated.total(),
+                work: report.external_work,
+            });
+            self.run_energy_guard(&guard, step.as_ref(), &|| solver.ledger_source())?;
+        }
+        self.last_step_version = Some(version);
+        if !self.observers.is_empty() {
+            let mut observers = std::mem::take(&mut self.observers);
+            for o in observers.iter_mut() {
+                o.after_step(self, &report);
+            }
+            self.observers = observers;
+        }
+        Ok(report)
+    }
+
+    /// After a step: every state is finite, no body travelled farther than the travel limit
+    /// (unless the solver's detection covers the step's motion, `detects_along_the_step`)
+    /// and no pair overlaps beyond the overlap limit.
+    fn check_state(&self, after: &Scan, report: &StepReport, detects_along_the_step: bool) -> Result<()> {
         if !after.state.is_finite() {
             self.bodies.check_finite(self.step, self.time)?;
         }
         let (fastest, travel2) = after.travel;
-        if travel2 > self.max_travel_ratio * self.max_travel_ratio && !solver.detects_along_the_step() {
+        if travel2 > self.max_travel_ratio * self.max_travel_ratio && !detects_along_the_step {
             let radius = self.bodies.radius[fastest];
             return Err(CoreError::ExcessiveTravel {
                 body: self.bodies.handle[fastest],
@@ -333,39 +379,39 @@ impl World {
                 time: self.time,
             });
         }
-        self.check_energies(&after, &report)?;
-        self.ledger.dissipated += report.dissipated;
-        self.ledger.stored_elastic = report.stored_elastic;
-        self.ledger.external_work += report.external_work;
-        let ledger =
-            [("dissipated energy", self.ledger.dissipated.total()), ("external work", self.ledger.external_work)];
-        if let Some((account, value)) = ledger.into_iter().find(|(_, v)| !v.is_finite()) {
-            return Err(self.non_finite(account, value, None));
+        Ok(())
+    }
+
+    /// The runaway-energy guard after a step whose ledger is booked: the one-step check
+    /// when `step` holds its energies, then the interval check when one is due. `source`
+    /// names what books the energies (called only for an error).
+    fn run_energy_guard(
+        &mut self,
+        guard: &EnergyGuard,
+        step: Option<&StepEnergies>,
+        source: &dyn Fn() -> String,
+    ) -> Result<()> {
+        let mut runaway = step.and_then(energy_guard::check_step);
+        if runaway.is_none() && guard.due(self.step) {
+            let now = GuardState::new(
+                self.kinetic_energy(),
+                self.potential_energy(),
+                self.ledger.stored_elastic,
+                self.ledger.dissipated.total(),
+                self.ledger.external_work,
+                self.bodies.structure_version(),
+            );
+            runaway = energy_guard::check(guard, &mut self.guard_state, now);
         }
-        if let Some(guard) = self.energy_guard.filter(|_| guarded) {
-            let source = || solver.ledger_source();
-            if let Some(before) = &before {
-                energy_guard::check_step(self, before, &after, stored_before, &report, &source)?;
-            }
-            let mut state = self.guard_state.take();
-            let checked = energy_guard::check(self, &guard, &mut state, &source);
-            self.guard_state = state;
-            checked?;
+        match runaway {
+            Some(r) => Err(r.into_error(step_scan::most_kinetic(&self.bodies), self.step, self.time, source())),
+            None => Ok(()),
         }
-        self.last_step_version = Some(version);
-        if !self.observers.is_empty() {
-            let mut observers = std::mem::take(&mut self.observers);
-            for o in observers.iter_mut() {
-                o.after_step(self, &report);
-            }
-            self.observers = observers;
-        }
-        Ok(report)
     }
 
     /// The energies of the report and of the bodies after a step are finite; the error
     /// names the account and, for a body energy, the body with the largest share.
-    fn check_energies(&self, after: &energy_guard::Scan, report: &StepReport) -> Result<()> {
+    fn check_energies(&self, after: &Scan, report: &StepReport) -> Result<()> {
         let reported = [
             ("stored energy", report.stored_elastic),
             ("dissipated energy", report.dissipated.total()),
@@ -478,12 +524,11 @@ impl World {
     ///
     /// ```
     /// # use granula_core::prelude::*;
-    /// # use granula_core::solver::StepReport;
     /// # struct Idle;
     /// # impl Solver for Idle {
     /// #     type Error = CoreError;
     /// #     fn name(&self) -> &'static str { "idle" }
-    /// #     fn step(&mut self, _: &mut World, _: f64) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
+    /// #     fn step(&mut self, _: StepContext<'_>) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
     /// # }
     /// # fn main() -> Result<(), CoreError> {
     /// let mut world = World::builder().build()?;
@@ -517,12 +562,11 @@ impl World {
     ///
     /// ```
     /// # use granula_core::prelude::*;
-    /// # use granula_core::solver::StepReport;
     /// # struct Idle;
     /// # impl Solver for Idle {
     /// #     type Error = CoreError;
     /// #     fn name(&self) -> &'static str { "idle" }
-    /// #     fn step(&mut self, _: &mut World, _: f64) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
+    /// #     fn step(&mut self, _: StepContext<'_>) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
     /// # }
     /// # fn main() -> Result<(), CoreError> {
     /// let mut world = World::builder().build()?;

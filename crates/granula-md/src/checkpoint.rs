@@ -183,7 +183,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                 expected: "a consistent skin layer",
             })?;
         }
-        self.max_range = self.law_margin(world);
+        self.max_range = self.law_margin(&world.materials);
         let (law, materials) = (&self.law, &world.materials);
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
         self.pairs.restore(bodies, materials, dense.iter().copied(), margin);
@@ -191,7 +191,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // removed bodies are dropped by the next step's rebuild, as in the saving solver.
         let _ = self.store.restore(state.keys.clone(), state.histories.clone());
         let _ = self.stored_energy.restore(state.keys.clone(), state.stored.clone());
-        self.lay_out_blocks(world);
+        self.lay_out_blocks(bodies);
         self.kinematic_power = state.kinematic_power;
         // A state saved before any step has no orientations: the next rotations are then
         // measured from the restored ones.
