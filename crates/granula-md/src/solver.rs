@@ -380,13 +380,28 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         }
     }
 
+    /// Runs one half step of the integrator over the step of `ctx`, with the contact loads
+    /// of the last evaluation (`bodies.force` / `bodies.torque`, lent to the field for the
+    /// call: moved out and back, no copy) and gravity as its explicit inputs.
+    fn integrate(&mut self, ctx: &mut StepContext<'_>, half: Half) {
+        let force = std::mem::take(&mut ctx.bodies.force);
+        let torque = std::mem::take(&mut ctx.bodies.torque);
+        let field = AccelerationField { gravity: ctx.gravity, force: &force, torque: &torque };
+        match half {
+            Half::Predict => self.integrator.predict(ctx.bodies, &field, ctx.time, ctx.dt),
+            Half::Correct => self.integrator.correct(ctx.bodies, &field, ctx.time, ctx.dt),
+        }
+        ctx.bodies.force = force;
+        ctx.bodies.torque = torque;
+    }
+
     fn step_inner(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, MdError> {
         let (t, dt) = (ctx.time, ctx.dt);
-        let field = AccelerationField { gravity: ctx.gravity };
         self.prime(&mut ctx)?;
         let loaded = self.remember_loaded_start(ctx.bodies);
 
-        self.integrator.predict(ctx.bodies, &field, t, dt);
+        // Predict with the loads at the state at t (from the previous step, or the priming).
+        self.integrate(&mut ctx, Half::Predict);
         ctx.bodies.advance_kinematic(t, dt);
         self.refresh_pairs(ctx.bodies, ctx.materials);
         self.measure_rotations(ctx.bodies);
@@ -398,7 +413,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let power = kinematic_power(ctx.bodies);
         let kinematic_work = 0.5 * (self.kinematic_power + power) * dt;
         self.kinematic_power = power;
-        self.integrator.correct(ctx.bodies, &field, t, dt);
+        // Correct with the loads just evaluated at the predicted state.
+        self.integrate(&mut ctx, Half::Correct);
         let mut external_work = kinematic_work;
         if loaded {
             external_work += external_load_work(ctx.bodies, &self.prev_position, &self.prev_angular_velocity, dt);
@@ -440,6 +456,15 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             warnings,
         }
     }
+}
+
+/// Which half of the integrator's step [`MdSolver::integrate`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Half {
+    /// [`Integrator::predict`].
+    Predict,
+    /// [`Integrator::correct`].
+    Correct,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
