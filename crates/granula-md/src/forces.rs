@@ -5,7 +5,7 @@
 //! Per-block summaries use the same fixed blocks and are reduced sequentially in block
 //! order, so the step report does not depend on the thread count either.
 
-use crate::accumulation::{Accumulation, LoadSink, Recording};
+use crate::accumulation::{Accumulation, LoadSink, PairLoad, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
 use granula_core::narrowphase::collide;
 use granula_core::{
@@ -13,15 +13,6 @@ use granula_core::{
     PairMaterial,
 };
 use rayon::prelude::*;
-
-/// The loads of one pair: the force on body 2 (body 1 gets the opposite) and the torque on
-/// each body about its own centre, l × F plus the law's pure couple.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct PairLoad {
-    pub force: DVec3,
-    pub torque1: DVec3,
-    pub torque2: DVec3,
-}
 
 /// Reduction of one block of pairs.
 #[derive(Clone, Copy, Debug, PartialEq)]
