@@ -46,9 +46,11 @@ pub struct BodySet {
     pub velocity: Vec<DVec3>,
     /// Angular velocity (world frame).
     pub angular_velocity: Vec<DVec3>,
-    /// Force accumulator: contact forces of the current step (solvers fill it).
+    /// Force accumulator: contact forces of the last force evaluation (solvers fill it;
+    /// outputs and checkpoints read it; integrators receive the loads through an
+    /// [`AccelerationField`](crate::AccelerationField), not from here).
     pub force: Vec<DVec3>,
-    /// Torque accumulator (world frame).
+    /// Torque accumulator (world frame), as `force`.
     pub torque: Vec<DVec3>,
     /// Constant external force (besides gravity).
     pub external_force: Vec<DVec3>,

@@ -45,12 +45,9 @@
 //! bond's well), which would otherwise make the energy in play negative and any gain a
 //! strike.
 
-use crate::body_set::MotionKind;
 use crate::error::{CoreError, Result};
 use crate::handle::BodyHandle;
-use crate::math::DVec3;
-use crate::solver::StepReport;
-use crate::world::World;
+use crate::step_scan::Scan;
 
 /// Settings of the runaway-energy guard (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,7 +94,8 @@ impl EnergyGuard {
 }
 
 /// What the guard remembers between steps, as a checkpoint saves it
-/// ([`World::guard_memory`], [`World::restore_guard_memory`]): the accounts at the last
+/// ([`World::guard_memory`](crate::World::guard_memory),
+/// [`World::restore_guard_memory`](crate::World::restore_guard_memory)): the accounts at the last
 /// interval check and its strikes, and whether the next step may run the one-step check.
 /// A resumed run that restores it makes the same checks at the same steps as the run that
 /// was never stopped.
@@ -155,17 +153,11 @@ impl GuardState {
         GuardState { kinetic, potential, stored, dissipated, work, version, strikes }
     }
 
-    /// The accounts of `world` now, with no strike.
-    fn of(world: &World) -> GuardState {
-        GuardState {
-            kinetic: world.kinetic_energy(),
-            potential: world.potential_energy(),
-            stored: world.ledger.stored_elastic,
-            dissipated: world.ledger.dissipated.total(),
-            work: world.ledger.external_work,
-            version: world.bodies.structure_version(),
-            strikes: 0,
-        }
+    /// The accounts now (kinetic energy of translation and rotation, potential energy, and
+    /// the ledger's stored, dissipated and external-work accounts) for bodies at structure
+    /// `version`, with no strike.
+    pub(crate) fn new(kinetic: f64, potential: f64, stored: f64, dissipated: f64, work: f64, version: u64) -> Self {
+        GuardState { kinetic, potential, stored, dissipated, work, version, strikes: 0 }
     }
 
     fn balance(&self) -> f64 {
@@ -173,21 +165,43 @@ impl GuardState {
     }
 }
 
-/// Runs the check of `guard` after a step if one is due, updating `state`.
-/// `source` names what books the energies (for the error message; called only then).
-pub(crate) fn check(
-    world: &World,
-    guard: &EnergyGuard,
-    state: &mut Option<GuardState>,
-    source: &dyn Fn() -> String,
-) -> Result<()> {
-    if !world.step.is_multiple_of(guard.every) {
-        return Ok(());
+/// A runaway found by a check: the numbers of [`CoreError::EnergyRunaway`] that the guard
+/// knows. The world adds the body, the time and the source of the ledger.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Runaway {
+    /// Growth of the energy balance (J).
+    pub gain: f64,
+    /// The growth over the energy in play.
+    pub ratio: f64,
+    /// The limit of that ratio.
+    pub limit: f64,
+    /// Steps over which the growth was measured.
+    pub interval: u64,
+}
+
+impl Runaway {
+    /// The error for a runaway at `step` and `time`, naming the body with the most kinetic
+    /// energy (`fastest`, with that energy) and what books the energies (`ledger`).
+    pub(crate) fn into_error(self, fastest: (BodyHandle, f64), step: u64, time: f64, ledger: String) -> CoreError {
+        let Runaway { gain, ratio, limit, interval } = self;
+        let (body, kinetic) = fastest;
+        CoreError::EnergyRunaway { body, kinetic, gain, ratio, limit, interval, step, time, ledger }
     }
-    let now = GuardState::of(world);
+}
+
+impl EnergyGuard {
+    /// Whether the interval check is due after step number `step` (a multiple of `every`).
+    pub(crate) fn due(&self, step: u64) -> bool {
+        step.is_multiple_of(self.every)
+    }
+}
+
+/// The interval check of the module documentation with the accounts `now`, updating
+/// `state` (the accounts and strikes of the previous check).
+pub(crate) fn check(guard: &EnergyGuard, state: &mut Option<GuardState>, now: GuardState) -> Option<Runaway> {
     let Some(before) = state.filter(|s| s.version == now.version) else {
         *state = Some(now);
-        return Ok(());
+        return None;
     };
     let gain = now.balance() - before.balance();
     let scale = now.kinetic.max(before.kinetic)
@@ -202,159 +216,45 @@ pub(crate) fn check(
     let strike = broken || (gain > guard.max_gain * scale && gain > 0.0);
     let strikes = if strike { before.strikes + 1 } else { 0 };
     if strikes >= 2 || broken {
-        let (body, kinetic) = most_kinetic(world);
-        return Err(CoreError::EnergyRunaway {
-            body,
-            kinetic,
-            gain,
-            ratio: gain / scale,
-            limit: guard.max_gain,
-            interval: guard.every,
-            step: world.step,
-            time: world.time,
-            ledger: source(),
-        });
+        return Some(Runaway { gain, ratio: gain / scale, limit: guard.max_gain, interval: guard.every });
     }
     *state = Some(GuardState { strikes, ..now });
-    Ok(())
+    None
 }
 
-/// Sums over the dynamic bodies of one pass ([`scan_start`], [`scan_end`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Scan {
-    /// Translational kinetic energy Σ ½ m v² (J).
-    pub kinetic: f64,
-    /// Bound of the rotational kinetic energy, Σ ½ (I₁ + I₂ + I₃) |ω|² over finite
-    /// moments (J).
-    pub rotation: f64,
-    /// Potential energy Σ −m g·x (J).
-    pub potential: f64,
-    /// What gravity and the external loads can give in one step from rest,
-    /// Σ ½ m |g + F/m|² Δt² + ½ |T|² Δt² / I_min (J) (start of step only).
-    pub loads: f64,
-    /// Sum of every body's position, velocity, angular velocity and orientation
-    /// components: finite exactly when all of them are (unless finite values overflow).
-    pub state: f64,
-    /// The dynamic body with the largest |v|² Δt² / r² (dense index, `usize::MAX` if none),
-    /// and that value (end of step only).
-    pub travel: (usize, f64),
+/// The energies of one step that the one-step check compares (J).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct StepEnergies {
+    /// The scan of the bodies at the start of the step.
+    pub before: Scan,
+    /// The scan at its end.
+    pub after: Scan,
+    /// The stored energy of the previous step's report.
+    pub stored_before: f64,
+    /// The stored energy of this step's report.
+    pub stored_after: f64,
+    /// The energy this step dissipated, all mechanisms.
+    pub dissipated: f64,
+    /// The external work of this step.
+    pub work: f64,
 }
 
-/// A bound of a body's rotational energy, ½ (I₁ + I₂ + I₃) |ω|² ≥ ½ I_max |ω|² ≥ ½ ω·I ω,
-/// over its finite moments (those with a non-zero inverse; a sum, not a maximum, because
-/// it costs no comparison), zero for non-dynamic bodies.
-#[inline(always)]
-fn rotation_bound(inertia: DVec3, inv_inertia: DVec3, w: DVec3) -> f64 {
-    0.5 * DVec3::select(inv_inertia.cmpgt(DVec3::ZERO), inertia, DVec3::ZERO).element_sum() * w.length_squared()
-}
-
-/// The pass at the start of a step (only when the one-step check runs): the energies of
-/// the dynamic bodies and what gravity and the loads give them in one step.
-pub(crate) fn scan_start(world: &World, dt: f64) -> Scan {
-    let b = &world.bodies;
-    let g = world.gravity;
-    let half_dt2 = 0.5 * dt * dt;
-    let mut out = Scan { travel: (usize::MAX, 0.0), ..Default::default() };
-    for i in 0..b.len() {
-        // Non-dynamic bodies have a zero inverse mass (and an infinite or unused mass).
-        let inv_m = b.inv_mass[i];
-        if inv_m == 0.0 {
-            continue;
-        }
-        let (m, x, v, w) = (b.mass[i], b.position[i], b.velocity[i], b.angular_velocity[i]);
-        out.kinetic += 0.5 * m * v.length_squared();
-        out.potential -= m * g.dot(x);
-        out.rotation += rotation_bound(b.inertia[i], b.inv_inertia[i], w);
-        let a = g + b.external_force[i] * inv_m;
-        out.loads += half_dt2
-            * (m * a.length_squared() + b.external_torque[i].length_squared() * b.inv_inertia[i].max_element());
-    }
-    out
-}
-
-/// The pass after a step: the energies of the dynamic bodies, a sum that is finite when
-/// every state is, and the dynamic body that moves farthest per step relative to its
-/// radius (at its velocity at the end of the step, over `dt`). No division: the travel
-/// records compare |v|² r_best² with |v_best|² r² (a radius is infinite for shapes other
-/// than spheres, which are thus never a record).
-pub(crate) fn scan_end(world: &World, dt: f64) -> Scan {
-    let b = &world.bodies;
-    let g = world.gravity;
-    let mut state = DVec3::ZERO;
-    // Twice the kinetic and rotational energies, minus the potential energy over |g|.
-    let (mut k2, mut r2sum, mut mgx) = (0.0, 0.0, 0.0);
-    let (mut best, mut best_v2, mut best_r2) = (usize::MAX, 0.0, 1.0);
-    let columns = b.position.iter().zip(&b.velocity).zip(&b.angular_velocity).zip(&b.orientation);
-    let masses = b.inv_mass.iter().zip(&b.mass).zip(&b.inertia).zip(&b.inv_inertia).zip(&b.radius);
-    for (i, ((((x, v), w), q), ((((inv_m, m), inertia), inv_inertia), r))) in columns.zip(masses).enumerate() {
-        state += *x + *v + *w + DVec3::new(q.x, q.y, q.z + q.w);
-        // Non-dynamic bodies have a zero inverse mass (and an infinite or unused mass) and
-        // zero inverse moments: selected out without a branch.
-        let dynamic = *inv_m != 0.0;
-        let m = if dynamic { *m } else { 0.0 };
-        let v2 = if dynamic { v.length_squared() } else { 0.0 };
-        k2 += m * v2;
-        mgx += m * g.dot(*x);
-        r2sum += 2.0 * rotation_bound(*inertia, *inv_inertia, *w);
-        let rr = r * r;
-        if v2 * best_r2 > best_v2 * rr {
-            (best, best_v2, best_r2) = (i, v2, rr);
-        }
-    }
-    Scan {
-        kinetic: 0.5 * k2,
-        rotation: 0.5 * r2sum,
-        potential: -mgx,
-        loads: 0.0,
-        state: state.x + state.y + state.z,
-        travel: (best, if best == usize::MAX { 0.0 } else { best_v2 * dt * dt / best_r2 }),
-    }
-}
-
-/// The per-step check of the module documentation: `before` is the scan at the start of
-/// the step, `after` at its end, `stored_before` the stored energy of the previous report.
-pub(crate) fn check_step(
-    world: &World,
-    before: &Scan,
-    after: &Scan,
-    stored_before: f64,
-    report: &StepReport,
-    source: &dyn Fn() -> String,
-) -> Result<()> {
-    let d = report.dissipated.total();
-    let w = report.external_work;
+/// The per-step check of the module documentation.
+pub(crate) fn check_step(e: &StepEnergies) -> Option<Runaway> {
+    let (before, after) = (&e.before, &e.after);
+    let (stored_before, d, w) = (e.stored_before, e.dissipated, e.work);
     let du = after.potential - before.potential;
-    let gain = (after.kinetic - before.kinetic) + du + (report.stored_elastic - stored_before) + d - w;
+    let gain = (after.kinetic - before.kinetic) + du + (e.stored_after - stored_before) + d - w;
     let scale = before.kinetic
         + before.rotation
         + before.loads
-        + stored_before.abs().max(report.stored_elastic.abs())
+        + stored_before.abs().max(e.stored_after.abs())
         + du.abs()
         + d.abs()
         + w.abs();
     let limit = EnergyGuard::MAX_STEP_GAIN;
     if gain.is_finite() && scale.is_finite() && !(gain > limit * scale && gain > 0.0) {
-        return Ok(());
+        return None;
     }
-    let (body, kinetic) = most_kinetic(world);
-    Err(CoreError::EnergyRunaway {
-        body,
-        kinetic,
-        gain,
-        ratio: gain / scale,
-        limit,
-        interval: 1,
-        step: world.step,
-        time: world.time,
-        ledger: source(),
-    })
-}
-
-/// The dynamic body with the largest translational kinetic energy, and that energy (J).
-fn most_kinetic(world: &World) -> (BodyHandle, f64) {
-    let b = &world.bodies;
-    (0..b.len())
-        .filter(|&i| b.motion[i] == MotionKind::Dynamic)
-        .map(|i| (b.handle[i], 0.5 * b.mass[i] * b.velocity[i].length_squared()))
-        .fold((BodyHandle(u32::MAX), f64::NEG_INFINITY), |a, x| if x.1 > a.1 { x } else { a })
+    Some(Runaway { gain, ratio: gain / scale, limit, interval: 1 })
 }

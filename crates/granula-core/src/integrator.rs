@@ -53,10 +53,19 @@ impl IntegratorState {
 /// Advances the state of dynamic bodies for smooth dynamics, in two halves around the force
 /// computation of a step:
 ///
-/// 1. [`Integrator::predict`] (Gear predictor, or Verlet's half kick and drift);
-/// 2. the solver computes contact forces at the predicted state into `BodySet::force` and
-///    `BodySet::torque` (contact forces only);
-/// 3. [`Integrator::correct`] (Gear corrector, or Verlet's second half kick).
+/// 1. [`Integrator::predict`] (Gear predictor, or Verlet's half kick and drift), with the
+///    loads at the state at t;
+/// 2. the solver computes the contact loads at the predicted state;
+/// 3. [`Integrator::correct`] (Gear corrector, or Verlet's second half kick), with those
+///    loads.
+///
+/// The loads reach the integrator as an argument, an [`AccelerationField`] holding gravity
+/// and the contact force and torque of every body: the caller says which loads a half step
+/// uses by passing them, and an integrator reads no load column of the [`BodySet`] (its
+/// `force` and `torque` columns are the solver's record of the last evaluation; the MD
+/// solver lends them to the field for the duration of the call). The constant external
+/// loads are the bodies' own data ([`BodySet::external_force`],
+/// [`BodySet::external_torque`]).
 ///
 /// Integrators move only dynamic bodies (`inv_mass > 0`); kinematic bodies are advanced by
 /// the solver with [`BodySet::advance_kinematic`]. Locked degrees of freedom must stay
@@ -65,12 +74,12 @@ pub trait Integrator: Send {
     /// A stable name, e.g. `"gear5"`.
     fn name(&self) -> &'static str;
 
-    /// First half of the step from `t` to `t + dt`.
-    fn predict(&mut self, bodies: &mut BodySet, accel: &AccelerationField, t: f64, dt: f64);
+    /// First half of the step from `t` to `t + dt`. `accel` holds the contact loads at the
+    /// state at `t` (the integrator's start-up takes a new body's acceleration from them).
+    fn predict(&mut self, bodies: &mut BodySet, accel: &AccelerationField<'_>, t: f64, dt: f64);
 
-    /// Second half: `bodies.force` and `bodies.torque` hold the contact loads at the
-    /// predicted state.
-    fn correct(&mut self, bodies: &mut BodySet, accel: &AccelerationField, t: f64, dt: f64);
+    /// Second half: `accel` holds the contact loads at the predicted state.
+    fn correct(&mut self, bodies: &mut BodySet, accel: &AccelerationField<'_>, t: f64, dt: f64);
 
     /// Between [`Integrator::predict`] and [`Integrator::correct`]: per body (dense index),
     /// what to add to `BodySet::velocity` and to `BodySet::angular_velocity` (the two
@@ -104,15 +113,36 @@ pub trait Integrator: Send {
     }
 }
 
-/// The loads that do not come from contacts: gravity (the constant external forces are in
-/// [`BodySet::external_force`]).
+/// The loads an integrator turns into accelerations: gravity, and the contact force and
+/// torque of every body (dense index) at the state the half step needs. The constant
+/// external loads are read from the body set ([`BodySet::external_force`],
+/// [`BodySet::external_torque`]).
+///
+/// ```
+/// use granula_core::{AccelerationField, BodySet, DVec3, MaterialTable, Material, SphereBuilder};
+///
+/// # fn main() -> Result<(), granula_core::CoreError> {
+/// let mut materials = MaterialTable::new();
+/// materials.add(Material::default())?;
+/// let mut bodies = BodySet::default();
+/// bodies.insert(&SphereBuilder::new(0.1, DVec3::ZERO).mass(2.0).build()?, &materials, false)?;
+/// let (force, torque) = (vec![DVec3::new(4.0, 0.0, 0.0)], vec![DVec3::ZERO]);
+/// let field = AccelerationField { gravity: DVec3::new(0.0, 0.0, -9.81), force: &force, torque: &torque };
+/// assert_eq!(field.linear(&bodies, 0), DVec3::new(2.0, 0.0, -9.81));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AccelerationField {
+pub struct AccelerationField<'a> {
     /// Gravitational acceleration (m/s²).
     pub gravity: DVec3,
+    /// Contact force on each body (N), by dense index, as long as the body set.
+    pub force: &'a [DVec3],
+    /// Contact torque on each body about its centre (N m), by dense index.
+    pub torque: &'a [DVec3],
 }
 
-impl AccelerationField {
+impl AccelerationField<'_> {
     /// Linear acceleration of body `i` from its contact force, its external force and
     /// gravity, with locked components zeroed. Zero for non-dynamic bodies.
     #[inline]
@@ -121,13 +151,14 @@ impl AccelerationField {
         if inv_m == 0.0 {
             return DVec3::ZERO;
         }
-        bodies.locked[i].mask_linear((bodies.force[i] + bodies.external_force[i]) * inv_m + self.gravity)
+        bodies.locked[i].mask_linear((self.force[i] + bodies.external_force[i]) * inv_m + self.gravity)
     }
 
-    /// Angular acceleration of body `i` at angular velocity `omega` (Euler's equations with
-    /// the gyroscopic term, see [`BodySet::angular_acceleration`]).
+    /// Angular acceleration of body `i` at angular velocity `omega` from its contact and
+    /// external torques (Euler's equations with the gyroscopic term, see
+    /// [`BodySet::angular_acceleration`]).
     #[inline]
     pub fn angular(&self, bodies: &BodySet, i: usize, omega: DVec3) -> DVec3 {
-        bodies.angular_acceleration(i, bodies.torque[i] + bodies.external_torque[i], omega)
+        bodies.angular_acceleration(i, self.torque[i] + bodies.external_torque[i], omega)
     }
 }

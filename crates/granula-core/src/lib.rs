@@ -27,6 +27,7 @@ pub mod parallel;
 pub mod prelude;
 pub mod shape;
 pub mod solver;
+mod step_scan;
 pub mod world;
 
 pub use body::{
@@ -46,5 +47,5 @@ pub use integrator::{AccelerationField, Integrator, IntegratorState};
 pub use material::{Material, MaterialTable, PairMaterial};
 pub use math::{normalize_scaled, rotation_quat, rotation_vector, DMat3, DQuat, DVec3};
 pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape};
-pub use solver::{ContactStatusCounts, Solver, StepReport, StepWarning};
+pub use solver::{ContactStatusCounts, Solver, StepContext, StepReport, StepWarning};
 pub use world::{Observer, World, WorldBuilder};

@@ -15,5 +15,5 @@ pub use crate::integrator::{AccelerationField, Integrator};
 pub use crate::material::{Material, MaterialTable, PairMaterial};
 pub use crate::math::{DMat3, DQuat, DVec3};
 pub use crate::shape::{Aabb, MassProperties, Shape};
-pub use crate::solver::{Solver, StepReport, StepWarning};
+pub use crate::solver::{Solver, StepContext, StepReport, StepWarning};
 pub use crate::world::{Observer, World, WorldBuilder};

@@ -1,16 +1,51 @@
-//! The solver trait and the per-step report.
+//! The solver trait, the step context it works in, and the per-step report.
 
+use crate::body_set::BodySet;
 use crate::energy::Dissipation;
 use crate::handle::BodyHandle;
-use crate::world::World;
+use crate::material::MaterialTable;
+use crate::math::DVec3;
 
-/// Advances a [`World`] by one time step. Smooth solvers are generic over contact law,
-/// integrator and broadphase; the contact-dynamics solver over broadphase and non-smooth law.
+/// Advances the bodies of a world by one time step. Smooth solvers are generic over contact
+/// law, integrator and broadphase; the contact-dynamics solver over broadphase and
+/// non-smooth law.
 ///
-/// Contract: `step` moves every body from `world.time` to `world.time + dt` and returns a
-/// report; it does not advance `world.time` or `world.step` itself: call it through
-/// [`World::step`], which validates `dt`, checks the new state, advances the clock and calls
-/// the observers.
+/// A solver sees only its [`StepContext`]: the bodies, the materials, gravity and the time
+/// of the step. The world's clock, energy ledger and observers stay out of its reach:
+/// [`World::step`](crate::World::step) builds the context, validates `dt`, checks the new
+/// state, books the report in the ledger, advances the clock and calls the observers.
+///
+/// ```
+/// use granula_core::prelude::*;
+///
+/// /// Moves every dynamic body by its velocity: free flight without gravity.
+/// struct Drift;
+///
+/// impl Solver for Drift {
+///     type Error = CoreError;
+///     fn name(&self) -> &'static str {
+///         "drift"
+///     }
+///     fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, CoreError> {
+///         let b = ctx.bodies;
+///         for i in 0..b.len() {
+///             if b.inv_mass[i] > 0.0 {
+///                 b.position[i] += b.velocity[i] * ctx.dt;
+///             }
+///         }
+///         Ok(StepReport::default())
+///     }
+/// }
+///
+/// # fn main() -> Result<(), CoreError> {
+/// let mut world = World::builder().gravity(DVec3::ZERO).build()?;
+/// let ball = world.insert(SphereBuilder::new(0.01, DVec3::ZERO).velocity(DVec3::X).build()?)?;
+/// world.run_for(&mut Drift, 0.5, 1e-3)?;
+/// let i = world.bodies.index(ball)?;
+/// assert!((world.bodies.position[i].x - 0.5).abs() < 1e-12);
+/// # Ok(())
+/// # }
+/// ```
 pub trait Solver {
     /// The solver's own error type.
     type Error: std::error::Error + Send + Sync + 'static;
@@ -18,8 +53,9 @@ pub trait Solver {
     /// A stable name, e.g. `"md"` or `"nscd"`.
     fn name(&self) -> &'static str;
 
-    /// One step of size `dt` (already validated as finite and positive).
-    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, Self::Error>;
+    /// One step from `ctx.time` to `ctx.time + ctx.dt` (`dt` already validated as finite
+    /// and positive): moves every body and reports what happened.
+    fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, Self::Error>;
 
     /// Whether the energy terms of this solver's reports close the world's ledger up to
     /// the integrator's truncation error, so that a growing balance means an unstable run
@@ -43,6 +79,28 @@ pub trait Solver {
     fn ledger_source(&self) -> String {
         format!("solver '{}'", self.name())
     }
+}
+
+/// What a solver may use during one step, built by [`World::step`](crate::World::step)
+/// from the world: the bodies to advance, the materials, gravity and the time of the step.
+/// The clock, the energy ledger and the observers are not part of it: the world keeps them
+/// and updates them from the solver's [`StepReport`].
+#[derive(Debug)]
+pub struct StepContext<'a> {
+    /// The bodies (structure of arrays), at the start of the step; the solver leaves them at
+    /// its end. Insert or remove bodies through the world, between steps.
+    pub bodies: &'a mut BodySet,
+    /// All materials and their pair table.
+    pub materials: &'a MaterialTable,
+    /// Gravitational acceleration (m/s²).
+    pub gravity: DVec3,
+    /// Simulated time at the start of the step (s).
+    pub time: f64,
+    /// Size of the step (s), finite and positive.
+    pub dt: f64,
+    /// Index of the step: the number of steps taken before it (the world's step count at
+    /// its start).
+    pub step: u64,
 }
 
 /// Counts of contact states at the end of a step (NSCD) or of force regimes (MD).

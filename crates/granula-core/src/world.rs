@@ -4,12 +4,15 @@ use crate::body::{Body, PlaneBuilder};
 use crate::body_set::{BodySet, MotionKind};
 use crate::clock::Clock;
 use crate::energy::EnergyLedger;
-use crate::energy_guard::{self, EnergyGuard, GuardMemory, GuardState};
+use crate::energy_guard::{EnergyGuard, GuardMemory, GuardState, StepEnergies};
 use crate::error::{CoreError, Result};
 use crate::handle::{BodyHandle, MaterialId};
 use crate::material::{Material, MaterialTable};
 use crate::math::{DMat3, DVec3};
-use crate::solver::{Solver, StepReport};
+use crate::solver::{Solver, StepContext, StepReport};
+use crate::step_scan;
+
+mod checks;
 
 /// User code called after every step of [`World::step`].
 pub trait Observer: Send {
@@ -295,44 +298,27 @@ impl World {
         let guarded = self.energy_guard.is_some() && solver.closes_energy_balance();
         let version = self.bodies.structure_version();
         // The one-step check needs the stored energy of a previous step of the same bodies.
-        let before = (guarded && self.last_step_version == Some(version)).then(|| energy_guard::scan_start(self, dt));
+        let before = (guarded && self.last_step_version == Some(version))
+            .then(|| step_scan::scan_start(&self.bodies, self.gravity, dt));
         let stored_before = self.ledger.stored_elastic;
         self.last_step_version = None;
-        let report = solver.step(self, dt).map_err(|e| CoreError::Solver {
+        let ctx = StepContext {
+            bodies: &mut self.bodies,
+            materials: &self.materials,
+            gravity: self.gravity,
+            time: self.time,
+            dt,
+            step: self.step,
+        };
+        let report = solver.step(ctx).map_err(|e| CoreError::Solver {
             step: self.step,
             time: self.time,
             source: Box::new(e),
         })?;
         clock.advance(dt);
         self.set_clock_unchecked(clock);
-        let after = energy_guard::scan_end(self, dt);
-        if !after.state.is_finite() {
-            self.bodies.check_finite(self.step, self.time)?;
-        }
-        let (fastest, travel2) = after.travel;
-        if travel2 > self.max_travel_ratio * self.max_travel_ratio && !solver.detects_along_the_step() {
-            let radius = self.bodies.radius[fastest];
-            return Err(CoreError::ExcessiveTravel {
-                body: self.bodies.handle[fastest],
-                distance: travel2.sqrt() * radius,
-                radius,
-                limit: self.max_travel_ratio,
-                step: self.step,
-                time: self.time,
-            });
-        }
-        if report.max_overlap_ratio > self.max_overlap_ratio {
-            let (body1, body2) = report.max_overlap_pair.unwrap_or((BodyHandle(u32::MAX), BodyHandle(u32::MAX)));
-            return Err(CoreError::ExcessiveOverlap {
-                body1,
-                body2,
-                overlap: report.max_overlap,
-                ratio: report.max_overlap_ratio,
-                limit: self.max_overlap_ratio,
-                step: self.step,
-                time: self.time,
-            });
-        }
+        let after = step_scan::scan_end(&self.bodies, self.gravity, dt);
+        self.check_state(&after, &report, solver.detects_along_the_step())?;
         self.check_energies(&after, &report)?;
         self.ledger.dissipated += report.dissipated;
         self.ledger.stored_elastic = report.stored_elastic;
@@ -343,14 +329,15 @@ impl World {
             return Err(self.non_finite(account, value, None));
         }
         if let Some(guard) = self.energy_guard.filter(|_| guarded) {
-            let source = || solver.ledger_source();
-            if let Some(before) = &before {
-                energy_guard::check_step(self, before, &after, stored_before, &report, &source)?;
-            }
-            let mut state = self.guard_state.take();
-            let checked = energy_guard::check(self, &guard, &mut state, &source);
-            self.guard_state = state;
-            checked?;
+            let step = before.map(|before| StepEnergies {
+                before,
+                after,
+                stored_before,
+                stored_after: report.stored_elastic,
+                dissipated: report.dissipated.total(),
+                work: report.external_work,
+            });
+            self.run_energy_guard(&guard, step.as_ref(), &|| solver.ledger_source())?;
         }
         self.last_step_version = Some(version);
         if !self.observers.is_empty() {
@@ -361,45 +348,6 @@ impl World {
             self.observers = observers;
         }
         Ok(report)
-    }
-
-    /// The energies of the report and of the bodies after a step are finite; the error
-    /// names the account and, for a body energy, the body with the largest share.
-    fn check_energies(&self, after: &energy_guard::Scan, report: &StepReport) -> Result<()> {
-        let reported = [
-            ("stored energy", report.stored_elastic),
-            ("dissipated energy", report.dissipated.total()),
-            ("external work", report.external_work),
-        ];
-        if let Some((account, value)) = reported.into_iter().find(|(_, v)| !v.is_finite()) {
-            return Err(self.non_finite(account, value, None));
-        }
-        let bodies = [("kinetic energy", after.kinetic + after.rotation), ("potential energy", after.potential)];
-        if let Some((account, value)) = bodies.into_iter().find(|(_, v)| !v.is_finite()) {
-            let b = &self.bodies;
-            let g = self.gravity;
-            let share = |i: usize| {
-                if account == "kinetic energy" {
-                    b.mass[i] * (b.velocity[i].length_squared() + b.angular_velocity[i].length_squared())
-                } else {
-                    (b.mass[i] * g.dot(b.position[i])).abs()
-                }
-            };
-            let body = (0..b.len())
-                .filter(|&i| b.inv_mass[i] != 0.0)
-                .map(|i| (i, share(i)))
-                .fold(None, |best: Option<(usize, f64)>, (i, e)| match best {
-                    Some((_, m)) if !(e > m) => best,
-                    _ => Some((i, e)),
-                })
-                .map(|(i, _)| b.handle[i]);
-            return Err(self.non_finite(account, value, body));
-        }
-        Ok(())
-    }
-
-    fn non_finite(&self, account: &'static str, value: f64, body: Option<BodyHandle>) -> CoreError {
-        CoreError::NonFiniteEnergy { account, value, body, step: self.step, time: self.time }
     }
 
     /// What the runaway-energy guard remembers between steps (see [`GuardMemory`]), for a
@@ -478,12 +426,11 @@ impl World {
     ///
     /// ```
     /// # use granula_core::prelude::*;
-    /// # use granula_core::solver::StepReport;
     /// # struct Idle;
     /// # impl Solver for Idle {
     /// #     type Error = CoreError;
     /// #     fn name(&self) -> &'static str { "idle" }
-    /// #     fn step(&mut self, _: &mut World, _: f64) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
+    /// #     fn step(&mut self, _: StepContext<'_>) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
     /// # }
     /// # fn main() -> Result<(), CoreError> {
     /// let mut world = World::builder().build()?;
@@ -517,12 +464,11 @@ impl World {
     ///
     /// ```
     /// # use granula_core::prelude::*;
-    /// # use granula_core::solver::StepReport;
     /// # struct Idle;
     /// # impl Solver for Idle {
     /// #     type Error = CoreError;
     /// #     fn name(&self) -> &'static str { "idle" }
-    /// #     fn step(&mut self, _: &mut World, _: f64) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
+    /// #     fn step(&mut self, _: StepContext<'_>) -> Result<StepReport, CoreError> { Ok(StepReport::default()) }
     /// # }
     /// # fn main() -> Result<(), CoreError> {
     /// let mut world = World::builder().build()?;

@@ -12,7 +12,7 @@ impl Solver for Idle {
     fn name(&self) -> &'static str {
         "idle"
     }
-    fn step(&mut self, _world: &mut World, _dt: f64) -> Result<StepReport, CoreError> {
+    fn step(&mut self, _ctx: StepContext<'_>) -> Result<StepReport, CoreError> {
         Ok(StepReport::default())
     }
 }
@@ -151,8 +151,8 @@ fn a_failed_solver_step_does_not_advance_the_clock() {
         fn name(&self) -> &'static str {
             "failing"
         }
-        fn step(&mut self, _world: &mut World, dt: f64) -> Result<StepReport, CoreError> {
-            Err(CoreError::InvalidTimeStep { dt })
+        fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, CoreError> {
+            Err(CoreError::InvalidTimeStep { dt: ctx.dt })
         }
     }
     let mut w = world();

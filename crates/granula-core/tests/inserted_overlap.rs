@@ -13,7 +13,7 @@ impl Solver for Counting {
     fn name(&self) -> &'static str {
         "counting"
     }
-    fn step(&mut self, _world: &mut World, _dt: f64) -> Result<StepReport, CoreError> {
+    fn step(&mut self, _ctx: StepContext<'_>) -> Result<StepReport, CoreError> {
         self.0 += 1;
         Ok(StepReport::default())
     }

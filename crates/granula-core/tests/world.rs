@@ -105,8 +105,8 @@ fn energies_and_momenta_of_a_known_state() {
     assert!((l - DVec3::new(0.0, 12.0, 4.0)).length() < 1e-14);
 }
 
-/// A solver that applies a prescribed change to the world, to exercise the step wrapper.
-struct Scripted(Box<dyn FnMut(&mut World) -> StepReport>);
+/// A solver that applies a prescribed change to the bodies, to exercise the step wrapper.
+struct Scripted(Box<dyn FnMut(&mut StepContext<'_>) -> StepReport>);
 
 #[derive(Debug, thiserror::Error)]
 #[error("scripted failure")]
@@ -117,8 +117,8 @@ impl Solver for Scripted {
     fn name(&self) -> &'static str {
         "scripted"
     }
-    fn step(&mut self, world: &mut World, _dt: f64) -> Result<StepReport, ScriptedError> {
-        Ok((self.0)(world))
+    fn step(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, ScriptedError> {
+        Ok((self.0)(&mut ctx))
     }
 }
 
@@ -137,7 +137,7 @@ fn step_stops_on_non_finite_state_naming_body_and_step() {
     let mut w = world();
     w.insert(SphereBuilder::new(0.1, DVec3::ZERO).build().unwrap()).unwrap();
     let h = w.insert(SphereBuilder::new(0.1, DVec3::X).build().unwrap()).unwrap();
-    let mut s = Scripted(Box::new(move |w: &mut World| {
+    let mut s = Scripted(Box::new(move |w: &mut StepContext| {
         if w.step == 2 {
             let i = w.bodies.index(h).unwrap();
             w.bodies.velocity[i].y = f64::NAN;
@@ -259,8 +259,8 @@ impl Solver for Closing {
     fn name(&self) -> &'static str {
         "closing"
     }
-    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, ScriptedError> {
-        self.0.step(world, dt)
+    fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, ScriptedError> {
+        self.0.step(ctx)
     }
     fn closes_energy_balance(&self) -> bool {
         true
@@ -285,7 +285,7 @@ fn energy_guard_stops_a_growing_balance_only_for_solvers_that_close_it() {
     // Each step doubles the speed: the kinetic energy grows fourfold per step with nothing
     // in the ledger to pay for it, so every check after the first is a strike.
     let doubling = || {
-        Scripted(Box::new(|w: &mut World| {
+        Scripted(Box::new(|w: &mut StepContext| {
             w.bodies.velocity[0] *= 2.0;
             StepReport::default()
         }))
@@ -310,7 +310,7 @@ fn energy_guard_stops_a_growing_balance_only_for_solvers_that_close_it() {
     }
     // Energy paid for by external work in the report is not a runaway.
     let (mut w, _) = guarded(2);
-    let mut s = Closing(Scripted(Box::new(|w: &mut World| {
+    let mut s = Closing(Scripted(Box::new(|w: &mut StepContext| {
         let m = w.bodies.mass[0];
         let before = 0.5 * m * w.bodies.velocity[0].length_squared();
         w.bodies.velocity[0] *= 2.0;
@@ -340,7 +340,7 @@ fn a_one_step_explosion_stops_at_once_even_when_the_bodies_then_fly_freely() {
     // sphere flies at constant speed: the interval check sees one strike and never a second.
     let (mut w, h) = guarded(100);
     let mut n = 0;
-    let mut s = Closing(Scripted(Box::new(move |w: &mut World| {
+    let mut s = Closing(Scripted(Box::new(move |w: &mut StepContext| {
         n += 1;
         if n == 5 {
             w.bodies.velocity[0] *= 1e5;
@@ -364,7 +364,7 @@ fn a_one_step_explosion_stops_at_once_even_when_the_bodies_then_fly_freely() {
 
     // A kick by hand between steps of the same size is not an explosion of a step.
     let (mut w, _) = guarded(100);
-    let mut s = Closing(Scripted(Box::new(|_: &mut World| StepReport::default())));
+    let mut s = Closing(Scripted(Box::new(|_: &mut StepContext| StepReport::default())));
     for k in 0..300 {
         if k == 150 {
             w.bodies.velocity[0] *= 1e5;
@@ -379,7 +379,7 @@ fn non_finite_energies_stop_the_run_naming_the_account_and_body() {
     let mut w = World::builder().gravity(DVec3::ZERO).max_travel_ratio(f64::INFINITY).build().unwrap();
     w.insert(SphereBuilder::new(0.1, DVec3::ZERO).build().unwrap()).unwrap();
     let h = w.insert(SphereBuilder::new(0.1, DVec3::X).build().unwrap()).unwrap();
-    let mut s = Scripted(Box::new(|w: &mut World| {
+    let mut s = Scripted(Box::new(|w: &mut StepContext| {
         w.bodies.velocity[1] = DVec3::new(1e160, 0.0, 0.0);
         StepReport::default()
     }));
@@ -390,16 +390,17 @@ fn non_finite_energies_stop_the_run_naming_the_account_and_body() {
     );
     // An infinite energy in the report (with the guard off: every solver is checked).
     let mut w = World::builder().energy_guard(None).build().unwrap();
-    let mut s = Scripted(Box::new(|_: &mut World| StepReport { stored_elastic: f64::INFINITY, ..Default::default() }));
+    let mut s =
+        Scripted(Box::new(|_: &mut StepContext| StepReport { stored_elastic: f64::INFINITY, ..Default::default() }));
     let err = w.step(&mut s, 1e-3).unwrap_err();
     assert!(matches!(err, CoreError::NonFiniteEnergy { account: "stored energy", body: None, .. }), "{err}");
-    let mut s = Scripted(Box::new(|_: &mut World| StepReport { external_work: f64::NAN, ..Default::default() }));
+    let mut s = Scripted(Box::new(|_: &mut StepContext| StepReport { external_work: f64::NAN, ..Default::default() }));
     let err = w.step(&mut s, 1e-3).unwrap_err();
     assert!(matches!(err, CoreError::NonFiniteEnergy { account: "external work", .. }), "{err}");
     // The potential energy of a huge mass far from the origin.
     let mut w = World::builder().build().unwrap();
     let h = w.insert(SphereBuilder::new(0.1, DVec3::new(0.0, 0.0, 1e10)).mass(1e300).build().unwrap()).unwrap();
-    let err = w.step(&mut Scripted(Box::new(|_: &mut World| StepReport::default())), 1e-3).unwrap_err();
+    let err = w.step(&mut Scripted(Box::new(|_: &mut StepContext| StepReport::default())), 1e-3).unwrap_err();
     assert!(
         matches!(err, CoreError::NonFiniteEnergy { account: "potential energy", body: Some(b), .. } if b == h),
         "{err}"
@@ -412,7 +413,7 @@ fn a_non_finite_balance_at_a_check_is_an_immediate_stop() {
     // to infinity at the second step (the interval check would never count a NaN).
     let mut w = World::builder().gravity(DVec3::ZERO).build().unwrap();
     w.insert(SphereBuilder::new(0.1, DVec3::ZERO).build().unwrap()).unwrap();
-    let mut s = Closing(Scripted(Box::new(|_: &mut World| {
+    let mut s = Closing(Scripted(Box::new(|_: &mut StepContext| {
         let mut r = StepReport::default();
         r.dissipated.normal = f64::MAX;
         r
@@ -429,7 +430,7 @@ fn a_sphere_moving_more_than_its_radius_in_a_step_is_an_error() {
     let h = w
         .insert(SphereBuilder::new(1e-3, DVec3::ZERO).velocity(DVec3::new(1000.0, 0.0, 0.0)).build().unwrap())
         .unwrap();
-    let mut s = Scripted(Box::new(|_: &mut World| StepReport::default()));
+    let mut s = Scripted(Box::new(|_: &mut StepContext| StepReport::default()));
     let err = w.step(&mut s, 1e-5).unwrap_err();
     match err {
         CoreError::ExcessiveTravel { body, distance, radius, limit, step, .. } => {
@@ -474,7 +475,7 @@ fn the_energy_guard_memory_carries_its_strikes_across_a_restore() {
     // guard's memory stops at step 6 too; without it, the resumed guard takes a new
     // baseline at step 6 and would stop only at step 10.
     let doubling = || {
-        Closing(Scripted(Box::new(|w: &mut World| {
+        Closing(Scripted(Box::new(|w: &mut StepContext| {
             w.bodies.velocity[0] *= 2.0;
             StepReport::default()
         })))

@@ -151,7 +151,7 @@ impl Integrator for Gear {
         }
     }
 
-    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
+    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
         self.rescale(dt);
         let half_dt2 = 0.5 * dt * dt;
         self.state.sync(bodies, |i| {
@@ -180,7 +180,7 @@ impl Integrator for Gear {
         }
     }
 
-    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
+    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
         let n = self.coefficients.values;
         let alpha = self.coefficients.alpha;
         let half_dt2 = 0.5 * dt * dt;

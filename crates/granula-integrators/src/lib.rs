@@ -6,10 +6,12 @@
 //! Euler. Each keeps its per-body state keyed by dense index and follows
 //! [`BodySet::structure_version`](granula_core::BodySet::structure_version).
 //!
-//! Contract shared by all three: on the first step (and for bodies inserted later) the
-//! integrator takes the initial accelerations from `BodySet::force` / `BodySet::torque`, which
-//! the solver fills with the contact loads at the initial state before the first
-//! [`Integrator::predict`](granula_core::Integrator::predict) (the `granula-md` solver does).
+//! Contract shared by all three: they read the contact loads from the
+//! [`AccelerationField`](granula_core::AccelerationField) passed to each half step, never
+//! from the body set's load columns; on the first step (and for bodies inserted later) the
+//! integrator takes the initial accelerations from the loads passed to
+//! [`Integrator::predict`](granula_core::Integrator::predict), which the solver computes at
+//! the initial state (the `granula-md` solver does).
 //! Checkpoints: [`Gear`] and [`VelocityVerlet`] save and restore their per-body memory by
 //! handle through [`Integrator::save_state`](granula_core::Integrator::save_state) /
 //! [`Integrator::restore_state`](granula_core::Integrator::restore_state);

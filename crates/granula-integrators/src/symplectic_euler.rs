@@ -24,7 +24,7 @@ impl Integrator for SymplecticEuler {
         "symplectic_euler"
     }
 
-    fn predict(&mut self, bodies: &mut BodySet, _field: &AccelerationField, _t: f64, dt: f64) {
+    fn predict(&mut self, bodies: &mut BodySet, _field: &AccelerationField<'_>, _t: f64, dt: f64) {
         for i in 0..bodies.len() {
             if bodies.inv_mass[i] == 0.0 {
                 continue;
@@ -36,7 +36,7 @@ impl Integrator for SymplecticEuler {
         }
     }
 
-    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
+    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
         for i in 0..bodies.len() {
             if bodies.inv_mass[i] == 0.0 {
                 continue;

@@ -93,7 +93,7 @@ impl Integrator for VelocityVerlet {
         "velocity_verlet"
     }
 
-    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
+    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
         self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
         let half = 0.5 * dt;
         for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
@@ -131,15 +131,13 @@ impl Integrator for VelocityVerlet {
             });
     }
 
-    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField, _t: f64, dt: f64) {
+    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
         let half = 0.5 * dt;
-        let gravity = field.gravity;
+        let AccelerationField { gravity, force, torque } = *field;
         let BodySet {
             velocity,
             angular_velocity,
             orientation,
-            force,
-            torque,
             external_force,
             external_torque,
             inv_mass,

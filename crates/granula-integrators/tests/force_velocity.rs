@@ -2,10 +2,13 @@
 //! v(t) + a(t)Δt between predict and correct, and the order of a damped oscillator whose
 //! dashpot reads them.
 
-use granula_core::{AccelerationField, BodySet, DVec3, Integrator, Material, MaterialTable, SphereBuilder};
+mod common;
+
+use common::LentLoads;
+use granula_core::{BodySet, DVec3, Integrator, Material, MaterialTable, SphereBuilder};
 use granula_integrators::{ForceVelocity, Gear, VelocityVerlet};
 
-const NO_GRAVITY: AccelerationField = AccelerationField { gravity: DVec3::ZERO };
+const NO_GRAVITY: DVec3 = DVec3::ZERO;
 /// Damping rate of ẍ = −x − C ẋ (under-damped, ζ = 0.25).
 const C: f64 = 0.5;
 const T_END: f64 = 4.0;
@@ -35,10 +38,10 @@ fn damped_error(mut integ: VelocityVerlet, steps: usize) -> f64 {
     let mut err: f64 = 0.0;
     for s in 0..steps {
         let t = s as f64 * dt;
-        integ.predict(&mut b, &NO_GRAVITY, t, dt);
+        integ.predict_lent(&mut b, NO_GRAVITY, t, dt);
         let lead = integ.force_velocity_offsets().map_or(DVec3::ZERO, |(dv, _)| dv[0]);
         b.force[0] = force(&b, lead);
-        integ.correct(&mut b, &NO_GRAVITY, t, dt);
+        integ.correct_lent(&mut b, NO_GRAVITY, t, dt);
         err = err.max((b.position[0].x - exact(t + dt)).abs());
     }
     err
@@ -50,19 +53,19 @@ fn verlet_offers_a_t_dt_half_between_predict_and_correct_only() {
     b.force[0] = DVec3::new(-2.0, 1.0, 0.5);
     let (dt, mut v) = (1e-2, VelocityVerlet::new());
     assert!(v.force_velocity_offsets().is_none(), "nothing before the step");
-    v.predict(&mut b, &NO_GRAVITY, 0.0, dt);
+    v.predict_lent(&mut b, NO_GRAVITY, 0.0, dt);
     let (dv, dw) = v.force_velocity_offsets().expect("offsets within the step");
     // a = F/m with m = 1: a Δt/2 exactly, and no spin.
     assert_eq!(dv[0], b.force[0] * (0.5 * dt));
     assert_eq!(dw[0], DVec3::ZERO);
-    v.correct(&mut b, &NO_GRAVITY, 0.0, dt);
+    v.correct_lent(&mut b, NO_GRAVITY, 0.0, dt);
     assert!(v.force_velocity_offsets().is_none(), "nothing after the step");
 
     let mut half = VelocityVerlet::with_force_velocity(ForceVelocity::HalfStep);
-    half.predict(&mut b, &NO_GRAVITY, dt, dt);
+    half.predict_lent(&mut b, NO_GRAVITY, dt, dt);
     assert!(half.force_velocity_offsets().is_none(), "the half-step scheme offers none");
     let mut gear = Gear::five();
-    gear.predict(&mut b, &NO_GRAVITY, dt, dt);
+    gear.predict_lent(&mut b, NO_GRAVITY, dt, dt);
     assert!(gear.force_velocity_offsets().is_none(), "Gear's predicted velocities are the force's");
 }
 

@@ -1,12 +1,13 @@
 //! Checkpoints of integrator memory: a fresh integrator restored from a saved state continues
 //! bit-identically, and one that is not restored does not.
 
-use granula_core::{
-    AccelerationField, BodySet, DVec3, Integrator, IntegratorState, Material, MaterialTable, SphereBuilder,
-};
+mod common;
+
+use common::LentLoads;
+use granula_core::{BodySet, DVec3, Integrator, IntegratorState, Material, MaterialTable, SphereBuilder};
 use granula_integrators::{Gear, SymplecticEuler, VelocityVerlet};
 
-const FIELD: AccelerationField = AccelerationField { gravity: DVec3::new(0.0, 0.0, -9.81) };
+const GRAVITY: DVec3 = DVec3::new(0.0, 0.0, -9.81);
 const DT: f64 = 1e-3;
 
 /// Two spheres on nonlinear, velocity-dependent springs (so that accelerations at the
@@ -33,9 +34,9 @@ fn loads(b: &mut BodySet) {
 fn steps(integ: &mut dyn Integrator, b: &mut BodySet, from: usize, n: usize) {
     for s in from..from + n {
         let t = s as f64 * DT;
-        integ.predict(b, &FIELD, t, DT);
+        integ.predict_lent(b, GRAVITY, t, DT);
         loads(b);
-        integ.correct(b, &FIELD, t, DT);
+        integ.correct_lent(b, GRAVITY, t, DT);
     }
 }
 

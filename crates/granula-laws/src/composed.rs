@@ -3,24 +3,12 @@
 use crate::error::MdError;
 use crate::history::ComposedHistory;
 use crate::params::dt_upper_bound;
+pub use crate::submodel::TensionPolicy;
 use crate::submodel::{
     CohesionModel, DampingModel, NoCohesion, NoRolling, NoTwisting, NormalModel, NormalState, RollingModel,
     TangentialModel, TwistingModel,
 };
 use granula_core::{ContactForce, ContactKinematics, ContactLaw, Dissipation, PairMaterial};
-
-/// Whether the normal force (elastic + damping) may become attractive.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TensionPolicy {
-    /// Elastic + damping is clamped at zero: contacts only push (the default; attraction
-    /// comes only from a cohesion sub-model). The viscous term then dissipates only what
-    /// keeps the force non-negative.
-    #[default]
-    NoAttraction,
-    /// The damping force may pull while the overlap shrinks: the textbook damped oscillator
-    /// of 002 eq. 8 and 004 §2.2.1, for validation against its closed forms.
-    AllowDampingTension,
-}
 
 /// A contact law composed of a normal model `N`, a normal damping `D`, a tangential model
 /// `T`, and optional rolling `R`, twisting `W` and cohesion `C` models.

@@ -6,12 +6,24 @@
 //! tangential, rolling and twisting models read the resulting [`NormalState`]. The order is
 //! fixed by the types, not by a comment.
 
-use crate::composed::TensionPolicy;
 use crate::error::MdError;
 use crate::history::SubHistory;
 use glam::{DQuat, DVec3};
 use granula_core::{ContactKinematics, PairMaterial};
 use std::fmt::Debug;
+
+/// Whether the normal force (elastic + damping) may become attractive.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TensionPolicy {
+    /// Elastic + damping is clamped at zero: contacts only push (the default; attraction
+    /// comes only from a cohesion sub-model). The viscous term then dissipates only what
+    /// keeps the force non-negative.
+    #[default]
+    NoAttraction,
+    /// The damping force may pull while the overlap shrinks: the textbook damped oscillator
+    /// of 002 eq. 8 and 004 §2.2.1, for validation against its closed forms.
+    AllowDampingTension,
+}
 
 /// Elastic (conservative) part of the normal response at the current overlap.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

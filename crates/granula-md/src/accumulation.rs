@@ -18,10 +18,18 @@
 //! Either way every floating-point sum has an order fixed by the pair list, so 1 and n
 //! threads give bit-identical forces.
 
-use crate::forces::PairLoad;
 use crate::pairs::{Candidate, PairList};
 use granula_core::{parallel, DVec3};
 use rayon::prelude::*;
+
+/// The loads of one pair: the force on body 2 (body 1 gets the opposite) and the torque on
+/// each body about its own centre, l × F plus the law's pure couple.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct PairLoad {
+    pub force: DVec3,
+    pub torque1: DVec3,
+    pub torque2: DVec3,
+}
 
 /// Bodies per task of the parallel merge and gather.
 const BODY_CHUNK: usize = 2048;

@@ -5,7 +5,8 @@ use crate::error::MdError;
 use crate::solver::MdSolver;
 use granula_broadphase::VerletState;
 use granula_core::{
-    BodyHandle, Broadphase, ContactKey, ContactLaw, CoreError, DQuat, DVec3, Integrator, IntegratorState, World,
+    BodyHandle, BodySet, Broadphase, ContactKey, ContactLaw, CoreError, DQuat, DVec3, Integrator, IntegratorState,
+    World,
 };
 use serde::{Deserialize, Serialize};
 
@@ -98,83 +99,20 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     where
         L::History: Serialize + for<'de> Deserialize<'de>,
     {
-        let bad = |field: &'static str, value: String, expected: &'static str| -> Result<(), MdError> {
-            Err(CoreError::InvalidWorld { field, value, expected }.into())
-        };
         let bodies = &world.bodies;
-        let n = state.keys.len();
-        if state.histories.len() != n || state.stored.len() != n {
-            return bad(
-                "MD solver state",
-                format!("{n} keys, {} histories, {} stored energies", state.histories.len(), state.stored.len()),
-                "one history and one stored energy per key",
-            );
-        }
-        if let Some(e) = state.stored.iter().find(|e| !e.is_finite()) {
-            return bad("MD solver state: stored energy", format!("{e}"), "finite");
-        }
-        if !state.kinematic_power.is_finite() {
-            return bad("MD solver state: kinematic power", format!("{}", state.kinematic_power), "finite");
-        }
         let primed =
             state.primed && state.primed_handles == bodies.handle && state.primed_materials == world.materials.len();
-        // Without priming, the next step starts afresh and measures rotations from the
-        // orientations it starts from: the saved ones (of the bodies before a removal,
-        // perhaps) are not used.
-        if primed && !state.orientations.is_empty() && state.orientations.len() != bodies.len() {
-            return bad(
-                "MD solver state: orientations",
-                format!("{} orientations for {} bodies", state.orientations.len(), bodies.len()),
-                "one orientation per body, or none",
-            );
-        }
-        if let Some(q) = state.orientations.iter().find(|q| !q.is_finite()) {
-            return bad("MD solver state: orientations", format!("{q}"), "finite");
-        }
+        check_values(state, bodies, primed)?;
         // Dense index pairs of the saved candidates, in list order (only if primed: else the
         // keys may name bodies removed since, and the next step rebuilds the list anyway).
-        let mut dense = Vec::with_capacity(if primed { n } else { 0 });
-        if primed {
-            if state.reference_position.len() != bodies.len() || state.broadphase.reference.len() != bodies.len() {
-                return bad(
-                    "MD solver state: skin reference",
-                    format!(
-                        "{} positions and {} boxes for {} bodies",
-                        state.reference_position.len(),
-                        state.broadphase.reference.len(),
-                        bodies.len()
-                    ),
-                    "one of each per body",
-                );
+        let dense = if primed {
+            saved_candidates(state, bodies)?
+        } else {
+            if let Some(k) = state.keys.iter().find(|k| k.body1 >= k.body2) {
+                return Err(invalid("MD solver state: contact key", format!("{k:?}"), "body 1 of smaller handle"));
             }
-            if let Some(x) = state.reference_position.iter().find(|x| !x.is_finite()) {
-                return bad("MD solver state: skin reference position", format!("{x}"), "finite");
-            }
-            for k in &state.keys {
-                let (i, j) = match (bodies.index(k.body1), bodies.index(k.body2)) {
-                    (Ok(i), Ok(j)) => (i, j),
-                    (Err(_), _) => return Err(CoreError::NoSuchBody { handle: k.body1 }.into()),
-                    (_, Err(_)) => return Err(CoreError::NoSuchBody { handle: k.body2 }.into()),
-                };
-                if k.body1 >= k.body2 || k.feature != 0 || (bodies.inv_mass[i] == 0.0 && bodies.inv_mass[j] == 0.0) {
-                    return bad(
-                        "MD solver state: candidate pair",
-                        format!("{k:?}"),
-                        "body 1 of smaller handle, feature 0, not two non-dynamic bodies",
-                    );
-                }
-                dense.push((i.min(j), i.max(j)));
-            }
-            if let Some(w) = dense.windows(2).find(|w| w[0] >= w[1]) {
-                return bad(
-                    "MD solver state: candidate list",
-                    format!("dense pairs {:?} then {:?}", w[0], w[1]),
-                    "sorted ascending without duplicates",
-                );
-            }
-        } else if let Some(k) = state.keys.iter().find(|k| k.body1 >= k.body2) {
-            return bad("MD solver state: contact key", format!("{k:?}"), "body 1 of smaller handle");
-        }
+            Vec::new()
+        };
         self.integrator.restore_state(&state.integrator, bodies)?;
         if primed {
             self.verlet.restore_state(&state.broadphase).map_err(|e| CoreError::InvalidWorld {
@@ -183,7 +121,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                 expected: "a consistent skin layer",
             })?;
         }
-        self.max_range = self.law_margin(world);
+        self.max_range = self.law_margin(&world.materials);
         let (law, materials) = (&self.law, &world.materials);
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
         self.pairs.restore(bodies, materials, dense.iter().copied(), margin);
@@ -191,7 +129,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // removed bodies are dropped by the next step's rebuild, as in the saving solver.
         let _ = self.store.restore(state.keys.clone(), state.histories.clone());
         let _ = self.stored_energy.restore(state.keys.clone(), state.stored.clone());
-        self.lay_out_blocks(world);
+        self.lay_out_blocks(bodies);
         self.kinematic_power = state.kinematic_power;
         // A state saved before any step has no orientations: the next rotations are then
         // measured from the restored ones.
@@ -218,4 +156,89 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         }
         Ok(())
     }
+}
+
+/// The error for a saved `field` whose `value` is not what was `expected`.
+fn invalid(field: &'static str, value: String, expected: &'static str) -> MdError {
+    CoreError::InvalidWorld { field, value, expected }.into()
+}
+
+/// The lengths and finiteness of a saved state's values: one history and stored energy
+/// per key, finite energies and powers, and (for a state `primed` for `bodies`) one
+/// orientation per body or none.
+fn check_values<H>(state: &MdState<H>, bodies: &BodySet, primed: bool) -> Result<(), MdError> {
+    let n = state.keys.len();
+    if state.histories.len() != n || state.stored.len() != n {
+        return Err(invalid(
+            "MD solver state",
+            format!("{n} keys, {} histories, {} stored energies", state.histories.len(), state.stored.len()),
+            "one history and one stored energy per key",
+        ));
+    }
+    if let Some(e) = state.stored.iter().find(|e| !e.is_finite()) {
+        return Err(invalid("MD solver state: stored energy", format!("{e}"), "finite"));
+    }
+    if !state.kinematic_power.is_finite() {
+        return Err(invalid("MD solver state: kinematic power", format!("{}", state.kinematic_power), "finite"));
+    }
+    // Without priming, the next step starts afresh and measures rotations from the
+    // orientations it starts from: the saved ones (of the bodies before a removal,
+    // perhaps) are not used.
+    if primed && !state.orientations.is_empty() && state.orientations.len() != bodies.len() {
+        return Err(invalid(
+            "MD solver state: orientations",
+            format!("{} orientations for {} bodies", state.orientations.len(), bodies.len()),
+            "one orientation per body, or none",
+        ));
+    }
+    if let Some(q) = state.orientations.iter().find(|q| !q.is_finite()) {
+        return Err(invalid("MD solver state: orientations", format!("{q}"), "finite"));
+    }
+    Ok(())
+}
+
+/// The saved candidate list of a primed state as dense index pairs of `bodies`, in list
+/// order, after checking the skin reference and that the list is one the solver could have
+/// built (known bodies, body 1 of smaller handle, feature 0, not two non-dynamic bodies,
+/// sorted without duplicates).
+fn saved_candidates<H>(state: &MdState<H>, bodies: &BodySet) -> Result<Vec<(usize, usize)>, MdError> {
+    if state.reference_position.len() != bodies.len() || state.broadphase.reference.len() != bodies.len() {
+        return Err(invalid(
+            "MD solver state: skin reference",
+            format!(
+                "{} positions and {} boxes for {} bodies",
+                state.reference_position.len(),
+                state.broadphase.reference.len(),
+                bodies.len()
+            ),
+            "one of each per body",
+        ));
+    }
+    if let Some(x) = state.reference_position.iter().find(|x| !x.is_finite()) {
+        return Err(invalid("MD solver state: skin reference position", format!("{x}"), "finite"));
+    }
+    let mut dense = Vec::with_capacity(state.keys.len());
+    for k in &state.keys {
+        let (i, j) = match (bodies.index(k.body1), bodies.index(k.body2)) {
+            (Ok(i), Ok(j)) => (i, j),
+            (Err(_), _) => return Err(CoreError::NoSuchBody { handle: k.body1 }.into()),
+            (_, Err(_)) => return Err(CoreError::NoSuchBody { handle: k.body2 }.into()),
+        };
+        if k.body1 >= k.body2 || k.feature != 0 || (bodies.inv_mass[i] == 0.0 && bodies.inv_mass[j] == 0.0) {
+            return Err(invalid(
+                "MD solver state: candidate pair",
+                format!("{k:?}"),
+                "body 1 of smaller handle, feature 0, not two non-dynamic bodies",
+            ));
+        }
+        dense.push((i.min(j), i.max(j)));
+    }
+    if let Some(w) = dense.windows(2).find(|w| w[0] >= w[1]) {
+        return Err(invalid(
+            "MD solver state: candidate list",
+            format!("dense pairs {:?} then {:?}", w[0], w[1]),
+            "sorted ascending without duplicates",
+        ));
+    }
+    Ok(dense)
 }

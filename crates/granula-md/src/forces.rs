@@ -5,7 +5,7 @@
 //! Per-block summaries use the same fixed blocks and are reduced sequentially in block
 //! order, so the step report does not depend on the thread count either.
 
-use crate::accumulation::{Accumulation, LoadSink, Recording};
+use crate::accumulation::{Accumulation, LoadSink, PairLoad, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
 use granula_core::narrowphase::collide;
 use granula_core::{
@@ -13,15 +13,6 @@ use granula_core::{
     PairMaterial,
 };
 use rayon::prelude::*;
-
-/// The loads of one pair: the force on body 2 (body 1 gets the opposite) and the torque on
-/// each body about its own centre, l × F plus the law's pure couple.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct PairLoad {
-    pub force: DVec3,
-    pub torque1: DVec3,
-    pub torque2: DVec3,
-}
 
 /// Reduction of one block of pairs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -144,6 +135,91 @@ fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
     }
 }
 
+/// What the law sees of candidate `c` in contact with geometry `g`: the relative velocity
+/// at the contact point (its normal part shifted to the force's time level by the
+/// integrator's offsets, if any), the branch vectors, the pair's constants and, when the
+/// law reads them (`rotations`), the bodies' rotations since the previous evaluation.
+#[inline(always)]
+fn kinematics<'a, L>(
+    input: &PassInput<'_, L>,
+    c: &Candidate,
+    g: &PairGeometry,
+    material: &'a PairMaterial,
+    rotations: bool,
+) -> ContactKinematics<'a> {
+    let b = input.bodies;
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
+    let mut relative_velocity = b.velocity[j] + wj.cross(g.branch2) - b.velocity[i] - wi.cross(g.branch1);
+    if let Some((dv, dw)) = input.velocity_offsets {
+        // The normal rate at the force's time level (dashpots); the tangential part stays
+        // the body set's (Verlet: half-step, so that a spring increment 𝒱_t Δt is the
+        // step's displacement). For two spheres the branch vectors lie along the normal,
+        // so spins add nothing to the normal rate and their offsets are not read.
+        let mut lead = dv[j] - dv[i];
+        if c.kind != PairKind::Spheres {
+            lead += dw[j].cross(g.branch2) - dw[i].cross(g.branch1);
+        }
+        relative_velocity += g.normal * lead.dot(g.normal);
+    }
+    ContactKinematics {
+        normal: g.normal,
+        overlap: -g.gap,
+        relative_velocity,
+        relative_angular_velocity: wj - wi,
+        branch1: g.branch1,
+        branch2: g.branch2,
+        effective_radius: g.effective_radius,
+        effective_mass: c.effective_mass,
+        material,
+        dt: input.dt,
+        rotation1: if rotations { input.rotation[i] } else { DVec3::ZERO },
+        rotation2: if rotations { input.rotation[j] } else { DVec3::ZERO },
+    }
+}
+
+impl BlockSummary {
+    /// Counts the committed contact `p` (candidate `c`, geometry `g`) whose law gave `cf`:
+    /// its regime (open, sticking or sliding against the pair's dynamic friction) and its
+    /// overlap, against the block's largest overlap and overlap ratio.
+    #[inline(always)]
+    fn count(
+        &mut self,
+        cf: &ContactForce,
+        g: &PairGeometry,
+        material: &PairMaterial,
+        c: &Candidate,
+        b: &BodySet,
+        p: usize,
+    ) {
+        let f_n = cf.force.dot(g.normal);
+        let f_t2 = (cf.force - g.normal * f_n).length_squared();
+        let cap = material.dynamic_friction * f_n;
+        if f_n <= 0.0 {
+            self.status.open += 1;
+        } else if f_t2 > 0.0 && f_t2 >= cap * cap * (1.0 - 2e-9) {
+            self.status.sliding += 1;
+        } else {
+            self.status.sticking += 1;
+        }
+        let overlap = -g.gap;
+        if overlap > 0.0 {
+            self.max_overlap = self.max_overlap.max(overlap);
+            // The division only for a candidate record (overlap > ratio·r_min first).
+            let (i, j) = (c.body1 as usize, c.body2 as usize);
+            let r_min =
+                if c.kind == PairKind::Spheres { c.radius1.min(c.radius2) } else { b.radius[i].min(b.radius[j]) };
+            if overlap > self.max_ratio * r_min {
+                let ratio = overlap / r_min;
+                if ratio > self.max_ratio {
+                    self.max_ratio = ratio;
+                    self.max_pair = p as u32;
+                }
+            }
+        }
+    }
+}
+
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
 fn block_pass<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
@@ -186,33 +262,7 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
             }
         };
         let material = &input.materials[c.material as usize];
-        let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
-        let mut relative_velocity = b.velocity[j] + wj.cross(g.branch2) - b.velocity[i] - wi.cross(g.branch1);
-        if let Some((dv, dw)) = input.velocity_offsets {
-            // The normal rate at the force's time level (dashpots); the tangential part stays
-            // the body set's (Verlet: half-step, so that a spring increment 𝒱_t Δt is the
-            // step's displacement). For two spheres the branch vectors lie along the normal,
-            // so spins add nothing to the normal rate and their offsets are not read.
-            let mut lead = dv[j] - dv[i];
-            if c.kind != PairKind::Spheres {
-                lead += dw[j].cross(g.branch2) - dw[i].cross(g.branch1);
-            }
-            relative_velocity += g.normal * lead.dot(g.normal);
-        }
-        let kin = ContactKinematics {
-            normal: g.normal,
-            overlap: -g.gap,
-            relative_velocity,
-            relative_angular_velocity: wj - wi,
-            branch1: g.branch1,
-            branch2: g.branch2,
-            effective_radius: g.effective_radius,
-            effective_mass: c.effective_mass,
-            material,
-            dt: input.dt,
-            rotation1: if rotations { input.rotation[i] } else { DVec3::ZERO },
-            rotation2: if rotations { input.rotation[j] } else { DVec3::ZERO },
-        };
+        let kin = kinematics(input, c, &g, material, rotations);
         let cf: ContactForce = if input.commit {
             input.law.force(&kin, hist)
         } else {
@@ -236,30 +286,7 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
         summary.dissipated += cf.dissipated;
         summary.stored += cf.stored;
         *last_stored = cf.stored;
-        let f_n = cf.force.dot(g.normal);
-        let f_t2 = (cf.force - g.normal * f_n).length_squared();
-        let cap = material.dynamic_friction * f_n;
-        if f_n <= 0.0 {
-            summary.status.open += 1;
-        } else if f_t2 > 0.0 && f_t2 >= cap * cap * (1.0 - 2e-9) {
-            summary.status.sliding += 1;
-        } else {
-            summary.status.sticking += 1;
-        }
-        let overlap = -g.gap;
-        if overlap > 0.0 {
-            summary.max_overlap = summary.max_overlap.max(overlap);
-            // The division only for a candidate record (overlap > ratio·r_min first).
-            let r_min =
-                if c.kind == PairKind::Spheres { c.radius1.min(c.radius2) } else { b.radius[i].min(b.radius[j]) };
-            if overlap > summary.max_ratio * r_min {
-                let ratio = overlap / r_min;
-                if ratio > summary.max_ratio {
-                    summary.max_ratio = ratio;
-                    summary.max_pair = p as u32;
-                }
-            }
-        }
+        summary.count(&cf, &g, material, c, b, p);
     }
     summary
 }

@@ -9,8 +9,8 @@ use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
 use granula_core::narrowphase::collide;
 use granula_core::{
-    rotation_vector, Aabb, AccelerationField, BodyHandle, Broadphase, ContactLaw, ContactStore, DQuat, DVec3,
-    Integrator, MotionKind, Solver, StepReport, StepWarning, World,
+    rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactLaw, ContactStore, DQuat, DVec3,
+    Dissipation, Integrator, MaterialTable, MotionKind, Solver, StepContext, StepReport, StepWarning,
 };
 use std::sync::Arc;
 
@@ -201,8 +201,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     }
 
     /// The largest range of the law over all material pairs (the detection margin).
-    pub(crate) fn law_margin(&self, world: &World) -> f64 {
-        let materials = &world.materials;
+    pub(crate) fn law_margin(&self, materials: &MaterialTable) -> f64 {
         let id = |k: usize| granula_core::MaterialId(k as u16);
         let mut max_range: f64 = 0.0;
         for a in 0..materials.len() {
@@ -215,8 +214,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
 
     /// Updates the skin layer and, when it rebuilt its list, the candidate pairs, their
     /// incidence and the contact store; `true` if it did.
-    fn refresh_pairs(&mut self, world: &World) -> bool {
-        let bodies = &world.bodies;
+    fn refresh_pairs(&mut self, bodies: &BodySet, materials: &MaterialTable) -> bool {
         // The Euclidean criterion of Verlet lists for spheres, on top of the skin layer's box
         // faces: a rebuild once any sphere has moved by half the skin since the last one.
         // It lets the list drop sphere pairs farther apart than margin + skin (instead of
@@ -254,20 +252,19 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         }
         self.reference_position.clone_from(&bodies.position);
         let reach = self.max_range + self.config.skin;
-        let (law, materials) = (&self.law, &world.materials);
+        let law = &self.law;
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
         self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, margin);
         self.store.rebuild(self.pairs.keys(bodies));
         // Pairs that left the list were out of range for a while: nothing stored remains.
         self.stored_energy.rebuild(self.pairs.keys(bodies));
-        self.lay_out_blocks(world);
+        self.lay_out_blocks(bodies);
         true
     }
 
     /// The block layout of the force pass for the current candidate list (a function of the
     /// list and the bodies' motion kinds only).
-    pub(crate) fn lay_out_blocks(&mut self, world: &World) {
-        let bodies = &world.bodies;
+    pub(crate) fn lay_out_blocks(&mut self, bodies: &BodySet) {
         self.accumulation.rebuild(&self.pairs.candidates, bodies.len(), |i| bodies.motion[i] == MotionKind::Dynamic);
         self.summaries.clear();
         self.summaries.resize(self.accumulation.blocks(), BlockSummary::default());
@@ -276,15 +273,21 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
 
     /// Contact loads of the current state into `bodies.force` / `bodies.torque`; returns the
     /// reduced summary. `commit = false` leaves histories untouched.
-    fn evaluate(&mut self, world: &mut World, dt: f64, commit: bool) -> Result<BlockSummary, MdError> {
+    fn evaluate(
+        &mut self,
+        bodies: &mut BodySet,
+        materials: &MaterialTable,
+        dt: f64,
+        commit: bool,
+    ) -> Result<BlockSummary, MdError> {
         // The load columns leave the body set for the pass (a move, no copy), which reads the
         // rest of it.
-        let mut force = std::mem::take(&mut world.bodies.force);
-        let mut torque = std::mem::take(&mut world.bodies.torque);
+        let mut force = std::mem::take(&mut bodies.force);
+        let mut torque = std::mem::take(&mut bodies.torque);
         let input = PassInput {
             law: &self.law,
-            bodies: &world.bodies,
-            materials: world.materials.pairs(),
+            bodies,
+            materials: materials.pairs(),
             candidates: &self.pairs.candidates,
             dt,
             rotation: &self.rotation,
@@ -292,7 +295,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             velocity_offsets: self
                 .integrator
                 .force_velocity_offsets()
-                .filter(|(dv, dw)| commit && dv.len() == world.bodies.len() && dw.len() == dv.len()),
+                .filter(|(dv, dw)| commit && dv.len() == bodies.len() && dw.len() == dv.len()),
             commit,
         };
         let (_, histories) = self.store.split_mut();
@@ -307,8 +310,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         };
         self.recorded_valid = record.is_some();
         pair_pass(&input, &self.pairs, accumulation, histories, stored, summaries, record, &mut force, &mut torque);
-        world.bodies.force = force;
-        world.bodies.torque = torque;
+        bodies.force = force;
+        bodies.torque = torque;
         let mut total = BlockSummary::default();
         for s in &self.summaries {
             total.merge(s);
@@ -317,38 +320,44 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             // Re-run the core's dispatch on the failing pair for its error, which names both
             // bodies and the reason.
             let c = &self.pairs.candidates[total.failed as usize];
-            if let Err(e) = collide(&world.bodies, c.body1 as usize, c.body2 as usize, c.margin) {
+            if let Err(e) = collide(bodies, c.body1 as usize, c.body2 as usize, c.margin) {
                 return Err(e.into());
             }
         }
         Ok(total)
     }
 
-    fn step_inner(&mut self, world: &mut World, dt: f64) -> Result<StepReport, MdError> {
-        let t = world.time;
-        let field = AccelerationField { gravity: world.gravity };
-        let version = world.bodies.structure_version();
-        if self.primed_version != Some(version) || self.primed_materials != world.materials.len() {
-            // Bodies were inserted or removed, a material was added (the candidates hold
-            // material-pair positions), or this is the first step: new pair list, margin
-            // from the current materials, and forces at the current state.
-            self.max_range = self.law_margin(world);
-            self.verlet.invalidate();
-            world.bodies.set_kinematic_velocities(t);
-            self.refresh_pairs(world);
-            self.prev_orientation.clone_from(&world.bodies.orientation);
-            self.rotation.clear();
-            self.rotation.resize(world.bodies.len(), DVec3::ZERO);
-            self.evaluate(world, dt, false)?;
-            if let Some(d) = &self.config.local_damping {
-                apply_local_damping(&mut world.bodies, world.gravity, d, dt);
-            }
-            self.kinematic_power = kinematic_power(&world.bodies);
-            self.primed_version = Some(version);
-            self.primed_materials = world.materials.len();
-            self.primed_handles.clone_from(&world.bodies.handle);
+    /// Step 1 of the step, when the bodies or the materials changed since the last step (or
+    /// on the first one): new pair list, margin from the current materials, and forces at
+    /// the current state, without touching contact histories.
+    fn prime(&mut self, ctx: &mut StepContext<'_>) -> Result<(), MdError> {
+        let version = ctx.bodies.structure_version();
+        if self.primed_version == Some(version) && self.primed_materials == ctx.materials.len() {
+            return Ok(());
         }
-        let b = &world.bodies;
+        // Bodies were inserted or removed, a material was added (the candidates hold
+        // material-pair positions), or this is the first step.
+        self.max_range = self.law_margin(ctx.materials);
+        self.verlet.invalidate();
+        ctx.bodies.set_kinematic_velocities(ctx.time);
+        self.refresh_pairs(ctx.bodies, ctx.materials);
+        self.prev_orientation.clone_from(&ctx.bodies.orientation);
+        self.rotation.clear();
+        self.rotation.resize(ctx.bodies.len(), DVec3::ZERO);
+        self.evaluate(ctx.bodies, ctx.materials, ctx.dt, false)?;
+        if let Some(d) = &self.config.local_damping {
+            apply_local_damping(ctx.bodies, ctx.gravity, d, ctx.dt);
+        }
+        self.kinematic_power = kinematic_power(ctx.bodies);
+        self.primed_version = Some(version);
+        self.primed_materials = ctx.materials.len();
+        self.primed_handles.clone_from(&ctx.bodies.handle);
+        Ok(())
+    }
+
+    /// Keeps the positions and angular velocities at the start of the step if some body
+    /// carries an external load (for its work); returns whether one does.
+    fn remember_loaded_start(&mut self, b: &BodySet) -> bool {
         let loaded = b.external_force.iter().chain(&b.external_torque).any(|f| *f != DVec3::ZERO);
         self.prev_position.clear();
         self.prev_angular_velocity.clear();
@@ -356,33 +365,72 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             self.prev_position.extend_from_slice(&b.position);
             self.prev_angular_velocity.extend_from_slice(&b.angular_velocity);
         }
+        loaded
+    }
 
-        self.integrator.predict(&mut world.bodies, &field, t, dt);
-        world.bodies.advance_kinematic(t, dt);
-        self.refresh_pairs(world);
-        // Rotation of each body since the previous evaluation, θᵖ(t+Δt) − θᵖ(t) (002 eq. 15),
-        // if the law reads it (else zero, and the previous orientations stay unused).
+    /// Rotation of each body since the previous evaluation, θᵖ(t+Δt) − θᵖ(t) (002 eq. 15),
+    /// if the law reads it (else zero, and the previous orientations stay unused).
+    fn measure_rotations(&mut self, bodies: &BodySet) {
         if self.law.uses_rotations() {
-            let q = &world.bodies.orientation;
+            let q = &bodies.orientation;
             for ((r, q), p) in self.rotation.iter_mut().zip(q).zip(&mut self.prev_orientation) {
                 *r = rotation_vector(*q * p.conjugate());
                 *p = *q;
             }
         }
-        let summary = self.evaluate(world, dt, true)?;
+    }
+
+    /// Runs one half step of the integrator over the step of `ctx`, with the contact loads
+    /// of the last evaluation (`bodies.force` / `bodies.torque`, lent to the field for the
+    /// call: moved out and back, no copy) and gravity as its explicit inputs.
+    fn integrate(&mut self, ctx: &mut StepContext<'_>, half: Half) {
+        let force = std::mem::take(&mut ctx.bodies.force);
+        let torque = std::mem::take(&mut ctx.bodies.torque);
+        let field = AccelerationField { gravity: ctx.gravity, force: &force, torque: &torque };
+        match half {
+            Half::Predict => self.integrator.predict(ctx.bodies, &field, ctx.time, ctx.dt),
+            Half::Correct => self.integrator.correct(ctx.bodies, &field, ctx.time, ctx.dt),
+        }
+        ctx.bodies.force = force;
+        ctx.bodies.torque = torque;
+    }
+
+    fn step_inner(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, MdError> {
+        let (t, dt) = (ctx.time, ctx.dt);
+        self.prime(&mut ctx)?;
+        let loaded = self.remember_loaded_start(ctx.bodies);
+
+        // Predict with the loads at the state at t (from the previous step, or the priming).
+        self.integrate(&mut ctx, Half::Predict);
+        ctx.bodies.advance_kinematic(t, dt);
+        self.refresh_pairs(ctx.bodies, ctx.materials);
+        self.measure_rotations(ctx.bodies);
+        let summary = self.evaluate(ctx.bodies, ctx.materials, dt, true)?;
         let mut dissipated = summary.dissipated;
         if let Some(d) = &self.config.local_damping {
-            dissipated.body_damping += apply_local_damping(&mut world.bodies, world.gravity, d, dt);
+            dissipated.body_damping += apply_local_damping(ctx.bodies, ctx.gravity, d, dt);
         }
-        let power = kinematic_power(&world.bodies);
+        let power = kinematic_power(ctx.bodies);
         let kinematic_work = 0.5 * (self.kinematic_power + power) * dt;
         self.kinematic_power = power;
-        self.integrator.correct(&mut world.bodies, &field, t, dt);
+        // Correct with the loads just evaluated at the predicted state.
+        self.integrate(&mut ctx, Half::Correct);
         let mut external_work = kinematic_work;
         if loaded {
-            external_work += external_load_work(&world.bodies, &self.prev_position, &self.prev_angular_velocity, dt);
+            external_work += external_load_work(ctx.bodies, &self.prev_position, &self.prev_angular_velocity, dt);
         }
+        Ok(self.report(ctx.bodies, &summary, dissipated, external_work, dt))
+    }
 
+    /// The report of a step from the summary of its force pass and the body-level terms.
+    fn report(
+        &self,
+        bodies: &BodySet,
+        summary: &BlockSummary,
+        dissipated: Dissipation,
+        external_work: f64,
+        dt: f64,
+    ) -> StepReport {
         let mut warnings = Vec::new();
         if let Some(h) = self.config.max_time_step {
             if dt > h {
@@ -391,9 +439,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         }
         let max_overlap_pair = (summary.max_pair != u32::MAX).then(|| {
             let c = &self.pairs.candidates[summary.max_pair as usize];
-            (world.bodies.handle[c.body1 as usize], world.bodies.handle[c.body2 as usize])
+            (bodies.handle[c.body1 as usize], bodies.handle[c.body2 as usize])
         });
-        Ok(StepReport {
+        StepReport {
             contacts: summary.contacts,
             status: summary.status,
             max_overlap: summary.max_overlap,
@@ -406,8 +454,17 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             stored_elastic: summary.stored,
             external_work,
             warnings,
-        })
+        }
     }
+}
+
+/// Which half of the integrator's step [`MdSolver::integrate`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Half {
+    /// [`Integrator::predict`].
+    Predict,
+    /// [`Integrator::correct`].
+    Correct,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
@@ -429,14 +486,14 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
         format!("contact law '{}'", self.law.name())
     }
 
-    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, MdError> {
+    fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, MdError> {
         // A short step runs in place (`MdConfig::parallel_min_pairs`): same result, faster.
         let small = self.pairs.candidates.len() < self.config.parallel_min_pairs && self.primed_version.is_some();
         match (self.pool.clone(), self.config.threads) {
-            (Some(_), _) if small => granula_core::parallel::sequential(|| self.step_inner(world, dt)),
-            (Some(pool), _) => pool.install(|| self.step_inner(world, dt)),
-            (None, Some(1)) => granula_core::parallel::sequential(|| self.step_inner(world, dt)),
-            (None, _) => self.step_inner(world, dt),
+            (Some(_), _) if small => granula_core::parallel::sequential(|| self.step_inner(ctx)),
+            (Some(pool), _) => pool.install(|| self.step_inner(ctx)),
+            (None, Some(1)) => granula_core::parallel::sequential(|| self.step_inner(ctx)),
+            (None, _) => self.step_inner(ctx),
         }
     }
 }

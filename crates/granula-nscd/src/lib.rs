@@ -21,6 +21,7 @@ pub mod local;
 pub mod materials;
 pub mod moreau_jean;
 mod prefetch;
+mod prepare;
 mod report;
 pub mod sweep;
 

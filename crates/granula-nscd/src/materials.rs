@@ -1,6 +1,7 @@
 //! Checks of the pair material values the non-smooth laws read.
 
 use crate::error::NscdError;
+use crate::local::NonSmoothLaw;
 use granula_core::{MaterialId, MaterialTable, PairMaterial};
 
 /// Checks one pair's values: friction coefficients finite and ≥ 0, and no cohesion range
@@ -40,4 +41,16 @@ pub fn check_materials(table: &MaterialTable) -> Result<(), NscdError> {
         }
     }
     Ok(())
+}
+
+/// Largest interaction range of `law` over the pair table (m).
+pub(crate) fn max_range<L: NonSmoothLaw>(table: &MaterialTable, law: &L) -> f64 {
+    let n = table.len();
+    let mut r: f64 = 0.0;
+    for a in 0..n {
+        for b in 0..n {
+            r = r.max(law.range(table.pair(MaterialId(a as u16), MaterialId(b as u16))));
+        }
+    }
+    r
 }

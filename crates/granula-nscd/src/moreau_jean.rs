@@ -12,19 +12,16 @@
 
 use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::config::{NonConvergence, NscdConfig};
-use crate::contacts::{ColdContact, ContactList, Couple, HotContact};
+use crate::contacts::{ContactList, Couple, HotContact};
 use crate::convergence::{ConvergenceMonitor, Criterion};
-use crate::delassus::{delassus_block, is_diagonal};
 use crate::detection::Detection;
 use crate::error::NscdError;
-use crate::local::{delassus_block6, ContactSetup, LocalProblem, NonSmoothLaw, SignoriniCoulomb};
+use crate::local::{LocalProblem, NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
 use crate::prefetch::prefetch;
-use crate::sweep::{fill_order, SweepOrder};
-use granula_core::math::{integrate_orientation, tangent_frame};
+use crate::sweep::fill_order;
 use granula_core::{
-    BodyRef, Broadphase, ContactKey, ContactStore, CoreError, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport,
-    StepWarning, World,
+    Broadphase, ContactKey, ContactStore, DMat3, DQuat, DVec3, Solver, StepContext, StepReport, StepWarning,
 };
 use nalgebra::Vector6;
 use rand::SeedableRng;
@@ -76,17 +73,17 @@ pub struct Carried<S> {
 /// ```
 pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) config: NscdConfig,
-    broadphase: B,
+    pub(crate) broadphase: B,
     pub(crate) law: L,
     pub(crate) store: ContactStore<Carried<L::State>>,
     pub(crate) contacts: ContactList<L::Params>,
     pub(crate) vel: Vec<BodyVelocity>,
     pub(crate) mob: Vec<BodyMobility>,
     pub(crate) start: Vec<BodyVelocity>,
-    detection: Detection,
-    order: Vec<u32>,
-    previous: Vec<DVec3>,
-    sort_keys: Vec<(u64, u32)>,
+    pub(crate) detection: Detection,
+    pub(crate) order: Vec<u32>,
+    pub(crate) previous: Vec<DVec3>,
+    pub(crate) sort_keys: Vec<(u64, u32)>,
     pub(crate) rng: ChaCha8Rng,
     pub(crate) saved_kinematic: Vec<(usize, DVec3, DQuat)>,
     pub(crate) updates: u64,
@@ -168,167 +165,6 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         self.contacts.hot.iter().map(|c| (c.body1, c.body2, c.to_world(c.p)))
     }
 
-    /// Steps 1-4: free velocities, q_m, detection, contact list, warm start.
-    fn prepare(&mut self, world: &mut World, dt: f64) -> Result<(), NscdError> {
-        let theta = self.config.theta;
-        let t0 = world.time;
-        let gravity = world.gravity;
-        let b = &mut world.bodies;
-        let n = b.len();
-        self.vel.clear();
-        self.mob.clear();
-        self.start.clear();
-        let mut vmax: f64 = 0.0;
-        for i in 0..n {
-            let start = BodyVelocity { v: b.velocity[i], w: b.angular_velocity[i] };
-            let free = match b.motion[i] {
-                MotionKind::Dynamic => {
-                    let acc = b.locked[i].mask_linear(b.external_force[i] * b.inv_mass[i] + gravity);
-                    let alpha = b.angular_acceleration(i, b.external_torque[i], start.w);
-                    BodyVelocity { v: start.v + acc * dt, w: start.w + alpha * dt }
-                }
-                MotionKind::Kinematic => {
-                    // A body made kinematic by editing the motion column has no drive.
-                    let d = b.drive[i].as_ref().ok_or_else(|| {
-                        CoreError::invalid_body(
-                            BodyRef::Handle(b.handle[i]),
-                            "motion",
-                            "kinematic without a drive",
-                            "a drive in `bodies.drive` for every kinematic body (insert the body as kinematic)",
-                        )
-                    })?;
-                    BodyVelocity { v: d.linear.at(t0 + dt), w: d.angular.at(t0 + dt) }
-                }
-                MotionKind::Fixed => BodyVelocity::default(),
-            };
-            let r = if b.radius[i].is_finite() { b.radius[i] } else { 0.0 };
-            vmax = vmax.max(free.v.length() + free.w.length() * r).max(start.v.length() + start.w.length() * r);
-            self.start.push(start);
-            self.vel.push(free);
-            self.mob.push(BodyMobility::of(b, i));
-        }
-        // Intermediate configuration q_m = q + (1 − θ) Δt v (004 §2.3.3.1).
-        self.saved_kinematic.clear();
-        for i in 0..n {
-            if b.motion[i] == MotionKind::Kinematic {
-                self.saved_kinematic.push((i, b.position[i], b.orientation[i]));
-            }
-        }
-        if theta < 1.0 {
-            let h = (1.0 - theta) * dt;
-            for i in 0..n {
-                if b.motion[i] == MotionKind::Fixed {
-                    continue;
-                }
-                b.position[i] += self.start[i].v * h;
-                b.orientation[i] = integrate_orientation(b.orientation[i], self.start[i].w, h);
-            }
-        }
-        let range = world.materials_max_range(&self.law);
-        let margin = self.config.margin + 2.0 * theta * dt * vmax + range;
-        self.detection.run(&world.bodies, &mut self.broadphase, margin)?;
-        let b = &world.bodies;
-        let found = &self.detection.found;
-        self.store.rebuild(found.iter().map(|&(i, j, g)| ContactKey {
-            body1: b.handle[i as usize],
-            body2: b.handle[j as usize],
-            feature: g.feature,
-        }));
-        // Contact list.
-        self.contacts.clear();
-        let theta_dt = theta * dt;
-        let states = self.store.states();
-        for (k, &(i, j, g)) in found.iter().enumerate() {
-            let (iu, ju) = (i as usize, j as usize);
-            let (t, s) = tangent_frame(g.normal);
-            let mut w = delassus_block([g.normal, t, s], &self.mob[iu], g.branch1, &self.mob[ju], g.branch2);
-            // Turn the tangent pair onto the principal axes of the tangential block, so that
-            // a locked direction (planar mode: out of the plane) is a frame axis and the
-            // sphere/disc block stays diagonal (000 eq. 19).
-            let (t, s) = principal_tangents(&w, t, s);
-            if t != tangent_frame(g.normal).0 {
-                w = delassus_block([g.normal, t, s], &self.mob[iu], g.branch1, &self.mob[ju], g.branch2);
-            }
-            let local = |v1: &BodyVelocity, v2: &BodyVelocity| {
-                let u = v2.v + v2.w.cross(g.branch2) - v1.v - v1.w.cross(g.branch1);
-                DVec3::new(u.dot(g.normal), u.dot(t), u.dot(s))
-            };
-            let u_free = local(&self.vel[iu], &self.vel[ju]);
-            let u_before = local(&self.start[iu], &self.start[ju]);
-            let material = world.materials.pair(b.material[iu], b.material[ju]);
-            let carried = states[k];
-            let setup = ContactSetup {
-                material,
-                gap: g.gap,
-                theta_dt,
-                step_dt: dt,
-                gap_mode: self.config.gap,
-                normal_velocity_before: u_before.x,
-                normal_velocity_free: u_free.x,
-            };
-            let params = self.law.params(&setup, &carried.state);
-            let p0 = if self.config.warm_start {
-                DVec3::new(carried.impulse.dot(g.normal), carried.impulse.dot(t), carried.impulse.dot(s))
-            } else {
-                DVec3::ZERO
-            };
-            let coupled = if is_diagonal(&w) {
-                u32::MAX
-            } else {
-                self.contacts.coupled.push(w);
-                (self.contacts.coupled.len() - 1) as u32
-            };
-            if L::COUPLES {
-                let om = self.vel[ju].w - self.vel[iu].w;
-                let q0 = if self.config.warm_start {
-                    DVec3::new(carried.couple.dot(g.normal), carried.couple.dot(t), carried.couple.dot(s))
-                } else {
-                    DVec3::ZERO
-                };
-                self.contacts.couples.push(Couple {
-                    q: q0,
-                    w6: delassus_block6([g.normal, t, s], &self.mob[iu], g.branch1, &self.mob[ju], g.branch2),
-                    omega_free: DVec3::new(om.dot(g.normal), om.dot(t), om.dot(s)),
-                });
-            }
-            self.contacts.hot.push(HotContact {
-                body1: i,
-                body2: j,
-                n: g.normal,
-                t,
-                l1: g.branch1,
-                l2: g.branch2,
-                w_diag: DVec3::new(w.x_axis.x, w.y_axis.y, w.z_axis.z),
-                p: p0,
-                coupled,
-                params,
-            });
-            self.contacts.cold.push(ColdContact {
-                key: self.store.keys()[k],
-                store_index: k as u32,
-                gap: g.gap,
-                u_free,
-                min_radius: b.radius[iu].min(b.radius[ju]),
-            });
-        }
-        if self.config.spatial_sort {
-            self.sort_spatially(&world.bodies.position);
-        }
-        self.sort_for_sweep(world);
-        // Warm start: v = v_free + M⁻¹ H P₀.
-        for c in &self.contacts.hot {
-            if c.p != DVec3::ZERO {
-                apply(c, c.to_world(c.p), &mut self.vel, &self.mob);
-            }
-        }
-        for (c, k) in self.contacts.hot.iter().zip(&self.contacts.couples) {
-            if k.q != DVec3::ZERO {
-                apply_couple(c, c.to_world(k.q), &mut self.vel, &self.mob);
-            }
-        }
-        Ok(())
-    }
-
     /// Nesterov's extrapolation of the impulses by β (P − P_previous), projected onto the
     /// law's admissible set and exchanged with the bodies; P_previous ← P (the sweep's
     /// output).
@@ -346,50 +182,6 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             }
             *prev = p;
         }
-    }
-
-    /// Reorders the contact list for the sweep orders that need a sorted list
-    /// ([`SweepOrder::SymmetricGravity`], [`SweepOrder::SupportsOutward`]).
-    fn sort_for_sweep(&mut self, world: &World) {
-        if !matches!(self.config.sweep, SweepOrder::SymmetricGravity | SweepOrder::SupportsOutward) {
-            return;
-        }
-        let b = &world.bodies;
-        let g = world.gravity;
-        let up = if g.length() > 0.0 { -g / g.length() } else { DVec3::ZERO };
-        let hot = &self.contacts.hot;
-        let height: Vec<f64> = hot.iter().map(|c| (b.position[c.body1 as usize] + c.l1).dot(up)).collect();
-        let pairs: Vec<(u32, u32)> = hot.iter().map(|c| (c.body1, c.body2)).collect();
-        let support: Vec<bool> = b.motion.iter().map(|&m| m != MotionKind::Dynamic).collect();
-        if crate::sweep::order_keys(self.config.sweep, &height, &pairs, &support, &mut self.sort_keys) {
-            self.contacts.permute(&self.sort_keys);
-        }
-    }
-
-    /// Reorders the contact list along the Morton curve of the contact points.
-    fn sort_spatially(&mut self, position: &[DVec3]) {
-        let hot = &self.contacts.hot;
-        if hot.is_empty() {
-            return;
-        }
-        let point = |c: &HotContact<L::Params>| position[c.body1 as usize] + c.l1;
-        let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
-        for c in hot {
-            let p = point(c);
-            if p.is_finite() {
-                lo = lo.min(p);
-                hi = hi.max(p);
-            }
-        }
-        let scale = (hi - lo).max(DVec3::splat(1e-300));
-        self.sort_keys.clear();
-        for (k, c) in hot.iter().enumerate() {
-            let q = ((point(c) - lo) / scale).clamp(DVec3::ZERO, DVec3::ONE) * 2_097_151.0;
-            let key = crate::contacts::morton3(q.x as u64, q.y as u64, q.z as u64);
-            self.sort_keys.push((key, k as u32));
-        }
-        self.sort_keys.sort_unstable();
-        self.contacts.permute(&self.sort_keys);
     }
 
     /// Step 5: sweeps until the criterion stops the loop; returns (sweeps, converged, residual).
@@ -467,18 +259,6 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             }
         }
     }
-}
-
-/// The tangents rotated in their plane onto the principal axes of the tangential 2×2
-/// block of `w` (unchanged when that block is already diagonal to round-off).
-fn principal_tangents(w: &DMat3, t: DVec3, s: DVec3) -> (DVec3, DVec3) {
-    let (wtt, wss, wts) = (w.y_axis.y, w.z_axis.z, w.z_axis.y);
-    if wts.abs() <= crate::delassus::DIAGONAL_TOLERANCE * wtt.abs().max(wss.abs()) {
-        return (t, s);
-    }
-    let phi = 0.5 * (2.0 * wts).atan2(wtt - wss);
-    let (sn, cs) = phi.sin_cos();
-    (t * cs + s * sn, s * cs - t * sn)
 }
 
 /// Applies world impulse `p` of contact `c`: +p on body 2, −p on body 1 (000 eq. 6).
@@ -585,13 +365,14 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
         true
     }
 
-    fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, NscdError> {
+    fn step(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, NscdError> {
+        let dt = ctx.dt;
         self.config.validate()?;
         self.law.validate()?;
-        check_materials(&world.materials)?;
-        self.prepare(world, dt)?;
+        check_materials(ctx.materials)?;
+        self.prepare(&mut ctx)?;
         let (iterations, converged, residual) = self.iterate(dt);
-        let mut report = self.finish(world, dt);
+        let mut report = self.finish(ctx.bodies, ctx.time, dt);
         report.iterations = iterations;
         report.residual = residual;
         if !converged {
@@ -602,24 +383,5 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
             report.warnings.push(StepWarning::IterationCapReached { iterations, residual });
         }
         Ok(report)
-    }
-}
-
-/// Largest interaction range of a law over the pair table.
-trait MaxRange {
-    fn materials_max_range<L: NonSmoothLaw>(&self, law: &L) -> f64;
-}
-
-impl MaxRange for World {
-    fn materials_max_range<L: NonSmoothLaw>(&self, law: &L) -> f64 {
-        let n = self.materials.len();
-        let mut r: f64 = 0.0;
-        for a in 0..n {
-            for b in 0..n {
-                let pm = self.materials.pair(granula_core::MaterialId(a as u16), granula_core::MaterialId(b as u16));
-                r = r.max(law.range(pm));
-            }
-        }
-        r
     }
 }

@@ -10,14 +10,12 @@
 use crate::local::{ContactStatus, NonSmoothLaw};
 use crate::moreau_jean::NscdSolver;
 use granula_core::math::integrate_orientation;
-use granula_core::{BodyHandle, Broadphase, DVec3, MotionKind, StepReport, World};
+use granula_core::{BodyHandle, BodySet, Broadphase, DVec3, MotionKind, StepReport};
 
 impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
-    /// Step 6 and the report.
-    pub(crate) fn finish(&mut self, world: &mut World, dt: f64) -> StepReport {
+    /// Step 6 and the report, for the step of `dt` from `t0`.
+    pub(crate) fn finish(&mut self, b: &mut BodySet, t0: f64, dt: f64) -> StepReport {
         let theta_dt = self.config.theta * dt;
-        let t0 = world.time;
-        let b = &mut world.bodies;
         let mut report = StepReport { contacts: self.contacts.len(), ..Default::default() };
         // Work of the constant external loads over the step (gravity excluded).
         for i in 0..b.len() {
@@ -29,7 +27,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             b.force[i] = DVec3::ZERO;
             b.torque[i] = DVec3::ZERO;
         }
-        // Contacts: dissipation, status, overlap, forces, carried state.
+        self.book_contacts(b, &mut report, dt);
+        self.update_configuration(b, t0, dt);
+        report
+    }
+
+    /// Per contact: dissipation, status, overlap, its force and couple on the bodies'
+    /// load columns (mean over the step), the work of kinematic bodies, the carried state.
+    fn book_contacts(&mut self, b: &mut BodySet, report: &mut StepReport, dt: f64) {
+        let theta_dt = self.config.theta * dt;
         let states = self.store.states_mut();
         let mut worst = (0.0, 0.0, None::<(BodyHandle, BodyHandle)>);
         for (idx, (c, cold)) in self.contacts.hot.iter().zip(&self.contacts.cold).enumerate() {
@@ -84,7 +90,12 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         }
         report.max_overlap_ratio = worst.1;
         report.max_overlap_pair = worst.2;
-        // Velocities and configuration: v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
+    }
+
+    /// Velocities and configuration: v = v_free + M⁻¹ H P, q = q_m + θ Δt v; kinematic
+    /// bodies back to the start of the step, then advanced by their drive over it.
+    fn update_configuration(&self, b: &mut BodySet, t0: f64, dt: f64) {
+        let theta_dt = self.config.theta * dt;
         for i in 0..b.len() {
             if b.motion[i] == MotionKind::Dynamic {
                 let v = self.vel[i];
@@ -101,6 +112,5 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         if !self.saved_kinematic.is_empty() {
             b.advance_kinematic(t0, dt);
         }
-        report
     }
 }
