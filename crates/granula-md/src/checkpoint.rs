@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 /// The state an [`MdSolver`] carries from one step to the next, beyond the bodies.
 ///
 /// - the candidate-pair list in its order, as the contact keys ([`ContactKey`], body
-///   handles) of the pairs, with the contact history `H` of the law and the elastic energy
+///   handles and feature: a pair of several contact points has one key per feature) of
+///   the pairs, with the contact history `H` of the law and the elastic energy
 ///   each pair stored at the last step (it becomes sliding dissipation when the contact
 ///   opens);
 /// - the skin layer's state ([`VerletState`]: reference boxes and skip flags of the last
@@ -156,19 +157,25 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                     (Err(_), _) => return Err(CoreError::NoSuchBody { handle: k.body1 }.into()),
                     (_, Err(_)) => return Err(CoreError::NoSuchBody { handle: k.body2 }.into()),
                 };
-                if k.body1 >= k.body2 || k.feature != 0 || (bodies.inv_mass[i] == 0.0 && bodies.inv_mass[j] == 0.0) {
+                let slots = if bodies.radius[i].is_finite() && bodies.radius[j].is_finite() {
+                    1
+                } else {
+                    world.narrowphase().max_contacts(&bodies.shape[i], &bodies.shape[j]) as u32
+                };
+                if k.body1 >= k.body2 || k.feature >= slots || (bodies.inv_mass[i] == 0.0 && bodies.inv_mass[j] == 0.0)
+                {
                     return bad(
                         "MD solver state: candidate pair",
                         format!("{k:?}"),
-                        "body 1 of smaller handle, feature 0, not two non-dynamic bodies",
+                        "body 1 of smaller handle, a feature slot of the pair's shapes, not two non-dynamic bodies",
                     );
                 }
-                dense.push((i.min(j), i.max(j)));
+                dense.push((i.min(j), i.max(j), k.feature as u16));
             }
             if let Some(w) = dense.windows(2).find(|w| w[0] >= w[1]) {
                 return bad(
                     "MD solver state: candidate list",
-                    format!("dense pairs {:?} then {:?}", w[0], w[1]),
+                    format!("dense pairs and features {:?} then {:?}", w[0], w[1]),
                     "sorted ascending without duplicates",
                 );
             }

@@ -7,10 +7,10 @@
 
 use crate::accumulation::{Accumulation, LoadSink, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
-use granula_core::narrowphase::collide;
+use granula_core::narrowphase::{Narrowphase, NarrowphaseError};
 use granula_core::{
-    parallel, BodySet, ContactForce, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation,
-    PairMaterial,
+    parallel, BodySet, ContactForce, ContactGeometry, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3,
+    Dissipation, PairMaterial,
 };
 use rayon::prelude::*;
 
@@ -34,8 +34,8 @@ pub(crate) struct BlockSummary {
     pub max_ratio: f64,
     /// Pair of the largest overlap ratio (`u32::MAX` if no overlap).
     pub max_pair: u32,
-    /// First pair whose narrowphase failed (`u32::MAX` if none).
-    pub failed: u32,
+    /// The first narrowphase failure of the block, in pair order.
+    pub failed: Option<NarrowphaseError>,
 }
 
 impl Default for BlockSummary {
@@ -48,7 +48,7 @@ impl Default for BlockSummary {
             max_overlap: 0.0,
             max_ratio: 0.0,
             max_pair: u32::MAX,
-            failed: u32::MAX,
+            failed: None,
         }
     }
 }
@@ -67,7 +67,7 @@ impl BlockSummary {
             self.max_pair = o.max_pair;
         }
         self.max_overlap = self.max_overlap.max(o.max_overlap);
-        if self.failed == u32::MAX {
+        if self.failed.is_none() {
             self.failed = o.failed;
         }
     }
@@ -77,6 +77,8 @@ impl BlockSummary {
 pub(crate) struct PassInput<'a, L> {
     pub law: &'a L,
     pub bodies: &'a BodySet,
+    /// The world's narrowphase, for the pairs that are not two spheres.
+    pub narrowphase: &'a Narrowphase,
     /// The material table's pair values ([`MaterialTable::pairs`](granula_core::MaterialTable::pairs)).
     pub materials: &'a [PairMaterial],
     pub candidates: &'a [Candidate],
@@ -103,15 +105,21 @@ struct PairGeometry {
     effective_radius: f64,
 }
 
-/// Contact geometry of one candidate within its margin, `Ok(None)` beyond it, `Err` when
-/// undefined or unsupported (the caller reports the core's error for it).
+/// Contact geometry of one candidate within its margin, `Ok(None)` beyond it, the typed
+/// narrowphase error when undefined or unsupported (carried to the step's report).
 ///
 /// Sphere pairs take an inlined path with the same formulas as the core's `sphere_sphere`
 /// (n = (x₂ − x₁)/|x₂ − x₁|, g = |x₂ − x₁| − r₁ − r₂, contact point at the middle of the
 /// overlap) but one reciprocal instead of divisions and R* precomputed per pair; other pairs
-/// go through the core's `collide` dispatch.
+/// go through the world's narrowphase, which returns the point of the candidate's feature
+/// (`scratch` holds the pair's points).
 #[inline(always)]
-fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
+fn geometry(
+    b: &BodySet,
+    narrowphase: &Narrowphase,
+    c: &Candidate,
+    scratch: &mut Vec<ContactGeometry>,
+) -> Result<Option<PairGeometry>, NarrowphaseError> {
     let (i, j) = (c.body1 as usize, c.body2 as usize);
     match c.kind {
         PairKind::Spheres => {
@@ -123,25 +131,30 @@ fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
             let (r1, r2) = (c.radius1, c.radius2);
             let dist = dist2.sqrt();
             if dist <= 1e-12 * (r1 + r2) {
-                return Err(());
+                return Err(concentric(b, i, j));
             }
             let normal = d * (1.0 / dist);
             let gap = dist - r1 - r2;
             let branch1 = normal * (r1 + 0.5 * gap);
             Ok(Some(PairGeometry { normal, gap, branch1, branch2: branch1 - d, effective_radius: c.effective_radius }))
         }
-        PairKind::General => match collide(b, i, j, c.margin) {
-            Ok(Some(g)) => Ok(Some(PairGeometry {
+        PairKind::General => {
+            let g = narrowphase.collide_feature(b, i, j, c.margin, c.feature as u32, scratch)?;
+            Ok(g.map(|g| PairGeometry {
                 normal: g.normal,
                 gap: g.gap,
                 branch1: g.branch1,
                 branch2: g.branch2,
                 effective_radius: g.effective_radius,
-            })),
-            Ok(None) => Ok(None),
-            Err(_) => Err(()),
-        },
+            }))
+        }
     }
+}
+
+/// The error of two concentric spheres, with the core's wording.
+#[cold]
+fn concentric(b: &BodySet, i: usize, j: usize) -> NarrowphaseError {
+    NarrowphaseError::Degenerate { body1: b.handle[i], body2: b.handle[j], reason: "concentric spheres" }
 }
 
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
@@ -158,11 +171,13 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
     let candidates = &input.candidates[base..base + histories.len()];
     // A constant of the law's type once inlined: laws that ignore rotations load none.
     let rotations = input.law.uses_rotations();
+    // The points of a non-sphere pair (allocated at the first such pair only).
+    let mut scratch = Vec::new();
     for (k, ((c, hist), last_stored)) in candidates.iter().zip(histories.iter_mut()).zip(stored.iter_mut()).enumerate()
     {
         let p = base + k;
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let g = match geometry(b, c) {
+        let g = match geometry(b, input.narrowphase, c, &mut scratch) {
             Ok(Some(g)) => g,
             Ok(None) => {
                 sink.none(p);
@@ -177,11 +192,9 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
                 }
                 continue;
             }
-            Err(()) => {
+            Err(e) => {
                 sink.none(p);
-                if summary.failed == u32::MAX {
-                    summary.failed = p as u32;
-                }
+                summary.failed = summary.failed.or(Some(e));
                 continue;
             }
         };

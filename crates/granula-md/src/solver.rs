@@ -7,7 +7,6 @@ use crate::error::MdError;
 use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
-use granula_core::narrowphase::collide;
 use granula_core::{
     rotation_vector, Aabb, AccelerationField, BodyHandle, Broadphase, ContactLaw, ContactStore, DQuat, DVec3,
     Integrator, MotionKind, Solver, StepReport, StepWarning, World,
@@ -25,8 +24,11 @@ use std::sync::Arc;
 ///    moved more than half the skin since the last rebuild;
 ///    the contact store ([`ContactStore`]) is then realigned with the new sorted list by
 ///    [`ContactKey`](granula_core::ContactKey), so that between rebuilds a pair's history is
-///    found by its index, without lookup;
-/// 4. narrowphase (inlined sphere-sphere path, the core's `collide` otherwise, margin = the
+///    found by its index, without lookup; a pair whose shapes can touch at several points
+///    ([`Narrowphase::max_contacts`](granula_core::narrowphase::Narrowphase::max_contacts))
+///    has one candidate, and one history, per feature;
+/// 4. narrowphase (inlined sphere-sphere path, the world's
+///    [`Narrowphase`](granula_core::narrowphase::Narrowphase) otherwise, margin = the
 ///    law's range) and the law with its history, for fixed blocks of candidates in parallel;
 ///    the normal part of each contact's relative velocity is shifted by the integrator's
 ///    [`Integrator::force_velocity_offsets`], if any, to the force's time level;
@@ -256,7 +258,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let reach = self.max_range + self.config.skin;
         let (law, materials) = (&self.law, &world.materials);
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
-        self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, margin);
+        self.pairs.rebuild(bodies, materials, world.narrowphase(), self.verlet.pairs(), reach, margin);
         self.store.rebuild(self.pairs.keys(bodies));
         // Pairs that left the list were out of range for a while: nothing stored remains.
         self.stored_energy.rebuild(self.pairs.keys(bodies));
@@ -284,6 +286,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let input = PassInput {
             law: &self.law,
             bodies: &world.bodies,
+            narrowphase: world.narrowphase(),
             materials: world.materials.pairs(),
             candidates: &self.pairs.candidates,
             dt,
@@ -313,13 +316,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         for s in &self.summaries {
             total.merge(s);
         }
-        if total.failed != u32::MAX {
-            // Re-run the core's dispatch on the failing pair for its error, which names both
-            // bodies and the reason.
-            let c = &self.pairs.candidates[total.failed as usize];
-            if let Err(e) = collide(&world.bodies, c.body1 as usize, c.body2 as usize, c.margin) {
-                return Err(e.into());
-            }
+        if let Some(e) = total.failed {
+            // The first failure in pair order, with both bodies and the reason.
+            return Err(granula_core::CoreError::from(e).into());
         }
         Ok(total)
     }

@@ -226,7 +226,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         }
         let range = world.materials_max_range(&self.law);
         let margin = self.config.margin + 2.0 * theta * dt * vmax + range;
-        self.detection.run(&world.bodies, &mut self.broadphase, margin)?;
+        self.detection.run(&world.bodies, world.narrowphase(), &mut self.broadphase, margin)?;
         let b = &world.bodies;
         let found = &self.detection.found;
         self.store.rebuild(found.iter().map(|&(i, j, g)| ContactKey {

@@ -50,8 +50,7 @@ pub(crate) fn collide_builtin(
     margin: f64,
 ) -> std::result::Result<Option<ContactGeometry>, NarrowphaseError> {
     let (xi, xj) = (bodies.position[i], bodies.position[j]);
-    let degenerate =
-        |reason| NarrowphaseError::Degenerate { body1: bodies.handle[i], body2: bodies.handle[j], reason };
+    let degenerate = |reason| NarrowphaseError::Degenerate { body1: bodies.handle[i], body2: bodies.handle[j], reason };
     let result = match (&bodies.shape[i], &bodies.shape[j]) {
         (Shape::Sphere { radius: ri }, Shape::Sphere { radius: rj }) => sphere_sphere(xi, *ri, xj, *rj, margin),
         (Shape::Plane { normal }, Shape::Sphere { radius }) => {
