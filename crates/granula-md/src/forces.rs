@@ -105,8 +105,10 @@ struct PairGeometry {
     effective_radius: f64,
 }
 
-/// Contact geometry of one candidate within its margin, `Ok(None)` beyond it, the typed
-/// narrowphase error when undefined or unsupported (carried to the step's report).
+/// Contact geometry of one candidate within its margin, `Ok(None)` beyond it, `Err` when
+/// undefined or unsupported, with the typed narrowphase error put in `failure` if it holds
+/// none yet (the error stays out of the return value, which keeps the hot loop's code as
+/// small as with no error to carry).
 ///
 /// Sphere pairs take an inlined path with the same formulas as the core's `sphere_sphere`
 /// (n = (x₂ − x₁)/|x₂ − x₁|, g = |x₂ − x₁| − r₁ − r₂, contact point at the middle of the
@@ -119,11 +121,11 @@ fn geometry(
     narrowphase: &Narrowphase,
     c: &Candidate,
     scratch: &mut Vec<ContactGeometry>,
-) -> Result<Option<PairGeometry>, NarrowphaseError> {
-    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    failure: &mut Option<NarrowphaseError>,
+) -> Result<Option<PairGeometry>, ()> {
     match c.kind {
         PairKind::Spheres => {
-            let d = b.position[j] - b.position[i];
+            let d = b.position[c.body2 as usize] - b.position[c.body1 as usize];
             let dist2 = d.length_squared();
             if dist2 > c.reach2 {
                 return Ok(None);
@@ -131,30 +133,45 @@ fn geometry(
             let (r1, r2) = (c.radius1, c.radius2);
             let dist = dist2.sqrt();
             if dist <= 1e-12 * (r1 + r2) {
-                return Err(concentric(b, i, j));
+                failure.get_or_insert_with(|| concentric(b, c));
+                return Err(());
             }
             let normal = d * (1.0 / dist);
             let gap = dist - r1 - r2;
             let branch1 = normal * (r1 + 0.5 * gap);
             Ok(Some(PairGeometry { normal, gap, branch1, branch2: branch1 - d, effective_radius: c.effective_radius }))
         }
-        PairKind::General => {
-            let g = narrowphase.collide_feature(b, i, j, c.margin, c.feature as u32, scratch)?;
-            Ok(g.map(|g| PairGeometry {
-                normal: g.normal,
-                gap: g.gap,
-                branch1: g.branch1,
-                branch2: g.branch2,
-                effective_radius: g.effective_radius,
-            }))
-        }
+        PairKind::General => general_geometry(b, narrowphase, c, scratch).map_err(|e| {
+            failure.get_or_insert(e);
+        }),
     }
+}
+
+/// The narrowphase path of [`geometry`], kept out of line so that the sphere pairs' loop
+/// stays as small as it was before the dispatch existed.
+#[inline(never)]
+fn general_geometry(
+    b: &BodySet,
+    narrowphase: &Narrowphase,
+    c: &Candidate,
+    scratch: &mut Vec<ContactGeometry>,
+) -> Result<Option<PairGeometry>, NarrowphaseError> {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    let g = narrowphase.collide_feature(b, i, j, c.margin, c.feature as u32, scratch)?;
+    Ok(g.map(|g| PairGeometry {
+        normal: g.normal,
+        gap: g.gap,
+        branch1: g.branch1,
+        branch2: g.branch2,
+        effective_radius: g.effective_radius,
+    }))
 }
 
 /// The error of two concentric spheres, with the core's wording.
 #[cold]
-fn concentric(b: &BodySet, i: usize, j: usize) -> NarrowphaseError {
-    NarrowphaseError::Degenerate { body1: b.handle[i], body2: b.handle[j], reason: "concentric spheres" }
+fn concentric(b: &BodySet, c: &Candidate) -> NarrowphaseError {
+    let (body1, body2) = (b.handle[c.body1 as usize], b.handle[c.body2 as usize]);
+    NarrowphaseError::Degenerate { body1, body2, reason: "concentric spheres" }
 }
 
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
@@ -173,11 +190,12 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
     let rotations = input.law.uses_rotations();
     // The points of a non-sphere pair (allocated at the first such pair only).
     let mut scratch = Vec::new();
+    let mut failure = None;
     for (k, ((c, hist), last_stored)) in candidates.iter().zip(histories.iter_mut()).zip(stored.iter_mut()).enumerate()
     {
         let p = base + k;
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let g = match geometry(b, input.narrowphase, c, &mut scratch) {
+        let g = match geometry(b, input.narrowphase, c, &mut scratch, &mut failure) {
             Ok(Some(g)) => g,
             Ok(None) => {
                 sink.none(p);
@@ -192,9 +210,8 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
                 }
                 continue;
             }
-            Err(e) => {
+            Err(()) => {
                 sink.none(p);
-                summary.failed = summary.failed.or(Some(e));
                 continue;
             }
         };
@@ -274,6 +291,7 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
             }
         }
     }
+    summary.failed = failure;
     summary
 }
 

@@ -330,7 +330,7 @@ impl Narrowphase {
     /// The contact point of feature `feature` of bodies `i` and `j` (as in
     /// [`Narrowphase::collide`]), or `None` when that feature is not within `margin`.
     /// `scratch` is a reusable buffer (cleared here). For a built-in pair, feature 0 is its
-    /// only point.
+    /// only point, computed without the buffer.
     #[inline]
     pub fn collide_feature(
         &self,
@@ -341,6 +341,9 @@ impl Narrowphase {
         feature: u32,
         scratch: &mut Vec<ContactGeometry>,
     ) -> Result<Option<ContactGeometry>, NarrowphaseError> {
+        if !matches!(bodies.shape[i], Shape::Custom(_)) && !matches!(bodies.shape[j], Shape::Custom(_)) {
+            return Ok(collide_builtin(bodies, i, j, margin)?.filter(|g| g.feature == feature));
+        }
         scratch.clear();
         self.collide(bodies, i, j, margin, scratch)?;
         Ok(scratch.iter().find(|g| g.feature == feature).copied())
