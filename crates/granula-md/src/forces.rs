@@ -13,6 +13,7 @@ use granula_core::{
     Dissipation, PairMaterial,
 };
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 /// The loads of one pair: the force on body 2 (body 1 gets the opposite) and the torque on
 /// each body about its own centre, l × F plus the law's pure couple.
@@ -113,14 +114,12 @@ struct PairGeometry {
 /// Sphere pairs take an inlined path with the same formulas as the core's `sphere_sphere`
 /// (n = (x₂ − x₁)/|x₂ − x₁|, g = |x₂ − x₁| − r₁ − r₂, contact point at the middle of the
 /// overlap) but one reciprocal instead of divisions and R* precomputed per pair; other pairs
-/// go through the world's narrowphase, which returns the point of the candidate's feature
-/// (`scratch` holds the pair's points).
+/// go through the world's narrowphase, which returns the point of the candidate's feature.
 #[inline(always)]
 fn geometry(
     b: &BodySet,
     narrowphase: &Narrowphase,
     c: &Candidate,
-    scratch: &mut Vec<ContactGeometry>,
     failure: &mut Option<NarrowphaseError>,
 ) -> Result<Option<PairGeometry>, ()> {
     match c.kind {
@@ -141,23 +140,28 @@ fn geometry(
             let branch1 = normal * (r1 + 0.5 * gap);
             Ok(Some(PairGeometry { normal, gap, branch1, branch2: branch1 - d, effective_radius: c.effective_radius }))
         }
-        PairKind::General => general_geometry(b, narrowphase, c, scratch).map_err(|e| {
+        PairKind::General => general_geometry(b, narrowphase, c).map_err(|e| {
             failure.get_or_insert(e);
         }),
     }
 }
 
-/// The narrowphase path of [`geometry`], kept out of line so that the sphere pairs' loop
-/// stays as small as it was before the dispatch existed.
+thread_local! {
+    /// The points of a host pair, reused from pair to pair on each thread.
+    static SCRATCH: RefCell<Vec<ContactGeometry>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The narrowphase path of [`geometry`], kept out of line (and its point buffer out of the
+/// loop's frame) so that the sphere pairs' loop stays as it was before the dispatch existed.
 #[inline(never)]
 fn general_geometry(
     b: &BodySet,
     narrowphase: &Narrowphase,
     c: &Candidate,
-    scratch: &mut Vec<ContactGeometry>,
 ) -> Result<Option<PairGeometry>, NarrowphaseError> {
     let (i, j) = (c.body1 as usize, c.body2 as usize);
-    let g = narrowphase.collide_feature(b, i, j, c.margin, c.feature as u32, scratch)?;
+    let g = SCRATCH
+        .with(|scratch| narrowphase.collide_feature(b, i, j, c.margin, c.feature as u32, &mut scratch.borrow_mut()))?;
     Ok(g.map(|g| PairGeometry {
         normal: g.normal,
         gap: g.gap,
@@ -188,14 +192,12 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
     let candidates = &input.candidates[base..base + histories.len()];
     // A constant of the law's type once inlined: laws that ignore rotations load none.
     let rotations = input.law.uses_rotations();
-    // The points of a non-sphere pair (allocated at the first such pair only).
-    let mut scratch = Vec::new();
     let mut failure = None;
     for (k, ((c, hist), last_stored)) in candidates.iter().zip(histories.iter_mut()).zip(stored.iter_mut()).enumerate()
     {
         let p = base + k;
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let g = match geometry(b, input.narrowphase, c, &mut scratch, &mut failure) {
+        let g = match geometry(b, input.narrowphase, c, &mut failure) {
             Ok(Some(g)) => g,
             Ok(None) => {
                 sink.none(p);
