@@ -317,13 +317,19 @@ impl Narrowphase {
             reason: e.reason,
         };
         let (pi, pj) = (PosedShape::of(bodies, i), PosedShape::of(bodies, j));
+        let from = out.len();
         if turned {
-            let from = out.len();
             generator.generate(pj, pi, margin, out).map_err(degenerate)?;
             out[from..].iter_mut().for_each(|g| *g = g.swapped());
         } else {
             generator.generate(pi, pj, margin, out).map_err(degenerate)?;
         }
+        debug_assert!(
+            out[from..].iter().all(|g| g.feature < u32::from(generator.max_contacts().max(1))),
+            "a contact generator for {} and {} reported a feature beyond its max_contacts()",
+            a.name(),
+            b.name()
+        );
         Ok(())
     }
 
