@@ -8,7 +8,8 @@ use granula_core::{BodySet, ContactKey, MaterialTable};
 pub(crate) enum PairKind {
     /// Two spheres: inlined sphere-sphere geometry, no shape dispatch.
     Spheres,
-    /// Anything else: the world's [`Narrowphase`], one candidate per feature slot.
+    /// Anything else: the world's [`Narrowphase`], one candidate per feature slot (each
+    /// candidate runs the pair's narrowphase and keeps the point of its feature).
     General,
 }
 
