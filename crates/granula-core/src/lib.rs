@@ -46,6 +46,7 @@ pub use handle::{BodyHandle, MaterialId};
 pub use integrator::{AccelerationField, Integrator, IntegratorState};
 pub use material::{Material, MaterialTable, PairMaterial};
 pub use math::{normalize_scaled, rotation_quat, rotation_vector, DMat3, DQuat, DVec3};
+pub use narrowphase::{ContactGenerator, Narrowphase, NarrowphaseError, PosedShape, ShapeKind};
 pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape};
 pub use solver::{ContactStatusCounts, Solver, StepContext, StepReport, StepWarning};
 pub use world::{Observer, World, WorldBuilder};

@@ -7,7 +7,7 @@
 use crate::body_set::MotionKind;
 use crate::error::{CoreError, Result};
 use crate::handle::BodyHandle;
-use crate::narrowphase::{can_touch, collide};
+use crate::narrowphase::{can_touch, NarrowphaseError};
 use crate::world::World;
 
 /// Overlap tolerated at insertion, as a fraction of the smaller radius of the pair. A body
@@ -74,15 +74,21 @@ impl World {
         let dynamic = |i: usize| b.motion[i] == MotionKind::Dynamic;
         let mut deepest: Deepest = None;
         let test = |i: usize, j: usize, deepest: &mut Deepest| -> Result<()> {
-            if !(is_new(i) || is_new(j)) || !(dynamic(i) || dynamic(j)) || !can_touch(&b.shape[i], &b.shape[j]) {
+            if !(is_new(i) || is_new(j))
+                || !(dynamic(i) || dynamic(j))
+                || !can_touch(&b.shape[i], &b.shape[j])
+                || !self.narrowphase().supports(&b.shape[i], &b.shape[j])
+            {
                 return Ok(());
             }
-            let overlap = match collide(b, i, j, 0.0) {
-                Ok(Some(g)) => -g.gap,
-                Ok(None) => return Ok(()),
+            // The deepest of the pair's points (a host pair may have several).
+            let mut points = Vec::new();
+            let overlap = match self.narrowphase().collide(b, i, j, 0.0, &mut points) {
+                Ok(()) if points.is_empty() => return Ok(()),
+                Ok(()) => points.iter().map(|g| -g.gap).fold(f64::NEG_INFINITY, f64::max),
                 // Concentric spheres, or a sphere centred on a cylinder's axis: the deepest
                 // overlap there is; for two spheres it is the sum of the radii.
-                Err(CoreError::DegenerateContact { .. }) => {
+                Err(NarrowphaseError::Degenerate { .. }) => {
                     let (ri, rj) = (b.radius[i], b.radius[j]);
                     if ri.is_finite() && rj.is_finite() {
                         ri + rj - (b.position[i] - b.position[j]).length()
@@ -90,7 +96,7 @@ impl World {
                         ri.min(rj)
                     }
                 }
-                Err(e) => return Err(e),
+                Err(e) => return Err(e.into()),
             };
             {
                 let ratio = overlap / b.radius[i].min(b.radius[j]);

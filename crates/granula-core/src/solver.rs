@@ -5,6 +5,7 @@ use crate::energy::Dissipation;
 use crate::handle::BodyHandle;
 use crate::material::MaterialTable;
 use crate::math::DVec3;
+use crate::narrowphase::Narrowphase;
 
 /// Advances the bodies of a world by one time step. Smooth solvers are generic over contact
 /// law, integrator and broadphase; the contact-dynamics solver over broadphase and
@@ -92,6 +93,8 @@ pub struct StepContext<'a> {
     pub bodies: &'a mut BodySet,
     /// All materials and their pair table.
     pub materials: &'a MaterialTable,
+    /// The contact generators of the world's shape pairs (built-in and host-registered).
+    pub narrowphase: &'a Narrowphase,
     /// Gravitational acceleration (m/s²).
     pub gravity: DVec3,
     /// Simulated time at the start of the step (s).

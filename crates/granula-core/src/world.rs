@@ -9,6 +9,7 @@ use crate::error::{CoreError, Result};
 use crate::handle::{BodyHandle, MaterialId};
 use crate::material::{Material, MaterialTable};
 use crate::math::{DMat3, DVec3};
+use crate::narrowphase::Narrowphase;
 use crate::solver::{Solver, StepContext, StepReport};
 use crate::step_scan;
 
@@ -92,6 +93,7 @@ pub struct World {
     /// Bodies with a lower handle passed the insertion overlap check (`overlap.rs`).
     pub(crate) overlaps_checked_below: BodyHandle,
     observers: Vec<Box<dyn Observer>>,
+    narrowphase: Narrowphase,
 }
 
 impl std::fmt::Debug for World {
@@ -117,6 +119,7 @@ pub struct WorldBuilder {
     max_overlap_ratio: f64,
     max_travel_ratio: f64,
     energy_guard: Option<EnergyGuard>,
+    narrowphase: Narrowphase,
 }
 
 impl Default for WorldBuilder {
@@ -128,6 +131,7 @@ impl Default for WorldBuilder {
             max_overlap_ratio: 0.5,
             max_travel_ratio: 1.0,
             energy_guard: Some(EnergyGuard::default()),
+            narrowphase: Narrowphase::new(),
         }
     }
 }
@@ -160,6 +164,13 @@ impl WorldBuilder {
         self.max_travel_ratio = r;
         self
     }
+    /// The narrowphase: the built-in shape pairs plus the contact generators a host
+    /// registered in it ([`Narrowphase::register`]). Default [`Narrowphase::new`].
+    pub fn narrowphase(mut self, narrowphase: Narrowphase) -> Self {
+        self.narrowphase = narrowphase;
+        self
+    }
+
     /// The runaway-energy guard (default [`EnergyGuard::default`]; `None` turns it off).
     pub fn energy_guard(mut self, guard: Option<EnergyGuard>) -> Self {
         self.energy_guard = guard;
@@ -212,6 +223,7 @@ impl WorldBuilder {
             clock: Clock::default(),
             overlaps_checked_below: BodyHandle(0),
             observers: Vec::new(),
+            narrowphase: self.narrowphase,
         })
     }
 }
@@ -220,6 +232,13 @@ impl World {
     /// A builder with the defaults.
     pub fn builder() -> WorldBuilder {
         WorldBuilder::default()
+    }
+
+    /// The narrowphase solvers dispatch contact geometry through: the built-in shape pairs
+    /// and the host's registered generators ([`WorldBuilder::narrowphase`]).
+    #[inline]
+    pub fn narrowphase(&self) -> &Narrowphase {
+        &self.narrowphase
     }
 
     /// Inserts a body; errors name the field at fault or the unknown material.
@@ -305,6 +324,7 @@ impl World {
         let ctx = StepContext {
             bodies: &mut self.bodies,
             materials: &self.materials,
+            narrowphase: &self.narrowphase,
             gravity: self.gravity,
             time: self.time,
             dt,

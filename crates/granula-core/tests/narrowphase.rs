@@ -1,6 +1,7 @@
-//! Contact geometry through the dispatcher `collide`, for every built-in pair and both orders.
+//! Contact geometry through the dispatcher `collide`, for every built-in pair and both orders,
+//! and through a host generator registered in the world's narrowphase.
 
-use granula_core::narrowphase::collide;
+use granula_core::narrowphase::{collide, ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
 use granula_core::prelude::*;
 use granula_core::{contact::relative_velocity, CustomShape};
 use std::sync::Arc;
@@ -70,18 +71,28 @@ impl CustomShape for Ground {
     fn mass_properties(&self, _density: f64) -> Option<MassProperties> {
         None
     }
-    fn contact_sphere(
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// The ground's contacts with spheres, through the narrowphase plug-in.
+struct GroundSphere;
+
+impl ContactGenerator for GroundSphere {
+    fn generate(
         &self,
-        position: DVec3,
-        _q: DQuat,
-        center: DVec3,
-        radius: f64,
+        ground: PosedShape<'_>,
+        sphere: PosedShape<'_>,
         margin: f64,
-    ) -> Option<ContactGeometry> {
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry> {
+        let (position, center) = (ground.position, sphere.position);
+        let radius = sphere.shape.sphere_radius().expect("registered against spheres");
         let gap = center.z - position.z - radius;
-        (gap <= margin).then(|| {
+        if gap <= margin {
             let point = center - DVec3::Z * (radius + 0.5 * gap);
-            ContactGeometry {
+            out.push(ContactGeometry {
                 point,
                 normal: DVec3::Z,
                 gap,
@@ -89,20 +100,25 @@ impl CustomShape for Ground {
                 branch2: point - center,
                 effective_radius: radius,
                 feature: 0,
-            }
-        })
+            });
+        }
+        Ok(())
     }
 }
 
 #[test]
 fn custom_shapes_plug_into_the_dispatcher_and_are_walls() {
-    let mut w = world();
+    let mut narrowphase = Narrowphase::new();
+    narrowphase.register(ShapeKind::Custom("ground"), ShapeKind::Sphere, GroundSphere).unwrap();
+    let mut w = World::builder().gravity(DVec3::ZERO).narrowphase(narrowphase).build().unwrap();
     let g =
         w.insert(RigidBodyBuilder::new(Shape::Custom(Arc::new(Ground)), DVec3::ZERO).fixed().build().unwrap()).unwrap();
     w.insert(SphereBuilder::new(0.5, DVec3::new(0.0, 0.0, 0.4)).build().unwrap()).unwrap();
     let ig = w.bodies.index(g).unwrap();
     assert!(w.bodies.mass[ig].is_infinite(), "a custom shape without mass properties is a wall");
-    let c = collide(&w.bodies, 1, 0, 0.0).unwrap().unwrap();
+    let mut points = Vec::new();
+    w.narrowphase().collide(&w.bodies, 1, 0, 0.0, &mut points).unwrap();
+    let c = points[0];
     assert_eq!(c.normal, -DVec3::Z, "normal from the sphere (first) to the ground");
     // 0.4 - 0.5 = -0.1 up to one rounding.
     assert!((c.gap + 0.1).abs() < 1e-15);

@@ -345,6 +345,7 @@ mod tests {
                 body2,
                 material: 0,
                 kind: PairKind::Spheres,
+                feature: 0,
                 radius1: 1.0,
                 radius2: 1.0,
                 reach2: 4.0,

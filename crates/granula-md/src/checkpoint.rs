@@ -6,14 +6,15 @@ use crate::solver::MdSolver;
 use granula_broadphase::VerletState;
 use granula_core::{
     BodyHandle, BodySet, Broadphase, ContactKey, ContactLaw, CoreError, DQuat, DVec3, Integrator, IntegratorState,
-    World,
+    Narrowphase, World,
 };
 use serde::{Deserialize, Serialize};
 
 /// The state an [`MdSolver`] carries from one step to the next, beyond the bodies.
 ///
 /// - the candidate-pair list in its order, as the contact keys ([`ContactKey`], body
-///   handles) of the pairs, with the contact history `H` of the law and the elastic energy
+///   handles and feature: a pair of several contact points has one key per feature) of
+///   the pairs, with the contact history `H` of the law and the elastic energy
 ///   each pair stored at the last step (it becomes sliding dissipation when the contact
 ///   opens);
 /// - the skin layer's state ([`VerletState`]: reference boxes and skip flags of the last
@@ -106,7 +107,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // Dense index pairs of the saved candidates, in list order (only if primed: else the
         // keys may name bodies removed since, and the next step rebuilds the list anyway).
         let dense = if primed {
-            saved_candidates(state, bodies)?
+            saved_candidates(state, bodies, world.narrowphase())?
         } else {
             if let Some(k) = state.keys.iter().find(|k| k.body1 >= k.body2) {
                 return Err(invalid("MD solver state: contact key", format!("{k:?}"), "body 1 of smaller handle"));
@@ -201,7 +202,11 @@ fn check_values<H>(state: &MdState<H>, bodies: &BodySet, primed: bool) -> Result
 /// order, after checking the skin reference and that the list is one the solver could have
 /// built (known bodies, body 1 of smaller handle, feature 0, not two non-dynamic bodies,
 /// sorted without duplicates).
-fn saved_candidates<H>(state: &MdState<H>, bodies: &BodySet) -> Result<Vec<(usize, usize)>, MdError> {
+fn saved_candidates<H>(
+    state: &MdState<H>,
+    bodies: &BodySet,
+    narrowphase: &Narrowphase,
+) -> Result<Vec<(usize, usize, u16)>, MdError> {
     if state.reference_position.len() != bodies.len() || state.broadphase.reference.len() != bodies.len() {
         return Err(invalid(
             "MD solver state: skin reference",
@@ -224,19 +229,24 @@ fn saved_candidates<H>(state: &MdState<H>, bodies: &BodySet) -> Result<Vec<(usiz
             (Err(_), _) => return Err(CoreError::NoSuchBody { handle: k.body1 }.into()),
             (_, Err(_)) => return Err(CoreError::NoSuchBody { handle: k.body2 }.into()),
         };
-        if k.body1 >= k.body2 || k.feature != 0 || (bodies.inv_mass[i] == 0.0 && bodies.inv_mass[j] == 0.0) {
+        let slots = if bodies.radius[i].is_finite() && bodies.radius[j].is_finite() {
+            1
+        } else {
+            narrowphase.max_contacts(&bodies.shape[i], &bodies.shape[j]) as u32
+        };
+        if k.body1 >= k.body2 || k.feature >= slots || (bodies.inv_mass[i] == 0.0 && bodies.inv_mass[j] == 0.0) {
             return Err(invalid(
                 "MD solver state: candidate pair",
                 format!("{k:?}"),
-                "body 1 of smaller handle, feature 0, not two non-dynamic bodies",
+                "body 1 of smaller handle, a feature slot of the pair's shapes, not two non-dynamic bodies",
             ));
         }
-        dense.push((i.min(j), i.max(j)));
+        dense.push((i.min(j), i.max(j), k.feature as u16));
     }
     if let Some(w) = dense.windows(2).find(|w| w[0] >= w[1]) {
         return Err(invalid(
             "MD solver state: candidate list",
-            format!("dense pairs {:?} then {:?}", w[0], w[1]),
+            format!("dense pairs and features {:?} then {:?}", w[0], w[1]),
             "sorted ascending without duplicates",
         ));
     }

@@ -7,12 +7,13 @@
 
 use crate::accumulation::{Accumulation, LoadSink, PairLoad, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
-use granula_core::narrowphase::collide;
+use granula_core::narrowphase::{Narrowphase, NarrowphaseError};
 use granula_core::{
-    parallel, BodySet, ContactForce, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation,
-    PairMaterial,
+    parallel, BodySet, ContactForce, ContactGeometry, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3,
+    Dissipation, PairMaterial,
 };
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 /// Reduction of one block of pairs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,8 +26,8 @@ pub(crate) struct BlockSummary {
     pub max_ratio: f64,
     /// Pair of the largest overlap ratio (`u32::MAX` if no overlap).
     pub max_pair: u32,
-    /// First pair whose narrowphase failed (`u32::MAX` if none).
-    pub failed: u32,
+    /// The first narrowphase failure of the block, in pair order.
+    pub failed: Option<NarrowphaseError>,
 }
 
 impl Default for BlockSummary {
@@ -39,7 +40,7 @@ impl Default for BlockSummary {
             max_overlap: 0.0,
             max_ratio: 0.0,
             max_pair: u32::MAX,
-            failed: u32::MAX,
+            failed: None,
         }
     }
 }
@@ -58,7 +59,7 @@ impl BlockSummary {
             self.max_pair = o.max_pair;
         }
         self.max_overlap = self.max_overlap.max(o.max_overlap);
-        if self.failed == u32::MAX {
+        if self.failed.is_none() {
             self.failed = o.failed;
         }
     }
@@ -68,6 +69,8 @@ impl BlockSummary {
 pub(crate) struct PassInput<'a, L> {
     pub law: &'a L,
     pub bodies: &'a BodySet,
+    /// The world's narrowphase, for the pairs that are not two spheres.
+    pub narrowphase: &'a Narrowphase,
     /// The material table's pair values ([`MaterialTable::pairs`](granula_core::MaterialTable::pairs)).
     pub materials: &'a [PairMaterial],
     pub candidates: &'a [Candidate],
@@ -95,18 +98,24 @@ struct PairGeometry {
 }
 
 /// Contact geometry of one candidate within its margin, `Ok(None)` beyond it, `Err` when
-/// undefined or unsupported (the caller reports the core's error for it).
+/// undefined or unsupported, with the typed narrowphase error put in `failure` if it holds
+/// none yet (the error stays out of the return value, which keeps the hot loop's code as
+/// small as with no error to carry).
 ///
 /// Sphere pairs take an inlined path with the same formulas as the core's `sphere_sphere`
 /// (n = (x₂ − x₁)/|x₂ − x₁|, g = |x₂ − x₁| − r₁ − r₂, contact point at the middle of the
 /// overlap) but one reciprocal instead of divisions and R* precomputed per pair; other pairs
-/// go through the core's `collide` dispatch.
+/// go through the world's narrowphase, which returns the point of the candidate's feature.
 #[inline(always)]
-fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
-    let (i, j) = (c.body1 as usize, c.body2 as usize);
+fn geometry(
+    b: &BodySet,
+    narrowphase: &Narrowphase,
+    c: &Candidate,
+    failure: &mut Option<NarrowphaseError>,
+) -> Result<Option<PairGeometry>, ()> {
     match c.kind {
         PairKind::Spheres => {
-            let d = b.position[j] - b.position[i];
+            let d = b.position[c.body2 as usize] - b.position[c.body1 as usize];
             let dist2 = d.length_squared();
             if dist2 > c.reach2 {
                 return Ok(None);
@@ -114,6 +123,7 @@ fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
             let (r1, r2) = (c.radius1, c.radius2);
             let dist = dist2.sqrt();
             if dist <= 1e-12 * (r1 + r2) {
+                failure.get_or_insert_with(|| concentric(b, c));
                 return Err(());
             }
             let normal = d * (1.0 / dist);
@@ -121,17 +131,9 @@ fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
             let branch1 = normal * (r1 + 0.5 * gap);
             Ok(Some(PairGeometry { normal, gap, branch1, branch2: branch1 - d, effective_radius: c.effective_radius }))
         }
-        PairKind::General => match collide(b, i, j, c.margin) {
-            Ok(Some(g)) => Ok(Some(PairGeometry {
-                normal: g.normal,
-                gap: g.gap,
-                branch1: g.branch1,
-                branch2: g.branch2,
-                effective_radius: g.effective_radius,
-            })),
-            Ok(None) => Ok(None),
-            Err(_) => Err(()),
-        },
+        PairKind::General => general_geometry(b, narrowphase, c).map_err(|e| {
+            failure.get_or_insert(e);
+        }),
     }
 }
 
@@ -220,6 +222,38 @@ impl BlockSummary {
     }
 }
 
+thread_local! {
+    /// The points of a host pair, reused from pair to pair on each thread.
+    static SCRATCH: RefCell<Vec<ContactGeometry>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The narrowphase path of [`geometry`], kept out of line (and its point buffer out of the
+/// loop's frame) so that the sphere pairs' loop stays as it was before the dispatch existed.
+#[inline(never)]
+fn general_geometry(
+    b: &BodySet,
+    narrowphase: &Narrowphase,
+    c: &Candidate,
+) -> Result<Option<PairGeometry>, NarrowphaseError> {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    let g = SCRATCH
+        .with(|scratch| narrowphase.collide_feature(b, i, j, c.margin, c.feature as u32, &mut scratch.borrow_mut()))?;
+    Ok(g.map(|g| PairGeometry {
+        normal: g.normal,
+        gap: g.gap,
+        branch1: g.branch1,
+        branch2: g.branch2,
+        effective_radius: g.effective_radius,
+    }))
+}
+
+/// The error of two concentric spheres, with the core's wording.
+#[cold]
+fn concentric(b: &BodySet, c: &Candidate) -> NarrowphaseError {
+    let (body1, body2) = (b.handle[c.body1 as usize], b.handle[c.body2 as usize]);
+    NarrowphaseError::Degenerate { body1, body2, reason: "concentric spheres" }
+}
+
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
 fn block_pass<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
@@ -234,11 +268,12 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
     let candidates = &input.candidates[base..base + histories.len()];
     // A constant of the law's type once inlined: laws that ignore rotations load none.
     let rotations = input.law.uses_rotations();
+    let mut failure = None;
     for (k, ((c, hist), last_stored)) in candidates.iter().zip(histories.iter_mut()).zip(stored.iter_mut()).enumerate()
     {
         let p = base + k;
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let g = match geometry(b, c) {
+        let g = match geometry(b, input.narrowphase, c, &mut failure) {
             Ok(Some(g)) => g,
             Ok(None) => {
                 sink.none(p);
@@ -255,9 +290,6 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
             }
             Err(()) => {
                 sink.none(p);
-                if summary.failed == u32::MAX {
-                    summary.failed = p as u32;
-                }
                 continue;
             }
         };
@@ -288,6 +320,7 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
         *last_stored = cf.stored;
         summary.count(&cf, &g, material, c, b, p);
     }
+    summary.failed = failure;
     summary
 }
 

@@ -7,10 +7,9 @@ use crate::error::MdError;
 use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
-use granula_core::narrowphase::collide;
 use granula_core::{
     rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactLaw, ContactStore, DQuat, DVec3,
-    Dissipation, Integrator, MaterialTable, MotionKind, Solver, StepContext, StepReport, StepWarning,
+    Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, Solver, StepContext, StepReport, StepWarning,
 };
 use std::sync::Arc;
 
@@ -25,8 +24,11 @@ use std::sync::Arc;
 ///    moved more than half the skin since the last rebuild;
 ///    the contact store ([`ContactStore`]) is then realigned with the new sorted list by
 ///    [`ContactKey`](granula_core::ContactKey), so that between rebuilds a pair's history is
-///    found by its index, without lookup;
-/// 4. narrowphase (inlined sphere-sphere path, the core's `collide` otherwise, margin = the
+///    found by its index, without lookup; a pair whose shapes can touch at several points
+///    ([`Narrowphase::max_contacts`](granula_core::narrowphase::Narrowphase::max_contacts))
+///    has one candidate, and one history, per feature;
+/// 4. narrowphase (inlined sphere-sphere path, the world's
+///    [`Narrowphase`](granula_core::narrowphase::Narrowphase) otherwise, margin = the
 ///    law's range) and the law with its history, for fixed blocks of candidates in parallel;
 ///    the normal part of each contact's relative velocity is shifted by the integrator's
 ///    [`Integrator::force_velocity_offsets`], if any, to the force's time level;
@@ -214,7 +216,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
 
     /// Updates the skin layer and, when it rebuilt its list, the candidate pairs, their
     /// incidence and the contact store; `true` if it did.
-    fn refresh_pairs(&mut self, bodies: &BodySet, materials: &MaterialTable) -> bool {
+    fn refresh_pairs(&mut self, bodies: &BodySet, materials: &MaterialTable, narrowphase: &Narrowphase) -> bool {
         // The Euclidean criterion of Verlet lists for spheres, on top of the skin layer's box
         // faces: a rebuild once any sphere has moved by half the skin since the last one.
         // It lets the list drop sphere pairs farther apart than margin + skin (instead of
@@ -254,7 +256,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let reach = self.max_range + self.config.skin;
         let law = &self.law;
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
-        self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, margin);
+        self.pairs.rebuild(bodies, materials, narrowphase, self.verlet.pairs(), reach, margin);
         self.store.rebuild(self.pairs.keys(bodies));
         // Pairs that left the list were out of range for a while: nothing stored remains.
         self.stored_energy.rebuild(self.pairs.keys(bodies));
@@ -277,6 +279,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         &mut self,
         bodies: &mut BodySet,
         materials: &MaterialTable,
+        narrowphase: &Narrowphase,
         dt: f64,
         commit: bool,
     ) -> Result<BlockSummary, MdError> {
@@ -287,6 +290,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let input = PassInput {
             law: &self.law,
             bodies,
+            narrowphase,
             materials: materials.pairs(),
             candidates: &self.pairs.candidates,
             dt,
@@ -316,13 +320,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         for s in &self.summaries {
             total.merge(s);
         }
-        if total.failed != u32::MAX {
-            // Re-run the core's dispatch on the failing pair for its error, which names both
-            // bodies and the reason.
-            let c = &self.pairs.candidates[total.failed as usize];
-            if let Err(e) = collide(bodies, c.body1 as usize, c.body2 as usize, c.margin) {
-                return Err(e.into());
-            }
+        if let Some(e) = total.failed {
+            // The first failure in pair order, with both bodies and the reason.
+            return Err(granula_core::CoreError::from(e).into());
         }
         Ok(total)
     }
@@ -340,11 +340,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.max_range = self.law_margin(ctx.materials);
         self.verlet.invalidate();
         ctx.bodies.set_kinematic_velocities(ctx.time);
-        self.refresh_pairs(ctx.bodies, ctx.materials);
+        self.refresh_pairs(ctx.bodies, ctx.materials, ctx.narrowphase);
         self.prev_orientation.clone_from(&ctx.bodies.orientation);
         self.rotation.clear();
         self.rotation.resize(ctx.bodies.len(), DVec3::ZERO);
-        self.evaluate(ctx.bodies, ctx.materials, ctx.dt, false)?;
+        self.evaluate(ctx.bodies, ctx.materials, ctx.narrowphase, ctx.dt, false)?;
         if let Some(d) = &self.config.local_damping {
             apply_local_damping(ctx.bodies, ctx.gravity, d, ctx.dt);
         }
@@ -403,9 +403,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // Predict with the loads at the state at t (from the previous step, or the priming).
         self.integrate(&mut ctx, Half::Predict);
         ctx.bodies.advance_kinematic(t, dt);
-        self.refresh_pairs(ctx.bodies, ctx.materials);
+        self.refresh_pairs(ctx.bodies, ctx.materials, ctx.narrowphase);
         self.measure_rotations(ctx.bodies);
-        let summary = self.evaluate(ctx.bodies, ctx.materials, dt, true)?;
+        let summary = self.evaluate(ctx.bodies, ctx.materials, ctx.narrowphase, dt, true)?;
         let mut dissipated = summary.dissipated;
         if let Some(d) = &self.config.local_damping {
             dissipated.body_damping += apply_local_damping(ctx.bodies, ctx.gravity, d, dt);

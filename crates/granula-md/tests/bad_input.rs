@@ -5,8 +5,7 @@ mod common;
 use common::SpringDashpot;
 use granula_broadphase::BruteForce;
 use granula_core::{
-    Aabb, ContactGeometry, CoreError, CustomShape, DQuat, DVec3, MassProperties, RigidBodyBuilder, Shape,
-    SphereBuilder, World,
+    Aabb, CoreError, CustomShape, DQuat, DVec3, MassProperties, RigidBodyBuilder, Shape, SphereBuilder, World,
 };
 use granula_integrators::VelocityVerlet;
 use granula_md::{MdConfig, MdError, MdSolver};
@@ -66,7 +65,7 @@ fn concentric_spheres_are_a_degenerate_contact_naming_both_bodies() {
     );
 }
 
-/// A box-shaped obstacle that has no geometry against anything but spheres.
+/// A box-shaped obstacle with no contact generator registered: no geometry against anything.
 #[derive(Debug)]
 struct Block;
 
@@ -80,8 +79,8 @@ impl CustomShape for Block {
     fn mass_properties(&self, _density: f64) -> Option<MassProperties> {
         None
     }
-    fn contact_sphere(&self, _p: DVec3, _q: DQuat, _c: DVec3, _r: f64, _m: f64) -> Option<ContactGeometry> {
-        None
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

@@ -1,13 +1,17 @@
-//! A polyhedron as a core [`CustomShape`], so that the solvers of today can already hold
-//! polyhedral bodies against spheres (the only pair a custom shape supports); pairs of
-//! polyhedra wait for the narrowphase plug-in.
+//! A polyhedron as a core [`CustomShape`], with the contact generator of the
+//! polyhedron–sphere pair for the core's narrowphase plug-in ([`register_sphere_pair`]), so
+//! that the solvers can already hold polyhedral bodies against spheres. Pairs of polyhedra
+//! and polyhedron–wall pairs give many points with feature keys of their own, and wait
+//! for the solvers' contact lists to carry more than a few slots per pair.
 
 use crate::contact::sphere_contact;
 use crate::error::{PolyError, Result};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DQuat, DVec3};
+use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
 use granula_core::shape::{Aabb, CustomShape, MassProperties};
-use granula_core::ContactGeometry;
+use granula_core::{ContactGeometry, CoreError};
+use std::any::Any;
 use std::sync::Arc;
 
 /// A shared polyhedron in its principal axes, as a core custom shape
@@ -54,16 +58,37 @@ impl CustomShape for PolyhedronShape {
         })
     }
 
-    fn contact_sphere(
-        &self,
-        position: DVec3,
-        orientation: DQuat,
-        center: DVec3,
-        radius: f64,
-        margin: f64,
-    ) -> Option<ContactGeometry> {
-        sphere_contact(&self.poly, &Pose::new(position, orientation), center, radius, margin)
+    fn as_any(&self) -> &dyn Any {
+        self
     }
+}
+
+/// The contact generator of a [`PolyhedronShape`] (body 1) against a sphere (body 2): one
+/// point, by [`sphere_contact`] (nearest surface point, inside by ray parity, 003 §4).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PolyhedronSphere;
+
+impl ContactGenerator for PolyhedronSphere {
+    fn generate(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> std::result::Result<(), DegenerateGeometry> {
+        let (Some(shape), Some(radius)) = (a.custom::<PolyhedronShape>(), b.shape.sphere_radius()) else {
+            return Ok(());
+        };
+        let pose = Pose::new(a.position, a.orientation);
+        out.extend(sphere_contact(&shape.poly, &pose, b.position, radius, margin));
+        Ok(())
+    }
+}
+
+/// Registers [`PolyhedronSphere`] in `narrowphase` for the pair (polyhedron, sphere).
+/// Errors as [`Narrowphase::register`] does, e.g. when the pair is registered already.
+pub fn register_sphere_pair(narrowphase: &mut Narrowphase) -> std::result::Result<(), CoreError> {
+    narrowphase.register(ShapeKind::Custom("polyhedron"), ShapeKind::Sphere, PolyhedronSphere)
 }
 
 #[cfg(test)]
@@ -83,9 +108,19 @@ mod tests {
         assert!((m.inertia.x - 8.0 * 0.04 / 6.0).abs() < 1e-12);
         let b = shape.aabb(DVec3::new(1.0, 0.0, 0.0), DQuat::IDENTITY);
         assert!((b.min - DVec3::new(0.9, -0.1, -0.1)).length() < 1e-15);
-        let g = c.contact_sphere(DVec3::ZERO, DQuat::IDENTITY, DVec3::new(0.0, 0.0, 0.149), 0.05, 0.0).unwrap();
-        assert!((g.gap + 0.001).abs() < 1e-12);
-        assert_eq!(g.normal, DVec3::Z);
+        let sphere = Shape::Sphere { radius: 0.05 };
+        let posed = |shape, position| PosedShape { shape, position, orientation: DQuat::IDENTITY };
+        let mut out = Vec::new();
+        PolyhedronSphere
+            .generate(posed(&shape, DVec3::ZERO), posed(&sphere, DVec3::new(0.0, 0.0, 0.149)), 0.0, &mut out)
+            .unwrap();
+        // The sphere's bottom is 1 mm below the cube's top face (z = 0.1).
+        assert_eq!(out.len(), 1);
+        assert!((out[0].gap + 0.001).abs() < 1e-12);
+        assert_eq!(out[0].normal, DVec3::Z);
+        let mut registry = Narrowphase::new();
+        register_sphere_pair(&mut registry).unwrap();
+        assert!(registry.supports(&shape, &sphere) && registry.supports(&sphere, &shape));
     }
 
     #[test]

@@ -1,21 +1,24 @@
-//! Contact geometry (the narrowphase): for a candidate pair, the contact point, normal,
-//! gap and branch vectors, reported when the gap is at most a margin so that incipient
+//! Contact geometry (the narrowphase): for a candidate pair, the contact points, normals,
+//! gaps and branch vectors, reported when the gap is at most a margin so that incipient
 //! contacts (g > 0) exist for contact dynamics.
 //!
-//! One file per shape pair. The normal always points from the first body of the call to
-//! the second.
+//! One file per built-in shape pair; a host adds a pair through a [`ContactGenerator`]
+//! registered in the world's [`Narrowphase`] (see `registry.rs`). The normal always points
+//! from the first body of the call to the second.
 
+mod registry;
 mod sphere_cylinder;
 mod sphere_plane;
 mod sphere_sphere;
 
+pub use registry::{ContactGenerator, DegenerateGeometry, Narrowphase, NarrowphaseError, PosedShape, ShapeKind};
 pub use sphere_cylinder::sphere_cylinder;
 pub use sphere_plane::sphere_plane;
 pub use sphere_sphere::sphere_sphere;
 
 use crate::body_set::BodySet;
 use crate::contact::ContactGeometry;
-use crate::error::{CoreError, Result};
+use crate::error::Result;
 use crate::shape::Shape;
 
 impl ContactGeometry {
@@ -26,16 +29,28 @@ impl ContactGeometry {
     }
 }
 
-/// Contact between bodies `i` and `j` of `bodies` (normal from `i` to `j`), or `None` when
-/// the gap exceeds `margin`.
+/// Contact between bodies `i` and `j` of `bodies` (normal from `i` to `j`) for the built-in
+/// pairs, or `None` when the gap exceeds `margin`. A world's full dispatch, host pairs
+/// included, is [`Narrowphase::collide`].
 ///
-/// Errors: [`CoreError::DegenerateContact`] when the geometry is undefined (concentric
-/// spheres, a sphere on the axis of a cylinder it overlaps), and
-/// [`CoreError::UnsupportedPair`] for shape pairs without geometry (two walls, two custom
-/// shapes).
+/// Errors: [`CoreError::DegenerateContact`](crate::CoreError::DegenerateContact) when the
+/// geometry is undefined (concentric spheres, a sphere on the axis of a cylinder it
+/// overlaps), and [`CoreError::UnsupportedPair`](crate::CoreError::UnsupportedPair) for
+/// shape pairs without built-in geometry (two walls, custom shapes).
 pub fn collide(bodies: &BodySet, i: usize, j: usize, margin: f64) -> Result<Option<ContactGeometry>> {
+    Ok(collide_builtin(bodies, i, j, margin)?)
+}
+
+/// The built-in pairs, matched inline (no virtual call).
+#[inline]
+pub(crate) fn collide_builtin(
+    bodies: &BodySet,
+    i: usize,
+    j: usize,
+    margin: f64,
+) -> std::result::Result<Option<ContactGeometry>, NarrowphaseError> {
     let (xi, xj) = (bodies.position[i], bodies.position[j]);
-    let degenerate = |reason| CoreError::DegenerateContact { body1: bodies.handle[i], body2: bodies.handle[j], reason };
+    let degenerate = |reason| NarrowphaseError::Degenerate { body1: bodies.handle[i], body2: bodies.handle[j], reason };
     let result = match (&bodies.shape[i], &bodies.shape[j]) {
         (Shape::Sphere { radius: ri }, Shape::Sphere { radius: rj }) => sphere_sphere(xi, *ri, xj, *rj, margin),
         (Shape::Plane { normal }, Shape::Sphere { radius }) => {
@@ -50,14 +65,8 @@ pub fn collide(bodies: &BodySet, i: usize, j: usize, margin: f64) -> Result<Opti
         (Shape::Sphere { radius }, Shape::Cylinder(c)) => {
             sphere_cylinder(xj, bodies.orientation[j], c, xi, *radius, margin).map(|g| g.map(ContactGeometry::swapped))
         }
-        (Shape::Custom(c), Shape::Sphere { radius }) => {
-            Ok(c.contact_sphere(xi, bodies.orientation[i], xj, *radius, margin))
-        }
-        (Shape::Sphere { radius }, Shape::Custom(c)) => {
-            Ok(c.contact_sphere(xj, bodies.orientation[j], xi, *radius, margin).map(ContactGeometry::swapped))
-        }
         (a, b) => {
-            return Err(CoreError::UnsupportedPair {
+            return Err(NarrowphaseError::UnsupportedPair {
                 body1: bodies.handle[i],
                 shape1: a.name(),
                 body2: bodies.handle[j],
@@ -68,9 +77,10 @@ pub fn collide(bodies: &BodySet, i: usize, j: usize, margin: f64) -> Result<Opti
     result.map_err(degenerate)
 }
 
-/// `true` when a contact between these shapes is worth testing: at least one sphere or
-/// custom shape, i.e. not two walls.
+/// `true` when a contact between these shapes is worth testing: not two built-in walls
+/// (planes, cylinders). Whether the pair has a geometry is [`Narrowphase::supports`].
 #[inline]
 pub fn can_touch(a: &Shape, b: &Shape) -> bool {
-    matches!(a, Shape::Sphere { .. }) || matches!(b, Shape::Sphere { .. })
+    let wall = |s: &Shape| matches!(s, Shape::Plane { .. } | Shape::Cylinder(_));
+    !(wall(a) && wall(b))
 }

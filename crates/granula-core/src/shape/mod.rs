@@ -1,7 +1,8 @@
 //! Shapes of rigid bodies, their bounding boxes and mass properties.
 //!
 //! Built-in shapes are an enum so the hot loops dispatch without a virtual call; a host adds
-//! its own shape through [`CustomShape`] (the [`Shape::Custom`] variant).
+//! its own shape through [`CustomShape`] (the [`Shape::Custom`] variant) and its contacts
+//! through the narrowphase's plug-in ([`crate::narrowphase::ContactGenerator`]).
 
 mod aabb;
 mod mass;
@@ -9,8 +10,8 @@ mod mass;
 pub use aabb::Aabb;
 pub use mass::MassProperties;
 
-use crate::contact::ContactGeometry;
 use crate::math::{DQuat, DVec3};
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
@@ -28,26 +29,22 @@ pub struct CylinderWall {
     pub half_length: Option<f64>,
 }
 
-/// What a host implements to add a shape. Contacts are computed against spheres, the
-/// particles of DEM; a pair of two custom shapes is reported as unsupported.
+/// What a host implements to add a shape: its name, bounding box and mass properties. Its
+/// contacts come from the [`ContactGenerator`](crate::narrowphase::ContactGenerator)s the
+/// host registers for it in the world's [`Narrowphase`](crate::narrowphase::Narrowphase),
+/// against spheres, walls or other custom shapes; a generator reaches the host type through
+/// [`PosedShape::custom`](crate::narrowphase::PosedShape::custom).
 pub trait CustomShape: Send + Sync + fmt::Debug {
-    /// A short name for messages, e.g. `"cone"`.
+    /// A short name for messages, e.g. `"cone"`; it is also the shape's kind
+    /// ([`ShapeKind::Custom`](crate::narrowphase::ShapeKind::Custom)), under which its
+    /// contact generators are registered, so distinct host types need distinct names.
     fn name(&self) -> &'static str;
     /// World-space bounding box for a body at `position` with `orientation`.
     fn aabb(&self, position: DVec3, orientation: DQuat) -> Aabb;
     /// Mass properties for a density, if the shape is a finite solid; `None` for a wall.
     fn mass_properties(&self, density: f64) -> Option<MassProperties>;
-    /// Contact with a sphere of `radius` centred at `center`, reported when the gap is at most
-    /// `margin`. The normal points from this shape to the sphere; branch vectors are from this
-    /// body's position (`branch1`) and from the sphere's centre (`branch2`).
-    fn contact_sphere(
-        &self,
-        position: DVec3,
-        orientation: DQuat,
-        center: DVec3,
-        radius: f64,
-        margin: f64,
-    ) -> Option<ContactGeometry>;
+    /// The host type itself, for contact generators to downcast (implement as `self`).
+    fn as_any(&self) -> &dyn Any;
 }
 
 /// The shape of a body.

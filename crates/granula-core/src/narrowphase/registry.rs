@@ -1,0 +1,357 @@
+//! Contact generation as a plug-in: the [`ContactGenerator`] trait a host implements for a
+//! pair of shape kinds, and the [`Narrowphase`] that dispatches a pair of bodies to the
+//! built-in geometry or to a registered generator.
+//!
+//! The built-in pairs (sphere–sphere, plane–sphere, cylinder–sphere) are matched first,
+//! without a virtual call; only the pairs a host registered go through a trait object.
+
+use super::collide_builtin;
+use crate::body_set::BodySet;
+use crate::contact::ContactGeometry;
+use crate::error::CoreError;
+use crate::handle::BodyHandle;
+use crate::math::{DQuat, DVec3};
+use crate::shape::Shape;
+use std::fmt;
+use std::sync::Arc;
+
+/// The kind of a shape, the key under which contact generators are registered. Custom
+/// shapes are told apart by their [`CustomShape::name`](crate::CustomShape::name), so two
+/// host shape types must not share a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShapeKind {
+    /// [`Shape::Sphere`].
+    Sphere,
+    /// [`Shape::Plane`].
+    Plane,
+    /// [`Shape::Cylinder`].
+    Cylinder,
+    /// [`Shape::Custom`] of this name.
+    Custom(&'static str),
+}
+
+impl ShapeKind {
+    /// The kind of `shape`.
+    #[inline]
+    pub fn of(shape: &Shape) -> ShapeKind {
+        match shape {
+            Shape::Sphere { .. } => ShapeKind::Sphere,
+            Shape::Plane { .. } => ShapeKind::Plane,
+            Shape::Cylinder(_) => ShapeKind::Cylinder,
+            Shape::Custom(c) => ShapeKind::Custom(c.name()),
+        }
+    }
+
+    /// `true` for the built-in kinds, whose pairs the library defines itself.
+    #[inline]
+    pub fn is_builtin(self) -> bool {
+        !matches!(self, ShapeKind::Custom(_))
+    }
+}
+
+/// One body as a contact generator sees it: its shape and its pose.
+#[derive(Clone, Copy, Debug)]
+pub struct PosedShape<'a> {
+    /// The shape.
+    pub shape: &'a Shape,
+    /// Position of the body (world frame, m).
+    pub position: DVec3,
+    /// Orientation of the body.
+    pub orientation: DQuat,
+}
+
+impl<'a> PosedShape<'a> {
+    /// Body `i` of `bodies`.
+    #[inline]
+    pub fn of(bodies: &'a BodySet, i: usize) -> Self {
+        PosedShape { shape: &bodies.shape[i], position: bodies.position[i], orientation: bodies.orientation[i] }
+    }
+
+    /// The host shape of type `T`, if this is a [`Shape::Custom`] holding one.
+    pub fn custom<T: 'static>(&self) -> Option<&'a T> {
+        match self.shape {
+            Shape::Custom(c) => c.as_any().downcast_ref::<T>(),
+            _ => None,
+        }
+    }
+}
+
+/// Why a generator could not define the contact geometry of a pair (a sphere centred on a
+/// segment it overlaps, concentric spheres...): the dispatcher adds the bodies' handles
+/// and reports it as [`NarrowphaseError::Degenerate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DegenerateGeometry {
+    /// Why, for the message.
+    pub reason: &'static str,
+}
+
+/// What a host implements to add the contact geometry of a pair of shape kinds.
+///
+/// A generator is registered for an ordered pair of kinds `(a, b)` with
+/// [`Narrowphase::register`]; the dispatcher calls it with the body of kind `a` first and
+/// turns the points around (normal and branch vectors) when the bodies came the other way.
+///
+/// # Example
+/// ```
+/// use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
+/// use granula_core::{ContactGeometry, DVec3};
+///
+/// /// A custom wall "floor" against spheres: the plane z = position.z, free side up.
+/// struct FloorSphere;
+///
+/// impl ContactGenerator for FloorSphere {
+///     fn generate(
+///         &self,
+///         floor: PosedShape<'_>,
+///         sphere: PosedShape<'_>,
+///         margin: f64,
+///         out: &mut Vec<ContactGeometry>,
+///     ) -> Result<(), DegenerateGeometry> {
+///         let r = sphere.shape.sphere_radius().unwrap_or(0.0);
+///         let gap = sphere.position.z - floor.position.z - r;
+///         if gap <= margin {
+///             let point = sphere.position - DVec3::Z * (r + 0.5 * gap);
+///             out.push(ContactGeometry {
+///                 point,
+///                 normal: DVec3::Z,
+///                 gap,
+///                 branch1: point - floor.position,
+///                 branch2: point - sphere.position,
+///                 effective_radius: r,
+///                 feature: 0,
+///             });
+///         }
+///         Ok(())
+///     }
+/// }
+///
+/// let mut narrowphase = Narrowphase::new();
+/// narrowphase.register(ShapeKind::Custom("floor"), ShapeKind::Sphere, FloorSphere).unwrap();
+/// ```
+pub trait ContactGenerator: Send + Sync {
+    /// The most contact points this generator reports for one pair; every point's
+    /// [`ContactGeometry::feature`] must lie in `0..max_contacts()`, and two points of one
+    /// call must have different features. Solvers that carry histories between steps by
+    /// (pair, feature) size their slots with it. Default 1.
+    fn max_contacts(&self) -> u16 {
+        1
+    }
+
+    /// Appends to `out` the contact points of `a` (body 1) and `b` (body 2) whose gap is at
+    /// most `margin`: none, one or several, each with its own feature key. Normals point
+    /// from `a` to `b`; `branch1` is from `a`'s position to the point, `branch2` from `b`'s.
+    /// `out` may hold points of earlier calls: append only.
+    fn generate(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry>;
+}
+
+/// A failure of the narrowphase for one pair of bodies, small and `Copy` so that a solver
+/// can carry it out of its hot loop to where it reports it; converts into the matching
+/// [`CoreError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NarrowphaseError {
+    /// The geometry is undefined ([`CoreError::DegenerateContact`]).
+    Degenerate {
+        /// First body.
+        body1: BodyHandle,
+        /// Second body.
+        body2: BodyHandle,
+        /// Why.
+        reason: &'static str,
+    },
+    /// No generator is registered for the pair's shapes ([`CoreError::UnsupportedPair`]).
+    UnsupportedPair {
+        /// First body.
+        body1: BodyHandle,
+        /// Its shape's name.
+        shape1: &'static str,
+        /// Second body.
+        body2: BodyHandle,
+        /// Its shape's name.
+        shape2: &'static str,
+    },
+}
+
+impl fmt::Display for NarrowphaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        CoreError::from(*self).fmt(f)
+    }
+}
+
+impl std::error::Error for NarrowphaseError {}
+
+impl From<NarrowphaseError> for CoreError {
+    fn from(e: NarrowphaseError) -> Self {
+        match e {
+            NarrowphaseError::Degenerate { body1, body2, reason } => {
+                CoreError::DegenerateContact { body1, body2, reason }
+            }
+            NarrowphaseError::UnsupportedPair { body1, shape1, body2, shape2 } => {
+                CoreError::UnsupportedPair { body1, shape1, body2, shape2 }
+            }
+        }
+    }
+}
+
+/// A registered generator and the ordered pair of kinds it handles.
+#[derive(Clone)]
+struct Entry {
+    first: ShapeKind,
+    second: ShapeKind,
+    generator: Arc<dyn ContactGenerator>,
+}
+
+/// The narrowphase of a world: the built-in pairs plus the generators a host registered,
+/// by pair of shape kinds. Built by [`WorldBuilder::narrowphase`](crate::WorldBuilder::narrowphase),
+/// read through [`World::narrowphase`](crate::World::narrowphase).
+#[derive(Clone, Default)]
+pub struct Narrowphase {
+    entries: Vec<Entry>,
+}
+
+impl fmt::Debug for Narrowphase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.entries.iter().map(|e| (e.first, e.second))).finish()
+    }
+}
+
+impl Narrowphase {
+    /// The built-in pairs only.
+    pub fn new() -> Self {
+        Narrowphase::default()
+    }
+
+    /// Registers `generator` for bodies of kinds `(first, second)` (and, turned around, for
+    /// `(second, first)`). At least one kind must be custom: the built-in pairs are the
+    /// library's. Errors with [`CoreError::InvalidWorld`] for a built-in pair or a pair
+    /// already registered.
+    pub fn register(
+        &mut self,
+        first: ShapeKind,
+        second: ShapeKind,
+        generator: impl ContactGenerator + 'static,
+    ) -> Result<(), CoreError> {
+        let invalid = |expected| CoreError::InvalidWorld {
+            field: "contact generator",
+            value: format!("{first:?} against {second:?}"),
+            expected,
+        };
+        if first.is_builtin() && second.is_builtin() {
+            return Err(invalid("a pair with at least one custom shape (built-in pairs are the library's)"));
+        }
+        if self.find(first, second).is_some() {
+            return Err(invalid("one generator per pair of shape kinds"));
+        }
+        self.entries.push(Entry { first, second, generator: Arc::new(generator) });
+        Ok(())
+    }
+
+    /// The generator for kinds `(a, b)` and whether it was registered the other way round.
+    fn find(&self, a: ShapeKind, b: ShapeKind) -> Option<(&dyn ContactGenerator, bool)> {
+        self.entries.iter().find_map(|e| {
+            if (e.first, e.second) == (a, b) {
+                Some((&*e.generator, false))
+            } else if (e.first, e.second) == (b, a) {
+                Some((&*e.generator, true))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// `true` when a contact between these shapes has a geometry: a built-in pair or a
+    /// registered one.
+    pub fn supports(&self, a: &Shape, b: &Shape) -> bool {
+        let (ka, kb) = (ShapeKind::of(a), ShapeKind::of(b));
+        if ka.is_builtin() && kb.is_builtin() {
+            ka == ShapeKind::Sphere || kb == ShapeKind::Sphere
+        } else {
+            self.find(ka, kb).is_some()
+        }
+    }
+
+    /// The most contact points a pair of these shapes can have: 1 for the built-in pairs
+    /// (and for unsupported ones, whose single slot reports the error), the generator's
+    /// [`ContactGenerator::max_contacts`] for a registered pair.
+    pub fn max_contacts(&self, a: &Shape, b: &Shape) -> u16 {
+        let (ka, kb) = (ShapeKind::of(a), ShapeKind::of(b));
+        if ka.is_builtin() && kb.is_builtin() {
+            return 1;
+        }
+        self.find(ka, kb).map_or(1, |(g, _)| g.max_contacts().max(1))
+    }
+
+    /// Appends to `out` the contact points of bodies `i` (body 1) and `j` of `bodies` whose
+    /// gap is at most `margin`, normals from `i` to `j`. The built-in pairs are computed
+    /// inline; a host pair goes through its generator.
+    pub fn collide(
+        &self,
+        bodies: &BodySet,
+        i: usize,
+        j: usize,
+        margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), NarrowphaseError> {
+        let (a, b) = (&bodies.shape[i], &bodies.shape[j]);
+        if !matches!(a, Shape::Custom(_)) && !matches!(b, Shape::Custom(_)) {
+            if let Some(g) = collide_builtin(bodies, i, j, margin)? {
+                out.push(g);
+            }
+            return Ok(());
+        }
+        let unsupported = || NarrowphaseError::UnsupportedPair {
+            body1: bodies.handle[i],
+            shape1: a.name(),
+            body2: bodies.handle[j],
+            shape2: b.name(),
+        };
+        let (generator, turned) = self.find(ShapeKind::of(a), ShapeKind::of(b)).ok_or_else(unsupported)?;
+        let degenerate = |e: DegenerateGeometry| NarrowphaseError::Degenerate {
+            body1: bodies.handle[i],
+            body2: bodies.handle[j],
+            reason: e.reason,
+        };
+        let (pi, pj) = (PosedShape::of(bodies, i), PosedShape::of(bodies, j));
+        let from = out.len();
+        if turned {
+            generator.generate(pj, pi, margin, out).map_err(degenerate)?;
+            out[from..].iter_mut().for_each(|g| *g = g.swapped());
+        } else {
+            generator.generate(pi, pj, margin, out).map_err(degenerate)?;
+        }
+        debug_assert!(
+            out[from..].iter().all(|g| g.feature < u32::from(generator.max_contacts().max(1))),
+            "a contact generator for {} and {} reported a feature beyond its max_contacts()",
+            a.name(),
+            b.name()
+        );
+        Ok(())
+    }
+
+    /// The contact point of feature `feature` of bodies `i` and `j` (as in
+    /// [`Narrowphase::collide`]), or `None` when that feature is not within `margin`.
+    /// `scratch` is a reusable buffer (cleared here). For a built-in pair, feature 0 is its
+    /// only point, computed without the buffer.
+    #[inline]
+    pub fn collide_feature(
+        &self,
+        bodies: &BodySet,
+        i: usize,
+        j: usize,
+        margin: f64,
+        feature: u32,
+        scratch: &mut Vec<ContactGeometry>,
+    ) -> Result<Option<ContactGeometry>, NarrowphaseError> {
+        if !matches!(bodies.shape[i], Shape::Custom(_)) && !matches!(bodies.shape[j], Shape::Custom(_)) {
+            return Ok(collide_builtin(bodies, i, j, margin)?.filter(|g| g.feature == feature));
+        }
+        scratch.clear();
+        self.collide(bodies, i, j, margin, scratch)?;
+        Ok(scratch.iter().find(|g| g.feature == feature).copied())
+    }
+}

@@ -1,0 +1,157 @@
+//! The narrowphase registry: built-in pairs in both orders, unregistered pairs, and a host
+//! generator reporting several points per pair.
+
+use granula_core::narrowphase::{
+    ContactGenerator, DegenerateGeometry, Narrowphase, NarrowphaseError, PosedShape, ShapeKind,
+};
+use granula_core::prelude::*;
+use granula_core::CustomShape;
+use std::sync::Arc;
+
+/// A host shape: a horizontal rod along x with a point at each end.
+#[derive(Debug)]
+struct Rod {
+    half_length: f64,
+}
+
+impl CustomShape for Rod {
+    fn name(&self) -> &'static str {
+        "rod"
+    }
+    fn aabb(&self, position: DVec3, _q: DQuat) -> Aabb {
+        Aabb::around(position, DVec3::new(self.half_length, 0.0, 0.0))
+    }
+    fn mass_properties(&self, _density: f64) -> Option<MassProperties> {
+        Some(MassProperties { mass: 1.0, inertia: DVec3::ONE })
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// Plane (body 1) against rod (body 2): one point per end below the margin, features 0
+/// (−x end) and 1 (+x end).
+struct PlaneRod;
+
+impl ContactGenerator for PlaneRod {
+    fn max_contacts(&self) -> u16 {
+        2
+    }
+    fn generate(
+        &self,
+        plane: PosedShape<'_>,
+        rod: PosedShape<'_>,
+        margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry> {
+        let h = rod.custom::<Rod>().expect("a rod").half_length;
+        for (feature, end) in [rod.position - DVec3::X * h, rod.position + DVec3::X * h].into_iter().enumerate() {
+            let gap = end.z - plane.position.z;
+            if gap <= margin {
+                let point = end - DVec3::Z * (0.5 * gap);
+                out.push(ContactGeometry {
+                    point,
+                    normal: DVec3::Z,
+                    gap,
+                    branch1: point - plane.position,
+                    branch2: point - rod.position,
+                    effective_radius: 1.0,
+                    feature: feature as u32,
+                });
+            }
+        }
+        if out.is_empty() && rod.position.z < plane.position.z {
+            return Err(DegenerateGeometry { reason: "rod below the floor" });
+        }
+        Ok(())
+    }
+}
+
+fn rod(x: DVec3) -> RigidBodyBuilder {
+    RigidBodyBuilder::new(Shape::Custom(Arc::new(Rod { half_length: 1.0 })), x)
+        .mass_properties(MassProperties { mass: 1.0, inertia: DVec3::ONE })
+}
+
+fn world(narrowphase: Narrowphase) -> World {
+    World::builder().gravity(DVec3::ZERO).narrowphase(narrowphase).build().unwrap()
+}
+
+#[test]
+fn built_in_pairs_swapped_give_the_swapped_geometry() {
+    let mut w = world(Narrowphase::new());
+    w.insert(SphereBuilder::new(0.5, DVec3::new(0.2, 0.0, 0.0)).build().unwrap()).unwrap();
+    w.insert(SphereBuilder::new(0.25, DVec3::new(0.5, 0.25, 0.0)).build().unwrap()).unwrap();
+    w.insert(CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 0.75).build().unwrap()).unwrap();
+    let np = w.narrowphase();
+    for (i, j) in [(0, 1), (2, 0), (2, 1)] {
+        let (mut ab, mut ba) = (Vec::new(), Vec::new());
+        np.collide(&w.bodies, i, j, 0.1, &mut ab).unwrap();
+        np.collide(&w.bodies, j, i, 0.1, &mut ba).unwrap();
+        assert_eq!(ab.len(), 1, "pair ({i}, {j})");
+        assert_eq!(ba.len(), 1);
+        let (g, s) = (ab[0], ba[0]);
+        assert_eq!(s, g.swapped(), "pair ({i}, {j})");
+        assert_eq!((g.feature, s.feature), (0, 0));
+        assert_eq!(np.max_contacts(&w.bodies.shape[i], &w.bodies.shape[j]), 1);
+    }
+}
+
+#[test]
+fn an_unregistered_pair_names_both_bodies_and_shapes() {
+    let mut w = world(Narrowphase::new());
+    let s = w.insert(SphereBuilder::new(0.5, DVec3::ZERO).build().unwrap()).unwrap();
+    let r = w.insert(rod(DVec3::new(0.0, 0.0, 0.6)).build().unwrap()).unwrap();
+    let mut out = Vec::new();
+    let err = w.narrowphase().collide(&w.bodies, 0, 1, 0.0, &mut out).unwrap_err();
+    assert_eq!(err, NarrowphaseError::UnsupportedPair { body1: s, shape1: "sphere", body2: r, shape2: "rod" });
+    let msg = CoreError::from(err).to_string();
+    assert!(msg.contains("sphere") && msg.contains("rod"), "{msg}");
+    assert!(msg.contains(&s.to_string()) && msg.contains(&r.to_string()), "{msg}");
+    assert!(out.is_empty());
+    assert!(!w.narrowphase().supports(&w.bodies.shape[0], &w.bodies.shape[1]));
+}
+
+#[test]
+fn a_host_generator_gives_several_points_in_either_order() {
+    let mut np = Narrowphase::new();
+    np.register(ShapeKind::Plane, ShapeKind::Custom("rod"), PlaneRod).unwrap();
+    let mut w = world(np);
+    let floor = w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+    let r = w.insert(rod(DVec3::new(0.0, 0.0, -0.125)).build().unwrap()).unwrap();
+    let (ip, ir) = (w.bodies.index(floor).unwrap(), w.bodies.index(r).unwrap());
+    let np = w.narrowphase();
+    assert!(np.supports(&w.bodies.shape[ir], &w.bodies.shape[ip]));
+    assert_eq!(np.max_contacts(&w.bodies.shape[ir], &w.bodies.shape[ip]), 2);
+    let (mut ab, mut ba) = (Vec::new(), Vec::new());
+    np.collide(&w.bodies, ip, ir, 0.0, &mut ab).unwrap();
+    np.collide(&w.bodies, ir, ip, 0.0, &mut ba).unwrap();
+    assert_eq!(ab.iter().map(|g| g.feature).collect::<Vec<_>>(), [0, 1]);
+    assert_eq!(ab[0].point, DVec3::new(-1.0, 0.0, -0.0625));
+    assert_eq!(ab[1].point, DVec3::new(1.0, 0.0, -0.0625));
+    assert_eq!(ba, ab.iter().map(|g| g.swapped()).collect::<Vec<_>>(), "the rod first: normals turned");
+    let f1 = np.collide_feature(&w.bodies, ir, ip, 0.0, 1, &mut Vec::new()).unwrap().unwrap();
+    assert_eq!(f1, ba[1]);
+    assert_eq!(np.collide_feature(&w.bodies, ir, ip, 0.0, 2, &mut Vec::new()).unwrap(), None);
+}
+
+#[test]
+fn a_generator_failure_is_a_degenerate_contact_naming_the_bodies() {
+    let mut np = Narrowphase::new();
+    np.register(ShapeKind::Plane, ShapeKind::Custom("rod"), PlaneRod).unwrap();
+    let mut w = world(np);
+    let floor = w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+    let r = w.insert(rod(DVec3::new(0.0, 0.0, -0.5)).build().unwrap()).unwrap();
+    let err = w.narrowphase().collide(&w.bodies, 1, 0, -1.0, &mut Vec::new()).unwrap_err();
+    assert_eq!(err, NarrowphaseError::Degenerate { body1: r, body2: floor, reason: "rod below the floor" });
+    assert!(matches!(CoreError::from(err), CoreError::DegenerateContact { .. }));
+}
+
+#[test]
+fn registering_a_built_in_or_a_repeated_pair_is_refused() {
+    let mut np = Narrowphase::new();
+    let err = np.register(ShapeKind::Sphere, ShapeKind::Plane, PlaneRod).unwrap_err();
+    assert!(matches!(err, CoreError::InvalidWorld { field: "contact generator", .. }), "{err}");
+    np.register(ShapeKind::Plane, ShapeKind::Custom("rod"), PlaneRod).unwrap();
+    let err = np.register(ShapeKind::Custom("rod"), ShapeKind::Plane, PlaneRod).unwrap_err();
+    assert!(err.to_string().contains("one generator per pair"), "{err}");
+}
