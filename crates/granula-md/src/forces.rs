@@ -9,8 +9,8 @@ use crate::accumulation::{Accumulation, LoadSink, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
 use granula_core::narrowphase::collide;
 use granula_core::{
-    parallel, BodySet, ContactForce, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3, Dissipation,
-    PairMaterial,
+    parallel, BodyHandle, BodySet, ContactForce, ContactGeometry, ContactKey, ContactKinematics, ContactLaw,
+    ContactRecord, ContactStatusCounts, DVec3, Dissipation, PairMaterial,
 };
 use rayon::prelude::*;
 
@@ -57,9 +57,7 @@ impl BlockSummary {
     /// Folds `o` (a later block) into `self`; ties keep the earlier pair.
     pub fn merge(&mut self, o: &BlockSummary) {
         self.contacts += o.contacts;
-        self.status.open += o.status.open;
-        self.status.sticking += o.status.sticking;
-        self.status.sliding += o.status.sliding;
+        self.status.add(&o.status);
         self.dissipated += o.dissipated;
         self.stored += o.stored;
         if o.max_ratio > self.max_ratio {
@@ -93,16 +91,6 @@ pub(crate) struct PassInput<'a, L> {
     pub commit: bool,
 }
 
-/// The geometry a law needs: normal (1 → 2), gap, branch vectors, effective radius.
-#[derive(Clone, Copy, Debug)]
-struct PairGeometry {
-    normal: DVec3,
-    gap: f64,
-    branch1: DVec3,
-    branch2: DVec3,
-    effective_radius: f64,
-}
-
 /// Contact geometry of one candidate within its margin, `Ok(None)` beyond it, `Err` when
 /// undefined or unsupported (the caller reports the core's error for it).
 ///
@@ -111,7 +99,7 @@ struct PairGeometry {
 /// overlap) but one reciprocal instead of divisions and R* precomputed per pair; other pairs
 /// go through the core's `collide` dispatch.
 #[inline(always)]
-fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
+fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<ContactGeometry>, ()> {
     let (i, j) = (c.body1 as usize, c.body2 as usize);
     match c.kind {
         PairKind::Spheres => {
@@ -128,19 +116,96 @@ fn geometry(b: &BodySet, c: &Candidate) -> Result<Option<PairGeometry>, ()> {
             let normal = d * (1.0 / dist);
             let gap = dist - r1 - r2;
             let branch1 = normal * (r1 + 0.5 * gap);
-            Ok(Some(PairGeometry { normal, gap, branch1, branch2: branch1 - d, effective_radius: c.effective_radius }))
+            Ok(Some(ContactGeometry {
+                // Only read when the contacts are published.
+                point: b.position[i] + branch1,
+                normal,
+                gap,
+                branch1,
+                branch2: branch1 - d,
+                effective_radius: c.effective_radius,
+                feature: 0,
+            }))
         }
-        PairKind::General => match collide(b, i, j, c.margin) {
-            Ok(Some(g)) => Ok(Some(PairGeometry {
-                normal: g.normal,
-                gap: g.gap,
-                branch1: g.branch1,
-                branch2: g.branch2,
-                effective_radius: g.effective_radius,
-            })),
-            Ok(None) => Ok(None),
-            Err(_) => Err(()),
-        },
+        PairKind::General => collide(b, i, j, c.margin).map_err(|_| ()),
+    }
+}
+
+/// The kinematics of candidate `c` of geometry `g` (the core's constructor), with the
+/// normal rate moved to the force's time level and the rotation increments if the law
+/// reads them.
+#[inline(always)]
+fn kinematics<'a, L: ContactLaw>(
+    input: &PassInput<'a, L>,
+    c: &Candidate,
+    g: &ContactGeometry,
+    rotations: bool,
+) -> ContactKinematics<'a> {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    let material = &input.materials[c.material as usize];
+    let mut kin = ContactKinematics::new(input.bodies, i, j, g, c.effective_mass, material, input.dt);
+    if let Some((dv, dw)) = input.velocity_offsets {
+        // The normal rate at the force's time level (dashpots); the tangential part stays
+        // the body set's (Verlet: half-step, so that a spring increment 𝒱_t Δt is the
+        // step's displacement). For two spheres the branch vectors lie along the normal,
+        // so spins add nothing to the normal rate and their offsets are not read.
+        let mut lead = dv[j] - dv[i];
+        if c.kind != PairKind::Spheres {
+            lead += dw[j].cross(g.branch2) - dw[i].cross(g.branch1);
+        }
+        kin.relative_velocity += g.normal * lead.dot(g.normal);
+    }
+    if rotations {
+        kin.rotation1 = input.rotation[i];
+        kin.rotation2 = input.rotation[j];
+    }
+    kin
+}
+
+/// The published record of a contact (its key is filled in by the recording sink).
+#[inline(always)]
+fn record(c: &Candidate, g: &ContactGeometry, kin: &ContactKinematics<'_>, cf: &ContactForce) -> ContactRecord {
+    ContactRecord {
+        key: ContactKey { body1: BodyHandle(u32::MAX), body2: BodyHandle(u32::MAX), feature: g.feature },
+        body1: c.body1,
+        body2: c.body2,
+        point: g.point,
+        normal: g.normal,
+        tangent: g.tangents().0,
+        gap: g.gap,
+        branch1: g.branch1,
+        branch2: g.branch2,
+        relative_velocity: kin.relative_velocity,
+        force: cf.force,
+        couple: cf.torque,
+        status: cf.status,
+    }
+}
+
+impl BlockSummary {
+    /// Books a committed contact of candidate `c` (pair `p`) of geometry `g`: count by the
+    /// law's status, energies, largest overlap and overlap ratio.
+    #[inline(always)]
+    fn book(&mut self, b: &BodySet, p: usize, c: &Candidate, g: &ContactGeometry, cf: &ContactForce) {
+        self.contacts += 1;
+        self.dissipated += cf.dissipated;
+        self.stored += cf.stored;
+        self.status.count(cf.status);
+        let overlap = -g.gap;
+        if overlap > 0.0 {
+            self.max_overlap = self.max_overlap.max(overlap);
+            // The division only for a candidate record (overlap > ratio·r_min first).
+            let (i, j) = (c.body1 as usize, c.body2 as usize);
+            let r_min =
+                if c.kind == PairKind::Spheres { c.radius1.min(c.radius2) } else { b.radius[i].min(b.radius[j]) };
+            if overlap > self.max_ratio * r_min {
+                let ratio = overlap / r_min;
+                if ratio > self.max_ratio {
+                    self.max_ratio = ratio;
+                    self.max_pair = p as u32;
+                }
+            }
+        }
     }
 }
 
@@ -185,34 +250,7 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
                 continue;
             }
         };
-        let material = &input.materials[c.material as usize];
-        let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
-        let mut relative_velocity = b.velocity[j] + wj.cross(g.branch2) - b.velocity[i] - wi.cross(g.branch1);
-        if let Some((dv, dw)) = input.velocity_offsets {
-            // The normal rate at the force's time level (dashpots); the tangential part stays
-            // the body set's (Verlet: half-step, so that a spring increment 𝒱_t Δt is the
-            // step's displacement). For two spheres the branch vectors lie along the normal,
-            // so spins add nothing to the normal rate and their offsets are not read.
-            let mut lead = dv[j] - dv[i];
-            if c.kind != PairKind::Spheres {
-                lead += dw[j].cross(g.branch2) - dw[i].cross(g.branch1);
-            }
-            relative_velocity += g.normal * lead.dot(g.normal);
-        }
-        let kin = ContactKinematics {
-            normal: g.normal,
-            overlap: -g.gap,
-            relative_velocity,
-            relative_angular_velocity: wj - wi,
-            branch1: g.branch1,
-            branch2: g.branch2,
-            effective_radius: g.effective_radius,
-            effective_mass: c.effective_mass,
-            material,
-            dt: input.dt,
-            rotation1: if rotations { input.rotation[i] } else { DVec3::ZERO },
-            rotation2: if rotations { input.rotation[j] } else { DVec3::ZERO },
-        };
+        let kin = kinematics(input, c, &g, rotations);
         let cf: ContactForce = if input.commit {
             input.law.force(&kin, hist)
         } else {
@@ -232,34 +270,11 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
         if !input.commit {
             continue;
         }
-        summary.contacts += 1;
-        summary.dissipated += cf.dissipated;
-        summary.stored += cf.stored;
+        if S::RECORDS {
+            sink.record(p, record(c, &g, &kin, &cf));
+        }
         *last_stored = cf.stored;
-        let f_n = cf.force.dot(g.normal);
-        let f_t2 = (cf.force - g.normal * f_n).length_squared();
-        let cap = material.dynamic_friction * f_n;
-        if f_n <= 0.0 {
-            summary.status.open += 1;
-        } else if f_t2 > 0.0 && f_t2 >= cap * cap * (1.0 - 2e-9) {
-            summary.status.sliding += 1;
-        } else {
-            summary.status.sticking += 1;
-        }
-        let overlap = -g.gap;
-        if overlap > 0.0 {
-            summary.max_overlap = summary.max_overlap.max(overlap);
-            // The division only for a candidate record (overlap > ratio·r_min first).
-            let r_min =
-                if c.kind == PairKind::Spheres { c.radius1.min(c.radius2) } else { b.radius[i].min(b.radius[j]) };
-            if overlap > summary.max_ratio * r_min {
-                let ratio = overlap / r_min;
-                if ratio > summary.max_ratio {
-                    summary.max_ratio = ratio;
-                    summary.max_pair = p as u32;
-                }
-            }
-        }
+        summary.book(b, p, c, &g, &cf);
     }
     summary
 }
@@ -267,7 +282,8 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
 /// Runs the pass over all candidates and leaves the contact loads of every body in `force`
 /// and `torque` (overwritten), with one summary per block of `accumulation` in `summaries`.
 /// `stored` holds, per pair, the elastic energy stored at its last evaluation; `record`,
-/// if given, receives the force of every pair (on body 2; zero when out of contact).
+/// if given (the keys of the candidates and one list per block), receives the contacts of
+/// each block in pair order.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn pair_pass<L: ContactLaw>(
     input: &PassInput<'_, L>,
@@ -276,7 +292,7 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     histories: &mut [L::History],
     stored: &mut [f64],
     summaries: &mut [BlockSummary],
-    record: Option<&mut [DVec3]>,
+    record: Option<(&[ContactKey], &mut [Vec<ContactRecord>])>,
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) {
@@ -319,16 +335,16 @@ fn each_block<L: ContactLaw, S: LoadSink + Send>(
         });
 }
 
-/// `sinks` (one per block of `block` pairs) wrapped so that they also write each pair's
-/// force into `out`.
+/// `sinks` (one per block of `block` pairs) wrapped so that they also keep each block's
+/// contacts, with the keys `keys` of the pairs, in the k-th list of `out`.
 fn recording<'a, S: LoadSink + Send>(
     sinks: impl IndexedParallelIterator<Item = S>,
-    out: &'a mut [DVec3],
+    (keys, out): (&'a [ContactKey], &'a mut [Vec<ContactRecord>]),
     block: usize,
 ) -> impl IndexedParallelIterator<Item = Recording<'a, S>> {
-    sinks.zip(out.par_chunks_mut(block)).enumerate().map(move |(k, (inner, forces))| Recording {
-        inner,
-        base: k * block,
-        forces,
+    sinks.zip(out.par_iter_mut()).enumerate().map(move |(k, (inner, contacts))| {
+        contacts.clear();
+        let base = k * block;
+        Recording { inner, base, keys: &keys[base..(base + block).min(keys.len())], contacts }
     })
 }

@@ -23,7 +23,7 @@ use crate::prefetch::prefetch;
 use crate::sweep::{fill_order, SweepOrder};
 use granula_core::math::{integrate_orientation, tangent_frame};
 use granula_core::{
-    BodyRef, Broadphase, ContactKey, ContactStore, CoreError, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport,
+    point_relative_velocity, BodyRef, Broadphase, ContactKey, ContactRecord, ContactStore, CoreError, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport,
     StepWarning, World,
 };
 use nalgebra::Vector6;
@@ -90,6 +90,10 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) rng: ChaCha8Rng,
     pub(crate) saved_kinematic: Vec<(usize, DVec3, DQuat)>,
     pub(crate) updates: u64,
+    /// Whether the steps publish their contacts ([`Solver::publish_contacts`]).
+    pub(crate) publish: bool,
+    /// The contacts of the last step, if it published them.
+    pub(crate) published: Vec<ContactRecord>,
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {
@@ -132,6 +136,8 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             rng,
             saved_kinematic: Vec::new(),
             updates: 0,
+            publish: false,
+            published: Vec::new(),
         })
     }
 
@@ -250,7 +256,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 w = delassus_block([g.normal, t, s], &self.mob[iu], g.branch1, &self.mob[ju], g.branch2);
             }
             let local = |v1: &BodyVelocity, v2: &BodyVelocity| {
-                let u = v2.v + v2.w.cross(g.branch2) - v1.v - v1.w.cross(g.branch1);
+                let u = point_relative_velocity(v1.v, v1.w, g.branch1, v2.v, v2.w, g.branch2);
                 DVec3::new(u.dot(g.normal), u.dot(t), u.dot(s))
             };
             let u_free = local(&self.vel[iu], &self.vel[ju]);
@@ -307,6 +313,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 key: self.store.keys()[k],
                 store_index: k as u32,
                 gap: g.gap,
+                point: g.point,
                 u_free,
                 min_radius: b.radius[iu].min(b.radius[ju]),
             });
@@ -515,7 +522,7 @@ pub(crate) fn update6<L: NonSmoothLaw>(
     mob: &[BodyMobility],
 ) -> (DVec3, DVec3, DVec3, DVec3) {
     let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
-    let ul = c.to_local(v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1));
+    let ul = c.to_local(point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2));
     let ol = c.to_local(v2.w - v1.w);
     let x0 = Vector6::new(c.p.x, c.p.y, c.p.z, k.q.x, k.q.y, k.q.z);
     let b = Vector6::new(ul.x, ul.y, ul.z, ol.x, ol.y, ol.z) - k.w6 * x0;
@@ -547,7 +554,7 @@ pub(crate) fn update<L: NonSmoothLaw>(
     omega: f64,
 ) -> (DVec3, DVec3) {
     let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
-    let u = v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1);
+    let u = point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2);
     let s = c.s();
     let ul = DVec3::new(u.dot(c.n), u.dot(c.t), u.dot(s));
     let problem = if c.coupled == u32::MAX {
@@ -583,6 +590,17 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
     /// can close is seen, however far a body moves.
     fn detects_along_the_step(&self) -> bool {
         true
+    }
+
+    fn publish_contacts(&mut self, on: bool) {
+        self.publish = on;
+    }
+
+    /// The contacts of the last step in sweep-list order, at the detection configuration
+    /// q_m = q + (1 − θ) Δt v of the step, with the mean force P/Δt and couple Q/Δt, the
+    /// relative velocity at the end of the step and the local solver's status.
+    fn contacts(&self) -> &[ContactRecord] {
+        &self.published
     }
 
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, NscdError> {
