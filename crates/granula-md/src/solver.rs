@@ -9,8 +9,8 @@ use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
 use granula_core::narrowphase::collide;
 use granula_core::{
-    rotation_vector, Aabb, AccelerationField, BodyHandle, Broadphase, ContactLaw, ContactRecord, ContactStore, DQuat, DVec3,
-    Integrator, MotionKind, Solver, StepReport, StepWarning, World,
+    rotation_vector, Aabb, AccelerationField, BodyHandle, Broadphase, ContactLaw, ContactRecord, ContactStore, DQuat,
+    DVec3, Integrator, MotionKind, Solver, StepReport, StepWarning, World,
 };
 use std::sync::Arc;
 

@@ -23,8 +23,8 @@ use crate::prefetch::prefetch;
 use crate::sweep::{fill_order, SweepOrder};
 use granula_core::math::{integrate_orientation, tangent_frame};
 use granula_core::{
-    point_relative_velocity, BodyRef, Broadphase, ContactKey, ContactRecord, ContactStore, CoreError, DMat3, DQuat, DVec3, MotionKind, Solver, StepReport,
-    StepWarning, World,
+    point_relative_velocity, BodyRef, Broadphase, ContactKey, ContactRecord, ContactStore, CoreError, DMat3, DQuat,
+    DVec3, MotionKind, Solver, StepReport, StepWarning, World,
 };
 use nalgebra::Vector6;
 use rand::SeedableRng;

@@ -69,7 +69,7 @@ pub enum ContactStatus {
 ///     couple: DVec3::ZERO,
 ///     status: ContactStatus::Sticking,
 /// };
-/// assert_eq!(c.normal_force(), 10.0);
+/// assert_eq!(c.normal_force(), DVec3::new(10.0, 0.0, 0.0));
 /// // σ_xx V = f |x₂ − x₁| = 20 N m, compression positive.
 /// assert_eq!(stress_sum(&[c]).x_axis.x, 20.0);
 /// ```
@@ -101,9 +101,10 @@ pub trait Contact {
     /// What the law decided for this contact.
     fn status(&self) -> ContactStatus;
 
-    /// Normal force F_n = f·n (N), positive in compression.
-    fn normal_force(&self) -> f64 {
-        self.force().dot(self.normal())
+    /// Normal part of the force, (f·n) n (N); f·n is positive in compression.
+    fn normal_force(&self) -> DVec3 {
+        let n = self.normal();
+        self.force().dot(n) * n
     }
 
     /// Tangential force f − (f·n) n (N).
