@@ -35,7 +35,12 @@ use std::sync::Arc;
 ///    count), plus local damping if enabled;
 /// 6. correct ([`Integrator::correct`]).
 ///
-/// The report carries contacts and their regimes, the largest overlap, broadphase rebuilds,
+/// When asked ([`Solver::publish_contacts`]), step 4 also keeps a [`ContactRecord`] of
+/// every contact the law was called for, at the configuration of that pass (under a
+/// predictor-corrector, the predicted one), with the force and couple it applied and the
+/// law's status: [`Solver::contacts`].
+///
+/// The report carries contacts and their statuses as the law decided them, the largest overlap, broadphase rebuilds,
 /// the energy dissipated per mechanism, the elastic energy stored, and the work of external
 /// loads and kinematic bodies, so that the world's ledger balances:
 /// kinetic + potential + stored + dissipated = initial + external work.

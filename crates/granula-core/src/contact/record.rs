@@ -107,11 +107,12 @@ pub trait Contact {
         self.force().dot(n) * n
     }
 
-    /// Tangential force f − (f·n) n (N).
+    /// Tangential force f − (f·n) n (N), evaluated as (n × f) × n (equal for a unit n):
+    /// a force along the normal then has no tangential part to round-off, and exactly none
+    /// when the normal is along an axis.
     fn tangential_force(&self) -> DVec3 {
         let n = self.normal();
-        let f = self.force();
-        f - f.dot(n) * n
+        n.cross(self.force()).cross(n)
     }
 }
 

@@ -200,7 +200,7 @@ impl ContactHistory {
                 overlap: -c.gap(),
                 overlap_rate: -c.relative_velocity().dot(n),
                 normal_force: fn_,
-                tangential_force: f - fn_ * n,
+                tangential_force: c.tangential_force(),
                 sliding: c.status() == ContactStatus::Sliding,
                 point: c.point(),
                 normal: n,
