@@ -12,7 +12,7 @@ use crate::local::{ContactStatus, NonSmoothLaw};
 use crate::moreau_jean::NscdSolver;
 use granula_core::math::integrate_orientation;
 use granula_core::{
-    point_relative_velocity, BodyHandle, Broadphase, ContactRecord, DVec3, MotionKind, StepReport, World,
+    point_relative_velocity, BodyHandle, BodySet, Broadphase, ContactRecord, DVec3, MotionKind, StepReport, World,
 };
 
 impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
@@ -90,7 +90,14 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         }
         report.max_overlap_ratio = worst.1;
         report.max_overlap_pair = worst.2;
-        // Velocities and configuration: v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
+        self.advance(b, t0, dt);
+        report
+    }
+
+    /// Velocities and configuration: v = v_free + M⁻¹ H P, q = q_m + θ Δt v; kinematic
+    /// bodies back to their start and advanced by their drive.
+    fn advance(&self, b: &mut BodySet, t0: f64, dt: f64) {
+        let theta_dt = self.config.theta * dt;
         for i in 0..b.len() {
             if b.motion[i] == MotionKind::Dynamic {
                 let v = self.vel[i];
@@ -107,7 +114,6 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         if !self.saved_kinematic.is_empty() {
             b.advance_kinematic(t0, dt);
         }
-        report
     }
 }
 
