@@ -11,8 +11,8 @@
 //! (`tests/md_examples.rs`).
 
 use granula::core::{
-    ContactForce, ContactKinematics, ContactLaw, DVec3, Dissipation, Material, PairMaterial, PlaneBuilder,
-    SphereBuilder, World,
+    ContactForce, ContactKinematics, ContactLaw, ContactStatus, DVec3, Dissipation, Material, PairMaterial,
+    PlaneBuilder, SphereBuilder, World,
 };
 use granula::laws::conformance::{check_law, ConformanceReport, ConformanceSetup};
 use granula::laws::submodel::{NormalElastic, NormalModel};
@@ -41,7 +41,7 @@ impl ContactLaw for SpringCoulomb {
         let n = k.normal;
         if k.overlap <= 0.0 {
             *xi = DVec3::ZERO;
-            return ContactForce::default();
+            return ContactForce { status: ContactStatus::Open, ..Default::default() };
         }
         let rate = -k.relative_velocity.dot(n);
         let elastic = self.kn * k.overlap;
@@ -58,7 +58,8 @@ impl ContactLaw for SpringCoulomb {
         let before = 0.5 * self.kt * s.length_squared();
         s += vt * k.dt;
         let cap = k.material.friction * fn_;
-        if self.kt * s.length() > cap {
+        let sliding = self.kt * s.length() > cap;
+        if sliding {
             s *= cap / (self.kt * s.length());
         }
         *xi = s;
@@ -73,6 +74,14 @@ impl ContactLaw for SpringCoulomb {
                 ..Default::default()
             },
             stored: 0.5 * self.kn * k.overlap * k.overlap + stored_t,
+            // The law knows its regime: the solver counts and publishes it as given.
+            status: if fn_ <= 0.0 {
+                ContactStatus::Open
+            } else if sliding {
+                ContactStatus::Sliding
+            } else {
+                ContactStatus::Sticking
+            },
         }
     }
 }

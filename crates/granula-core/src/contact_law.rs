@@ -1,5 +1,7 @@
 //! The smooth (MD) contact law trait: force and torque from contact kinematics and history.
 
+use crate::body_set::BodySet;
+use crate::contact::{point_relative_velocity, ContactGeometry, ContactStatus};
 use crate::energy::Dissipation;
 use crate::material::PairMaterial;
 use crate::math::{DQuat, DVec3};
@@ -37,7 +39,54 @@ pub struct ContactKinematics<'a> {
     pub rotation2: DVec3,
 }
 
-impl ContactKinematics<'_> {
+impl<'a> ContactKinematics<'a> {
+    /// The kinematics of a contact of geometry `g` between two bodies moving with
+    /// velocities v₁, v₂ and angular velocities ω₁, ω₂ (`motion1`, `motion2` as (v, ω)):
+    /// overlap δ = −g, relative velocity 𝒱 = v₂ + ω₂ × l₂ − (v₁ + ω₁ × l₁) (000 eq. 3),
+    /// relative angular velocity ω₂ − ω₁; the rotation increments are zero (set
+    /// [`ContactKinematics::rotation1`] and `rotation2` after, if tracked).
+    #[inline(always)]
+    pub fn from_motion(
+        g: &ContactGeometry,
+        motion1: (DVec3, DVec3),
+        motion2: (DVec3, DVec3),
+        effective_mass: f64,
+        material: &'a PairMaterial,
+        dt: f64,
+    ) -> Self {
+        let ((v1, w1), (v2, w2)) = (motion1, motion2);
+        ContactKinematics {
+            normal: g.normal,
+            overlap: -g.gap,
+            relative_velocity: point_relative_velocity(v1, w1, g.branch1, v2, w2, g.branch2),
+            relative_angular_velocity: w2 - w1,
+            branch1: g.branch1,
+            branch2: g.branch2,
+            effective_radius: g.effective_radius,
+            effective_mass,
+            material,
+            dt,
+            rotation1: DVec3::ZERO,
+            rotation2: DVec3::ZERO,
+        }
+    }
+
+    /// The kinematics of the contact of geometry `g` between bodies `i` (1) and `j` (2) of
+    /// `bodies`, from their current velocities ([`ContactKinematics::from_motion`]).
+    #[inline(always)]
+    pub fn new(
+        bodies: &BodySet,
+        i: usize,
+        j: usize,
+        g: &ContactGeometry,
+        effective_mass: f64,
+        material: &'a PairMaterial,
+        dt: f64,
+    ) -> Self {
+        let motion = |k: usize| (bodies.velocity[k], bodies.angular_velocity[k]);
+        Self::from_motion(g, motion(i), motion(j), effective_mass, material, dt)
+    }
+
     /// The same contact after a rigid rotation `q` of the pair: every vector turned by `q`,
     /// scalars unchanged. An objective law gives the turned force (the conformance kit's
     /// objectivity check).
@@ -94,6 +143,10 @@ pub struct ContactForce {
     /// conservative part of the force, e.g. ½ k δ² for a linear spring, (8/15) E* √R* δ^(5/2)
     /// for Hertz, plus ½ |f_t|²/k_t for a tangential spring.
     pub stored: f64,
+    /// What the law decided: open, sticking, sliding (the tangential model at its limit) or
+    /// cohesive (held in tension). Solvers count and publish it as given. Defaults to
+    /// [`ContactStatus::Sticking`]; a law with a friction limit or an attraction sets it.
+    pub status: ContactStatus,
 }
 
 /// A smooth contact law. Implement this trait to plug a new law into the MD solver; the

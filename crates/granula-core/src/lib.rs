@@ -37,7 +37,9 @@ pub use body::{
 pub use body_set::{euler_angular_acceleration, BodySet, MotionKind};
 pub use broadphase::Broadphase;
 pub use clock::Clock;
-pub use contact::{Contact, ContactGeometry, ContactKey, ContactStore};
+pub use contact::{
+    point_relative_velocity, Contact, ContactGeometry, ContactKey, ContactRecord, ContactStatus, ContactStore,
+};
 pub use contact_law::{ContactForce, ContactKinematics, ContactLaw};
 pub use energy::{Dissipation, EnergyLedger};
 pub use energy_guard::{EnergyGuard, GuardAccounts, GuardMemory};

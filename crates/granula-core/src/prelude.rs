@@ -5,7 +5,7 @@ pub use crate::body::{
 };
 pub use crate::broadphase::Broadphase;
 pub use crate::clock::Clock;
-pub use crate::contact::{Contact, ContactGeometry, ContactKey, ContactStore};
+pub use crate::contact::{Contact, ContactGeometry, ContactKey, ContactRecord, ContactStatus, ContactStore};
 pub use crate::contact_law::{ContactForce, ContactKinematics, ContactLaw};
 pub use crate::energy::{Dissipation, EnergyLedger};
 pub use crate::energy_guard::EnergyGuard;

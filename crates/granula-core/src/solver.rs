@@ -1,6 +1,7 @@
 //! The solver trait, the step context it works in, and the per-step report.
 
 use crate::body_set::BodySet;
+use crate::contact::ContactRecord;
 use crate::energy::Dissipation;
 use crate::handle::BodyHandle;
 use crate::material::MaterialTable;
@@ -80,6 +81,20 @@ pub trait Solver {
     fn ledger_source(&self) -> String {
         format!("solver '{}'", self.name())
     }
+
+    /// From the next step on, publish (or stop publishing) the contacts of each step for
+    /// [`Solver::contacts`]. Off by default, so that a run no output reads pays nothing; a
+    /// solver that cannot publish ignores it (the default).
+    fn publish_contacts(&mut self, _on: bool) {}
+
+    /// The contacts of the last step, if it published them ([`Solver::publish_contacts`]):
+    /// every contact the law (or the local solver) was evaluated for, at the configuration
+    /// where its force was computed, with the force and couple the step applied and the
+    /// law's status ([`Contact`](crate::Contact)). Empty when the last step did not publish
+    /// (the default).
+    fn contacts(&self) -> &[ContactRecord] {
+        &[]
+    }
 }
 
 /// What a solver may use during one step, built by [`World::step`](crate::World::step)
@@ -106,7 +121,7 @@ pub struct StepContext<'a> {
     pub step: u64,
 }
 
-/// Counts of contact states at the end of a step (NSCD) or of force regimes (MD).
+/// Counts of contacts by the status their law decided ([`ContactStatus`](crate::ContactStatus)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ContactStatusCounts {
     /// Contacts with zero normal force (open, incipient).
@@ -115,6 +130,30 @@ pub struct ContactStatusCounts {
     pub sticking: usize,
     /// Closed contacts at the Coulomb limit.
     pub sliding: usize,
+    /// Contacts held in tension by cohesion ([`ContactStatus::Cohesive`](crate::ContactStatus)).
+    pub cohesive: usize,
+}
+
+impl ContactStatusCounts {
+    /// Counts one contact of status `s`.
+    #[inline(always)]
+    pub fn count(&mut self, s: crate::ContactStatus) {
+        use crate::ContactStatus::*;
+        match s {
+            Open => self.open += 1,
+            Sticking => self.sticking += 1,
+            Sliding => self.sliding += 1,
+            Cohesive => self.cohesive += 1,
+        }
+    }
+
+    /// Adds the counts of `o`.
+    pub fn add(&mut self, o: &ContactStatusCounts) {
+        self.open += o.open;
+        self.sticking += o.sticking;
+        self.sliding += o.sliding;
+        self.cohesive += o.cohesive;
+    }
 }
 
 /// Something the user should know about a step that is not an error.

@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::DVec3;
-use granula_core::{SphereBuilder, World};
+use granula_core::{BodyHandle, ContactKey, ContactStatus, SphereBuilder, World};
 use granula_io::generate::{random_packing, Region, SizeDistribution};
 use granula_io::output::{love_weber_stress, write_particles, ContactRecord};
 use granula_io::Scene;
@@ -47,9 +47,14 @@ fn benches(c: &mut Criterion) {
             point: 0.5 * (w.bodies.position[i as usize] + w.bodies.position[i as usize + 1]),
             normal: DVec3::Z,
             gap: 0.0,
-            branch1: DVec3::ZERO,
-            branch2: DVec3::ZERO,
+            branch1: 0.5 * (w.bodies.position[i as usize + 1] - w.bodies.position[i as usize]),
+            branch2: 0.5 * (w.bodies.position[i as usize] - w.bodies.position[i as usize + 1]),
             force: DVec3::new(0.1, 0.2, 1.0),
+            key: ContactKey { body1: BodyHandle(i), body2: BodyHandle(i + 1), feature: 0 },
+            tangent: DVec3::X,
+            relative_velocity: DVec3::ZERO,
+            couple: DVec3::ZERO,
+            status: ContactStatus::Sticking,
         })
         .collect();
     g.bench_function(BenchmarkId::new("love_weber_stress", N), |b| {

@@ -8,7 +8,7 @@ use crate::submodel::{
     CohesionModel, DampingModel, NoCohesion, NoRolling, NoTwisting, NormalModel, NormalState, RollingModel,
     TangentialModel, TwistingModel,
 };
-use granula_core::{ContactForce, ContactKinematics, ContactLaw, Dissipation, PairMaterial};
+use granula_core::{ContactForce, ContactKinematics, ContactLaw, ContactStatus, Dissipation, PairMaterial};
 
 /// A contact law composed of a normal model `N`, a normal damping `D`, a tangential model
 /// `T`, and optional rolling `R`, twisting `W` and cohesion `C` models.
@@ -19,7 +19,10 @@ use granula_core::{ContactForce, ContactKinematics, ContactLaw, Dissipation, Pai
 /// 3. cohesion attraction F_C from `C` (within its range, overlapping or not);
 /// 4. tangential force, rolling and twisting couples from `T`, `R`, `W`, with the friction
 ///    load F = R_n + F_C (001 §1.8);
-/// 5. force on body 2 = (F − F_C) n + f_t; couple on body 2 = T_r + T_w.
+/// 5. force on body 2 = (F − F_C) n + f_t; couple on body 2 = T_r + T_w;
+/// 6. the status ([`contact_status`]): cohesive when the cohesion holds the pair in
+///    tension (F − F_C < 0 with F_C > 0), open when the normal force is not positive,
+///    sliding when the tangential model is at its limit, sticking otherwise.
 ///
 /// Energy: every part reports what it dissipates during the step and what it stores; the
 /// normal damping dissipates F_d δ̇ Δt (the clamped value of F_d). When the gap is positive
@@ -227,7 +230,12 @@ where
         let coh = self.cohesion.cohesion(k);
         if !(k.overlap > 0.0) {
             *h = Self::History::default();
-            return ContactForce { force: -coh.attraction * n, stored: coh.stored, ..Default::default() };
+            return ContactForce {
+                force: -coh.attraction * n,
+                stored: coh.stored,
+                status: contact_status(-coh.attraction, coh.attraction, false),
+                ..Default::default()
+            };
         }
         let rate = -k.relative_velocity.dot(n);
         let el = self.normal.elastic(k);
@@ -261,6 +269,27 @@ where
                 body_damping: 0.0,
             },
             stored: el.stored + t.stored + r.stored + w.stored + coh.stored,
+            status: contact_status(repulsion - coh.attraction, coh.attraction, t.sliding),
         }
+    }
+}
+
+/// The status of a composed law's contact from its net normal force `normal` = F − F_C on
+/// body 2 along n (N), its cohesion attraction F_C ≥ 0 and the tangential model's limit
+/// flag: [`ContactStatus::Cohesive`] when the cohesion holds the pair in tension
+/// (F − F_C < 0 with F_C > 0), [`ContactStatus::Open`] when the normal force is not
+/// positive otherwise (no contact force, or a pulling dashpot under
+/// [`TensionPolicy::AllowDampingTension`]), [`ContactStatus::Sliding`] at the friction
+/// limit, [`ContactStatus::Sticking`] below it.
+#[inline(always)]
+pub fn contact_status(normal: f64, attraction: f64, sliding: bool) -> ContactStatus {
+    if normal < 0.0 && attraction > 0.0 {
+        ContactStatus::Cohesive
+    } else if !(normal > 0.0) {
+        ContactStatus::Open
+    } else if sliding {
+        ContactStatus::Sliding
+    } else {
+        ContactStatus::Sticking
     }
 }

@@ -73,7 +73,7 @@ pub mod prelude {
 }
 
 pub use cohesion::ConstantCohesion;
-pub use composed::{Composed, TensionPolicy, MAX_DAMPING_STEP};
+pub use composed::{contact_status, Composed, TensionPolicy, MAX_DAMPING_STEP};
 pub use damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};
 pub use error::MdError;
 pub use history::{ComposedHistory, SubHistory};

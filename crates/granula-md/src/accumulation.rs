@@ -19,7 +19,7 @@
 //! threads give bit-identical forces.
 
 use crate::pairs::{Candidate, PairList};
-use granula_core::{parallel, DVec3};
+use granula_core::{parallel, ContactKey, ContactRecord, DVec3};
 use rayon::prelude::*;
 
 /// The loads of one pair: the force on body 2 (body 1 gets the opposite) and the torque on
@@ -40,31 +40,42 @@ const WINDOW_BUDGET: usize = 4;
 
 /// Where the loads of the pairs of a block go.
 pub(crate) trait LoadSink {
+    /// Whether the sink keeps the contacts ([`LoadSink::record`]); a constant, so that the
+    /// pass builds no record for the sinks that do not.
+    const RECORDS: bool = false;
     /// Pair `p` (global index) carries no load this step.
     fn none(&mut self, p: usize);
     /// Pair `p` between bodies `i` and `j` carries `load` (on body 2; body 1 gets the
     /// opposite force).
     fn add(&mut self, p: usize, i: usize, j: usize, load: PairLoad);
+    /// Pair `p` was a contact of this step, published as `contact` (its key is filled in
+    /// by the sink). Only called when [`LoadSink::RECORDS`].
+    fn record(&mut self, _p: usize, _contact: ContactRecord) {}
 }
 
-/// A sink that also keeps the force of each pair of its block (pairs
-/// `base..base + forces.len()`), for [`MdSolver::contact_forces`](crate::MdSolver::contact_forces).
+/// A sink that also keeps the contacts of its block (pairs `base..base + keys.len()`), in
+/// pair order, for [`MdSolver::contacts`](granula_core::Solver::contacts).
 pub(crate) struct Recording<'a, S> {
     pub inner: S,
     pub base: usize,
-    pub forces: &'a mut [DVec3],
+    /// The keys of the block's pairs.
+    pub keys: &'a [ContactKey],
+    pub contacts: &'a mut Vec<ContactRecord>,
 }
 
 impl<S: LoadSink> LoadSink for Recording<'_, S> {
+    const RECORDS: bool = true;
     #[inline(always)]
     fn none(&mut self, p: usize) {
-        self.forces[p - self.base] = DVec3::ZERO;
         self.inner.none(p);
     }
     #[inline(always)]
     fn add(&mut self, p: usize, i: usize, j: usize, load: PairLoad) {
-        self.forces[p - self.base] = load.force;
         self.inner.add(p, i, j, load);
+    }
+    #[inline(always)]
+    fn record(&mut self, p: usize, contact: ContactRecord) {
+        self.contacts.push(ContactRecord { key: self.keys[p - self.base], ..contact });
     }
 }
 

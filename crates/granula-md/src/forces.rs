@@ -9,8 +9,8 @@ use crate::accumulation::{Accumulation, LoadSink, PairLoad, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
 use granula_core::narrowphase::{Narrowphase, NarrowphaseError};
 use granula_core::{
-    parallel, BodySet, ContactForce, ContactGeometry, ContactKinematics, ContactLaw, ContactStatusCounts, DVec3,
-    Dissipation, PairMaterial,
+    parallel, BodyHandle, BodySet, ContactForce, ContactGeometry, ContactKey, ContactKinematics, ContactLaw,
+    ContactRecord, ContactStatusCounts, DVec3, Dissipation, PairMaterial,
 };
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -49,9 +49,7 @@ impl BlockSummary {
     /// Folds `o` (a later block) into `self`; ties keep the earlier pair.
     pub fn merge(&mut self, o: &BlockSummary) {
         self.contacts += o.contacts;
-        self.status.open += o.status.open;
-        self.status.sticking += o.status.sticking;
-        self.status.sliding += o.status.sliding;
+        self.status.add(&o.status);
         self.dissipated += o.dissipated;
         self.stored += o.stored;
         if o.max_ratio > self.max_ratio {
@@ -87,16 +85,6 @@ pub(crate) struct PassInput<'a, L> {
     pub commit: bool,
 }
 
-/// The geometry a law needs: normal (1 → 2), gap, branch vectors, effective radius.
-#[derive(Clone, Copy, Debug)]
-struct PairGeometry {
-    normal: DVec3,
-    gap: f64,
-    branch1: DVec3,
-    branch2: DVec3,
-    effective_radius: f64,
-}
-
 /// Contact geometry of one candidate within its margin, `Ok(None)` beyond it, `Err` when
 /// undefined or unsupported, with the typed narrowphase error put in `failure` if it holds
 /// none yet (the error stays out of the return value, which keeps the hot loop's code as
@@ -112,10 +100,11 @@ fn geometry(
     narrowphase: &Narrowphase,
     c: &Candidate,
     failure: &mut Option<NarrowphaseError>,
-) -> Result<Option<PairGeometry>, ()> {
+) -> Result<Option<ContactGeometry>, ()> {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
     match c.kind {
         PairKind::Spheres => {
-            let d = b.position[c.body2 as usize] - b.position[c.body1 as usize];
+            let d = b.position[j] - b.position[i];
             let dist2 = d.length_squared();
             if dist2 > c.reach2 {
                 return Ok(None);
@@ -129,7 +118,16 @@ fn geometry(
             let normal = d * (1.0 / dist);
             let gap = dist - r1 - r2;
             let branch1 = normal * (r1 + 0.5 * gap);
-            Ok(Some(PairGeometry { normal, gap, branch1, branch2: branch1 - d, effective_radius: c.effective_radius }))
+            Ok(Some(ContactGeometry {
+                // Only read when the contacts are published.
+                point: b.position[i] + branch1,
+                normal,
+                gap,
+                branch1,
+                branch2: branch1 - d,
+                effective_radius: c.effective_radius,
+                feature: 0,
+            }))
         }
         PairKind::General => general_geometry(b, narrowphase, c).map_err(|e| {
             failure.get_or_insert(e);
@@ -137,22 +135,43 @@ fn geometry(
     }
 }
 
-/// What the law sees of candidate `c` in contact with geometry `g`: the relative velocity
-/// at the contact point (its normal part shifted to the force's time level by the
-/// integrator's offsets, if any), the branch vectors, the pair's constants and, when the
-/// law reads them (`rotations`), the bodies' rotations since the previous evaluation.
-#[inline(always)]
-fn kinematics<'a, L>(
-    input: &PassInput<'_, L>,
+thread_local! {
+    /// The points of a host pair, reused from pair to pair on each thread.
+    static SCRATCH: RefCell<Vec<ContactGeometry>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The narrowphase path of [`geometry`], kept out of line (and its point buffer out of the
+/// loop's frame) so that the sphere pairs' loop stays as it was before the dispatch existed.
+#[inline(never)]
+fn general_geometry(
+    b: &BodySet,
+    narrowphase: &Narrowphase,
     c: &Candidate,
-    g: &PairGeometry,
-    material: &'a PairMaterial,
+) -> Result<Option<ContactGeometry>, NarrowphaseError> {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    SCRATCH.with(|scratch| narrowphase.collide_feature(b, i, j, c.margin, c.feature as u32, &mut scratch.borrow_mut()))
+}
+
+/// The error of two concentric spheres, with the core's wording.
+#[cold]
+fn concentric(b: &BodySet, c: &Candidate) -> NarrowphaseError {
+    let (body1, body2) = (b.handle[c.body1 as usize], b.handle[c.body2 as usize]);
+    NarrowphaseError::Degenerate { body1, body2, reason: "concentric spheres" }
+}
+
+/// The kinematics of candidate `c` of geometry `g` (the core's constructor), with the
+/// normal rate moved to the force's time level and the rotation increments if the law
+/// reads them.
+#[inline(always)]
+fn kinematics<'a, L: ContactLaw>(
+    input: &PassInput<'a, L>,
+    c: &Candidate,
+    g: &ContactGeometry,
     rotations: bool,
 ) -> ContactKinematics<'a> {
-    let b = input.bodies;
     let (i, j) = (c.body1 as usize, c.body2 as usize);
-    let (wi, wj) = (b.angular_velocity[i], b.angular_velocity[j]);
-    let mut relative_velocity = b.velocity[j] + wj.cross(g.branch2) - b.velocity[i] - wi.cross(g.branch1);
+    let material = &input.materials[c.material as usize];
+    let mut kin = ContactKinematics::new(input.bodies, i, j, g, c.effective_mass, material, input.dt);
     if let Some((dv, dw)) = input.velocity_offsets {
         // The normal rate at the force's time level (dashpots); the tangential part stays
         // the body set's (Verlet: half-step, so that a spring increment 𝒱_t Δt is the
@@ -162,48 +181,44 @@ fn kinematics<'a, L>(
         if c.kind != PairKind::Spheres {
             lead += dw[j].cross(g.branch2) - dw[i].cross(g.branch1);
         }
-        relative_velocity += g.normal * lead.dot(g.normal);
+        kin.relative_velocity += g.normal * lead.dot(g.normal);
     }
-    ContactKinematics {
+    if rotations {
+        kin.rotation1 = input.rotation[i];
+        kin.rotation2 = input.rotation[j];
+    }
+    kin
+}
+
+/// The published record of a contact (its key is filled in by the recording sink).
+#[inline(always)]
+fn record(c: &Candidate, g: &ContactGeometry, kin: &ContactKinematics<'_>, cf: &ContactForce) -> ContactRecord {
+    ContactRecord {
+        key: ContactKey { body1: BodyHandle(u32::MAX), body2: BodyHandle(u32::MAX), feature: g.feature },
+        body1: c.body1,
+        body2: c.body2,
+        point: g.point,
         normal: g.normal,
-        overlap: -g.gap,
-        relative_velocity,
-        relative_angular_velocity: wj - wi,
+        tangent: g.tangents().0,
+        gap: g.gap,
         branch1: g.branch1,
         branch2: g.branch2,
-        effective_radius: g.effective_radius,
-        effective_mass: c.effective_mass,
-        material,
-        dt: input.dt,
-        rotation1: if rotations { input.rotation[i] } else { DVec3::ZERO },
-        rotation2: if rotations { input.rotation[j] } else { DVec3::ZERO },
+        relative_velocity: kin.relative_velocity,
+        force: cf.force,
+        couple: cf.torque,
+        status: cf.status,
     }
 }
 
 impl BlockSummary {
-    /// Counts the committed contact `p` (candidate `c`, geometry `g`) whose law gave `cf`:
-    /// its regime (open, sticking or sliding against the pair's dynamic friction) and its
-    /// overlap, against the block's largest overlap and overlap ratio.
+    /// Books a committed contact of candidate `c` (pair `p`) of geometry `g`: count by the
+    /// law's status, energies, largest overlap and overlap ratio.
     #[inline(always)]
-    fn count(
-        &mut self,
-        cf: &ContactForce,
-        g: &PairGeometry,
-        material: &PairMaterial,
-        c: &Candidate,
-        b: &BodySet,
-        p: usize,
-    ) {
-        let f_n = cf.force.dot(g.normal);
-        let f_t2 = (cf.force - g.normal * f_n).length_squared();
-        let cap = material.dynamic_friction * f_n;
-        if f_n <= 0.0 {
-            self.status.open += 1;
-        } else if f_t2 > 0.0 && f_t2 >= cap * cap * (1.0 - 2e-9) {
-            self.status.sliding += 1;
-        } else {
-            self.status.sticking += 1;
-        }
+    fn book(&mut self, b: &BodySet, p: usize, c: &Candidate, g: &ContactGeometry, cf: &ContactForce) {
+        self.contacts += 1;
+        self.dissipated += cf.dissipated;
+        self.stored += cf.stored;
+        self.status.count(cf.status);
         let overlap = -g.gap;
         if overlap > 0.0 {
             self.max_overlap = self.max_overlap.max(overlap);
@@ -220,38 +235,6 @@ impl BlockSummary {
             }
         }
     }
-}
-
-thread_local! {
-    /// The points of a host pair, reused from pair to pair on each thread.
-    static SCRATCH: RefCell<Vec<ContactGeometry>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The narrowphase path of [`geometry`], kept out of line (and its point buffer out of the
-/// loop's frame) so that the sphere pairs' loop stays as it was before the dispatch existed.
-#[inline(never)]
-fn general_geometry(
-    b: &BodySet,
-    narrowphase: &Narrowphase,
-    c: &Candidate,
-) -> Result<Option<PairGeometry>, NarrowphaseError> {
-    let (i, j) = (c.body1 as usize, c.body2 as usize);
-    let g = SCRATCH
-        .with(|scratch| narrowphase.collide_feature(b, i, j, c.margin, c.feature as u32, &mut scratch.borrow_mut()))?;
-    Ok(g.map(|g| PairGeometry {
-        normal: g.normal,
-        gap: g.gap,
-        branch1: g.branch1,
-        branch2: g.branch2,
-        effective_radius: g.effective_radius,
-    }))
-}
-
-/// The error of two concentric spheres, with the core's wording.
-#[cold]
-fn concentric(b: &BodySet, c: &Candidate) -> NarrowphaseError {
-    let (body1, body2) = (b.handle[c.body1 as usize], b.handle[c.body2 as usize]);
-    NarrowphaseError::Degenerate { body1, body2, reason: "concentric spheres" }
 }
 
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
@@ -293,8 +276,7 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
                 continue;
             }
         };
-        let material = &input.materials[c.material as usize];
-        let kin = kinematics(input, c, &g, material, rotations);
+        let kin = kinematics(input, c, &g, rotations);
         let cf: ContactForce = if input.commit {
             input.law.force(&kin, hist)
         } else {
@@ -314,11 +296,11 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
         if !input.commit {
             continue;
         }
-        summary.contacts += 1;
-        summary.dissipated += cf.dissipated;
-        summary.stored += cf.stored;
+        if S::RECORDS {
+            sink.record(p, record(c, &g, &kin, &cf));
+        }
         *last_stored = cf.stored;
-        summary.count(&cf, &g, material, c, b, p);
+        summary.book(b, p, c, &g, &cf);
     }
     summary.failed = failure;
     summary
@@ -327,7 +309,8 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
 /// Runs the pass over all candidates and leaves the contact loads of every body in `force`
 /// and `torque` (overwritten), with one summary per block of `accumulation` in `summaries`.
 /// `stored` holds, per pair, the elastic energy stored at its last evaluation; `record`,
-/// if given, receives the force of every pair (on body 2; zero when out of contact).
+/// if given (the keys of the candidates and one list per block), receives the contacts of
+/// each block in pair order.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn pair_pass<L: ContactLaw>(
     input: &PassInput<'_, L>,
@@ -336,7 +319,7 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     histories: &mut [L::History],
     stored: &mut [f64],
     summaries: &mut [BlockSummary],
-    record: Option<&mut [DVec3]>,
+    record: Option<(&[ContactKey], &mut [Vec<ContactRecord>])>,
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) {
@@ -379,16 +362,16 @@ fn each_block<L: ContactLaw, S: LoadSink + Send>(
         });
 }
 
-/// `sinks` (one per block of `block` pairs) wrapped so that they also write each pair's
-/// force into `out`.
+/// `sinks` (one per block of `block` pairs) wrapped so that they also keep each block's
+/// contacts, with the keys `keys` of the pairs, in the k-th list of `out`.
 fn recording<'a, S: LoadSink + Send>(
     sinks: impl IndexedParallelIterator<Item = S>,
-    out: &'a mut [DVec3],
+    (keys, out): (&'a [ContactKey], &'a mut [Vec<ContactRecord>]),
     block: usize,
 ) -> impl IndexedParallelIterator<Item = Recording<'a, S>> {
-    sinks.zip(out.par_chunks_mut(block)).enumerate().map(move |(k, (inner, forces))| Recording {
-        inner,
-        base: k * block,
-        forces,
+    sinks.zip(out.par_iter_mut()).enumerate().map(move |(k, (inner, contacts))| {
+        contacts.clear();
+        let base = k * block;
+        Recording { inner, base, keys: &keys[base..(base + block).min(keys.len())], contacts }
     })
 }

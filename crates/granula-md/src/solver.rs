@@ -8,8 +8,9 @@ use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::PairList;
 use granula_broadphase::VerletPairs;
 use granula_core::{
-    rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactLaw, ContactStore, DQuat, DVec3,
-    Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, Solver, StepContext, StepReport, StepWarning,
+    rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactLaw, ContactRecord, ContactStore,
+    DQuat, DVec3, Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, Solver, StepContext, StepReport,
+    StepWarning,
 };
 use std::sync::Arc;
 
@@ -37,7 +38,12 @@ use std::sync::Arc;
 ///    count), plus local damping if enabled;
 /// 6. correct ([`Integrator::correct`]).
 ///
-/// The report carries contacts and their regimes, the largest overlap, broadphase rebuilds,
+/// When asked ([`Solver::publish_contacts`]), step 4 also keeps a [`ContactRecord`] of
+/// every contact the law was called for, at the configuration of that pass (under a
+/// predictor-corrector, the predicted one), with the force and couple it applied and the
+/// law's status: [`Solver::contacts`].
+///
+/// The report carries contacts and their statuses as the law decided them, the largest overlap, broadphase rebuilds,
 /// the energy dissipated per mechanism, the elastic energy stored, and the work of external
 /// loads and kinematic bodies, so that the world's ledger balances:
 /// kinetic + potential + stored + dissipated = initial + external work.
@@ -101,12 +107,12 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) primed_version: Option<u64>,
     pub(crate) primed_materials: usize,
     pub(crate) kinematic_power: f64,
-    /// Whether committed evaluations keep each pair's force ([`MdSolver::record_contact_forces`]).
-    record_forces: bool,
-    /// Per candidate pair, its force at the last committed evaluation, if it was recorded.
-    recorded: Vec<DVec3>,
-    /// `recorded` matches the current candidates.
-    recorded_valid: bool,
+    /// Whether committed evaluations publish their contacts ([`Solver::publish_contacts`]).
+    publish: bool,
+    /// The contacts of each block at the last committed evaluation, if it published them.
+    block_contacts: Vec<Vec<ContactRecord>>,
+    /// The contacts of the last step, in candidate order ([`Solver::contacts`]).
+    contacts: Vec<ContactRecord>,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -145,9 +151,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             primed_version: None,
             primed_materials: 0,
             kinematic_power: 0.0,
-            record_forces: false,
-            recorded: Vec::new(),
-            recorded_valid: false,
+            publish: false,
+            block_contacts: Vec::new(),
+            contacts: Vec::new(),
         })
     }
 
@@ -172,20 +178,18 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     }
 
     /// From the next step on, keeps (or stops keeping) the force of every contact as the
-    /// step applied it, for [`MdSolver::contact_forces`]. Off by default: it costs one store
-    /// per candidate pair and step.
+    /// step applied it: the same switch as [`Solver::publish_contacts`].
     pub fn record_contact_forces(&mut self, on: bool) {
-        self.record_forces = on;
+        self.publish = on;
     }
 
-    /// The contact forces the last step applied, if it recorded them
-    /// ([`MdSolver::record_contact_forces`]): for each pair in contact, its key (bodies by
-    /// handle, body 1 the smaller handle) and the force on body 2 (body 1 gets the opposite),
-    /// in candidate order. Empty if the last step did not record. Keys by handle stay valid
-    /// when bodies are removed after the step.
+    /// The contact forces the last step applied, if it published its contacts
+    /// ([`Solver::publish_contacts`]): for each contact with a non-zero force, its key
+    /// (bodies by handle, body 1 the smaller handle) and the force on body 2 (body 1 gets
+    /// the opposite), in candidate order. Empty if the last step did not publish. Keys by
+    /// handle stay valid when bodies are removed after the step.
     pub fn contact_forces(&self) -> impl Iterator<Item = (granula_core::ContactKey, DVec3)> + '_ {
-        let recorded = if self.recorded_valid { &self.recorded[..] } else { &[] };
-        self.store.keys().iter().zip(recorded).filter(|(_, f)| **f != DVec3::ZERO).map(|(k, f)| (*k, *f))
+        self.contacts.iter().filter(|c| c.force != DVec3::ZERO).map(|c| (c.key, c.force))
     }
 
     /// The broadphase with its skin layer.
@@ -270,7 +274,6 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.accumulation.rebuild(&self.pairs.candidates, bodies.len(), |i| bodies.motion[i] == MotionKind::Dynamic);
         self.summaries.clear();
         self.summaries.resize(self.accumulation.blocks(), BlockSummary::default());
-        self.recorded_valid = false;
     }
 
     /// Contact loads of the current state into `bodies.force` / `bodies.torque`; returns the
@@ -302,18 +305,23 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                 .filter(|(dv, dw)| commit && dv.len() == bodies.len() && dw.len() == dv.len()),
             commit,
         };
-        let (_, histories) = self.store.split_mut();
+        let (keys, histories) = self.store.split_mut();
         let (_, stored) = self.stored_energy.split_mut();
         let (accumulation, summaries) = (&mut self.accumulation, &mut self.summaries);
-        let record = if commit && self.record_forces {
-            self.recorded.clear();
-            self.recorded.resize(input.candidates.len(), DVec3::ZERO);
-            Some(&mut self.recorded[..])
-        } else {
-            None
-        };
-        self.recorded_valid = record.is_some();
+        let publish = commit && self.publish;
+        if publish {
+            self.block_contacts.resize_with(summaries.len(), Vec::new);
+        }
+        let record = publish.then(|| (keys, &mut self.block_contacts[..summaries.len()]));
         pair_pass(&input, &self.pairs, accumulation, histories, stored, summaries, record, &mut force, &mut torque);
+        if commit {
+            self.contacts.clear();
+        }
+        if publish {
+            for block in &self.block_contacts[..self.summaries.len()] {
+                self.contacts.extend_from_slice(block);
+            }
+        }
         bodies.force = force;
         bodies.torque = torque;
         let mut total = BlockSummary::default();
@@ -484,6 +492,19 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
     /// The contact law, by name.
     fn ledger_source(&self) -> String {
         format!("contact law '{}'", self.law.name())
+    }
+
+    /// Publishing costs one record per contact and step, built in the force pass (a
+    /// separate monomorphised loop, so the pass without it is unchanged).
+    fn publish_contacts(&mut self, on: bool) {
+        self.publish = on;
+    }
+
+    /// The contacts of the last step in candidate order, at the configuration of the force
+    /// pass (the predicted one under a predictor-corrector), with the relative velocity the
+    /// law saw (normal part at the force's time level) and the law's status.
+    fn contacts(&self) -> &[ContactRecord] {
+        &self.contacts
     }
 
     fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, MdError> {

@@ -77,6 +77,8 @@ pub struct ColdContact {
     pub store_index: u32,
     /// Gap at the intermediate configuration (m).
     pub gap: f64,
+    /// Contact point at the intermediate configuration (m).
+    pub point: DVec3,
     /// Local relative velocity with no contact impulse at all, H* v_free.
     pub u_free: DVec3,
     /// Smaller radius of the pair (for the overlap ratio).

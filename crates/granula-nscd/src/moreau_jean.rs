@@ -21,7 +21,8 @@ use crate::materials::check_materials;
 use crate::prefetch::prefetch;
 use crate::sweep::fill_order;
 use granula_core::{
-    Broadphase, ContactKey, ContactStore, DMat3, DQuat, DVec3, Solver, StepContext, StepReport, StepWarning,
+    point_relative_velocity, Broadphase, ContactKey, ContactRecord, ContactStore, DMat3, DQuat, DVec3, Solver,
+    StepContext, StepReport, StepWarning,
 };
 use nalgebra::Vector6;
 use rand::SeedableRng;
@@ -87,6 +88,10 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) rng: ChaCha8Rng,
     pub(crate) saved_kinematic: Vec<(usize, DVec3, DQuat)>,
     pub(crate) updates: u64,
+    /// Whether the steps publish their contacts ([`Solver::publish_contacts`]).
+    pub(crate) publish: bool,
+    /// The contacts of the last step, if it published them.
+    pub(crate) published: Vec<ContactRecord>,
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {
@@ -129,6 +134,8 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             rng,
             saved_kinematic: Vec::new(),
             updates: 0,
+            publish: false,
+            published: Vec::new(),
         })
     }
 
@@ -295,7 +302,7 @@ pub(crate) fn update6<L: NonSmoothLaw>(
     mob: &[BodyMobility],
 ) -> (DVec3, DVec3, DVec3, DVec3) {
     let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
-    let ul = c.to_local(v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1));
+    let ul = c.to_local(point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2));
     let ol = c.to_local(v2.w - v1.w);
     let x0 = Vector6::new(c.p.x, c.p.y, c.p.z, k.q.x, k.q.y, k.q.z);
     let b = Vector6::new(ul.x, ul.y, ul.z, ol.x, ol.y, ol.z) - k.w6 * x0;
@@ -327,7 +334,7 @@ pub(crate) fn update<L: NonSmoothLaw>(
     omega: f64,
 ) -> (DVec3, DVec3) {
     let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
-    let u = v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1);
+    let u = point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2);
     let s = c.s();
     let ul = DVec3::new(u.dot(c.n), u.dot(c.t), u.dot(s));
     let problem = if c.coupled == u32::MAX {
@@ -363,6 +370,17 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
     /// can close is seen, however far a body moves.
     fn detects_along_the_step(&self) -> bool {
         true
+    }
+
+    fn publish_contacts(&mut self, on: bool) {
+        self.publish = on;
+    }
+
+    /// The contacts of the last step in sweep-list order, at the detection configuration
+    /// q_m = q + (1 − θ) Δt v of the step, with the mean force P/Δt and couple Q/Δt, the
+    /// relative velocity at the end of the step and the local solver's status.
+    fn contacts(&self) -> &[ContactRecord] {
+        &self.published
     }
 
     fn step(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, NscdError> {

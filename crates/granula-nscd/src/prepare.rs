@@ -12,8 +12,8 @@ use crate::moreau_jean::{apply, apply_couple, NscdSolver};
 use crate::sweep::SweepOrder;
 use granula_core::math::{integrate_orientation, tangent_frame};
 use granula_core::{
-    BodyRef, BodySet, Broadphase, ContactGeometry, ContactKey, CoreError, DMat3, DVec3, MaterialTable, MotionKind,
-    StepContext,
+    point_relative_velocity, BodyRef, BodySet, Broadphase, ContactGeometry, ContactKey, CoreError, DMat3, DVec3,
+    MaterialTable, MotionKind, StepContext,
 };
 
 impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
@@ -143,7 +143,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         let (iu, ju) = (i as usize, j as usize);
         let (w, t, s) = self.contact_frame(iu, ju, g);
         let local = |v1: &BodyVelocity, v2: &BodyVelocity| {
-            let u = v2.v + v2.w.cross(g.branch2) - v1.v - v1.w.cross(g.branch1);
+            let u = point_relative_velocity(v1.v, v1.w, g.branch1, v2.v, v2.w, g.branch2);
             DVec3::new(u.dot(g.normal), u.dot(t), u.dot(s))
         };
         let u_free = local(&self.vel[iu], &self.vel[ju]);
@@ -193,6 +193,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             key: self.store.keys()[k],
             store_index: k as u32,
             gap: g.gap,
+            point: g.point,
             u_free,
             min_radius: b.radius[iu].min(b.radius[ju]),
         });

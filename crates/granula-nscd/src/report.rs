@@ -7,10 +7,13 @@
 //! bodies. The dissipated energy is therefore D_α = −P_α · (U_α^free + U_α^new)/2, split
 //! into its normal part (inelastic shocks) and its tangential part (sliding).
 
+use crate::contacts::{ColdContact, HotContact};
 use crate::local::{ContactStatus, NonSmoothLaw};
 use crate::moreau_jean::NscdSolver;
 use granula_core::math::integrate_orientation;
-use granula_core::{BodyHandle, BodySet, Broadphase, DVec3, MotionKind, StepReport};
+use granula_core::{
+    point_relative_velocity, BodyHandle, BodySet, Broadphase, ContactRecord, DVec3, MotionKind, StepReport,
+};
 
 impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// Step 6 and the report, for the step of `dt` from `t0`.
@@ -37,21 +40,20 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     fn book_contacts(&mut self, b: &mut BodySet, report: &mut StepReport, dt: f64) {
         let theta_dt = self.config.theta * dt;
         let states = self.store.states_mut();
+        self.published.clear();
         let mut worst = (0.0, 0.0, None::<(BodyHandle, BodyHandle)>);
         for (idx, (c, cold)) in self.contacts.hot.iter().zip(&self.contacts.cold).enumerate() {
             let (i, j) = (c.body1 as usize, c.body2 as usize);
             let (v1, v2) = (self.vel[i], self.vel[j]);
-            let u_new = c.to_local(v2.v + v2.w.cross(c.l2) - v1.v - v1.w.cross(c.l1));
+            let u_world = point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2);
+            let u_new = c.to_local(u_world);
             let mean = (cold.u_free + u_new) * 0.5;
             let (shock, cohesive) = self.law.normal_split(&c.params, c.p);
             report.dissipated.normal -= shock * mean.x;
             report.dissipated.cohesion -= cohesive * mean.x;
             report.dissipated.sliding -= c.p.y * mean.y + c.p.z * mean.z;
-            match self.law.status(&c.params, c.p) {
-                ContactStatus::Open => report.status.open += 1,
-                ContactStatus::Sticking => report.status.sticking += 1,
-                ContactStatus::Sliding => report.status.sliding += 1,
-            }
+            let status = self.law.status(&c.params, c.p);
+            report.status.count(status);
             let gap_after = cold.gap + theta_dt * u_new.x;
             let overlap = -gap_after;
             if overlap > 0.0 {
@@ -87,6 +89,10 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 carried.couple = qw;
             }
             report.dissipated.cohesion += self.law.finish(&c.params, c.p, gap_after, &mut carried.state);
+            if self.publish {
+                let couple = self.contacts.couples.get(idx).map_or(DVec3::ZERO, |k| c.to_world(k.q) / dt);
+                self.published.push(record(c, cold, u_world, f, couple, status));
+            }
         }
         report.max_overlap_ratio = worst.1;
         report.max_overlap_pair = worst.2;
@@ -112,5 +118,33 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         if !self.saved_kinematic.is_empty() {
             b.advance_kinematic(t0, dt);
         }
+    }
+}
+
+/// The published record of contact `c`: geometry at the detection configuration, the mean
+/// force `f` = P/Δt and couple on body 2, the end-of-step relative velocity `u` (world
+/// frame) and the local solver's `status`.
+fn record<P>(
+    c: &HotContact<P>,
+    cold: &ColdContact,
+    u: DVec3,
+    f: DVec3,
+    couple: DVec3,
+    status: ContactStatus,
+) -> ContactRecord {
+    ContactRecord {
+        key: cold.key,
+        body1: c.body1,
+        body2: c.body2,
+        point: cold.point,
+        normal: c.n,
+        tangent: c.t,
+        gap: cold.gap,
+        branch1: c.l1,
+        branch2: c.l2,
+        relative_velocity: u,
+        force: f,
+        couple,
+        status,
     }
 }

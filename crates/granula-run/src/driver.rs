@@ -218,7 +218,7 @@ impl Run {
     /// One step, then the sink, the flow count and the outputs due.
     pub fn step(&mut self) -> Result<&StepReport> {
         let dt = self.scene.dt();
-        self.solver.record_contact_forces(self.outputs.needs_contacts(self.world.step + 1));
+        self.solver.publish_contacts(self.outputs.needs_contacts(self.world.step + 1));
         if !self.scene.loads.is_empty() {
             loads::apply(&self.scene.loads, &self.scene.bodies, &mut self.world);
         }

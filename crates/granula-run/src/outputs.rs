@@ -4,7 +4,7 @@ use crate::sim_solver::SimSolver;
 use glam::DVec3;
 use granula_core::{StepReport, World};
 use granula_io::output::{
-    contact_records, love_weber_stress, open_csv, write_contact_list, write_contacts, write_particles, write_walls,
+    loaded_contacts, love_weber_stress, open_csv, write_contact_list, write_contacts, write_particles, write_walls,
     ContactHistory, ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
 };
 use granula_io::scene::spec::OutputSpec;
@@ -41,7 +41,6 @@ pub struct Outputs {
     stress: Vec<BufWriter<File>>,
     flow: Option<BufWriter<File>>,
     display: WallDisplay,
-    forces: Vec<(u32, u32, DVec3)>,
     records: Vec<ContactRecord>,
     contact_history: Option<ContactHistory>,
 }
@@ -114,7 +113,6 @@ impl Outputs {
             stress,
             flow,
             display: WallDisplay { half_size: scene_extent(scene), segments: 48 },
-            forces: Vec::new(),
             records: Vec::new(),
         })
     }
@@ -142,7 +140,7 @@ impl Outputs {
         }
     }
 
-    /// Whether something written at `step` reads the contact forces (the contact history
+    /// Whether something written at `step` reads the published contacts (the contact history
     /// reads them at every step).
     pub fn needs_contacts(&self, step: u64) -> bool {
         self.contact_history.is_some() || self.needs_contact_records(step)
@@ -161,14 +159,11 @@ impl Outputs {
     pub fn write(&mut self, world: &World, report: &StepReport, solver: &dyn SimSolver, dt: f64) -> Result<()> {
         let step = world.step;
         let due = |e: Option<u64>| e.is_some_and(|e| step.is_multiple_of(e));
-        if self.needs_contacts(step) {
-            solver.contact_forces(world, dt, &mut self.forces);
-        }
         if self.needs_contact_records(step) {
-            contact_records(world, self.forces.iter().copied(), &mut self.records);
+            loaded_contacts(world, solver.contacts(), &mut self.records);
         }
         if let Some(h) = &mut self.contact_history {
-            h.observe(world, &self.forces, dt)?;
+            h.observe(world, solver.contacts(), dt)?;
         }
         let t = world.time;
         if due(self.spec.series.map(|e| e.every)) {

@@ -3,8 +3,7 @@
 //! solver a scene names is composed in [`crate::compose`].
 
 use crate::adapters::{AnyBroadphase, AnyIntegrator};
-use glam::DVec3;
-use granula_core::{ContactLaw, CoreError, StepReport, World};
+use granula_core::{ContactLaw, ContactRecord, CoreError, Solver, StepReport, World};
 use granula_io::{IoError, Result};
 use granula_md::{MdSolver, MdState};
 use granula_nscd::{NonSmoothLaw, NscdSolver, NscdState};
@@ -17,12 +16,14 @@ pub trait SimSolver {
     fn describe(&self) -> String;
     /// One step through [`World::step`].
     fn step(&mut self, world: &mut World, dt: f64) -> Result<StepReport, CoreError>;
-    /// Whether the next steps must keep what [`SimSolver::contact_forces`] reads (the driver
-    /// turns it on before a step whose contacts are written). Default: nothing to do.
-    fn record_contact_forces(&mut self, _on: bool) {}
-    /// The contacts of the last step as `(body 1, body 2, force on body 2)`, dense indices
-    /// of `world` (bodies removed since the step are left out).
-    fn contact_forces(&self, world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>);
+    /// Whether the next steps must publish what [`SimSolver::contacts`] reads (the driver
+    /// turns it on before a step whose contacts are written):
+    /// [`Solver::publish_contacts`](granula_core::Solver::publish_contacts).
+    fn publish_contacts(&mut self, on: bool);
+    /// The contacts the solver published for its last step
+    /// ([`Solver::contacts`](granula_core::Solver::contacts)); empty unless
+    /// [`SimSolver::publish_contacts`] was on for that step.
+    fn contacts(&self) -> &[ContactRecord];
     /// The solver's own state (contact histories or warm-start impulses, integrator memory,
     /// random stream…) as bincode bytes, for a checkpoint taken after a step. Plain data
     /// always serialises; should it not, the error says which solver's state failed.
@@ -56,20 +57,12 @@ where
         world.step(&mut self.solver, dt)
     }
 
-    fn record_contact_forces(&mut self, on: bool) {
-        self.solver.record_contact_forces(on);
+    fn publish_contacts(&mut self, on: bool) {
+        Solver::publish_contacts(&mut self.solver, on);
     }
 
-    /// The forces the last step applied, as the solver recorded them (empty unless
-    /// [`SimSolver::record_contact_forces`] was on for that step).
-    fn contact_forces(&self, world: &World, _dt: f64, out: &mut Vec<(u32, u32, DVec3)>) {
-        out.clear();
-        let b = &world.bodies;
-        for (key, f) in self.solver.contact_forces() {
-            if let (Ok(i), Ok(j)) = (b.index(key.body1), b.index(key.body2)) {
-                out.push((i as u32, j as u32, f));
-            }
-        }
+    fn contacts(&self) -> &[ContactRecord] {
+        Solver::contacts(&self.solver)
     }
 
     /// Contact histories and stored energies by key, the integrator's memory and the
@@ -99,10 +92,13 @@ where
         world.step(self, dt)
     }
 
-    /// Impulses of the last step divided by Δt (mean forces over the step).
-    fn contact_forces(&self, _world: &World, dt: f64, out: &mut Vec<(u32, u32, DVec3)>) {
-        out.clear();
-        out.extend(self.impulses().filter(|c| c.2 != DVec3::ZERO).map(|(i, j, p)| (i, j, p / dt)));
+    fn publish_contacts(&mut self, on: bool) {
+        Solver::publish_contacts(self, on);
+    }
+
+    /// Mean forces over the step (impulses divided by Δt) at the detection configuration.
+    fn contacts(&self) -> &[ContactRecord] {
+        Solver::contacts(self)
     }
 
     /// Carried impulses and law states (e.g. the cohesive bonds) by key, and the random

@@ -1,8 +1,11 @@
 //! Contacts: the geometry of one contact point, the contact frame, the relative velocity
-//! (000 eq. 3), and the persistent store of per-pair state.
+//! (000 eq. 3), the persistent store of per-pair state, and the [`Contact`] trait through
+//! which a solver publishes the contacts of its last step ([`ContactRecord`]).
 
+mod record;
 mod store;
 
+pub use record::{Contact, ContactRecord, ContactStatus};
 pub use store::{ContactKey, ContactStore};
 
 use crate::body_set::BodySet;
@@ -37,30 +40,25 @@ impl ContactGeometry {
     }
 }
 
-/// One contact between the bodies of dense indices `body1` and `body2`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Contact {
-    /// Dense index of body 1.
-    pub body1: u32,
-    /// Dense index of body 2.
-    pub body2: u32,
-    /// Geometry.
-    pub geometry: ContactGeometry,
+/// 𝒱 = v₂ + ω₂ × l₂ − (v₁ + ω₁ × l₁) (000 eq. 3): the velocity of body 2's material point
+/// at the contact relative to body 1's, from each body's velocity v, angular velocity ω
+/// and branch vector l (centre to contact point). The one place the solvers, the outputs
+/// and the conformance kit compute it.
+#[inline(always)]
+pub fn point_relative_velocity(v1: DVec3, w1: DVec3, l1: DVec3, v2: DVec3, w2: DVec3, l2: DVec3) -> DVec3 {
+    v2 + w2.cross(l2) - v1 - w1.cross(l1)
 }
 
-impl Contact {
-    /// Relative velocity of body 2 with respect to body 1 at the contact point,
-    /// 𝒱 = v₂ + ω₂ × l₂ − (v₁ + ω₁ × l₁) (000 eq. 3).
-    #[inline]
-    pub fn relative_velocity(&self, bodies: &BodySet) -> DVec3 {
-        relative_velocity(bodies, self.body1 as usize, self.body2 as usize, &self.geometry)
-    }
-}
-
-/// 𝒱 = v₂ + ω₂ × l₂ − (v₁ + ω₁ × l₁) (000 eq. 3) for bodies `i` (1) and `j` (2).
-#[inline]
+/// 𝒱 = v₂ + ω₂ × l₂ − (v₁ + ω₁ × l₁) (000 eq. 3) for bodies `i` (1) and `j` (2) of a body
+/// set ([`point_relative_velocity`]).
+#[inline(always)]
 pub fn relative_velocity(bodies: &BodySet, i: usize, j: usize, g: &ContactGeometry) -> DVec3 {
-    bodies.velocity[j] + bodies.angular_velocity[j].cross(g.branch2)
-        - bodies.velocity[i]
-        - bodies.angular_velocity[i].cross(g.branch1)
+    point_relative_velocity(
+        bodies.velocity[i],
+        bodies.angular_velocity[i],
+        g.branch1,
+        bodies.velocity[j],
+        bodies.angular_velocity[j],
+        g.branch2,
+    )
 }

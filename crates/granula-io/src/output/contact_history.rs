@@ -2,16 +2,16 @@
 //! needs to compare an impact with theory (contact duration, largest overlap, largest
 //! force) without rebuilding it from trajectories.
 //!
-//! The forces are the solver's own (the forces the MD step applied, as recorded by
-//! `MdSolver::record_contact_forces`, or the NSCD impulses divided by Δt); the geometry
-//! (overlap, point, normal) comes from the core narrowphase at the end-of-step
-//! configuration, and the overlap rate from the bodies' velocities at the contact point.
+//! Everything comes from the contacts the solver published for the step
+//! ([`Solver::contacts`](granula_core::Solver::contacts)): the forces the step applied (the
+//! MD forces, or the NSCD impulses divided by Δt), the geometry (overlap, point, normal) at
+//! the configuration where the force was computed, the overlap rate from the published
+//! relative velocity, and the law's sliding status.
 
 use super::open_csv;
 use crate::error::{IoError, Result};
 use glam::DVec3;
-use granula_core::narrowphase::collide;
-use granula_core::World;
+use granula_core::{Contact, ContactStatus, World};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -56,15 +56,14 @@ pub struct ContactSample {
     pub body2: u32,
     /// Overlap δ = −gap (m), positive in contact.
     pub overlap: f64,
-    /// Overlap rate δ̇ (m/s) from the bodies' velocities at the contact point, positive
-    /// while the bodies approach.
+    /// Overlap rate δ̇ = −𝒱·n (m/s) from the published relative velocity at the contact
+    /// point, positive while the bodies approach.
     pub overlap_rate: f64,
     /// Normal force F_n = f·n on body 2 (N), positive in compression.
     pub normal_force: f64,
     /// Tangential force on body 2, f − (f·n) n (N).
     pub tangential_force: DVec3,
-    /// The tangential force is at the Coulomb limit μ_d F_n (to a relative 1e-9): the
-    /// contact slides. Inferred from the forces, since the solver reports no slip flag.
+    /// The law reported the contact as sliding ([`ContactStatus::Sliding`]).
     pub sliding: bool,
     /// Contact point (m).
     pub point: DVec3,
@@ -175,40 +174,35 @@ impl ContactHistory {
         &self.samples
     }
 
-    /// Observes the contacts of the step just taken: `forces` are the solver's
-    /// `(dense index 1, dense index 2, force on 2)`, `dt` the step length. Must be called
-    /// after every step for the events to be right; writes the time series when the step is
-    /// due and an event line for every followed contact that ended.
-    pub fn observe(&mut self, world: &World, forces: &[(u32, u32, DVec3)], dt: f64) -> Result<()> {
+    /// Observes the contacts of the step just taken, as the solver published them (dense
+    /// indices of `world`; contacts without force are skipped), `dt` the step length. Must
+    /// be called after every step for the events to be right; writes the time series when
+    /// the step is due and an event line for every followed contact that ended.
+    pub fn observe<C: Contact>(&mut self, world: &World, contacts: &[C], dt: f64) -> Result<()> {
         let b = &world.bodies;
         let t = world.time;
         self.samples.clear();
-        for &(i, j, f) in forces {
+        for c in contacts {
+            let ((i, j), f) = (c.bodies(), c.force());
             let (iu, ju) = (i as usize, j as usize);
-            if iu >= b.len() || ju >= b.len() {
+            if iu >= b.len() || ju >= b.len() || f == DVec3::ZERO {
                 continue;
             }
             let (h1, h2) = (b.handle[iu].0, b.handle[ju].0);
             if !self.filter.accepts(h1, h2) {
                 continue;
             }
-            let Ok(Some(g)) = collide(b, iu, ju, f64::INFINITY) else { continue };
-            let n = g.normal;
+            let n = c.normal();
             let fn_ = f.dot(n);
-            let ft = f - fn_ * n;
-            let v1 = b.velocity[iu] + b.angular_velocity[iu].cross(g.branch1);
-            let v2 = b.velocity[ju] + b.angular_velocity[ju].cross(g.branch2);
-            let mu = world.materials.pair(b.material[iu], b.material[ju]).dynamic_friction;
-            let limit = mu * fn_.max(0.0);
             self.samples.push(ContactSample {
                 body1: h1,
                 body2: h2,
-                overlap: -g.gap,
-                overlap_rate: -(v2 - v1).dot(n),
+                overlap: -c.gap(),
+                overlap_rate: -c.relative_velocity().dot(n),
                 normal_force: fn_,
-                tangential_force: ft,
-                sliding: ft.length() >= limit * (1.0 - 1e-9),
-                point: g.point,
+                tangential_force: c.tangential_force(),
+                sliding: c.status() == ContactStatus::Sliding,
+                point: c.point(),
                 normal: n,
             });
         }

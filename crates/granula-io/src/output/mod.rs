@@ -14,7 +14,7 @@ pub use contact_history::{
     body_label, ContactEvent, ContactFilter, ContactHistory, ContactSample, CONTACT_EVENTS_HEADER,
     CONTACT_HISTORY_HEADER,
 };
-pub use contacts::{contact_records, write_contact_list, ContactRecord};
+pub use contacts::{loaded_contacts, status_name, write_contact_list, ContactRecord};
 pub use pvd::PvdCollection;
 pub use series::{SeriesRow, SERIES_HEADER};
 pub use stress::{love_weber_stress, RegionStress};

@@ -1,8 +1,7 @@
 //! The macroscopic (Love-Weber) stress tensor of a region and its packing fraction.
 
-use super::contacts::ContactRecord;
 use glam::{DMat3, DVec3};
-use granula_core::{MotionKind, World};
+use granula_core::{Contact, MotionKind, World};
 
 /// Stress and packing fraction of a box.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,15 +24,18 @@ impl RegionStress {
 
 /// The Love-Weber stress σ = (1/V) Σ_c f^c ⊗ l^c of the dynamic spheres whose centres lie in
 /// the box [min, max], with f^c the force on body 2 and l^c = x₂ − x₁ the branch vector
-/// between the centres (compression positive).
+/// between the centres (compression positive), from the contacts a solver published
+/// ([`Contact`]): forces and branch vectors of the configuration where the step computed
+/// the force.
 ///
 /// Written per particle so that contacts with walls and with spheres outside the box count
-/// by their half inside: σ_ij = −(1/V) Σ_p Σ_{c∋p} f^{c→p}_i (x_c − x_p)_j, which for two
-/// spheres both inside gives back f_i l_j exactly. The packing fraction counts the
+/// by their half inside: σ_ij = −(1/V) Σ_p Σ_{c∋p} f^{c→p}_i (x_c − x_p)_j, with x_c − x_p
+/// the contact's branch vector of particle p (l₁ or l₂), which for two spheres both inside
+/// gives back f_i l_j. Which spheres are inside is decided by their current centres. The packing fraction counts the
 /// volume of each sphere whose centre is inside (an approximation at the box's faces of the
 /// order of the surface-to-volume ratio times the radius). In planar mode V is the box's
 /// x-y area and volumes are disc areas.
-pub fn love_weber_stress(world: &World, contacts: &[ContactRecord], min: DVec3, max: DVec3) -> RegionStress {
+pub fn love_weber_stress<C: Contact>(world: &World, contacts: &[C], min: DVec3, max: DVec3) -> RegionStress {
     let b = &world.bodies;
     let planar = world.planar;
     let inside = |i: usize| {
@@ -46,10 +48,10 @@ pub fn love_weber_stress(world: &World, contacts: &[ContactRecord], min: DVec3, 
     let volume = if planar { e.x * e.y } else { e.x * e.y * e.z };
     let mut sum = DMat3::ZERO;
     for c in contacts {
-        // Force on body 1 is −f, on body 2 is +f.
-        for (i, f) in [(c.body1 as usize, -c.force), (c.body2 as usize, c.force)] {
+        // Force on body 1 is −f at arm l₁, on body 2 is +f at arm l₂.
+        let ((i, j), (l1, l2), f) = (c.bodies(), c.branches(), c.force());
+        for (i, f, arm) in [(i as usize, -f, l1), (j as usize, f, l2)] {
             if inside(i) {
-                let arm = c.point - b.position[i];
                 // Column j of the outer product f ⊗ arm is f arm_j.
                 sum -= DMat3::from_cols(f * arm.x, f * arm.y, f * arm.z);
             }
@@ -68,7 +70,26 @@ pub fn love_weber_stress(world: &World, contacts: &[ContactRecord], min: DVec3, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use granula_core::{PlaneBuilder, SphereBuilder};
+    use granula_core::{BodyHandle, ContactKey, ContactRecord, ContactStatus, PlaneBuilder, SphereBuilder};
+
+    /// A record whose fields the stress does not read.
+    fn record() -> ContactRecord {
+        ContactRecord {
+            key: ContactKey { body1: BodyHandle(0), body2: BodyHandle(0), feature: 0 },
+            body1: 0,
+            body2: 0,
+            point: DVec3::ZERO,
+            normal: DVec3::Z,
+            tangent: DVec3::X,
+            gap: 0.0,
+            branch1: DVec3::ZERO,
+            branch2: DVec3::ZERO,
+            relative_velocity: DVec3::ZERO,
+            force: DVec3::ZERO,
+            couple: DVec3::ZERO,
+            status: ContactStatus::Sticking,
+        }
+    }
 
     #[test]
     fn two_pressed_spheres_and_a_sphere_on_a_floor() {
@@ -89,6 +110,7 @@ mod tests {
             branch1: DVec3::new(0.5, 0.0, 0.0),
             branch2: DVec3::new(-0.5, 0.0, 0.0),
             force: DVec3::new(f, 0.0, 0.0),
+            ..record()
         };
         let s = love_weber_stress(&w, &[pair], DVec3::ZERO, DVec3::new(3.0, 2.0, 2.0));
         let v = 12.0;
@@ -110,6 +132,7 @@ mod tests {
             branch1: DVec3::new(5.0, 1.0, 0.0),
             branch2: DVec3::new(0.0, 0.0, -0.5),
             force: DVec3::new(0.0, 0.0, 3.0),
+            ..record()
         };
         let s = love_weber_stress(&w, &[wall], DVec3::new(4.0, 0.0, 0.0), DVec3::new(6.0, 2.0, 1.0));
         // 3 N × 0.5 m / 4 m³ in binary fractions: exact.

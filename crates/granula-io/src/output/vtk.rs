@@ -7,6 +7,7 @@ use super::vtp::{PolyData, VtkArray};
 use super::write_atomic;
 use crate::error::Result;
 use glam::DVec3;
+use granula_core::Contact;
 use granula_core::{Shape, World};
 use std::path::Path;
 

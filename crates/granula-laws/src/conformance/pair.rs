@@ -19,7 +19,8 @@
 //! sphere; R* is the sphere's radius and m* its mass (the core's conventions).
 
 use glam::DVec3;
-use granula_core::{ContactForce, ContactKinematics, ContactLaw, Dissipation, PairMaterial};
+use granula_core::narrowphase::sphere_sphere;
+use granula_core::{ContactForce, ContactGeometry, ContactKinematics, ContactLaw, Dissipation, PairMaterial};
 
 /// A sphere of the pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -154,43 +155,40 @@ impl<L: ContactLaw> IsolatedPair<L> {
         let b = self.second;
         let [f1, t1, f2, t2] = self.loads;
         let (vb, wb) = b.predicted(f2, t2, 0.5 * dt);
-        // Geometry: normal from 1 to 2, gap, branch vectors to the middle of the overlap.
-        let (normal, gap, l1, v1, w1, r_eff, m_eff, theta1) = match &self.first {
+        // Geometry: normal from 1 to 2, gap, branch vectors to the middle of the overlap
+        // (the core's sphere-sphere narrowphase for two spheres).
+        let (g, motion1, m_eff, theta1) = match &self.first {
             First::Sphere(a) => {
-                let d = b.position - a.position;
-                let dist = d.length();
-                let n = d / dist;
-                let gap = dist - a.radius - b.radius;
-                let l1 = n * (a.radius + 0.5 * gap);
-                let r_eff = a.radius * b.radius / (a.radius + b.radius);
+                let g = sphere_sphere(a.position, a.radius, b.position, b.radius, f64::INFINITY)
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| concentric(a.position, a.radius, b.radius));
                 let m_eff = a.mass * b.mass / (a.mass + b.mass);
-                let (va, wa) = a.predicted(f1, t1, 0.5 * dt);
-                (n, gap, l1, va, wa, r_eff, m_eff, a.angular_velocity * dt)
+                (g, a.predicted(f1, t1, 0.5 * dt), m_eff, a.angular_velocity * dt)
             }
             First::Wall { point, normal } => {
                 let gap = (b.position - *point).dot(*normal) - b.radius;
                 let contact = b.position - *normal * (b.radius + 0.5 * gap);
-                (*normal, gap, contact - *point, DVec3::ZERO, DVec3::ZERO, b.radius, b.mass, DVec3::ZERO)
+                let g = ContactGeometry {
+                    point: contact,
+                    normal: *normal,
+                    gap,
+                    branch1: contact - *point,
+                    branch2: contact - b.position,
+                    effective_radius: b.radius,
+                    feature: 0,
+                };
+                (g, (DVec3::ZERO, DVec3::ZERO), b.mass, DVec3::ZERO)
             }
         };
-        let l2 = -normal * (b.radius + 0.5 * gap);
-        self.last_normal = normal;
-        self.last_overlap = -gap;
-        let out = if gap <= law.range(&self.material) {
-            let k = ContactKinematics {
-                normal,
-                overlap: -gap,
-                relative_velocity: vb + wb.cross(l2) - v1 - w1.cross(l1),
-                relative_angular_velocity: wb - w1,
-                branch1: l1,
-                branch2: l2,
-                effective_radius: r_eff,
-                effective_mass: m_eff,
-                material: &self.material,
-                dt,
-                rotation1: theta1,
-                rotation2: b.angular_velocity * dt,
-            };
+        let l1 = g.branch1;
+        let l2 = g.branch2;
+        self.last_normal = g.normal;
+        self.last_overlap = -g.gap;
+        let out = if g.gap <= law.range(&self.material) {
+            let mut k = ContactKinematics::from_motion(&g, motion1, (vb, wb), m_eff, &self.material, dt);
+            k.rotation1 = theta1;
+            k.rotation2 = b.angular_velocity * dt;
             law.force(&k, &mut self.history)
         } else {
             self.history = L::History::default();
@@ -201,5 +199,20 @@ impl<L: ContactLaw> IsolatedPair<L> {
         self.stored = out.stored;
         self.loads = [-out.force, -l1.cross(out.force) - out.torque, out.force, l2.cross(out.force) + out.torque];
         self.kick(0.5 * dt);
+    }
+}
+
+/// Two concentric spheres (no normal): an overlap of the full radii along +z, so that a
+/// law still sees a finite contact.
+fn concentric(x: DVec3, r1: f64, r2: f64) -> ContactGeometry {
+    let gap = -(r1 + r2);
+    ContactGeometry {
+        point: x,
+        normal: DVec3::Z,
+        gap,
+        branch1: DVec3::ZERO,
+        branch2: DVec3::ZERO,
+        effective_radius: r1 * r2 / (r1 + r2),
+        feature: 0,
     }
 }

@@ -4,7 +4,7 @@
 //! independent of it.
 #![allow(dead_code)]
 
-use granula_core::{ContactForce, ContactKinematics, ContactLaw, DVec3, Dissipation, World};
+use granula_core::{ContactForce, ContactKinematics, ContactLaw, ContactStatus, DVec3, Dissipation, World};
 
 /// History: tangential spring ξ, the powers of the normal and tangential forces at the last
 /// call (for trapezoidal work) and the energies stored then.
@@ -90,7 +90,15 @@ impl ContactLaw for SpringDashpot {
             ..Default::default()
         };
         *h = SpringHistory { xi: new_xi, power_n, power_t, stored_n, stored_t };
-        ContactForce { force, torque: DVec3::ZERO, dissipated, stored: stored_n + stored_t }
+        // The regime the law decided, counted by the solver as given.
+        let status = if f_n <= 0.0 {
+            ContactStatus::Open
+        } else if ftl > cap {
+            ContactStatus::Sliding
+        } else {
+            ContactStatus::Sticking
+        };
+        ContactForce { force, torque: DVec3::ZERO, dissipated, stored: stored_n + stored_t, status }
     }
 }
 

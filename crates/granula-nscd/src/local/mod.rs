@@ -61,16 +61,11 @@ pub struct ContactSetup<'a> {
     pub normal_velocity_free: f64,
 }
 
-/// The state of a contact at the end of a step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ContactStatus {
-    /// No impulse (incipient or opening contact).
-    Open,
-    /// Tangential impulse strictly inside the Coulomb cone.
-    Sticking,
-    /// Tangential impulse on the Coulomb cone.
-    Sliding,
-}
+/// The state of a contact at the end of a step: the core's status, of which the local
+/// solvers report [`ContactStatus::Open`] (no impulse), [`ContactStatus::Sticking`]
+/// (tangential impulse strictly inside the Coulomb cone) and [`ContactStatus::Sliding`] (on
+/// the cone).
+pub use granula_core::ContactStatus;
 
 /// A non-smooth contact law: solves the local problem of one contact given W_αα and the
 /// local free velocity b. The built-in [`SignoriniCoulomb`] is an ordinary implementation.
