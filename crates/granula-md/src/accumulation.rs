@@ -75,7 +75,9 @@ impl<S: LoadSink> LoadSink for Recording<'_, S> {
     }
     #[inline(always)]
     fn record(&mut self, p: usize, contact: ContactRecord) {
-        self.contacts.push(ContactRecord { key: self.keys[p - self.base], ..contact });
+        // The pair's key with the point's feature.
+        let key = ContactKey { feature: contact.key.feature, ..self.keys[p - self.base] };
+        self.contacts.push(ContactRecord { key, ..contact });
     }
 }
 
@@ -356,7 +358,6 @@ mod tests {
                 body2,
                 material: 0,
                 kind: PairKind::Spheres,
-                feature: 0,
                 radius1: 1.0,
                 radius2: 1.0,
                 reach2: 4.0,

@@ -2,21 +2,23 @@
 //! bodies, so that a fresh solver continues a restored world bit-identically.
 
 use crate::error::MdError;
+use crate::points::PointState;
 use crate::solver::MdSolver;
 use granula_broadphase::VerletState;
 use granula_core::{
     BodyHandle, BodySet, Broadphase, ContactKey, ContactLaw, CoreError, DQuat, DVec3, Integrator, IntegratorState,
-    Narrowphase, World,
+    World,
 };
 use serde::{Deserialize, Serialize};
 
 /// The state an [`MdSolver`] carries from one step to the next, beyond the bodies.
 ///
-/// - the candidate-pair list in its order, as the contact keys ([`ContactKey`], body
-///   handles and feature: a pair of several contact points has one key per feature) of
-///   the pairs, with the contact history `H` of the law and the elastic energy
-///   each pair stored at the last step (it becomes sliding dissipation when the contact
-///   opens);
+/// - the candidate-pair list in its order, as the keys ([`ContactKey`], body handles,
+///   feature 0) of the pairs, with the contact history `H` of the law and the elastic
+///   energy each sphere pair stored at the last step (it becomes sliding dissipation when
+///   the contact opens);
+/// - the contact points of the other pairs at the last step, each with its pair, feature,
+///   history and stored energy;
 /// - the skin layer's state ([`VerletState`]: reference boxes and skip flags of the last
 ///   rebuild, its raw pair list, counters) and each body's position at the last rebuild
 ///   (the spheres' displacement criterion): the next rebuild happens at the same step as
@@ -42,6 +44,9 @@ pub struct MdState<H> {
     pub histories: Vec<H>,
     /// Elastic energy stored by each contact at the last step (J), aligned with `keys`.
     pub stored: Vec<f64>,
+    /// The contact points of the pairs that are not two spheres, as (position of the pair
+    /// in `keys`, point), in list order and, within a pair, by increasing feature.
+    pub points: Vec<(u32, PointState<H>)>,
     /// The integrator's memory.
     pub integrator: IntegratorState,
     /// Power of the kinematic bodies at the end of the last step (W).
@@ -76,6 +81,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             keys: self.store.keys().to_vec(),
             histories: self.store.states().to_vec(),
             stored: self.stored_energy.states().to_vec(),
+            points: self.points.flatten().collect(),
             integrator: self.integrator.save_state(),
             kinematic_power: self.kinematic_power,
             orientations: self.prev_orientation.clone(),
@@ -107,7 +113,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // Dense index pairs of the saved candidates, in list order (only if primed: else the
         // keys may name bodies removed since, and the next step rebuilds the list anyway).
         let dense = if primed {
-            saved_candidates(state, bodies, world.narrowphase())?
+            saved_candidates(state, bodies)?
         } else {
             if let Some(k) = state.keys.iter().find(|k| k.body1 >= k.body2) {
                 return Err(invalid("MD solver state: contact key", format!("{k:?}"), "body 1 of smaller handle"));
@@ -130,6 +136,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // removed bodies are dropped by the next step's rebuild, as in the saving solver.
         let _ = self.store.restore(state.keys.clone(), state.histories.clone());
         let _ = self.stored_energy.restore(state.keys.clone(), state.stored.clone());
+        self.points.restore(state.keys.len(), &state.points);
         self.lay_out_blocks(bodies);
         self.kinematic_power = state.kinematic_power;
         // A state saved before any step has no orientations: the next rotations are then
@@ -176,8 +183,19 @@ fn check_values<H>(state: &MdState<H>, bodies: &BodySet, primed: bool) -> Result
             "one history and one stored energy per key",
         ));
     }
-    if let Some(e) = state.stored.iter().find(|e| !e.is_finite()) {
+    if let Some(e) = state.stored.iter().chain(state.points.iter().map(|p| &p.1.stored)).find(|e| !e.is_finite()) {
         return Err(invalid("MD solver state: stored energy", format!("{e}"), "finite"));
+    }
+    let order = |p: &(u32, PointState<H>)| (p.0, p.1.feature);
+    if let Some(w) = state.points.windows(2).find(|w| order(&w[0]) >= order(&w[1])) {
+        return Err(invalid(
+            "MD solver state: contact points",
+            format!("pair and feature {:?} then {:?}", order(&w[0]), order(&w[1])),
+            "sorted by pair, then feature, without duplicates",
+        ));
+    }
+    if let Some(p) = state.points.iter().find(|p| p.0 as usize >= n) {
+        return Err(invalid("MD solver state: contact points", format!("pair {}", p.0), "a pair of the list"));
     }
     if !state.kinematic_power.is_finite() {
         return Err(invalid("MD solver state: kinematic power", format!("{}", state.kinematic_power), "finite"));
@@ -201,12 +219,8 @@ fn check_values<H>(state: &MdState<H>, bodies: &BodySet, primed: bool) -> Result
 /// The saved candidate list of a primed state as dense index pairs of `bodies`, in list
 /// order, after checking the skin reference and that the list is one the solver could have
 /// built (known bodies, body 1 of smaller handle, feature 0, not two non-dynamic bodies,
-/// sorted without duplicates).
-fn saved_candidates<H>(
-    state: &MdState<H>,
-    bodies: &BodySet,
-    narrowphase: &Narrowphase,
-) -> Result<Vec<(usize, usize, u16)>, MdError> {
+/// sorted without duplicates, contact points on pairs that are not two spheres).
+fn saved_candidates<H>(state: &MdState<H>, bodies: &BodySet) -> Result<Vec<(usize, usize)>, MdError> {
     if state.reference_position.len() != bodies.len() || state.broadphase.reference.len() != bodies.len() {
         return Err(invalid(
             "MD solver state: skin reference",
@@ -229,19 +243,22 @@ fn saved_candidates<H>(
             (Err(_), _) => return Err(CoreError::NoSuchBody { handle: k.body1 }.into()),
             (_, Err(_)) => return Err(CoreError::NoSuchBody { handle: k.body2 }.into()),
         };
-        let slots = if bodies.radius[i].is_finite() && bodies.radius[j].is_finite() {
-            1
-        } else {
-            narrowphase.max_contacts(&bodies.shape[i], &bodies.shape[j]) as u32
-        };
-        if k.body1 >= k.body2 || k.feature >= slots || (bodies.inv_mass[i] == 0.0 && bodies.inv_mass[j] == 0.0) {
+        if k.body1 >= k.body2 || k.feature != 0 || (bodies.inv_mass[i] == 0.0 && bodies.inv_mass[j] == 0.0) {
             return Err(invalid(
                 "MD solver state: candidate pair",
                 format!("{k:?}"),
-                "body 1 of smaller handle, a feature slot of the pair's shapes, not two non-dynamic bodies",
+                "body 1 of smaller handle, feature 0, not two non-dynamic bodies",
             ));
         }
-        dense.push((i.min(j), i.max(j), k.feature as u16));
+        dense.push((i.min(j), i.max(j)));
+    }
+    let spheres = |(i, j): (usize, usize)| bodies.radius[i].is_finite() && bodies.radius[j].is_finite();
+    if let Some(p) = state.points.iter().find(|p| spheres(dense[p.0 as usize])) {
+        return Err(invalid(
+            "MD solver state: contact points",
+            format!("a point of feature {} on the sphere pair {:?}", p.1.feature, state.keys[p.0 as usize]),
+            "points on pairs that are not two spheres only",
+        ));
     }
     if let Some(w) = dense.windows(2).find(|w| w[0] >= w[1]) {
         return Err(invalid(

@@ -7,6 +7,7 @@
 
 use crate::accumulation::{Accumulation, LoadSink, PairLoad, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
+use crate::points::PointState;
 use granula_core::narrowphase::{Narrowphase, NarrowphaseError};
 use granula_core::{
     parallel, BodyHandle, BodySet, ContactForce, ContactGeometry, ContactKey, ContactKinematics, ContactLaw,
@@ -85,71 +86,50 @@ pub(crate) struct PassInput<'a, L> {
     pub commit: bool,
 }
 
-/// Contact geometry of one candidate within its margin, `Ok(None)` beyond it, `Err` when
-/// undefined or unsupported, with the typed narrowphase error put in `failure` if it holds
-/// none yet (the error stays out of the return value, which keeps the hot loop's code as
-/// small as with no error to carry).
+/// Contact geometry of a sphere pair within its margin, `Ok(None)` beyond it, `Err` for
+/// concentric spheres, with the typed narrowphase error put in `failure` if it holds none
+/// yet (the error stays out of the return value, which keeps the hot loop's code as small
+/// as with no error to carry).
 ///
-/// Sphere pairs take an inlined path with the same formulas as the core's `sphere_sphere`
-/// (n = (x₂ − x₁)/|x₂ − x₁|, g = |x₂ − x₁| − r₁ − r₂, contact point at the middle of the
-/// overlap) but one reciprocal instead of divisions and R* precomputed per pair; other pairs
-/// go through the world's narrowphase, which returns the point of the candidate's feature.
+/// The same formulas as the core's `sphere_sphere` (n = (x₂ − x₁)/|x₂ − x₁|,
+/// g = |x₂ − x₁| − r₁ − r₂, contact point at the middle of the overlap) but one reciprocal
+/// instead of divisions and R* precomputed per pair.
 #[inline(always)]
-fn geometry(
+fn sphere_geometry(
     b: &BodySet,
-    narrowphase: &Narrowphase,
     c: &Candidate,
     failure: &mut Option<NarrowphaseError>,
 ) -> Result<Option<ContactGeometry>, ()> {
     let (i, j) = (c.body1 as usize, c.body2 as usize);
-    match c.kind {
-        PairKind::Spheres => {
-            let d = b.position[j] - b.position[i];
-            let dist2 = d.length_squared();
-            if dist2 > c.reach2 {
-                return Ok(None);
-            }
-            let (r1, r2) = (c.radius1, c.radius2);
-            let dist = dist2.sqrt();
-            if dist <= 1e-12 * (r1 + r2) {
-                failure.get_or_insert_with(|| concentric(b, c));
-                return Err(());
-            }
-            let normal = d * (1.0 / dist);
-            let gap = dist - r1 - r2;
-            let branch1 = normal * (r1 + 0.5 * gap);
-            Ok(Some(ContactGeometry {
-                // Only read when the contacts are published.
-                point: b.position[i] + branch1,
-                normal,
-                gap,
-                branch1,
-                branch2: branch1 - d,
-                effective_radius: c.effective_radius,
-                feature: 0,
-            }))
-        }
-        PairKind::General => general_geometry(b, narrowphase, c).map_err(|e| {
-            failure.get_or_insert(e);
-        }),
+    let d = b.position[j] - b.position[i];
+    let dist2 = d.length_squared();
+    if dist2 > c.reach2 {
+        return Ok(None);
     }
+    let (r1, r2) = (c.radius1, c.radius2);
+    let dist = dist2.sqrt();
+    if dist <= 1e-12 * (r1 + r2) {
+        failure.get_or_insert_with(|| concentric(b, c));
+        return Err(());
+    }
+    let normal = d * (1.0 / dist);
+    let gap = dist - r1 - r2;
+    let branch1 = normal * (r1 + 0.5 * gap);
+    Ok(Some(ContactGeometry {
+        // Only read when the contacts are published.
+        point: b.position[i] + branch1,
+        normal,
+        gap,
+        branch1,
+        branch2: branch1 - d,
+        effective_radius: c.effective_radius,
+        feature: 0,
+    }))
 }
 
 thread_local! {
-    /// The points of a host pair, reused from pair to pair on each thread.
+    /// The points of a general pair, reused from pair to pair on each thread.
     static SCRATCH: RefCell<Vec<ContactGeometry>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The narrowphase path of [`geometry`], kept out of line (and its point buffer out of the
-/// loop's frame) so that the sphere pairs' loop stays as it was before the dispatch existed.
-#[inline(never)]
-fn general_geometry(
-    b: &BodySet,
-    narrowphase: &Narrowphase,
-    c: &Candidate,
-) -> Result<Option<ContactGeometry>, NarrowphaseError> {
-    let (i, j) = (c.body1 as usize, c.body2 as usize);
-    SCRATCH.with(|scratch| narrowphase.collide_feature(b, i, j, c.margin, c.feature as u32, &mut scratch.borrow_mut()))
 }
 
 /// The error of two concentric spheres, with the core's wording.
@@ -237,12 +217,15 @@ impl BlockSummary {
     }
 }
 
+/// The slices of one block's pairs: the sphere pairs' histories and stored energies, the
+/// other pairs' point lists.
+type BlockState<'s, H> = (&'s mut [H], &'s mut [f64], &'s mut [Vec<PointState<H>>]);
+
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
 fn block_pass<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     base: usize,
-    histories: &mut [L::History],
-    stored: &mut [f64],
+    (histories, stored, points): BlockState<'_, L::History>,
     sink: &mut S,
 ) -> BlockSummary {
     let b = input.bodies;
@@ -252,11 +235,15 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
     // A constant of the law's type once inlined: laws that ignore rotations load none.
     let rotations = input.law.uses_rotations();
     let mut failure = None;
-    for (k, ((c, hist), last_stored)) in candidates.iter().zip(histories.iter_mut()).zip(stored.iter_mut()).enumerate()
-    {
+    let pairs = candidates.iter().zip(histories.iter_mut()).zip(stored.iter_mut()).zip(points.iter_mut());
+    for (k, (((c, hist), last_stored), list)) in pairs.enumerate() {
         let p = base + k;
+        if c.kind == PairKind::General {
+            general_pair(input, p, c, list, sink, &mut summary, &mut failure);
+            continue;
+        }
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let g = match geometry(b, input.narrowphase, c, &mut failure) {
+        let g = match sphere_geometry(b, c, &mut failure) {
             Ok(Some(g)) => g,
             Ok(None) => {
                 sink.none(p);
@@ -283,16 +270,7 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
             let mut scratch = *hist;
             input.law.force(&kin, &mut scratch)
         };
-        sink.add(
-            p,
-            i,
-            j,
-            PairLoad {
-                force: cf.force,
-                torque1: -g.branch1.cross(cf.force) - cf.torque,
-                torque2: g.branch2.cross(cf.force) + cf.torque,
-            },
-        );
+        sink.add(p, i, j, pair_load(&g, &cf));
         if !input.commit {
             continue;
         }
@@ -306,9 +284,111 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
     summary
 }
 
+/// The loads of a contact of geometry `g` and force `cf`.
+#[inline(always)]
+fn pair_load(g: &ContactGeometry, cf: &ContactForce) -> PairLoad {
+    PairLoad {
+        force: cf.force,
+        torque1: -g.branch1.cross(cf.force) - cf.torque,
+        torque2: g.branch2.cross(cf.force) + cf.torque,
+    }
+}
+
+/// Narrowphase and law for the pair `p` of candidate `c` that is not two spheres: one call
+/// of the world's narrowphase for all its points, sorted by feature and merged with the
+/// pair's point list `list` (see the `points` module), their loads summed in feature order
+/// into one load of the pair. Kept out of line (and the point buffer out of the loop's
+/// frame) so that the sphere pairs' loop stays as it was.
+#[inline(never)]
+fn general_pair<L: ContactLaw, S: LoadSink>(
+    input: &PassInput<'_, L>,
+    p: usize,
+    c: &Candidate,
+    list: &mut Vec<PointState<L::History>>,
+    sink: &mut S,
+    summary: &mut BlockSummary,
+    failure: &mut Option<NarrowphaseError>,
+) {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    // The thread's buffer, taken out for the call (the law may run arbitrary code).
+    let mut found = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    found.clear();
+    match input.narrowphase.collide(input.bodies, i, j, c.margin, &mut found) {
+        Err(e) => {
+            // The list stays as it was: the step fails with this error.
+            failure.get_or_insert(e);
+            sink.none(p);
+        }
+        Ok(()) => {
+            // A fixed order whatever the generator's: by feature (distinct within a call).
+            found.sort_unstable_by_key(|g| g.feature);
+            match merge_points(input, p, c, list, &found, sink, summary) {
+                Some(load) => sink.add(p, i, j, load),
+                None => sink.none(p),
+            }
+        }
+    }
+    SCRATCH.with(|s| *s.borrow_mut() = found);
+}
+
+/// The law at each point of `found` (sorted by feature) with the history of the same
+/// feature in `list` (sorted by feature) or a fresh one; on a committed pass, `list` becomes
+/// the new points with their histories and the stored energy of the dropped ones is booked
+/// as sliding dissipation. Returns the summed loads, `None` without points.
+fn merge_points<L: ContactLaw, S: LoadSink>(
+    input: &PassInput<'_, L>,
+    p: usize,
+    c: &Candidate,
+    list: &mut Vec<PointState<L::History>>,
+    found: &[ContactGeometry],
+    sink: &mut S,
+    summary: &mut BlockSummary,
+) -> Option<PairLoad> {
+    let rotations = input.law.uses_rotations();
+    let old = list.len();
+    // The first old entry not merged yet; the new list is written behind the old one.
+    let mut next = 0;
+    let mut dropped = 0.0;
+    let mut load = PairLoad::default();
+    for g in found {
+        while next < old && list[next].feature < g.feature {
+            dropped += list[next].stored;
+            next += 1;
+        }
+        let mut state = PointState { feature: g.feature, history: L::History::default(), stored: 0.0 };
+        if next < old && list[next].feature == g.feature {
+            state = list[next];
+            next += 1;
+        }
+        let kin = kinematics(input, c, g, rotations);
+        // On a priming pass `state` is a copy that is not kept.
+        let cf = input.law.force(&kin, &mut state.history);
+        let l = pair_load(g, &cf);
+        load.force += l.force;
+        load.torque1 += l.torque1;
+        load.torque2 += l.torque2;
+        if input.commit {
+            if S::RECORDS {
+                sink.record(p, record(c, g, &kin, &cf));
+            }
+            state.stored = cf.stored;
+            summary.book(input.bodies, p, c, g, &cf);
+            list.push(state);
+        }
+    }
+    if input.commit {
+        dropped += list[next..old].iter().map(|s| s.stored).sum::<f64>();
+        // The energy still stored by a point that opened is lost with its history.
+        summary.dissipated.sliding += dropped;
+        list.drain(..old);
+    }
+    (!found.is_empty()).then_some(load)
+}
+
 /// Runs the pass over all candidates and leaves the contact loads of every body in `force`
 /// and `torque` (overwritten), with one summary per block of `accumulation` in `summaries`.
-/// `stored` holds, per pair, the elastic energy stored at its last evaluation; `record`,
+/// `stored` holds, per pair, the elastic energy stored at its last evaluation, and `points`
+/// the point lists of the pairs that are not two spheres; `record`,
 /// if given (the keys of the candidates and one list per block), receives the contacts of
 /// each block in pair order.
 #[allow(clippy::too_many_arguments)]
@@ -318,6 +398,7 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     accumulation: &mut Accumulation,
     histories: &mut [L::History],
     stored: &mut [f64],
+    points: &mut [Vec<PointState<L::History>>],
     summaries: &mut [BlockSummary],
     record: Option<(&[ContactKey], &mut [Vec<ContactRecord>])>,
     force: &mut [DVec3],
@@ -326,14 +407,18 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     debug_assert_eq!(histories.len(), input.candidates.len());
     debug_assert_eq!(summaries.len(), accumulation.blocks());
     let block = accumulation.block();
-    let blocks = (histories, stored, summaries);
+    let blocks = (histories, stored, points);
     // Four monomorphised loops (window or buffer sink, recording or not), so the hot loop
     // carries no test of either choice.
     match (accumulation.uses_windows(), record) {
-        (true, None) => each_block(input, block, blocks, accumulation.window_sinks()),
-        (true, Some(out)) => each_block(input, block, blocks, recording(accumulation.window_sinks(), out, block)),
-        (false, None) => each_block(input, block, blocks, accumulation.buffer_sinks()),
-        (false, Some(out)) => each_block(input, block, blocks, recording(accumulation.buffer_sinks(), out, block)),
+        (true, None) => each_block(input, block, blocks, summaries, accumulation.window_sinks()),
+        (true, Some(out)) => {
+            each_block(input, block, blocks, summaries, recording(accumulation.window_sinks(), out, block))
+        }
+        (false, None) => each_block(input, block, blocks, summaries, accumulation.buffer_sinks()),
+        (false, Some(out)) => {
+            each_block(input, block, blocks, summaries, recording(accumulation.buffer_sinks(), out, block))
+        }
     }
     if accumulation.uses_windows() {
         accumulation.merge(force, torque);
@@ -347,18 +432,20 @@ pub(crate) fn pair_pass<L: ContactLaw>(
 fn each_block<L: ContactLaw, S: LoadSink + Send>(
     input: &PassInput<'_, L>,
     block: usize,
-    (histories, stored, summaries): (&mut [L::History], &mut [f64], &mut [BlockSummary]),
+    (histories, stored, points): BlockState<'_, L::History>,
+    summaries: &mut [BlockSummary],
     sinks: impl IndexedParallelIterator<Item = S>,
 ) {
     histories
         .par_chunks_mut(block)
         .zip(stored.par_chunks_mut(block))
+        .zip(points.par_chunks_mut(block))
         .zip(summaries.par_iter_mut())
         .zip(sinks)
         .with_min_len(parallel::min_len(1))
         .enumerate()
-        .for_each(|(k, (((h, e), s), mut sink))| {
-            *s = block_pass(input, k * block, h, e, &mut sink);
+        .for_each(|(k, ((((h, e), l), s), mut sink))| {
+            *s = block_pass(input, k * block, (h, e, l), &mut sink);
         });
 }
 

@@ -14,9 +14,11 @@ mod config;
 mod error;
 mod forces;
 mod pairs;
+mod points;
 mod solver;
 
 pub use checkpoint::MdState;
 pub use config::MdConfig;
 pub use error::MdError;
+pub use points::PointState;
 pub use solver::MdSolver;

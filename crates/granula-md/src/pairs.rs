@@ -1,6 +1,5 @@
 //! The candidate pair list of the Verlet skin and its per-body incidence (CSR).
 
-use granula_core::narrowphase::Narrowphase;
 use granula_core::{BodySet, ContactKey, MaterialTable};
 
 /// How the narrowphase treats a candidate pair, decided once per rebuild.
@@ -8,8 +7,9 @@ use granula_core::{BodySet, ContactKey, MaterialTable};
 pub(crate) enum PairKind {
     /// Two spheres: inlined sphere-sphere geometry, no shape dispatch.
     Spheres,
-    /// Anything else: the world's [`Narrowphase`], one candidate per feature slot (each
-    /// candidate runs the pair's narrowphase and keeps the point of its feature).
+    /// Anything else: the world's [`Narrowphase`](granula_core::narrowphase::Narrowphase),
+    /// called once per step for all the pair's points, each point with its own history
+    /// (see the `points` module).
     General,
 }
 
@@ -28,10 +28,6 @@ pub(crate) struct Candidate {
     pub material: u32,
     /// Narrowphase path.
     pub kind: PairKind,
-    /// Feature key of this candidate's contact point: a pair whose narrowphase reports up
-    /// to k points ([`Narrowphase::max_contacts`]) has k candidates, features 0..k, each
-    /// with its own history (0 for sphere pairs and the other built-in pairs).
-    pub feature: u16,
     /// Radius of body 1 (sphere pairs) (m).
     pub radius1: f64,
     /// Radius of body 2 (sphere pairs) (m).
@@ -47,9 +43,9 @@ pub(crate) struct Candidate {
     pub effective_radius: f64,
 }
 
-/// The candidate of feature `feature` of the broadphase pair `(i, j)` (dense indices,
-/// `i < j`) with detection margin `margin`.
-fn candidate(bodies: &BodySet, materials: &MaterialTable, i: usize, j: usize, feature: u16, margin: f64) -> Candidate {
+/// The candidate of the broadphase pair `(i, j)` (dense indices, `i < j`) with detection
+/// margin `margin`.
+fn candidate(bodies: &BodySet, materials: &MaterialTable, i: usize, j: usize, margin: f64) -> Candidate {
     let (body1, body2) = if bodies.handle[i] < bodies.handle[j] { (i, j) } else { (j, i) };
     let spheres = bodies.radius[i].is_finite() && bodies.radius[j].is_finite();
     let kind = if spheres { PairKind::Spheres } else { PairKind::General };
@@ -60,7 +56,6 @@ fn candidate(bodies: &BodySet, materials: &MaterialTable, i: usize, j: usize, fe
         body2: body2 as u32,
         material: material as u32,
         kind,
-        feature,
         radius1: r1,
         radius2: r2,
         reach2: (r1 + r2 + margin) * (r1 + r2 + margin),
@@ -88,13 +83,12 @@ impl PairList {
     /// exceeds `reach` = margin + skin: the solver rebuilds before any sphere centre moves by
     /// half the skin, so such a pair cannot come within the margin before the next rebuild.
     /// Allocation-free once warm.
-    /// `margin(i, j)` is the law's range for the pair. A pair that is not two spheres gets
-    /// one candidate per feature slot of its shapes in `narrowphase`, in feature order.
+    /// `margin(i, j)` is the law's range for the pair. Every pair has one candidate, however
+    /// many contact points its shapes can have.
     pub fn rebuild(
         &mut self,
         bodies: &BodySet,
         materials: &MaterialTable,
-        narrowphase: &Narrowphase,
         raw: &[(u32, u32)],
         reach: f64,
         margin: impl Fn(usize, usize) -> f64,
@@ -110,31 +104,26 @@ impl PairList {
                 if (bodies.position[iu] - bodies.position[ju]).length_squared() > limit * limit {
                     continue;
                 }
-                self.candidates.push(candidate(bodies, materials, iu, ju, 0, margin(iu, ju)));
-                continue;
             }
-            let m = margin(iu, ju);
-            for feature in 0..narrowphase.max_contacts(&bodies.shape[iu], &bodies.shape[ju]) {
-                self.candidates.push(candidate(bodies, materials, iu, ju, feature, m));
-            }
+            self.candidates.push(candidate(bodies, materials, iu, ju, margin(iu, ju)));
         }
         self.index(bodies.len());
     }
 
-    /// Restores a saved list: `pairs` are the candidates' dense index pairs and features
-    /// `(i, j, feature)`, `i < j`, in list order (as [`PairList::rebuild`] left them, which the caller checked: sorted,
+    /// Restores a saved list: `pairs` are the candidates' dense index pairs `(i, j)`, `i < j`,
+    /// in list order (as [`PairList::rebuild`] left them, which the caller checked: sorted,
     /// in range, not two non-dynamic bodies). The per-pair data that depends on shapes,
     /// materials and masses only is recomputed, so the list equals the saved one.
     pub fn restore(
         &mut self,
         bodies: &BodySet,
         materials: &MaterialTable,
-        pairs: impl IntoIterator<Item = (usize, usize, u16)>,
+        pairs: impl IntoIterator<Item = (usize, usize)>,
         margin: impl Fn(usize, usize) -> f64,
     ) {
         self.candidates.clear();
-        for (i, j, feature) in pairs {
-            self.candidates.push(candidate(bodies, materials, i, j, feature, margin(i, j)));
+        for (i, j) in pairs {
+            self.candidates.push(candidate(bodies, materials, i, j, margin(i, j)));
         }
         self.index(bodies.len());
     }
@@ -165,12 +154,12 @@ impl PairList {
         }
     }
 
-    /// The contact keys of the candidates, in list order.
-    pub fn keys<'a>(&'a self, bodies: &'a BodySet) -> impl Iterator<Item = ContactKey> + 'a {
+    /// The keys of the candidates (feature 0: the pair), in list order.
+    pub fn keys<'a>(&'a self, bodies: &'a BodySet) -> impl ExactSizeIterator<Item = ContactKey> + 'a {
         self.candidates.iter().map(|c| ContactKey {
             body1: bodies.handle[c.body1 as usize],
             body2: bodies.handle[c.body2 as usize],
-            feature: c.feature as u32,
+            feature: 0,
         })
     }
 

@@ -5,12 +5,13 @@ use crate::body_loads::{apply_local_damping, external_load_work, kinematic_power
 use crate::config::MdConfig;
 use crate::error::MdError;
 use crate::forces::{pair_pass, BlockSummary, PassInput};
-use crate::pairs::PairList;
+use crate::pairs::{PairKind, PairList};
+use crate::points::PointStore;
 use granula_broadphase::VerletPairs;
 use granula_core::{
-    rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactLaw, ContactRecord, ContactStore,
-    DQuat, DVec3, Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, Solver, StepContext, StepReport,
-    StepWarning,
+    rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactKey, ContactLaw, ContactRecord,
+    ContactStore, DQuat, DVec3, Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, Solver, StepContext,
+    StepReport, StepWarning,
 };
 use std::sync::Arc;
 
@@ -25,12 +26,15 @@ use std::sync::Arc;
 ///    moved more than half the skin since the last rebuild;
 ///    the contact store ([`ContactStore`]) is then realigned with the new sorted list by
 ///    [`ContactKey`](granula_core::ContactKey), so that between rebuilds a pair's history is
-///    found by its index, without lookup; a pair whose shapes can touch at several points
-///    ([`Narrowphase::max_contacts`](granula_core::narrowphase::Narrowphase::max_contacts))
-///    has one candidate, and one history, per feature;
+///    found by its index, without lookup; a pair that is not two spheres has one
+///    candidate with a list of contact points, each with its feature key and history,
+///    carried over by pair key;
 /// 4. narrowphase (inlined sphere-sphere path, the world's
 ///    [`Narrowphase`](granula_core::narrowphase::Narrowphase) otherwise, margin = the
-///    law's range) and the law with its history, for fixed blocks of candidates in parallel;
+///    law's range; called once per pair and step, all the pair's points at once, matched
+///    to the pair's histories by feature: a new feature starts afresh, a feature not
+///    returned any more is dropped) and the law with its history, for fixed blocks of
+///    candidates in parallel;
 ///    the normal part of each contact's relative velocity is shifted by the integrator's
 ///    [`Integrator::force_velocity_offsets`], if any, to the force's time level;
 /// 5. the pair loads summed per body in an order fixed by the pair list (per-block windows
@@ -89,6 +93,8 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pool: Option<Arc<rayon::ThreadPool>>,
     pub(crate) pairs: PairList,
     pub(crate) store: ContactStore<L::History>,
+    /// The contact points of the pairs that are not two spheres, aligned with `store`.
+    pub(crate) points: PointStore<L::History>,
     pub(crate) stored_energy: ContactStore<f64>,
     pub(crate) max_range: f64,
     accumulation: Accumulation,
@@ -138,6 +144,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             pool,
             pairs: PairList::default(),
             store: ContactStore::new(),
+            points: PointStore::default(),
             stored_energy: ContactStore::new(),
             max_range: 0.0,
             accumulation: Accumulation::default(),
@@ -162,9 +169,23 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         &self.config
     }
 
-    /// Contact histories, aligned with the current candidate pairs (keys by body handles).
+    /// The histories of the sphere pairs, aligned with the current candidate pairs (keys by
+    /// body handles, feature 0). A pair that is not two spheres has an unused entry here:
+    /// its points carry their histories ([`MdSolver::contact_histories`]).
     pub fn histories(&self) -> &ContactStore<L::History> {
         &self.store
+    }
+
+    /// Every contact history, in candidate order with, for a pair of several points, its
+    /// points in feature order: a sphere pair's history (in contact or not) and the points
+    /// of the other pairs at the last step, each with its key (bodies by handle, feature).
+    pub fn contact_histories(&self) -> impl Iterator<Item = (ContactKey, &L::History)> + '_ {
+        let pairs = self.pairs.candidates.iter().zip(self.store.keys().iter().zip(self.store.states()));
+        pairs.zip(&self.points.lists).flat_map(|((c, (key, h)), list)| {
+            let sphere = (c.kind == PairKind::Spheres).then_some((*key, h));
+            let points = list.iter().map(move |s| (ContactKey { feature: s.feature, ..*key }, &s.history));
+            sphere.into_iter().chain(points)
+        })
     }
 
     /// Number of candidate pairs of the current list.
@@ -220,7 +241,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
 
     /// Updates the skin layer and, when it rebuilt its list, the candidate pairs, their
     /// incidence and the contact store; `true` if it did.
-    fn refresh_pairs(&mut self, bodies: &BodySet, materials: &MaterialTable, narrowphase: &Narrowphase) -> bool {
+    fn refresh_pairs(&mut self, bodies: &BodySet, materials: &MaterialTable) -> bool {
         // The Euclidean criterion of Verlet lists for spheres, on top of the skin layer's box
         // faces: a rebuild once any sphere has moved by half the skin since the last one.
         // It lets the list drop sphere pairs farther apart than margin + skin (instead of
@@ -260,7 +281,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let reach = self.max_range + self.config.skin;
         let law = &self.law;
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
-        self.pairs.rebuild(bodies, materials, narrowphase, self.verlet.pairs(), reach, margin);
+        self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, margin);
+        // The points first: they are realigned from the old keys the store still holds.
+        self.points.rebuild(self.store.keys(), self.pairs.keys(bodies));
         self.store.rebuild(self.pairs.keys(bodies));
         // Pairs that left the list were out of range for a while: nothing stored remains.
         self.stored_energy.rebuild(self.pairs.keys(bodies));
@@ -313,7 +336,19 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             self.block_contacts.resize_with(summaries.len(), Vec::new);
         }
         let record = publish.then(|| (keys, &mut self.block_contacts[..summaries.len()]));
-        pair_pass(&input, &self.pairs, accumulation, histories, stored, summaries, record, &mut force, &mut torque);
+        let points = &mut self.points.lists;
+        pair_pass(
+            &input,
+            &self.pairs,
+            accumulation,
+            histories,
+            stored,
+            points,
+            summaries,
+            record,
+            &mut force,
+            &mut torque,
+        );
         if commit {
             self.contacts.clear();
         }
@@ -348,7 +383,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.max_range = self.law_margin(ctx.materials);
         self.verlet.invalidate();
         ctx.bodies.set_kinematic_velocities(ctx.time);
-        self.refresh_pairs(ctx.bodies, ctx.materials, ctx.narrowphase);
+        self.refresh_pairs(ctx.bodies, ctx.materials);
         self.prev_orientation.clone_from(&ctx.bodies.orientation);
         self.rotation.clear();
         self.rotation.resize(ctx.bodies.len(), DVec3::ZERO);
@@ -411,7 +446,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // Predict with the loads at the state at t (from the previous step, or the priming).
         self.integrate(&mut ctx, Half::Predict);
         ctx.bodies.advance_kinematic(t, dt);
-        self.refresh_pairs(ctx.bodies, ctx.materials, ctx.narrowphase);
+        self.refresh_pairs(ctx.bodies, ctx.materials);
         self.measure_rotations(ctx.bodies);
         let summary = self.evaluate(ctx.bodies, ctx.materials, ctx.narrowphase, dt, true)?;
         let mut dissipated = summary.dissipated;

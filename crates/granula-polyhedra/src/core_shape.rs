@@ -1,15 +1,17 @@
-//! A polyhedron as a core [`CustomShape`], with the contact generator of the
-//! polyhedron–sphere pair for the core's narrowphase plug-in ([`register_sphere_pair`]), so
-//! that the solvers can already hold polyhedral bodies against spheres. Pairs of polyhedra
-//! and polyhedron–wall pairs give many points with feature keys of their own, and wait
-//! for the solvers' contact lists to carry more than a few slots per pair.
+//! A polyhedron as a core [`CustomShape`], with the contact generators of its pairs for the
+//! core's narrowphase plug-in: polyhedron–sphere ([`PolyhedronSphere`]), plane–polyhedron
+//! ([`PlanePolyhedron`]), cylindrical wall–polyhedron ([`CylinderPolyhedron`], particles
+//! inside the wall) and polyhedron–polyhedron ([`PolyhedronPair`]), all registered by
+//! [`register_all`]. A pair of polyhedra or a polyhedron on a wall gives several points,
+//! keyed by vertex or edge ids ([`crate::contact::FeatureKey`]); the solvers call a
+//! generator once per pair and step and match the points to their histories by key.
 
-use crate::contact::sphere_contact;
+use crate::contact::{cylinder_polyhedron, plane_polyhedron, polyhedron_polyhedron, sphere_contact};
 use crate::error::{PolyError, Result};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DQuat, DVec3};
 use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
-use granula_core::shape::{Aabb, CustomShape, MassProperties};
+use granula_core::shape::{Aabb, CustomShape, MassProperties, Shape};
 use granula_core::{ContactGeometry, CoreError};
 use std::any::Any;
 use std::sync::Arc;
@@ -88,7 +90,108 @@ impl ContactGenerator for PolyhedronSphere {
 /// Registers [`PolyhedronSphere`] in `narrowphase` for the pair (polyhedron, sphere).
 /// Errors as [`Narrowphase::register`] does, e.g. when the pair is registered already.
 pub fn register_sphere_pair(narrowphase: &mut Narrowphase) -> std::result::Result<(), CoreError> {
-    narrowphase.register(ShapeKind::Custom("polyhedron"), ShapeKind::Sphere, PolyhedronSphere)
+    narrowphase.register(POLYHEDRON, ShapeKind::Sphere, PolyhedronSphere)
+}
+
+/// The shape kind of a [`PolyhedronShape`].
+pub const POLYHEDRON: ShapeKind = ShapeKind::Custom("polyhedron");
+
+/// The contact generator of a plane wall (body 1) against a [`PolyhedronShape`] (body 2):
+/// one point per vertex within the margin, by [`plane_polyhedron`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlanePolyhedron;
+
+impl ContactGenerator for PlanePolyhedron {
+    /// A face resting on the plane: one point per corner (3 for a triangle, 4 for a box).
+    fn max_contacts(&self) -> u16 {
+        4
+    }
+
+    fn generate(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> std::result::Result<(), DegenerateGeometry> {
+        let (Shape::Plane { normal }, Some(shape)) = (a.shape, b.custom::<PolyhedronShape>()) else {
+            return Ok(());
+        };
+        let n = (a.orientation * *normal).normalize();
+        plane_polyhedron(a.position, n, &shape.poly, &Pose::new(b.position, b.orientation), margin, out);
+        Ok(())
+    }
+}
+
+/// The contact generator of a cylindrical wall (body 1) against a [`PolyhedronShape`]
+/// (body 2), by [`cylinder_polyhedron`]: walls with the particles inside only; a wall with
+/// them outside (an obstacle) is a degenerate-geometry error naming the pair.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CylinderPolyhedron;
+
+impl ContactGenerator for CylinderPolyhedron {
+    fn max_contacts(&self) -> u16 {
+        4
+    }
+
+    fn generate(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> std::result::Result<(), DegenerateGeometry> {
+        let (Shape::Cylinder(wall), Some(shape)) = (a.shape, b.custom::<PolyhedronShape>()) else {
+            return Ok(());
+        };
+        let pose = Pose::new(b.position, b.orientation);
+        match cylinder_polyhedron(a.position, a.orientation, wall, &shape.poly, &pose, margin, out) {
+            Some(_) => Ok(()),
+            None => Err(DegenerateGeometry { reason: "a polyhedron outside a cylindrical wall is not supported" }),
+        }
+    }
+}
+
+/// The contact generator of two [`PolyhedronShape`]s, by [`polyhedron_polyhedron`] (vertex
+/// contacts of each body in the other and edge–edge crossings; face planes for convex
+/// bodies, ray parity over the face hierarchy otherwise), after a bounding-sphere test.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PolyhedronPair;
+
+impl ContactGenerator for PolyhedronPair {
+    /// Face on face: the corners of the overlap polygon, a handful.
+    fn max_contacts(&self) -> u16 {
+        8
+    }
+
+    fn generate(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> std::result::Result<(), DegenerateGeometry> {
+        let (Some(pa), Some(pb)) = (a.custom::<PolyhedronShape>(), b.custom::<PolyhedronShape>()) else {
+            return Ok(());
+        };
+        let reach = pa.poly.bounding_radius() + pb.poly.bounding_radius() + margin;
+        if (b.position - a.position).length_squared() > reach * reach {
+            return Ok(());
+        }
+        let (pose_a, pose_b) = (Pose::new(a.position, a.orientation), Pose::new(b.position, b.orientation));
+        polyhedron_polyhedron(&pa.poly, &pose_a, &pb.poly, &pose_b, margin, out);
+        Ok(())
+    }
+}
+
+/// Registers every generator of this module in `narrowphase`: polyhedron–sphere,
+/// plane–polyhedron, cylinder–polyhedron and polyhedron–polyhedron. Errors as
+/// [`Narrowphase::register`] does, e.g. when one of the pairs is registered already.
+pub fn register_all(narrowphase: &mut Narrowphase) -> std::result::Result<(), CoreError> {
+    register_sphere_pair(narrowphase)?;
+    narrowphase.register(ShapeKind::Plane, POLYHEDRON, PlanePolyhedron)?;
+    narrowphase.register(ShapeKind::Cylinder, POLYHEDRON, CylinderPolyhedron)?;
+    narrowphase.register(POLYHEDRON, POLYHEDRON, PolyhedronPair)
 }
 
 #[cfg(test)]
@@ -96,7 +199,6 @@ mod tests {
     use super::*;
     use crate::shapes;
     use crate::BodyFrame;
-    use granula_core::shape::Shape;
 
     #[test]
     fn a_cube_as_a_core_shape() {

@@ -11,7 +11,9 @@
 //! - [`contact`]: contact points between two polyhedra, a polyhedron and a plane, a
 //!   cylindrical wall or a sphere, as [`granula_core::ContactGeometry`] with stable feature keys,
 //!   pushed into a caller's vector: a narrowphase plug-in wraps them.
-//! - [`core_shape`]: a polyhedron as a core `CustomShape` (against spheres, today).
+//! - [`core_shape`]: a polyhedron as a core `CustomShape`, with the narrowphase generators
+//!   of its pairs (spheres, planes, cylindrical walls, polyhedra; [`register_all`]);
+//!   [`PolyhedronBuilder`]: a rigid body of a polyhedron, mass and inertia from the mesh.
 //! - [`overlap`]: the intersection volume, centroid and normal of two convex bodies, for
 //!   overlap-volume normal forces.
 //!
@@ -44,6 +46,7 @@
 //! # Ok::<(), granula_polyhedra::PolyError>(())
 //! ```
 
+pub mod body;
 pub mod bvh;
 pub mod contact;
 pub mod core_shape;
@@ -56,5 +59,7 @@ pub mod overlap;
 pub mod polyhedron;
 pub mod shapes;
 
+pub use body::PolyhedronBuilder;
+pub use core_shape::{register_all, PolyhedronShape};
 pub use error::{PolyError, Result};
 pub use polyhedron::{BodyFrame, Placement, Polyhedron, Pose};

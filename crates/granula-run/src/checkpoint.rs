@@ -23,9 +23,11 @@ use std::path::{Path, PathBuf};
 /// solver's candidate-pair list (in its order), the skin layer's reference boxes and
 /// counters, the positions at the last rebuild and whether the solver was primed, so that
 /// the resumed run rebuilds its list at the same steps as the uninterrupted one, and the
-/// file header with the CRC-32 of the content (see the module documentation). Files of
-/// another format are refused with an error that names both formats.
-pub const CHECKPOINT_FORMAT: u32 = 4;
+/// file header with the CRC-32 of the content (see the module documentation). Format 5
+/// gives the MD solver one candidate per pair (feature 0) and saves the contact points of
+/// the pairs that are not two spheres, each with its feature, history and stored energy.
+/// Files of another format are refused with an error that names both formats.
+pub const CHECKPOINT_FORMAT: u32 = 5;
 
 /// Bytes of the file header: format (`u32`), CRC-32 (`u32`), payload length (`u64`).
 const HEADER: usize = 16;

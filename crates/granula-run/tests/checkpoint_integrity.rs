@@ -198,6 +198,10 @@ fn an_older_format_is_refused_naming_both_formats() {
     old[..4].copy_from_slice(&3u32.to_le_bytes());
     let err = resume(&old, &dir).err().expect("refused");
     let text = err.to_string();
-    assert!(text.contains("format 3 but this build reads 4") && text.contains("earlier version"), "{text}");
+    assert!(
+        text.contains(&format!("format 3 but this build reads {CHECKPOINT_FORMAT}"))
+            && text.contains("earlier version"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
