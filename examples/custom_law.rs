@@ -32,6 +32,7 @@ pub struct SpringCoulomb {
 
 impl ContactLaw for SpringCoulomb {
     type History = DVec3;
+    type Pair = ();
 
     fn name(&self) -> String {
         "example_spring_coulomb".into()

@@ -78,6 +78,7 @@ fn kinematics(mat: &PairMaterial, scenario: Scenario) -> Vec<ContactKinematics<'
                 effective_radius: 5e-4,
                 effective_mass: 5e-6,
                 material: mat,
+                pair: &(),
                 dt: 5e-6,
                 rotation1: DVec3::ZERO,
                 rotation2: DVec3::ZERO,

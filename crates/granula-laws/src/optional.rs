@@ -89,6 +89,7 @@ mod tests {
                     effective_radius: 5e-4,
                     effective_mass: 5e-6,
                     material: pair,
+                    pair: &(),
                     dt: 1e-6,
                     rotation1: DVec3::ZERO,
                     rotation2: DVec3::ZERO,

@@ -37,6 +37,7 @@ fn sequence(seed: u64, mat: &PairMaterial, steps: usize) -> Vec<ContactKinematic
             effective_radius: r1 * r2 / (r1 + r2),
             effective_mass: 5e-6,
             material: mat,
+            pair: &(),
             dt: 1e-6,
             rotation1: DVec3::ZERO,
             rotation2: DVec3::ZERO,

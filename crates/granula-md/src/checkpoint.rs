@@ -122,6 +122,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                 expected: "a consistent skin layer",
             })?;
         }
+        self.sync_pair_parameters(&world.materials, true)?;
         self.max_range = self.law_margin(&world.materials);
         let (law, materials) = (&self.law, &world.materials);
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
