@@ -39,7 +39,7 @@ fn kinematics(mat: &PairMaterial) -> Vec<ContactKinematics<'_>> {
         .collect()
 }
 
-fn bench_law<L: ContactLaw>(c: &mut Criterion, name: &str, law: &L, mat: &PairMaterial) {
+fn bench_law<L: ContactLaw<Pair = ()>>(c: &mut Criterion, name: &str, law: &L, mat: &PairMaterial) {
     let ks = kinematics(mat);
     let mut hs = [L::History::default(); N];
     c.bench_function(name, |b| {

@@ -74,7 +74,7 @@ mod tests {
     use granula_core::{ContactKinematics, ContactLaw, Material, MaterialTable, PairMaterial};
 
     /// Force, couple and stored energy of `law` along `path` (overlaps), one history.
-    fn trace<L: ContactLaw>(law: &L, pair: &PairMaterial, path: &[f64]) -> Vec<(DVec3, DVec3, f64)> {
+    fn trace<L: ContactLaw<Pair = ()>>(law: &L, pair: &PairMaterial, path: &[f64]) -> Vec<(DVec3, DVec3, f64)> {
         let mut h = L::History::default();
         path.iter()
             .map(|&overlap| {

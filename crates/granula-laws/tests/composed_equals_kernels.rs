@@ -49,7 +49,7 @@ struct Coverage {
 /// with the term-by-term reference built from `terms`.
 fn compare<L>(law: &L, terms: &NormalTerms, seed: u64) -> Coverage
 where
-    L: ContactLaw<History = ComposedHistory<(), SpringState, (), ()>>,
+    L: ContactLaw<History = ComposedHistory<(), SpringState, (), ()>, Pair = ()>,
 {
     let mat = material();
     let (mu_s, mu_d) = (mat.friction, mat.dynamic_friction.min(mat.friction));

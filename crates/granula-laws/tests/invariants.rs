@@ -46,9 +46,10 @@ fn sequence(seed: u64, mat: &PairMaterial, steps: usize) -> Vec<ContactKinematic
     out
 }
 
-fn full_law(
-) -> impl ContactLaw<History = ComposedHistory<(), tangential::SpringState, tangential::SpringState, twisting::TwistAngle>>
-{
+fn full_law() -> impl ContactLaw<
+    History = ComposedHistory<(), tangential::SpringState, tangential::SpringState, twisting::TwistAngle>,
+    Pair = (),
+> {
     hertz_mindlin().with_rolling(RollingResistance::from_material()).with_twisting(TwistingResistance::from_material())
 }
 
