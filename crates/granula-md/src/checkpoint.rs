@@ -114,6 +114,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             }
             Vec::new()
         };
+        // The law's pair parameters for the world's materials; an error leaves the rest of
+        // the solver as it was.
+        self.sync_pair_parameters(&world.materials, true)?;
         self.integrator.restore_state(&state.integrator, bodies)?;
         if primed {
             self.verlet.restore_state(&state.broadphase).map_err(|e| CoreError::InvalidWorld {
@@ -122,7 +125,6 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                 expected: "a consistent skin layer",
             })?;
         }
-        self.sync_pair_parameters(&world.materials, true)?;
         self.max_range = self.law_margin(&world.materials);
         let (law, materials) = (&self.law, &world.materials);
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
