@@ -8,7 +8,10 @@
 mod custom_law;
 
 use custom_law::{stiffness_materials, MaterialSpring};
-use granula::core::{CoreError, DVec3, Material, MaterialId, Solver, SphereBuilder, World};
+use granula::core::{
+    ContactForce, ContactKinematics, ContactLaw, CoreError, DVec3, Material, MaterialId, PairMaterial, PairParameters,
+    Solver, SphereBuilder, World,
+};
 use granula::prelude::{BruteForce, Gear, MdConfig, MdError, MdSolver};
 
 const R: f64 = 1e-3;
@@ -92,4 +95,48 @@ fn non_finite_properties_are_refused() {
         assert!(World::builder().material(m).build().is_err());
     }
     assert_eq!(Material::named("glue").with_property("stiffness", 1.0).property("stiffness"), Some(1.0));
+}
+
+/// A pair parameter taken from the built-in pair values: the pair's friction coefficient.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Friction(f64);
+
+impl PairParameters for Friction {
+    fn from_materials(_: &Material, _: &Material, mixed: &PairMaterial) -> Result<Self, String> {
+        Ok(Friction(mixed.friction))
+    }
+}
+
+/// A law whose force along the normal is its pair parameter, in newtons.
+struct Echo;
+
+impl ContactLaw for Echo {
+    type History = ();
+    type Pair = Friction;
+    fn name(&self) -> String {
+        "echo".into()
+    }
+    fn keeps_ledger(&self) -> bool {
+        false
+    }
+    fn force(&self, k: &ContactKinematics<'_, Friction>, _: &mut ()) -> ContactForce {
+        ContactForce { force: k.pair.0 * k.normal, ..Default::default() }
+    }
+}
+
+#[test]
+fn an_override_of_the_pair_values_recomputes_the_pair_parameters() {
+    let mut world = world(stiffness_materials());
+    let config = MdConfig { skin: 1e-4, threads: Some(1), ..Default::default() };
+    let mut solver = MdSolver::new(Echo, Gear::six(), BruteForce, config).unwrap();
+    solver.publish_contacts(true);
+    world.step(&mut solver, 1e-9).unwrap();
+    assert!(solver.contacts().iter().all(|c| c.force.length() == 0.5), "the default friction");
+    let (soft, hard) = (MaterialId(0), MaterialId(1));
+    let pair = PairMaterial { friction: 0.125, dynamic_friction: 0.1, ..*world.materials.pair(soft, hard) };
+    world.materials.set_pair(hard, soft, pair).unwrap();
+    world.step(&mut solver, 1e-9).unwrap();
+    let mut forces: Vec<f64> = solver.contacts().iter().map(|c| c.force.length()).collect();
+    forces.sort_by(f64::total_cmp);
+    assert_eq!(forces, [0.125, 0.5, 0.5], "the soft-hard pair sees its override");
 }
