@@ -53,8 +53,8 @@ pub struct Material {
     #[serde(default)]
     pub rigid: bool,
     /// The host's own properties, by name, for the laws that declare pair parameters of
-    /// their own ([`PairParameters`]): the built-in mixing rule ignores them. Sorted by
-    /// name, so that iteration and serialisation are deterministic.
+    /// their own ([`PairParameters`](crate::PairParameters)): the built-in mixing rule
+    /// ignores them. Sorted by name, so that iteration and serialisation are deterministic.
     #[serde(default)]
     pub properties: BTreeMap<String, f64>,
 }
