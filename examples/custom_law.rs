@@ -7,14 +7,18 @@
 //! 2. write one sub-model and compose it with built-in ones (`QuadraticSpring` below, a
 //!    normal force F = K δ² used inside `Composed`).
 //!
+//! A law may also carry parameters of its own per pair of materials (`MaterialSpring`
+//! below: each material's `"stiffness"` property, mixed as two springs in series into a
+//! `SeriesStiffness` that the solver computes once per material pair).
+//!
 //! Run: `cargo run --release --example custom_law`. The test suite runs it small
 //! (`tests/md_examples.rs`).
 
 use granula::core::{
     ContactForce, ContactKinematics, ContactLaw, ContactStatus, DVec3, Dissipation, Material, PairMaterial,
-    PlaneBuilder, SphereBuilder, World,
+    PairParameters, PlaneBuilder, SphereBuilder, World,
 };
-use granula::laws::conformance::{check_law, ConformanceReport, ConformanceSetup};
+use granula::laws::conformance::{check_law, check_law_between, ConformanceReport, ConformanceSetup};
 use granula::laws::submodel::{NormalElastic, NormalModel};
 use granula::laws::*;
 use granula::prelude::{BruteForce, Gear, MdConfig, MdSolver};
@@ -32,6 +36,7 @@ pub struct SpringCoulomb {
 
 impl ContactLaw for SpringCoulomb {
     type History = DVec3;
+    type Pair = ();
 
     fn name(&self) -> String {
         "example_spring_coulomb".into()
@@ -86,6 +91,52 @@ impl ContactLaw for SpringCoulomb {
     }
 }
 
+/// The normal stiffness of a pair of materials: each material's `"stiffness"` property
+/// (N/m), the two surfaces acting as springs in series, k = k₁ k₂ / (k₁ + k₂) (the law's
+/// own mixing rule; a material against itself gets half its stiffness).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeriesStiffness {
+    /// The pair's stiffness k (N/m).
+    pub k: f64,
+}
+
+impl PairParameters for SeriesStiffness {
+    fn from_materials(a: &Material, b: &Material, _mixed: &PairMaterial) -> Result<Self, String> {
+        let stiffness = |m: &Material| match m.property("stiffness") {
+            Some(k) if k > 0.0 => Ok(k),
+            Some(k) => Err(format!("property 'stiffness' of material '{}' is {k}, expected > 0", m.name)),
+            None => Err(format!("material '{}' has no property 'stiffness'", m.name)),
+        };
+        let (ka, kb) = (stiffness(a)?, stiffness(b)?);
+        Ok(SeriesStiffness { k: ka * kb / (ka + kb) })
+    }
+}
+
+/// A frictionless linear spring whose stiffness is the materials' own: F = k δ along the
+/// normal, with k the pair's [`SeriesStiffness`], read from the kinematics (`k.pair`).
+#[derive(Clone, Copy, Debug)]
+pub struct MaterialSpring;
+
+impl ContactLaw for MaterialSpring {
+    type History = ();
+    type Pair = SeriesStiffness;
+
+    fn name(&self) -> String {
+        "example_material_spring".into()
+    }
+
+    fn force(&self, k: &ContactKinematics<'_, SeriesStiffness>, _: &mut ()) -> ContactForce {
+        let overlap = k.overlap.max(0.0);
+        let stiffness = k.pair.k;
+        ContactForce {
+            force: stiffness * overlap * k.normal,
+            stored: 0.5 * stiffness * overlap * overlap,
+            status: if overlap > 0.0 { ContactStatus::Sticking } else { ContactStatus::Open },
+            ..Default::default()
+        }
+    }
+}
+
 /// A user sub-model: F = K δ², composed with built-in damping and friction.
 #[derive(Clone, Copy, Debug)]
 pub struct QuadraticSpring {
@@ -115,6 +166,9 @@ pub struct Outcome {
     pub direct: ConformanceReport,
     /// Conformance of the composition with the user sub-model.
     pub composed: ConformanceReport,
+    /// Conformance of the law with its own pair parameter, between two materials of
+    /// different stiffness.
+    pub material_pair: ConformanceReport,
     /// Relative ledger error after the solver run.
     pub ledger_error: f64,
     /// Largest height of the bouncing sphere after its first bounce divided by the drop
@@ -136,6 +190,9 @@ pub fn run(steps: usize) -> Outcome {
     let direct = check_law(&law, &ConformanceSetup { material: pair, ..Default::default() }).expect("kit runs");
     let quad = Composed::new(QuadraticSpring { k: 1e8 }, HertzViscous::from_material(), CundallStrack::from_material());
     let composed = check_law(&quad, &ConformanceSetup { material: pair, ..Default::default() }).expect("kit runs");
+    let (soft, hard) = stiffness_materials();
+    let setup = ConformanceSetup { material: PairMaterial::mix(&soft, &hard), ..Default::default() };
+    let material_pair = check_law_between(&MaterialSpring, &setup, &soft, &hard).expect("kit runs");
 
     // The same hand-written law in the MD solver: a sphere (r = 1 mm) dropped from 5 mm on a
     // floor. Wall contact: m* = m, so the law's restitution is set for the sphere's mass.
@@ -165,13 +222,27 @@ pub fn run(steps: usize) -> Outcome {
     }
     let l = &world.ledger;
     let e1 = world.kinetic_energy() + world.potential_energy() + l.stored_elastic + l.dissipated.total();
-    Outcome { direct, composed, ledger_error: (e1 - e0).abs() / e0, rebound_ratio: apex / h0, rebound_theory }
+    Outcome {
+        direct,
+        composed,
+        material_pair,
+        ledger_error: (e1 - e0).abs() / e0,
+        rebound_ratio: apex / h0,
+        rebound_theory,
+    }
+}
+
+/// Two materials for [`MaterialSpring`]: "soft" (stiffness 2e4 N/m) and "hard" (6e4 N/m),
+/// whose pair stiffnesses are 1e4 (soft-soft), 1.5e4 (soft-hard) and 3e4 N/m (hard-hard).
+pub fn stiffness_materials() -> (Material, Material) {
+    (Material::named("soft").with_property("stiffness", 2e4), Material::named("hard").with_property("stiffness", 6e4))
 }
 
 fn main() {
     let o = run(60_000);
     println!("{}", o.direct);
     println!("{}", o.composed);
+    println!("{}", o.material_pair);
     println!("MD solver (Gear, 6 values), sphere dropped on a floor with the hand-written law:");
     println!("  rebound height / drop height = {:.4} (theory e² = {:.4})", o.rebound_ratio, o.rebound_theory);
     println!("  ledger |E + stored + dissipated − E0| / E0 = {:.3e}", o.ledger_error);

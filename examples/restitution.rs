@@ -46,7 +46,7 @@ fn mass() -> f64 {
 
 /// Head-on impact of two spheres touching at t = 0; contact end by interpolation of the
 /// overlap between steps. Returns (e, t_c).
-fn collide<L: ContactLaw>(law: &L, material: PairMaterial, dt: f64) -> (f64, f64) {
+fn collide<L: ContactLaw<Pair = ()>>(law: &L, material: PairMaterial, dt: f64) -> (f64, f64) {
     let a = Sphere {
         position: DVec3::ZERO,
         velocity: DVec3::ZERO,

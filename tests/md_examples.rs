@@ -31,6 +31,7 @@ fn custom_law_example_passes_the_kit_and_runs_in_the_solver() {
     let o = custom_law::run(60_000);
     assert!(o.direct.passed(), "{}", o.direct);
     assert!(o.composed.passed(), "{}", o.composed);
+    assert!(o.material_pair.passed(), "{}", o.material_pair);
     // Gear 6-value at Δt = t_c/200 over 60 ms: the ledger closes to 1e-4 (measured 2.1e-5).
     assert!(o.ledger_error < 1e-4, "ledger error {}", o.ledger_error);
     // One bounce within 60 000 steps (60 ms; the fall takes 32 ms): rebound height ratio e²

@@ -20,6 +20,7 @@ struct Recorder<L> {
 
 impl<L: ContactLaw> ContactLaw for Recorder<L> {
     type History = L::History;
+    type Pair = L::Pair;
     fn name(&self) -> String {
         self.inner.name()
     }
@@ -32,7 +33,7 @@ impl<L: ContactLaw> ContactLaw for Recorder<L> {
     fn keeps_ledger(&self) -> bool {
         self.inner.keeps_ledger()
     }
-    fn force(&self, k: &ContactKinematics<'_>, h: &mut L::History) -> ContactForce {
+    fn force(&self, k: &ContactKinematics<'_, L::Pair>, h: &mut L::History) -> ContactForce {
         let f = self.inner.force(k, h);
         self.calls.lock().unwrap().push((k.branch1, k.branch2, f.force));
         f
@@ -174,6 +175,7 @@ struct Sticky;
 
 impl ContactLaw for Sticky {
     type History = ();
+    type Pair = ();
     fn name(&self) -> String {
         "sticky".into()
     }

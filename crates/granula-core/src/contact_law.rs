@@ -5,11 +5,13 @@ use crate::contact::{point_relative_velocity, ContactGeometry, ContactStatus};
 use crate::energy::Dissipation;
 use crate::material::PairMaterial;
 use crate::math::{DQuat, DVec3};
+use crate::pair_parameters::PairParameters;
 use std::fmt::Debug;
 
-/// Everything a smooth contact law may use about one contact at one instant.
+/// Everything a smooth contact law may use about one contact at one instant. `P` is the
+/// law's own pair parameter ([`ContactLaw::Pair`]); `()` for the laws that have none.
 #[derive(Clone, Copy, Debug)]
-pub struct ContactKinematics<'a> {
+pub struct ContactKinematics<'a, P = ()> {
     /// Unit normal from body 1 to body 2.
     pub normal: DVec3,
     /// Overlap δ = −g (m); positive when the surfaces interpenetrate.
@@ -28,6 +30,9 @@ pub struct ContactKinematics<'a> {
     pub effective_mass: f64,
     /// Material values of the pair.
     pub material: &'a PairMaterial,
+    /// The law's own parameters for this pair of materials ([`PairParameters`]), computed
+    /// once per material pair by the solver.
+    pub pair: &'a P,
     /// Time step Δt (s).
     pub dt: f64,
     /// Rotation of body 1 since the previous force evaluation of this pair's solver, as a
@@ -65,6 +70,7 @@ impl<'a> ContactKinematics<'a> {
             effective_radius: g.effective_radius,
             effective_mass,
             material,
+            pair: &(),
             dt,
             rotation1: DVec3::ZERO,
             rotation2: DVec3::ZERO,
@@ -87,6 +93,29 @@ impl<'a> ContactKinematics<'a> {
         Self::from_motion(g, motion(i), motion(j), effective_mass, material, dt)
     }
 
+    /// The same contact carrying the law's pair parameter `pair` (the value the solver
+    /// computed for this contact's pair of materials).
+    #[inline(always)]
+    pub fn with_pair<P: PairParameters>(self, pair: &'a P) -> ContactKinematics<'a, P> {
+        ContactKinematics {
+            normal: self.normal,
+            overlap: self.overlap,
+            relative_velocity: self.relative_velocity,
+            relative_angular_velocity: self.relative_angular_velocity,
+            branch1: self.branch1,
+            branch2: self.branch2,
+            effective_radius: self.effective_radius,
+            effective_mass: self.effective_mass,
+            material: self.material,
+            pair,
+            dt: self.dt,
+            rotation1: self.rotation1,
+            rotation2: self.rotation2,
+        }
+    }
+}
+
+impl<P> ContactKinematics<'_, P> {
     /// The same contact after a rigid rotation `q` of the pair: every vector turned by `q`,
     /// scalars unchanged. An objective law gives the turned force (the conformance kit's
     /// objectivity check).
@@ -182,6 +211,7 @@ pub struct ContactForce {
 ///
 /// impl ContactLaw for Spring {
 ///     type History = (); // nothing carried from step to step
+///     type Pair = (); // no per-material-pair parameter besides the PairMaterial
 ///     fn name(&self) -> String {
 ///         "spring".into()
 ///     }
@@ -206,6 +236,7 @@ pub struct ContactForce {
 ///     effective_radius: 0.005,
 ///     effective_mass: 0.005,
 ///     material: &material,
+///     pair: &(), // the law declares no pair parameter of its own
 ///     dt: 1e-5,
 ///     rotation1: DVec3::ZERO,
 ///     rotation2: DVec3::ZERO,
@@ -221,6 +252,7 @@ pub struct ContactForce {
 ///
 /// impl ContactLaw for Unbooked {
 ///     type History = ();
+///     type Pair = ();
 ///     fn name(&self) -> String {
 ///         "unbooked spring".into()
 ///     }
@@ -239,6 +271,11 @@ pub struct ContactForce {
 pub trait ContactLaw: Send + Sync {
     /// Per-contact state carried from step to step.
     type History: Copy + Default + Send + Sync + Debug + PartialEq;
+
+    /// The law's own per-material-pair parameters, read from the materials' user
+    /// properties ([`PairParameters`]) and seen as [`ContactKinematics::pair`]; `()` for a
+    /// law that needs only the [`PairMaterial`].
+    type Pair: PairParameters;
 
     /// A stable name, e.g. `"hertz+hertz_damping+cundall_strack"`, used by scene files and
     /// checkpoints.
@@ -267,5 +304,5 @@ pub trait ContactLaw: Send + Sync {
     }
 
     /// The force and couple of one contact, updating its history.
-    fn force(&self, k: &ContactKinematics<'_>, history: &mut Self::History) -> ContactForce;
+    fn force(&self, k: &ContactKinematics<'_, Self::Pair>, history: &mut Self::History) -> ContactForce;
 }

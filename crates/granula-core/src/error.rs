@@ -50,6 +50,17 @@ pub enum CoreError {
         /// What was expected instead.
         expected: &'static str,
     },
+    /// A user property of a material ([`Material::properties`](crate::Material::properties))
+    /// is not finite.
+    #[error("material '{material}': property '{property}' = {value} is not finite")]
+    InvalidProperty {
+        /// The material's name.
+        material: String,
+        /// The property's name.
+        property: String,
+        /// The offending value.
+        value: f64,
+    },
     /// A body refers to a material the table does not have.
     #[error("{body}: unknown material '{material}'")]
     UnknownMaterial {

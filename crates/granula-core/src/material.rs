@@ -52,6 +52,11 @@ pub struct Material {
     /// Two rigid materials give an infinite E*, which no smooth contact law accepts.
     #[serde(default)]
     pub rigid: bool,
+    /// The host's own properties, by name, for the laws that declare pair parameters of
+    /// their own ([`PairParameters`](crate::PairParameters)): the built-in mixing rule
+    /// ignores them. Sorted by name, so that iteration and serialisation are deterministic.
+    #[serde(default)]
+    pub properties: BTreeMap<String, f64>,
 }
 
 impl Default for Material {
@@ -71,6 +76,7 @@ impl Default for Material {
             cohesion_force: 0.0,
             cohesion_range: 0.0,
             rigid: false,
+            properties: BTreeMap::new(),
         }
     }
 }
@@ -81,7 +87,21 @@ impl Material {
         Material { name: name.into(), ..Default::default() }
     }
 
-    /// Checks every field's domain; the error names the material and the field.
+    /// The material with the user property `name` set to `value` (builder style; a second
+    /// call with the same name replaces the value). [`Material::validate`] refuses a
+    /// non-finite value.
+    pub fn with_property(mut self, name: impl Into<String>, value: f64) -> Self {
+        self.properties.insert(name.into(), value);
+        self
+    }
+
+    /// The value of the user property `name`, if the material has it.
+    pub fn property(&self, name: &str) -> Option<f64> {
+        self.properties.get(name).copied()
+    }
+
+    /// Checks every field's domain; the error names the material and the field (for a
+    /// user property, the property's name).
     pub fn validate(&self) -> Result<()> {
         let bad =
             |field, value, expected| CoreError::InvalidMaterial { material: self.name.clone(), field, value, expected };
@@ -125,6 +145,13 @@ impl Material {
                 self.cohesion_range,
                 "zero when cohesion_force is zero (a range needs a force)",
             ));
+        }
+        if let Some((name, value)) = self.properties.iter().find(|(_, v)| !v.is_finite()) {
+            return Err(CoreError::InvalidProperty {
+                material: self.name.clone(),
+                property: name.clone(),
+                value: *value,
+            });
         }
         Ok(())
     }
@@ -204,6 +231,7 @@ impl PairMaterial {
             cohesion_force: self.cohesion_force,
             cohesion_range: self.cohesion_range,
             rigid: false,
+            properties: BTreeMap::new(),
         };
         m.validate()?;
         if !(self.effective_shear.is_finite() && self.effective_shear > 0.0) {

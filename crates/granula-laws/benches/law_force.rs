@@ -30,6 +30,7 @@ fn kinematics(mat: &PairMaterial) -> Vec<ContactKinematics<'_>> {
                 effective_radius: 5e-4,
                 effective_mass: 5e-6,
                 material: mat,
+                pair: &(),
                 dt: 5e-6,
                 rotation1: DVec3::ZERO,
                 rotation2: DVec3::ZERO,
@@ -38,7 +39,7 @@ fn kinematics(mat: &PairMaterial) -> Vec<ContactKinematics<'_>> {
         .collect()
 }
 
-fn bench_law<L: ContactLaw>(c: &mut Criterion, name: &str, law: &L, mat: &PairMaterial) {
+fn bench_law<L: ContactLaw<Pair = ()>>(c: &mut Criterion, name: &str, law: &L, mat: &PairMaterial) {
     let ks = kinematics(mat);
     let mut hs = [L::History::default(); N];
     c.bench_function(name, |b| {

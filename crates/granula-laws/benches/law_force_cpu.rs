@@ -78,6 +78,7 @@ fn kinematics(mat: &PairMaterial, scenario: Scenario) -> Vec<ContactKinematics<'
                 effective_radius: 5e-4,
                 effective_mass: 5e-6,
                 material: mat,
+                pair: &(),
                 dt: 5e-6,
                 rotation1: DVec3::ZERO,
                 rotation2: DVec3::ZERO,
@@ -90,7 +91,7 @@ fn kinematics(mat: &PairMaterial, scenario: Scenario) -> Vec<ContactKinematics<'
 /// from a stream of their own (the other kinematics are those of the laws without them).
 /// In the persistent scenario, odd rounds use the opposite velocities and rotations of the
 /// vibrating contacts.
-fn measure<L: ContactLaw>(law: &L, mat: &PairMaterial, scenario: Scenario) -> Timing {
+fn measure<L: ContactLaw<Pair = ()>>(law: &L, mat: &PairMaterial, scenario: Scenario) -> Timing {
     let mut even = kinematics(mat, scenario);
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     for k in &mut even {

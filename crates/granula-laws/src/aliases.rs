@@ -50,6 +50,7 @@ pub type LinearViscousCoulomb = Composed<LinearSpring, LinearViscous, ViscousFri
 /// #     effective_radius: 0.005,
 /// #     effective_mass: 0.005,
 /// #     material: &material,
+/// #     pair: &(),
 /// #     dt: 1e-6,
 /// #     rotation1: DVec3::ZERO,
 /// #     rotation2: DVec3::ZERO,

@@ -49,6 +49,7 @@ use granula_core::{ContactForce, ContactKinematics, ContactLaw, ContactStatus, D
 /// #     effective_radius: 0.005,
 /// #     effective_mass: 0.005,
 /// #     material: &material,
+/// #     pair: &(),
 /// #     dt: 1e-6,
 /// #     rotation1: DVec3::ZERO,
 /// #     rotation2: DVec3::ZERO,
@@ -197,6 +198,7 @@ where
     C: CohesionModel,
 {
     type History = ComposedHistory<D::History, T::History, R::History, W::History>;
+    type Pair = ();
 
     fn name(&self) -> String {
         let mut s = format!("{}+{}+{}", self.normal.name(), self.damping.name(), self.tangential.name());

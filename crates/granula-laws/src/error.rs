@@ -32,6 +32,17 @@ pub enum MdError {
         /// Why the model cannot handle it.
         reason: &'static str,
     },
+    /// The law's own pair parameter ([`ContactLaw::Pair`](granula_core::ContactLaw::Pair))
+    /// could not be computed for two materials.
+    #[error("pair parameters of materials '{material1}' and '{material2}': {reason}")]
+    PairParameters {
+        /// Name of the first material.
+        material1: String,
+        /// Name of the second material.
+        material2: String,
+        /// The reason the law gave.
+        reason: String,
+    },
     /// An error of the core crate (invalid material, time step, ...).
     #[error(transparent)]
     Core(#[from] CoreError),

@@ -74,7 +74,7 @@ mod tests {
     use granula_core::{ContactKinematics, ContactLaw, Material, MaterialTable, PairMaterial};
 
     /// Force, couple and stored energy of `law` along `path` (overlaps), one history.
-    fn trace<L: ContactLaw>(law: &L, pair: &PairMaterial, path: &[f64]) -> Vec<(DVec3, DVec3, f64)> {
+    fn trace<L: ContactLaw<Pair = ()>>(law: &L, pair: &PairMaterial, path: &[f64]) -> Vec<(DVec3, DVec3, f64)> {
         let mut h = L::History::default();
         path.iter()
             .map(|&overlap| {
@@ -89,6 +89,7 @@ mod tests {
                     effective_radius: 5e-4,
                     effective_mass: 5e-6,
                     material: pair,
+                    pair: &(),
                     dt: 1e-6,
                     rotation1: DVec3::ZERO,
                     rotation2: DVec3::ZERO,

@@ -49,7 +49,7 @@ struct Coverage {
 /// with the term-by-term reference built from `terms`.
 fn compare<L>(law: &L, terms: &NormalTerms, seed: u64) -> Coverage
 where
-    L: ContactLaw<History = ComposedHistory<(), SpringState, (), ()>>,
+    L: ContactLaw<History = ComposedHistory<(), SpringState, (), ()>, Pair = ()>,
 {
     let mat = material();
     let (mu_s, mu_d) = (mat.friction, mat.dynamic_friction.min(mat.friction));
@@ -72,6 +72,7 @@ where
                 effective_radius: 5e-4,
                 effective_mass: 5e-6,
                 material: &mat,
+                pair: &(),
                 dt: 5e-6,
                 rotation1: DVec3::ZERO,
                 rotation2: DVec3::ZERO,

@@ -21,6 +21,7 @@ fn normal_force(e: f64, dt: f64) -> (f64, f64, f64) {
         effective_radius: 1e-3,
         effective_mass: 1e-5,
         material: &mat,
+        pair: &(),
         dt,
         rotation1: DVec3::ZERO,
         rotation2: DVec3::ZERO,

@@ -16,7 +16,7 @@ struct Measured {
 
 /// Two spheres of radius `r` and mass `m` touching at t = 0 and approaching at `v`; the
 /// contact start and end are found by linear interpolation of the overlap between steps.
-fn collide<L: ContactLaw>(law: &L, mat: PairMaterial, r: f64, m: f64, v: f64, dt: f64) -> Measured {
+fn collide<L: ContactLaw<Pair = ()>>(law: &L, mat: PairMaterial, r: f64, m: f64, v: f64, dt: f64) -> Measured {
     let a = Sphere { position: DVec3::ZERO, velocity: DVec3::ZERO, angular_velocity: DVec3::ZERO, radius: r, mass: m };
     let b = Sphere { position: DVec3::X * 2.0 * r, velocity: -DVec3::X * v, ..a };
     let mut p: IsolatedPair<L> = IsolatedPair::new(First::Sphere(a), b, mat);

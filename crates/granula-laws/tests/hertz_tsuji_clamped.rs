@@ -33,7 +33,7 @@ enum Target {
 
 /// Head-on impact at speed `v` with `steps` time steps per undamped Hertz contact time;
 /// returns the restitution (relative normal speed after / before).
-fn restitution<L: ContactLaw>(law: &L, mat: PairMaterial, target: Target, v: f64, steps: f64) -> f64 {
+fn restitution<L: ContactLaw<Pair = ()>>(law: &L, mat: PairMaterial, target: Target, v: f64, steps: f64) -> f64 {
     let b = Sphere {
         position: DVec3::ZERO,
         velocity: DVec3::ZERO,

@@ -37,6 +37,7 @@ fn sequence(seed: u64, mat: &PairMaterial, steps: usize) -> Vec<ContactKinematic
             effective_radius: r1 * r2 / (r1 + r2),
             effective_mass: 5e-6,
             material: mat,
+            pair: &(),
             dt: 1e-6,
             rotation1: DVec3::ZERO,
             rotation2: DVec3::ZERO,
@@ -45,9 +46,10 @@ fn sequence(seed: u64, mat: &PairMaterial, steps: usize) -> Vec<ContactKinematic
     out
 }
 
-fn full_law(
-) -> impl ContactLaw<History = ComposedHistory<(), tangential::SpringState, tangential::SpringState, twisting::TwistAngle>>
-{
+fn full_law() -> impl ContactLaw<
+    History = ComposedHistory<(), tangential::SpringState, tangential::SpringState, twisting::TwistAngle>,
+    Pair = (),
+> {
     hertz_mindlin().with_rolling(RollingResistance::from_material()).with_twisting(TwistingResistance::from_material())
 }
 

@@ -120,6 +120,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             }
             Vec::new()
         };
+        // The law's pair parameters for the world's materials; an error leaves the rest of
+        // the solver as it was.
+        self.sync_pair_parameters(&world.materials, true)?;
         self.integrator.restore_state(&state.integrator, bodies)?;
         if primed {
             self.verlet.restore_state(&state.broadphase).map_err(|e| CoreError::InvalidWorld {

@@ -1,7 +1,7 @@
 //! The smooth solver's error type.
 
 use granula_broadphase::BroadphaseError;
-use granula_core::CoreError;
+use granula_core::{CoreError, PairParameterError};
 use thiserror::Error;
 
 /// Everything that can go wrong in the smooth (MD) solver. Errors from the core (unsupported
@@ -25,6 +25,19 @@ pub enum MdError {
         /// What was expected.
         expected: &'static str,
     },
+    /// The law's own pair parameters
+    /// ([`PairParameters::from_materials`](granula_core::PairParameters::from_materials))
+    /// could not be computed for a pair of the world's materials; reported when the solver
+    /// primes, before any step runs.
+    #[error("contact law: pair parameters of materials '{material1}' and '{material2}': {reason}")]
+    PairParameters {
+        /// Name of the first material of the pair.
+        material1: String,
+        /// Name of the second material of the pair.
+        material2: String,
+        /// The reason the law gave.
+        reason: String,
+    },
     /// The private rayon thread pool could not be built.
     #[error("cannot build a rayon pool of {threads} threads: {reason}")]
     ThreadPool {
@@ -33,4 +46,10 @@ pub enum MdError {
         /// rayon's message.
         reason: String,
     },
+}
+
+impl From<PairParameterError> for MdError {
+    fn from(e: PairParameterError) -> Self {
+        MdError::PairParameters { material1: e.material1, material2: e.material2, reason: e.reason }
+    }
 }

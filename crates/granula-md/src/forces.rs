@@ -65,13 +65,15 @@ impl BlockSummary {
 }
 
 /// Read-only inputs of the pass.
-pub(crate) struct PassInput<'a, L> {
+pub(crate) struct PassInput<'a, L: ContactLaw> {
     pub law: &'a L,
     pub bodies: &'a BodySet,
     /// The world's narrowphase, for the pairs that are not two spheres.
     pub narrowphase: &'a Narrowphase,
     /// The material table's pair values ([`MaterialTable::pairs`](granula_core::MaterialTable::pairs)).
     pub materials: &'a [PairMaterial],
+    /// The law's own pair parameters, aligned with `materials`.
+    pub pair_parameters: &'a [L::Pair],
     pub candidates: &'a [Candidate],
     pub dt: f64,
     /// Per body, the rotation vector since the previous force evaluation (002 eq. 15; zero
@@ -148,10 +150,10 @@ fn kinematics<'a, L: ContactLaw>(
     c: &Candidate,
     g: &ContactGeometry,
     rotations: bool,
-) -> ContactKinematics<'a> {
+) -> ContactKinematics<'a, L::Pair> {
     let (i, j) = (c.body1 as usize, c.body2 as usize);
-    let material = &input.materials[c.material as usize];
-    let mut kin = ContactKinematics::new(input.bodies, i, j, g, c.effective_mass, material, input.dt);
+    let (material, pair) = (&input.materials[c.material as usize], &input.pair_parameters[c.material as usize]);
+    let mut kin = ContactKinematics::new(input.bodies, i, j, g, c.effective_mass, material, input.dt).with_pair(pair);
     if let Some((dv, dw)) = input.velocity_offsets {
         // The normal rate at the force's time level (dashpots); the tangential part stays
         // the body set's (Verlet: half-step, so that a spring increment 𝒱_t Δt is the
@@ -172,7 +174,7 @@ fn kinematics<'a, L: ContactLaw>(
 
 /// The published record of a contact (its key is filled in by the recording sink).
 #[inline(always)]
-fn record(c: &Candidate, g: &ContactGeometry, kin: &ContactKinematics<'_>, cf: &ContactForce) -> ContactRecord {
+fn record<P>(c: &Candidate, g: &ContactGeometry, kin: &ContactKinematics<'_, P>, cf: &ContactForce) -> ContactRecord {
     ContactRecord {
         key: ContactKey { body1: BodyHandle(u32::MAX), body2: BodyHandle(u32::MAX), feature: g.feature },
         body1: c.body1,

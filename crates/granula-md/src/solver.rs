@@ -112,6 +112,11 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) rotation: Vec<DVec3>,
     pub(crate) primed_version: Option<u64>,
     pub(crate) primed_materials: usize,
+    /// The law's own pair parameters, aligned with the material table's pairs.
+    pair_parameters: Vec<L::Pair>,
+    /// The table's pair values `pair_parameters` were computed with (a change of them, by
+    /// an explicit override, recomputes the parameters).
+    pair_source: Vec<granula_core::PairMaterial>,
     pub(crate) kinematic_power: f64,
     /// Whether committed evaluations publish their contacts ([`Solver::publish_contacts`]).
     publish: bool,
@@ -157,6 +162,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             rotation: Vec::new(),
             primed_version: None,
             primed_materials: 0,
+            pair_parameters: Vec::new(),
+            pair_source: Vec::new(),
             kinematic_power: 0.0,
             publish: false,
             block_contacts: Vec::new(),
@@ -239,6 +246,28 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         max_range
     }
 
+    /// Recomputes the law's pair parameters for every pair of `materials` when asked
+    /// (`force`), when the number of materials changed, or when the table's pair values did
+    /// (an explicit override). Nothing is allocated or compared for a law whose pair
+    /// parameter is zero-sized, beyond the length check.
+    pub(crate) fn sync_pair_parameters(&mut self, materials: &MaterialTable, force: bool) -> Result<(), MdError> {
+        let stale = force
+            || self.pair_parameters.len() != materials.pairs().len()
+            || (std::mem::size_of::<L::Pair>() != 0 && self.pair_source.as_slice() != materials.pairs());
+        if !stale {
+            return Ok(());
+        }
+        self.pair_source.clear();
+        if let Err(e) = materials.pair_parameters_into(&mut self.pair_parameters) {
+            self.pair_parameters.clear();
+            return Err(e.into());
+        }
+        if std::mem::size_of::<L::Pair>() != 0 {
+            self.pair_source.extend_from_slice(materials.pairs());
+        }
+        Ok(())
+    }
+
     /// Updates the skin layer and, when it rebuilt its list, the candidate pairs, their
     /// incidence and the contact store; `true` if it did.
     fn refresh_pairs(&mut self, bodies: &BodySet, materials: &MaterialTable) -> bool {
@@ -318,6 +347,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             bodies,
             narrowphase,
             materials: materials.pairs(),
+            pair_parameters: &self.pair_parameters,
             candidates: &self.pairs.candidates,
             dt,
             rotation: &self.rotation,
@@ -380,6 +410,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         }
         // Bodies were inserted or removed, a material was added (the candidates hold
         // material-pair positions), or this is the first step.
+        self.sync_pair_parameters(ctx.materials, true)?;
         self.max_range = self.law_margin(ctx.materials);
         self.verlet.invalidate();
         ctx.bodies.set_kinematic_velocities(ctx.time);
@@ -441,6 +472,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     fn step_inner(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, MdError> {
         let (t, dt) = (ctx.time, ctx.dt);
         self.prime(&mut ctx)?;
+        self.sync_pair_parameters(ctx.materials, false)?;
         let loaded = self.remember_loaded_start(ctx.bodies);
 
         // Predict with the loads at the state at t (from the previous step, or the priming).

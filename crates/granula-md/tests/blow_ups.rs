@@ -17,6 +17,7 @@ struct Spring {
 
 impl ContactLaw for Spring {
     type History = ();
+    type Pair = ();
     fn name(&self) -> String {
         "test_spring".into()
     }
@@ -157,6 +158,7 @@ struct ForceOnly(Spring);
 
 impl ContactLaw for ForceOnly {
     type History = ();
+    type Pair = ();
     fn name(&self) -> String {
         "force_only".into()
     }

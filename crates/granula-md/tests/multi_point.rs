@@ -90,6 +90,7 @@ struct Tracer;
 
 impl ContactLaw for Tracer {
     type History = DVec3;
+    type Pair = ();
 
     fn name(&self) -> String {
         "tracer".into()

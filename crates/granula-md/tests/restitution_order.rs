@@ -188,6 +188,7 @@ struct OnsetExactTsuji {
 impl ContactLaw for OnsetExactTsuji {
     /// Whether the contact was in overlap at the previous call.
     type History = bool;
+    type Pair = ();
 
     fn name(&self) -> String {
         "hertz+onset_exact_tsuji".into()

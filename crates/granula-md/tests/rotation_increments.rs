@@ -12,6 +12,7 @@ struct Spy;
 
 impl ContactLaw for Spy {
     type History = [DVec3; 2];
+    type Pair = ();
     fn name(&self) -> String {
         "spy".into()
     }

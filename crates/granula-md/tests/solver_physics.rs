@@ -415,6 +415,7 @@ struct Bond {
 
 impl granula_core::ContactLaw for Bond {
     type History = ();
+    type Pair = ();
     fn name(&self) -> String {
         "test_bond".into()
     }

@@ -184,6 +184,8 @@ pub fn materials(c: &Check, specs: &[MaterialSpec]) -> Result<Vec<Material>> {
             cohesion_force: s.cohesion_force.unwrap_or(d.cohesion_force),
             cohesion_range: s.cohesion_range.unwrap_or(d.cohesion_range),
             rigid: s.rigid,
+            // Scenes compose only the built-in laws, which read no user property.
+            properties: Default::default(),
         };
         m.validate().map_err(|e| c.core(&p, e))?;
         out.push(m);

@@ -24,7 +24,7 @@ pub use report::{CheckResult, ConformanceReport};
 
 use crate::error::{positive, MdError};
 use glam::DQuat;
-use granula_core::{ContactLaw, Material, PairMaterial};
+use granula_core::{ContactLaw, Material, PairMaterial, PairParameters};
 use scenario::{run, Impact, Outcome, Scale, Target};
 
 /// Set-up and tolerances of [`check_law`].
@@ -86,7 +86,30 @@ fn rel(a: glam::DVec3, b: glam::DVec3, scale: f64) -> f64 {
 }
 
 /// Runs every check on `law`; errors when the set-up is invalid or the law never touches.
+/// The law's pair parameter ([`ContactLaw::Pair`]) is computed from two default materials
+/// ([`Material::default`], which has no user property); a law that reads properties is
+/// checked with [`check_law_between`].
 pub fn check_law<L: ContactLaw>(law: &L, setup: &ConformanceSetup) -> Result<ConformanceReport, MdError> {
+    let m = Material::default();
+    check_law_between(law, setup, &m, &m)
+}
+
+/// [`check_law`] with the law's pair parameter computed from materials `a` (body 1) and `b`
+/// (body 2) and the set-up's pair values: `L::Pair::from_materials(a, b, &setup.material)`
+/// (set `setup.material` to `PairMaterial::mix(a, b)` for the mixed values of the same
+/// materials). Its error is [`MdError::PairParameters`].
+pub fn check_law_between<L: ContactLaw>(
+    law: &L,
+    setup: &ConformanceSetup,
+    a: &Material,
+    b: &Material,
+) -> Result<ConformanceReport, MdError> {
+    let pair = L::Pair::from_materials(a, b, &setup.material).map_err(|reason| MdError::PairParameters {
+        material1: a.name.clone(),
+        material2: b.name.clone(),
+        reason,
+    })?;
+    let pair = &pair;
     positive("conformance", "radius", setup.radius)?;
     positive("conformance", "density", setup.density)?;
     positive("conformance", "speed", setup.speed)?;
@@ -98,7 +121,7 @@ pub fn check_law<L: ContactLaw>(law: &L, setup: &ConformanceSetup) -> Result<Con
     let plain = |target, angle, spin| Impact { target, angle, spin, swapped: false, frame: DQuat::IDENTITY };
     // Find Δt: shrink a probe step until a head-on wall contact spans ≥ 20 steps.
     let mut dt = 0.05 * setup.radius / setup.speed;
-    let mut probe = run(law, m, &scale, &plain(Target::Wall, 0.0, 0.0), dt, 2_000_000);
+    let mut probe = run(law, (m, pair), &scale, &plain(Target::Wall, 0.0, 0.0), dt, 2_000_000);
     let mut tries = 0;
     while probe.contact_time < 20.0 * dt {
         dt /= 10.0;
@@ -111,11 +134,11 @@ pub fn check_law<L: ContactLaw>(law: &L, setup: &ConformanceSetup) -> Result<Con
                 expected: "a law that produces a contact of finite duration",
             });
         }
-        probe = run(law, m, &scale, &plain(Target::Wall, 0.0, 0.0), dt, 2_000_000);
+        probe = run(law, (m, pair), &scale, &plain(Target::Wall, 0.0, 0.0), dt, 2_000_000);
     }
     dt = probe.contact_time / setup.steps_per_contact;
     let max_steps = (50.0 * setup.steps_per_contact) as usize + 100_000;
-    let go = |imp: &Impact| run(law, m, &scale, imp, dt, max_steps);
+    let go = |imp: &Impact| run(law, (m, pair), &scale, imp, dt, max_steps);
 
     let mut checks = Vec::new();
     let angles = [("head-on", 0.0), ("oblique", std::f64::consts::FRAC_PI_4), ("grazing", 80f64.to_radians())];

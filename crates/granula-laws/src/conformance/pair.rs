@@ -82,6 +82,8 @@ pub struct IsolatedPair<L: ContactLaw> {
     pub second: Sphere,
     /// The pair's material values.
     pub material: PairMaterial,
+    /// The law's own parameters for the pair's materials ([`ContactLaw::Pair`]).
+    pub pair: L::Pair,
     /// The contact history.
     pub history: L::History,
     /// Total dissipated so far.
@@ -97,13 +99,21 @@ pub struct IsolatedPair<L: ContactLaw> {
     loads: [DVec3; 4],
 }
 
-impl<L: ContactLaw> IsolatedPair<L> {
-    /// A pair at rest in its history.
+impl<L: ContactLaw<Pair = ()>> IsolatedPair<L> {
+    /// A pair at rest in its history, under a law without pair parameters of its own.
     pub fn new(first: First, second: Sphere, material: PairMaterial) -> Self {
+        Self::with_pair(first, second, material, ())
+    }
+}
+
+impl<L: ContactLaw> IsolatedPair<L> {
+    /// A pair at rest in its history, the law seeing `pair` as its own pair parameter.
+    pub fn with_pair(first: First, second: Sphere, material: PairMaterial, pair: L::Pair) -> Self {
         IsolatedPair {
             first,
             second,
             material,
+            pair,
             history: L::History::default(),
             dissipated: Dissipation::default(),
             stored: 0.0,
@@ -186,7 +196,8 @@ impl<L: ContactLaw> IsolatedPair<L> {
         self.last_normal = g.normal;
         self.last_overlap = -g.gap;
         let out = if g.gap <= law.range(&self.material) {
-            let mut k = ContactKinematics::from_motion(&g, motion1, (vb, wb), m_eff, &self.material, dt);
+            let mut k =
+                ContactKinematics::from_motion(&g, motion1, (vb, wb), m_eff, &self.material, dt).with_pair(&self.pair);
             k.rotation1 = theta1;
             k.rotation2 = b.angular_velocity * dt;
             law.force(&k, &mut self.history)

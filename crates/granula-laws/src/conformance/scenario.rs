@@ -72,7 +72,7 @@ fn mass(density: f64, r: f64) -> f64 {
 /// Runs one impact with time step `dt` until the bodies have separated (or `max_steps`).
 pub fn run<L: ContactLaw>(
     law: &L,
-    material: &PairMaterial,
+    (material, pair): (&PairMaterial, &L::Pair),
     s: &Scale,
     imp: &Impact,
     dt: f64,
@@ -122,8 +122,8 @@ pub fn run<L: ContactLaw>(
         }),
     };
     let mut pair: IsolatedPair<L> = match (imp.swapped, first) {
-        (true, First::Sphere(target)) => IsolatedPair::new(First::Sphere(projectile), target, *material),
-        _ => IsolatedPair::new(first, projectile, *material),
+        (true, First::Sphere(target)) => IsolatedPair::with_pair(First::Sphere(projectile), target, *material, *pair),
+        _ => IsolatedPair::with_pair(first, projectile, *material, *pair),
     };
     let e0 = pair.mechanical_energy();
     let p0 = pair.momentum();

@@ -193,6 +193,7 @@ mod tests {
             effective_radius: 7e-4,
             effective_mass: 1e-5,
             material: &m,
+            pair: &(),
             dt: 1e-6,
             rotation1: glam::DVec3::ZERO,
             rotation2: glam::DVec3::ZERO,

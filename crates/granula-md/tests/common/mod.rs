@@ -44,6 +44,7 @@ impl SpringDashpot {
 
 impl ContactLaw for SpringDashpot {
     type History = SpringHistory;
+    type Pair = ();
 
     fn name(&self) -> String {
         "test_spring_dashpot".into()
@@ -130,6 +131,7 @@ impl HertzElastic {
 
 impl ContactLaw for HertzElastic {
     type History = ();
+    type Pair = ();
 
     fn name(&self) -> String {
         "test_hertz_elastic".into()
