@@ -18,7 +18,7 @@ use granula::core::{
     Shape, SphereBuilder, World,
 };
 use granula::laws::hertz_mindlin_damped;
-use granula::prelude::{BruteForce, MdConfig, MdSolver, VelocityVerlet};
+use granula::prelude::{BruteForce, MdConfig, MdSolver, Solver, VelocityVerlet};
 use std::f64::consts::PI;
 use std::sync::Arc;
 
@@ -187,13 +187,18 @@ pub fn run(steps: usize) -> Outcome {
 
     let config = MdConfig { skin: 2e-3, ..Default::default() };
     let mut solver = MdSolver::new(hertz_mindlin_damped(), VelocityVerlet::new(), BruteForce, config).expect("solver");
-    solver.record_contact_forces(true);
+    solver.publish_contacts(true);
     let dt = 2e-5;
     let mut sphere_steps = 0;
     let touches = |k: &ContactKey| (k.body1 == capsule) != (k.body2 == capsule);
     for _ in 0..steps {
         world.step(&mut solver, dt).expect("step");
-        let on_capsule = solver.contact_forces().filter(|(k, _)| touches(k));
+        let on_capsule = solver
+            .contacts()
+            .iter()
+            .filter(|c| c.force != DVec3::ZERO)
+            .map(|c| (c.key, c.force))
+            .filter(|(k, _)| touches(k));
         if on_capsule.filter(|(k, _)| k.body1 != floor && k.body2 != floor).count() > 0 {
             sphere_steps += 1;
         }
@@ -202,7 +207,13 @@ pub fn run(steps: usize) -> Outcome {
     let on_capsule = |k: &ContactKey, f: DVec3| if k.body2 == capsule { f } else { -f };
     let mut floor_contacts = Vec::new();
     let mut vertical_load = 0.0;
-    for (k, f) in solver.contact_forces().filter(|(k, _)| touches(k)) {
+    for (k, f) in solver
+        .contacts()
+        .iter()
+        .filter(|c| c.force != DVec3::ZERO)
+        .map(|c| (c.key, c.force))
+        .filter(|(k, _)| touches(k))
+    {
         let f = on_capsule(&k, f);
         vertical_load += f.z;
         if k.body1 == floor {

@@ -205,21 +205,6 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.verlet.rebuilds()
     }
 
-    /// From the next step on, keeps (or stops keeping) the force of every contact as the
-    /// step applied it: the same switch as [`Solver::publish_contacts`].
-    pub fn record_contact_forces(&mut self, on: bool) {
-        self.publish = on;
-    }
-
-    /// The contact forces the last step applied, if it published its contacts
-    /// ([`Solver::publish_contacts`]): for each contact with a non-zero force, its key
-    /// (bodies by handle, body 1 the smaller handle) and the force on body 2 (body 1 gets
-    /// the opposite), in candidate order. Empty if the last step did not publish. Keys by
-    /// handle stay valid when bodies are removed after the step.
-    pub fn contact_forces(&self) -> impl Iterator<Item = (granula_core::ContactKey, DVec3)> + '_ {
-        self.contacts.iter().filter(|c| c.force != DVec3::ZERO).map(|c| (c.key, c.force))
-    }
-
     /// The broadphase with its skin layer.
     pub fn broadphase(&self) -> &VerletPairs<B> {
         &self.verlet
