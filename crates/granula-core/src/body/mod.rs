@@ -48,6 +48,62 @@ impl Default for BodyState {
 
 /// What a world needs to know of a rigid body in order to insert it. Solvers then work on
 /// the structure-of-arrays copy in [`BodySet`](crate::BodySet).
+///
+/// The builders make a [`RigidBody`]; a host implements the trait to insert bodies from its
+/// own description, e.g. a grain record read from a file:
+///
+/// ```
+/// use granula_core::body::{BodyState, MassSource, Motion};
+/// use granula_core::prelude::*;
+/// use granula_core::{MaterialId, Shape};
+///
+/// /// A grain as a host program stores it: centre, velocity, shape.
+/// struct Grain {
+///     centre: DVec3,
+///     velocity: DVec3,
+///     motion: Motion,
+///     shape: Shape,
+/// }
+///
+/// impl Body for Grain {
+///     fn shape(&self) -> &Shape {
+///         &self.shape
+///     }
+///     fn mass_source(&self) -> MassSource {
+///         MassSource::Density(2500.0) // glass, kg/m³
+///     }
+///     fn material(&self) -> MaterialId {
+///         MaterialId(0)
+///     }
+///     fn motion(&self) -> &Motion {
+///         &self.motion
+///     }
+///     fn locked(&self) -> Dofs {
+///         Dofs::default()
+///     }
+///     fn state(&self) -> BodyState {
+///         BodyState { position: self.centre, velocity: self.velocity, ..Default::default() }
+///     }
+/// }
+///
+/// # fn main() -> Result<(), CoreError> {
+/// let r = 0.001;
+/// let grain = Grain {
+///     centre: DVec3::new(0.0, 0.0, 0.01),
+///     velocity: DVec3::X,
+///     motion: Motion::Dynamic,
+///     shape: Shape::Sphere { radius: r },
+/// };
+/// let mut world = World::builder().build()?;
+/// let h = world.insert(grain)?;
+/// let i = world.bodies.index(h)?;
+/// // m = ρ 4/3 π r³ from the density the grain asked for.
+/// let m = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * r.powi(3);
+/// assert!((world.bodies.mass[i] - m).abs() < 1e-12 * m);
+/// assert_eq!(world.bodies.velocity[i], DVec3::X);
+/// # Ok(())
+/// # }
+/// ```
 pub trait Body {
     /// The shape.
     fn shape(&self) -> &Shape;
