@@ -7,16 +7,16 @@
 //! Theory: linear spring-dashpot, e_n = exp(−πη/ω), t_c = π/ω (002 eqs. 8, 10); with the
 //! default no-attraction clamp, the closed form of `params::linear_clamped_collision`; Hertz,
 //! t_c = 2.868 (m*²/(R* E*² v))^{1/5} (undamped); Tsuji damping, the reduced head-on equation
-//! of `params::hertz_tsuji_collision` (exactly e with tension allowed, 0.550 for e = 0.5 under
+//! of `damping::hertz_tsuji_collision` (exactly e with tension allowed, 0.550 for e = 0.5 under
 //! the clamp, and e again with the ratio calibrated to the clamp, the default of
 //! `hertz_mindlin`); Hunt-Crossley targets e for e close to 1 (003 eq. 3). "asked" is the
 //! restitution the law was given; "-" marks quantities without a closed form.
 
 use granula::core::{ContactLaw, DVec3, Material, PairMaterial};
 use granula::laws::conformance::pair::{First, IsolatedPair, Sphere};
+use granula::laws::damping::hertz_tsuji_collision;
 use granula::laws::params::{
-    damping_ratio_from_restitution, hertz_contact_time, hertz_tsuji_collision, linear_clamped_collision,
-    LinearCollision,
+    damping_ratio_from_restitution, hertz_contact_time, linear_clamped_collision, LinearCollision,
 };
 use granula::laws::*;
 
@@ -116,7 +116,7 @@ pub fn run(steps: f64) -> Vec<Row> {
     let hertz = Composed::new(Hertz::from_material(), NoDamping, NoFriction);
     push(hertz.name(), None, collide(&hertz, mat, tc_h / steps), Some(1.0), Some(tc_h));
     // Plain Tsuji ratio: e with tension allowed, more under the clamp; the reduced head-on
-    // equation gives both (params::hertz_tsuji_collision).
+    // equation gives both (damping::hertz_tsuji_collision).
     let tsuji = Composed::new(Hertz::from_material(), HertzViscous::from_material(), NoFriction);
     let tsuji_free = tsuji.with_tension(TensionPolicy::AllowDampingTension);
     let reduced =

@@ -146,7 +146,7 @@ impl BodySet {
             ));
         }
         if kind == MotionKind::Dynamic {
-            check_dynamic_mass(who, &props)?;
+            props.check_dynamic(who)?;
         }
         let mut locked = body.locked();
         if planar {
@@ -321,35 +321,6 @@ impl BodySet {
     pub fn mass_properties(&self, i: usize) -> MassProperties {
         MassProperties { mass: self.mass[i], inertia: self.inertia[i] }
     }
-}
-
-/// Checks the mass properties of a dynamic body: a positive mass and positive moments whose
-/// reciprocals are finite. A radius or density so small that ρ r³ (or m r²) underflows to
-/// zero, or to a subnormal number whose reciprocal overflows, would otherwise be accepted
-/// and fail only at the first step, as a non-finite position.
-pub(crate) fn check_dynamic_mass(who: BodyRef, props: &MassProperties) -> Result<()> {
-    let m = props.mass;
-    if !(m > 0.0 && (1.0 / m).is_finite()) {
-        return Err(CoreError::invalid_body(
-            who,
-            "mass",
-            m,
-            "> 0 with a finite reciprocal: the radius or density is so small that the mass underflows",
-        ));
-    }
-    for k in 0..3 {
-        let i = props.inertia[k];
-        // An infinite moment is allowed (a rotation the body cannot take).
-        if !(i > 0.0 && (1.0 / i).is_finite() || i == f64::INFINITY) {
-            return Err(CoreError::invalid_body(
-                who,
-                "inertia",
-                props.inertia,
-                "> 0 with finite reciprocals: the radius or mass is so small that m r² underflows",
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Mass properties of a shape from a mass source.

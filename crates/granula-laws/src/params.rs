@@ -9,10 +9,6 @@
 
 use crate::error::{positive, restitution, MdError};
 
-pub use crate::damping::{
-    hertz_tsuji_clamped_damping_ratio, hertz_tsuji_collision, linear_clamped_damping_ratio, ReducedCollision,
-};
-
 /// Critical damping η_n^c = 2 √(m_eff K_n) (N s/m) of the contact oscillator (004 §2.2.1).
 #[inline]
 pub fn critical_damping(m_eff: f64, k_n: f64) -> f64 {
@@ -72,7 +68,7 @@ pub fn linear_contact_time(k_n: f64, gamma: f64, m_eff: f64) -> f64 {
 /// v₀ e^{−η t_e} (η sin(ωt_e)/ω − cos ωt_e). (Derived from the solution of the damped
 /// oscillator of 004 §2.2.1; the force then stays zero until δ = 0.) Returns (e, t_e).
 /// Over-damped (η ≥ ω₀) it returns (0, ∞), although the clamped contact still ends with a
-/// positive speed there (e → exp(−2) as η → ω₀); [`linear_clamped_damping_ratio`] integrates
+/// positive speed there (e → exp(−2) as η → ω₀); [`linear_clamped_damping_ratio`](crate::damping::linear_clamped_damping_ratio) integrates
 /// that case.
 pub fn linear_clamped_collision(k_n: f64, gamma: f64, m_eff: f64) -> (f64, f64) {
     let eta = gamma / (2.0 * m_eff);

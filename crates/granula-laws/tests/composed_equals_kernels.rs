@@ -12,9 +12,8 @@
 
 use glam::DVec3;
 use granula_core::{ContactKinematics, ContactLaw, Material, PairMaterial};
-use granula_laws::params::{
-    damping_ratio_from_restitution, hertz_tsuji_clamped_damping_ratio, tangential_stiffness_ratio,
-};
+use granula_laws::damping::hertz_tsuji_clamped_damping_ratio;
+use granula_laws::params::{damping_ratio_from_restitution, tangential_stiffness_ratio};
 use granula_laws::tangential::{capped_spring, rotate_into_plane, SpringState};
 use granula_laws::*;
 use rand::{Rng, SeedableRng};

@@ -170,7 +170,7 @@ impl SphereBuilder {
                 _ => None,
             };
             if let Some(p) = props {
-                crate::body_set::check_dynamic_mass(BodyRef::New, &p)?;
+                p.check_dynamic(BodyRef::New)?;
             }
         }
         self.common.finish(Shape::Sphere { radius: r })

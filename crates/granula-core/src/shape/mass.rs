@@ -93,6 +93,37 @@ impl MassProperties {
     }
 }
 
+impl MassProperties {
+    /// Checks the mass properties of a dynamic body: a positive mass and positive moments whose
+    /// reciprocals are finite. A radius or density so small that ρ r³ (or m r²) underflows to
+    /// zero, or to a subnormal number whose reciprocal overflows, would otherwise be accepted
+    /// and fail only at the first step, as a non-finite position.
+    pub(crate) fn check_dynamic(&self, who: BodyRef) -> Result<()> {
+        let m = self.mass;
+        if !(m > 0.0 && (1.0 / m).is_finite()) {
+            return Err(CoreError::invalid_body(
+                who,
+                "mass",
+                m,
+                "> 0 with a finite reciprocal: the radius or density is so small that the mass underflows",
+            ));
+        }
+        for k in 0..3 {
+            let i = self.inertia[k];
+            // An infinite moment is allowed (a rotation the body cannot take).
+            if !(i > 0.0 && (1.0 / i).is_finite() || i == f64::INFINITY) {
+                return Err(CoreError::invalid_body(
+                    who,
+                    "inertia",
+                    self.inertia,
+                    "> 0 with finite reciprocals: the radius or mass is so small that m r² underflows",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

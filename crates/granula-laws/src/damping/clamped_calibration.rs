@@ -30,8 +30,8 @@
 //! operations, so the value is bit-identical on every thread, memo or not.
 
 use super::reduced_impact::{integrate, ContactEnd};
-use crate::composed::TensionPolicy;
 use crate::error::{non_negative, restitution, MdError};
+use crate::submodel::TensionPolicy;
 use std::cell::{Cell, RefCell};
 
 /// The spring a damping ratio is calibrated for.

@@ -1,9 +1,9 @@
 //! Kelvin-Voigt / Hunt-Crossley damping (003 eq. 3), with the impact velocity δ̇₀ kept in the
 //! contact history.
 
-use crate::composed::TensionPolicy;
 use crate::error::{positive, restitution, MdError};
 use crate::history::SubHistory;
+use crate::submodel::TensionPolicy;
 use crate::submodel::{DampingModel, NormalDamping, NormalElastic};
 use glam::DQuat;
 use granula_core::{ContactKinematics, PairMaterial};

@@ -2,9 +2,9 @@
 //! coefficient, the reduced mass and the current normal stiffness.
 
 use super::clamped_calibration::{clamped_damping_ratio_memo, hertz_tsuji_collision, reduced_ratio, Spring};
-use crate::composed::TensionPolicy;
 use crate::error::{non_negative, restitution, MdError};
 use crate::params::{damping_ratio_from_restitution, linear_clamped_collision, linear_restitution};
+use crate::submodel::TensionPolicy;
 use crate::submodel::{DampingModel, NormalDamping, NormalElastic};
 use granula_core::{ContactKinematics, PairMaterial};
 
