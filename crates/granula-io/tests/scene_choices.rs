@@ -130,3 +130,29 @@ fn elastic_constants_under_contact_dynamics_are_noted_with_their_key() {
     let s = Scene::parse("md.toml", &scene("kind = \"md\"", "young_modulus = 1e8")).unwrap();
     assert!(s.notes().is_empty());
 }
+
+#[test]
+fn friction_without_a_tangential_model_and_restitution_with_a_fixed_damping_are_refused() {
+    for (solver, material, key) in [
+        ("kind = \"md\"\ntangential = \"none\"", "friction = 0.4", "friction"),
+        ("kind = \"md\"\ndamping = \"fixed\"\ndamping_coefficient = 0.1", "restitution = 0.5", "restitution"),
+    ] {
+        let (_, msg) = refused(&scene(solver, material));
+        assert!(msg.contains(&format!("materials[0].{key}")) && msg.contains("not used"), "{msg}");
+    }
+    // The same properties with the models that read them are accepted.
+    for (solver, material) in
+        [("kind = \"md\"", "friction = 0.4"), ("kind = \"md\"\ndamping = \"tsuji\"", "restitution = 0.5")]
+    {
+        Scene::parse("ok.toml", &scene(solver, material)).expect("a property the law reads");
+    }
+}
+
+#[test]
+fn resistances_with_another_tangential_model_are_refused_naming_them() {
+    for tangential in ["viscous", "none"] {
+        let solver = format!("kind = \"md\"\ntangential = \"{tangential}\"\nrolling = true");
+        let (_, msg) = refused(&scene(&solver, ""));
+        assert!(msg.contains("solver.rolling") && msg.contains("cundall_strack"), "{msg}");
+    }
+}

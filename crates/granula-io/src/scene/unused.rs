@@ -6,6 +6,7 @@
 //! `validate::unused_restitution`.)
 
 use super::check::Check;
+use super::choices::{DampingKind, TangentialKind};
 use super::source::KeyPath;
 use super::spec::{ImpactKind, MaterialSpec, NscdLawKind, PairSpec, SceneSpec, SolverSpec};
 use crate::error::Result;
@@ -17,18 +18,22 @@ enum Property {
     Torsion,
     Cohesion,
     DynamicFriction,
+    Friction,
+    Restitution,
 }
 
 /// The optional properties, with their key and how to read them from a material and a
 /// pair.
 type Row = (&'static str, Property, fn(&MaterialSpec) -> Option<f64>, fn(&PairSpec) -> Option<f64>);
 
-const PROPERTIES: [Row; 5] = [
+const PROPERTIES: [Row; 7] = [
     ("rolling_friction", Property::Rolling, |m| m.rolling_friction, |p| p.rolling_friction),
     ("torsion_friction", Property::Torsion, |m| m.torsion_friction, |p| p.torsion_friction),
     ("cohesion_force", Property::Cohesion, |m| m.cohesion_force, |p| p.cohesion_force),
     ("cohesion_range", Property::Cohesion, |m| m.cohesion_range, |p| p.cohesion_range),
     ("dynamic_friction", Property::DynamicFriction, |m| m.dynamic_friction, |p| p.dynamic_friction),
+    ("friction", Property::Friction, |m| m.friction, |p| p.friction),
+    ("restitution", Property::Restitution, |m| m.restitution, |p| p.restitution),
 ];
 
 /// `None` when the solver's law uses `property`, else why not and how to turn it on.
@@ -49,6 +54,14 @@ fn unused_because(solver: &SolverSpec, property: Property) -> Option<&'static st
                     "is not used: the MD law has no cohesion; set [solver] cohesion = true \
                      (or resistances = true) to apply it, or remove the key",
                 ),
+                Property::Friction | Property::DynamicFriction if m.tangential == TangentialKind::None => Some(
+                    "is not used: the MD law has no tangential force ([solver] tangential = \"none\"); \
+                     choose a tangential model or remove the key",
+                ),
+                Property::Restitution if m.damping == DampingKind::Fixed => Some(
+                    "is not used: [solver] damping = \"fixed\" takes its coefficient from \
+                     damping_coefficient; choose a damping calibrated from restitution or remove the key",
+                ),
                 _ => None,
             }
         }
@@ -63,6 +76,8 @@ fn unused_because(solver: &SolverSpec, property: Property) -> Option<&'static st
                 "is not used: the contact-dynamics law has no cohesion; set [solver] law = \"cohesive\" \
                  to apply it, or remove the key",
             ),
+            // Restitution without an impact law: `validate::unused_restitution`.
+            (Property::Friction | Property::Restitution, _) => None,
             (Property::DynamicFriction, _) => {
                 Some("is not used: contact dynamics has one friction coefficient, `friction`; remove the key")
             }
