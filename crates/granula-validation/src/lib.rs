@@ -6,9 +6,11 @@
 //!   stack);
 //! - [`fit`]: a Nelder-Mead fit of a damped sine, to measure the frequency and damping of a
 //!   chain's oscillation;
+//! - [`rod`]: a host shape whose pairs with a plane have two contact points;
 //! - [`chain_run`]: runs the chain of 001 and compares it with the theory.
 #![deny(missing_docs)]
 
 pub mod chain_run;
 pub mod fit;
+pub mod rod;
 pub mod scenes;
