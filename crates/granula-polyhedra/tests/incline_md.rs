@@ -10,17 +10,15 @@
 //! tangential history.
 
 use granula_broadphase::BruteForce;
-use granula_core::{DVec3, Material, PlaneBuilder, World};
+mod common;
+
+use common::{incline, ALPHA, G, V0};
+use granula_core::Material;
 use granula_integrators::VelocityVerlet;
 use granula_laws::prelude::*;
 use granula_laws::tangential::{Friction, TangentialDamping, TangentialStiffness};
 use granula_md::{MdConfig, MdSolver};
-use granula_polyhedra::{register_all, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
-use std::sync::Arc;
 
-const G: f64 = 9.81;
-const ALPHA: f64 = std::f64::consts::PI / 6.0;
-const V0: f64 = 5.0;
 /// Normal stiffness per contact point (N/m). The test's physics is rigid-body friction, which
 /// does not depend on the contact stiffness as long as the overlap (m g cos α / 6K ≈ 4e-8 m)
 /// and the tangential spring's stretch stay far below the distances measured: stiffer than
@@ -52,26 +50,9 @@ struct Trace {
 /// friction `mu`, for 1.1 s after it stops.
 fn run(mu: f64) -> Trace {
     let material = Material { density: 2700.0, friction: mu, restitution: 0.3, ..Material::named("block") };
-    let mut narrowphase = granula_core::Narrowphase::new();
-    register_all(&mut narrowphase).unwrap();
-    let gravity = G * DVec3::new(-ALPHA.sin(), 0.0, -ALPHA.cos());
-    let mut world = World::builder().gravity(gravity).material(material).narrowphase(narrowphase).build().unwrap();
-    world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
-    // V = 3 size³ = 0.001 m³; principal axes (the builder's frame), placed as in the mesh:
-    // the L in the xy plane, its bottom face on z = 0.
-    let (v, f) = shapes::l_block_mesh((0.001f64 / 3.0).cbrt());
-    let (block, place) = Polyhedron::from_mesh(v, f, BodyFrame::PrincipalAxes).unwrap();
-    assert!((block.volume() - 0.001).abs() < 1e-15);
-    let mass = 2700.0 * block.volume();
     // Started at the static overlap of six equal springs, so that it does not bounce.
-    let sink = mass * G * ALPHA.cos() / (6.0 * STIFFNESS);
-    let body = PolyhedronBuilder::new(Arc::new(block), DVec3::new(0.0, 0.0, place.offset.z - sink))
-        .orientation(place.rotation)
-        .velocity(DVec3::new(V0, 0.0, 0.0))
-        .build()
-        .unwrap();
-    let h = world.insert(body).unwrap();
-    let i = world.bodies.index(h).unwrap();
+    let sink = |volume: f64| 2700.0 * volume * G * ALPHA.cos() / (6.0 * STIFFNESS);
+    let (mut world, i) = incline(material, sink);
     // 003 eqs. 3-6: Kelvin-Voigt / Hunt-Crossley normal force (n = 1) and the
     // Brendel-Dippel tangential spring, damped at the normal damping ratio so that the
     // spring's ringing after the stop dies out.

@@ -5,14 +5,12 @@
 //! by feature, as it does for any generator.
 
 use granula_broadphase::BruteForce;
-use granula_core::{DVec3, Material, PlaneBuilder, World};
-use granula_nscd::{Criterion, NscdConfig, NscdSolver};
-use granula_polyhedra::{register_all, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
-use std::sync::Arc;
+mod common;
 
-const G: f64 = 9.81;
-const ALPHA: f64 = std::f64::consts::PI / 6.0;
-const V0: f64 = 5.0;
+use common::{incline, ALPHA, G, V0};
+use granula_core::Material;
+use granula_nscd::{Criterion, NscdConfig, NscdSolver};
+
 /// Implicit Euler is exact for a constant deceleration; the step only sets how finely the
 /// stop is located (linear interpolation within the step, exact for a constant a).
 const DT: f64 = 1e-4;
@@ -21,20 +19,7 @@ const DT: f64 = 1e-4;
 /// over the second after the stop (m), contacts while sliding.
 fn run(mu: f64) -> (f64, f64, f64, usize) {
     let material = Material { density: 2700.0, friction: mu, ..Material::named("block") };
-    let mut narrowphase = granula_core::Narrowphase::new();
-    register_all(&mut narrowphase).unwrap();
-    let gravity = G * DVec3::new(-ALPHA.sin(), 0.0, -ALPHA.cos());
-    let mut world = World::builder().gravity(gravity).material(material).narrowphase(narrowphase).build().unwrap();
-    world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
-    let (v, f) = shapes::l_block_mesh((0.001f64 / 3.0).cbrt());
-    let (block, place) = Polyhedron::from_mesh(v, f, BodyFrame::PrincipalAxes).unwrap();
-    let body = PolyhedronBuilder::new(Arc::new(block), DVec3::new(0.0, 0.0, place.offset.z))
-        .orientation(place.rotation)
-        .velocity(DVec3::new(V0, 0.0, 0.0))
-        .build()
-        .unwrap();
-    let h = world.insert(body).unwrap();
-    let i = world.bodies.index(h).unwrap();
+    let (mut world, i) = incline(material, |_| 0.0);
     // Six contacts of one rigid face, all sliding: they converge in a few sweeps.
     let criterion = Criterion::LocalRelative { epsilon: 1e-6, cutoff: 1e-9, max_iterations: 1000 };
     let mut solver = NscdSolver::new(BruteForce, NscdConfig { criterion, ..Default::default() }).unwrap();
