@@ -1,0 +1,41 @@
+//! Convex polygons in two dimensions for granula (seed 002): the particle shape of the
+//! slow-shear studies, with its exact mass properties and the overlap-area contact
+//! geometry of 002 §2.
+//!
+//! - [`ConvexPolygon`]: a validated outline in its body frame (origin at the centroid),
+//!   with area, polar moment and the equivalent radius of 002 eq. 5; [`PolygonError`]
+//!   names the vertex at fault.
+//! - [`shapes`]: regular n-gons, rectangles, seeded random convex polygons.
+//! - [`overlap`]: the overlap region of two polygons, a polygon and a wall or a disc, and
+//!   two discs: area, centroid (the contact point) and the normal perpendicular to the
+//!   chord through the crossings of the outlines (002 Fig. 1).
+//! - [`law`]: the normal force of 002 eq. 5 on the overlap area.
+//!
+//! ```
+//! use glam::DVec2;
+//! use granula_polygons::{overlap, shapes, OverlapScratch, Pose2};
+//!
+//! // Two unit squares, the second shifted by (0.5, 0.25): their overlap is a 0.5 × 0.75
+//! // rectangle, and the outlines cross at (1, 0.25) and (0.5, 1).
+//! let square = shapes::rectangle(1.0, 1.0)?;
+//! let (a, b) = (Pose2::new(DVec2::new(0.5, 0.5), 0.0), Pose2::new(DVec2::new(1.0, 0.75), 0.0));
+//! let mut scratch = OverlapScratch::default();
+//! let o = overlap::polygon_polygon(&square, &a, &square, &b, &mut scratch).unwrap();
+//! assert!((o.area - 0.375).abs() < 1e-15);
+//! assert!((o.centroid - DVec2::new(0.75, 0.625)).length() < 1e-15);
+//! let chord = DVec2::new(0.5, 1.0) - DVec2::new(1.0, 0.25);
+//! assert!(o.normal.dot(chord).abs() < 1e-15 && o.normal.dot(b.position - a.position) > 0.0);
+//! # Ok::<(), granula_polygons::PolygonError>(())
+//! ```
+
+pub mod error;
+pub mod law;
+pub mod overlap;
+pub mod polygon;
+pub mod pose;
+pub mod shapes;
+
+pub use error::{PolygonError, Result};
+pub use overlap::{Overlap2, OverlapScratch};
+pub use polygon::ConvexPolygon;
+pub use pose::Pose2;

@@ -1,0 +1,295 @@
+//! The overlap region of two bodies in the plane (002 §2, Fig. 1): its area A, its
+//! centroid (the contact point) and the contact normal, perpendicular to the chord through
+//! the two points where the boundaries cross.
+//!
+//! Pairs: polygon–polygon ([`polygon_polygon`]), half-plane wall–polygon
+//! ([`half_plane_polygon`]), disc–polygon ([`disc_polygon`]) and disc–disc
+//! ([`disc_disc`]). All are exact (no sampling); the normal points from body 1 to body 2.
+
+use crate::polygon::{centroid_of, ConvexPolygon};
+use crate::pose::{cross, Pose2};
+use glam::DVec2;
+use std::f64::consts::PI;
+
+/// The overlap of two bodies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Overlap2 {
+    /// Overlap area A (m²), > 0.
+    pub area: f64,
+    /// Centroid of the overlap region (world frame): the contact point of 002 §2.
+    pub centroid: DVec2,
+    /// Unit contact normal from body 1 to body 2, perpendicular to the chord.
+    pub normal: DVec2,
+    /// The two points where the boundaries cross, farthest apart if more cross (002
+    /// Fig. 1); `None` when one body lies inside the other (no crossing): the normal then
+    /// points along the line of centres.
+    pub chord: Option<[DVec2; 2]>,
+}
+
+impl Overlap2 {
+    /// Branch vector from a body's centre of mass at `position` to the contact point.
+    pub fn branch_from(&self, position: DVec2) -> DVec2 {
+        self.centroid - position
+    }
+}
+
+/// Buffers reused from call to call, so the overlap of a pair allocates nothing once
+/// they have grown to the largest polygons met.
+#[derive(Clone, Debug, Default)]
+pub struct OverlapScratch {
+    first: Vec<DVec2>,
+    second: Vec<DVec2>,
+    clipped: Vec<DVec2>,
+    spare: Vec<DVec2>,
+    crossings: Vec<DVec2>,
+}
+
+/// Normal perpendicular to the chord through the farthest pair of `crossings`, turned to
+/// point along `towards`; without two distinct crossings, `towards` itself (unit), or +x
+/// if it is zero.
+fn chord_normal(crossings: &[DVec2], towards: DVec2) -> (DVec2, Option<[DVec2; 2]>) {
+    let mut best: Option<(f64, [DVec2; 2])> = None;
+    for (i, &p) in crossings.iter().enumerate() {
+        for &q in &crossings[i + 1..] {
+            let d = (q - p).length_squared();
+            if d > 0.0 && best.is_none_or(|(b, _)| d > b) {
+                best = Some((d, [p, q]));
+            }
+        }
+    }
+    let fallback = towards.try_normalize().unwrap_or(DVec2::X);
+    match best {
+        Some((_, [p, q])) => {
+            let along = (q - p).normalize();
+            let n = DVec2::new(-along.y, along.x);
+            let n = if n.dot(towards) < 0.0 { -n } else { n };
+            (n, Some([p, q]))
+        }
+        None => (fallback, None),
+    }
+}
+
+/// Area and centroid of a convex polygon given by its vertices in order.
+fn area_and_centroid(points: &[DVec2]) -> (f64, DVec2) {
+    let origin = points[0];
+    let twice: f64 =
+        (0..points.len()).map(|i| cross(points[i] - origin, points[(i + 1) % points.len()] - origin)).sum();
+    (0.5 * twice, centroid_of(points))
+}
+
+/// Keep the part of `subject` on the left of (or on) the directed line a→b
+/// (Sutherland–Hodgman, one clipping edge).
+fn clip_left(subject: &[DVec2], a: DVec2, b: DVec2, out: &mut Vec<DVec2>) {
+    out.clear();
+    let e = b - a;
+    let n = subject.len();
+    for i in 0..n {
+        let (p, q) = (subject[i], subject[(i + 1) % n]);
+        let (sp, sq) = (cross(e, p - a), cross(e, q - a));
+        if sp >= 0.0 {
+            out.push(p);
+        }
+        if (sp >= 0.0) != (sq >= 0.0) {
+            out.push(p + (q - p) * (sp / (sp - sq)));
+        }
+    }
+}
+
+/// Where segment p0→p1 crosses segment q0→q1, if it does (parallel segments never do).
+fn segment_crossing(p0: DVec2, p1: DVec2, q0: DVec2, q1: DVec2) -> Option<DVec2> {
+    let (d1, d2) = (p1 - p0, q1 - q0);
+    let denom = cross(d1, d2);
+    if denom.abs() <= 1e-14 * d1.length() * d2.length() {
+        return None;
+    }
+    let w = q0 - p0;
+    let t = cross(w, d2) / denom;
+    let u = cross(w, d1) / denom;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| p0 + d1 * t)
+}
+
+/// The overlap of two convex polygons (body 1 = `a`, body 2 = `b`): the intersection
+/// polygon by clipping `a` against each edge of `b`, its area A and centroid, and the
+/// normal of 002 Fig. 1, perpendicular to the chord through the crossings of the two
+/// outlines and pointing from `a`'s centre towards `b`'s. `None` when the bounding discs
+/// or the outlines do not overlap. O(n·m) for n and m vertices.
+pub fn polygon_polygon(
+    a: &ConvexPolygon,
+    pose_a: &Pose2,
+    b: &ConvexPolygon,
+    pose_b: &Pose2,
+    scratch: &mut OverlapScratch,
+) -> Option<Overlap2> {
+    let reach = a.circumradius() + b.circumradius();
+    if (pose_b.position - pose_a.position).length_squared() >= reach * reach {
+        return None;
+    }
+    a.world_vertices_into(pose_a, &mut scratch.first);
+    b.world_vertices_into(pose_b, &mut scratch.second);
+    scratch.clipped.clear();
+    scratch.clipped.extend_from_slice(&scratch.first);
+    let m = scratch.second.len();
+    for j in 0..m {
+        let (q0, q1) = (scratch.second[j], scratch.second[(j + 1) % m]);
+        clip_left(&scratch.clipped, q0, q1, &mut scratch.spare);
+        std::mem::swap(&mut scratch.clipped, &mut scratch.spare);
+        if scratch.clipped.len() < 3 {
+            return None;
+        }
+    }
+    let (area, centroid) = area_and_centroid(&scratch.clipped);
+    if area.is_nan() || area <= 0.0 {
+        return None;
+    }
+    scratch.crossings.clear();
+    let n = scratch.first.len();
+    for i in 0..n {
+        let (p0, p1) = (scratch.first[i], scratch.first[(i + 1) % n]);
+        for j in 0..m {
+            let (q0, q1) = (scratch.second[j], scratch.second[(j + 1) % m]);
+            if let Some(x) = segment_crossing(p0, p1, q0, q1) {
+                scratch.crossings.push(x);
+            }
+        }
+    }
+    let (normal, chord) = chord_normal(&scratch.crossings, pose_b.position - pose_a.position);
+    Some(Overlap2 { area, centroid, normal, chord })
+}
+
+/// The overlap of a wall and a polygon (body 1 = the wall, body 2 = the polygon). The
+/// wall is the half-plane {x : (x − p)·n ≤ 0} behind the line through `point` with unit
+/// normal `normal` pointing to the free side; the overlap is the part of the polygon
+/// behind the line, the normal is `normal` (the chord lies on the line).
+pub fn half_plane_polygon(
+    point: DVec2,
+    normal: DVec2,
+    poly: &ConvexPolygon,
+    pose: &Pose2,
+    scratch: &mut OverlapScratch,
+) -> Option<Overlap2> {
+    let centre_height = (pose.position - point).dot(normal);
+    if centre_height >= poly.circumradius() {
+        return None;
+    }
+    poly.world_vertices_into(pose, &mut scratch.first);
+    // Behind the line is left of the direction (−n_y, n_x) along it.
+    let along = DVec2::new(-normal.y, normal.x);
+    clip_left(&scratch.first, point, point + along, &mut scratch.clipped);
+    if scratch.clipped.len() < 3 {
+        return None;
+    }
+    let (area, centroid) = area_and_centroid(&scratch.clipped);
+    if area.is_nan() || area <= 0.0 {
+        return None;
+    }
+    scratch.crossings.clear();
+    let n = scratch.first.len();
+    for i in 0..n {
+        let (p, q) = (scratch.first[i], scratch.first[(i + 1) % n]);
+        let (hp, hq) = ((p - point).dot(normal), (q - point).dot(normal));
+        if (hp <= 0.0) != (hq <= 0.0) {
+            scratch.crossings.push(p + (q - p) * (hp / (hp - hq)));
+        }
+    }
+    let chord = (scratch.crossings.len() >= 2).then(|| [scratch.crossings[0], scratch.crossings[1]]);
+    Some(Overlap2 { area, centroid, normal, chord })
+}
+
+/// The overlap of a disc (body 1, centre `centre`, radius `radius`) and a convex
+/// polygon (body 2), exactly: the signed sum, over the polygon's edges, of the overlap
+/// of the disc with the triangle (centre, pᵢ, pᵢ₊₁), each edge cut where it crosses the
+/// circle into straight pieces inside (triangles: area ½ u×v, centroid (u+v)/3) and arcs
+/// outside (sectors of angle θ: area ½ r²θ, first moment ⅔ r³ sin(θ/2) along the
+/// bisector). The chord joins the crossings of the circle with the outline.
+pub fn disc_polygon(
+    centre: DVec2,
+    radius: f64,
+    poly: &ConvexPolygon,
+    pose: &Pose2,
+    scratch: &mut OverlapScratch,
+) -> Option<Overlap2> {
+    let reach = radius + poly.circumradius();
+    if (pose.position - centre).length_squared() >= reach * reach {
+        return None;
+    }
+    poly.world_vertices_into(pose, &mut scratch.first);
+    scratch.crossings.clear();
+    let r2 = radius * radius;
+    let mut area = 0.0;
+    let mut moment = DVec2::ZERO;
+    let n = scratch.first.len();
+    for i in 0..n {
+        let (a, b) = (scratch.first[i] - centre, scratch.first[(i + 1) % n] - centre);
+        let d = b - a;
+        // |a + t d|² = r²: t² |d|² + 2t a·d + |a|² − r² = 0.
+        let (qa, qb, qc) = (d.length_squared(), 2.0 * a.dot(d), a.length_squared() - r2);
+        let disc = qb * qb - 4.0 * qa * qc;
+        let mut cuts = [0.0, 1.0, 1.0, 1.0];
+        let mut count = 1;
+        if disc > 0.0 && qa > 0.0 {
+            let root = disc.sqrt();
+            for t in [(-qb - root) / (2.0 * qa), (-qb + root) / (2.0 * qa)] {
+                if t > 0.0 && t < 1.0 {
+                    cuts[count] = t;
+                    count += 1;
+                    scratch.crossings.push(centre + a + d * t);
+                }
+            }
+        }
+        cuts[count] = 1.0;
+        for k in 0..count {
+            let (u, v) = (a + d * cuts[k], a + d * cuts[k + 1]);
+            if ((u + v) * 0.5).length_squared() <= r2 {
+                let piece = 0.5 * cross(u, v);
+                area += piece;
+                moment += (u + v) * (piece / 3.0);
+            } else {
+                let theta = cross(u, v).atan2(u.dot(v));
+                area += 0.5 * r2 * theta;
+                let (s, c) = (0.5 * theta).sin_cos();
+                let unit = u.normalize_or_zero();
+                let bisector = DVec2::new(c * unit.x - s * unit.y, s * unit.x + c * unit.y);
+                moment += bisector * (2.0 / 3.0 * r2 * radius * s);
+            }
+        }
+    }
+    if area.is_nan() || area <= 0.0 {
+        return None;
+    }
+    let centroid = centre + moment / area;
+    let (normal, chord) = chord_normal(&scratch.crossings, pose.position - centre);
+    Some(Overlap2 { area, centroid, normal, chord })
+}
+
+/// The lens of two discs (body 1 at `c1` with radius `r1`, body 2 at `c2` with `r2`):
+/// two circular segments on either side of the chord at distance x = (d² + r₁² − r₂²)/(2d)
+/// from c₁; a segment of half-angle α = acos(h/r) has area r²(α − sin α cos α) and its
+/// centroid at ⅔ r³ sin³α / area from the centre. A disc inside the other overlaps by its
+/// whole area, normal along the line of centres.
+pub fn disc_disc(c1: DVec2, r1: f64, c2: DVec2, r2: f64) -> Option<Overlap2> {
+    let offset = c2 - c1;
+    let d = offset.length();
+    if d >= r1 + r2 {
+        return None;
+    }
+    let n = offset.try_normalize().unwrap_or(DVec2::X);
+    if d <= (r1 - r2).abs() {
+        let (centre, r) = if r1 <= r2 { (c1, r1) } else { (c2, r2) };
+        return Some(Overlap2 { area: PI * r * r, centroid: centre, normal: n, chord: None });
+    }
+    let x = (d * d + r1 * r1 - r2 * r2) / (2.0 * d);
+    let segment = |r: f64, h: f64| {
+        let alpha = (h / r).clamp(-1.0, 1.0).acos();
+        let (s, c) = alpha.sin_cos();
+        let area = r * r * (alpha - s * c);
+        (area, 2.0 / 3.0 * r * r * r * s * s * s)
+    };
+    let (area1, moment1) = segment(r1, x);
+    let (area2, moment2) = segment(r2, d - x);
+    let area = area1 + area2;
+    let centroid = (c1 * area1 + n * moment1 + c2 * area2 - n * moment2) / area;
+    let half = (r1 * r1 - x * x).max(0.0).sqrt();
+    let foot = c1 + n * x;
+    let across = DVec2::new(-n.y, n.x) * half;
+    Some(Overlap2 { area, centroid, normal: n, chord: Some([foot - across, foot + across]) })
+}
