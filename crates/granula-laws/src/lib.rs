@@ -3,7 +3,7 @@
 //! Smooth (molecular-dynamics) contact laws for granula, composed from small sub-models:
 //!
 //! - normal: [`LinearSpring`], [`Hertz`], [`HertzLmgc`], [`PowerLaw`];
-//! - normal damping: [`LinearViscous`], [`HertzViscous`], [`HuntCrossley`], [`NoDamping`];
+//! - normal damping: [`LinearViscous`], [`HertzViscous`], [`HertzViscousImpulse`], [`HuntCrossley`], [`NoDamping`];
 //! - tangential: [`CundallStrack`], [`BrendelDippel`], [`PredictorElongation`],
 //!   [`ViscousFriction`], [`NoFriction`];
 //! - rolling and twisting resistance: [`RollingResistance`], [`TwistingResistance`];
@@ -59,7 +59,7 @@ pub mod prelude {
     };
     pub use crate::cohesion::ConstantCohesion;
     pub use crate::composed::{Composed, TensionPolicy};
-    pub use crate::damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};
+    pub use crate::damping::{DampingCoefficient, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearViscous};
     pub use crate::error::MdError;
     pub use crate::local_damping::LocalDamping;
     pub use crate::normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw};
@@ -74,7 +74,7 @@ pub mod prelude {
 
 pub use cohesion::ConstantCohesion;
 pub use composed::{contact_status, Composed, TensionPolicy, MAX_DAMPING_STEP};
-pub use damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};
+pub use damping::{DampingCoefficient, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearViscous};
 pub use error::MdError;
 pub use history::{ComposedHistory, SubHistory};
 pub use local_damping::LocalDamping;

@@ -67,6 +67,29 @@ fn hertz_mindlin_with_rolling_and_twisting() {
 }
 
 #[test]
+fn hertz_with_the_integrated_dashpot_passes_and_claims_the_calibrated_restitution() {
+    // The integrated dashpot (HertzViscousImpulse) with Cundall-Strack, clamped: it claims
+    // the calibrated e = 0.5 and produces it within 2e-3 at the kit's t_c/200 (same
+    // margin as the sampled form above; its own error there is O(Δt²), about 1e-4).
+    let law = Composed::new(
+        Hertz::from_material(),
+        HertzViscousImpulse::calibrated_from_material(),
+        CundallStrack::from_material(),
+    );
+    assert_eq!(law.claimed_restitution(&material(0.5)), Some(0.5));
+    let r = check(
+        &law,
+        ConformanceSetup {
+            material: material(0.5),
+            claimed_restitution: Some(0.5),
+            restitution_tolerance: 2e-3,
+            ..Default::default()
+        },
+    );
+    assert_eq!(r.law, "hertz+hertz_viscous_impulse+cundall_strack");
+}
+
+#[test]
 fn linear_cundall_strack_claims_its_restitution() {
     let law = linear_cundall_strack(1e3, 1.0 / 3.0).unwrap();
     let mut setup = ConformanceSetup { material: material(0.5), ..Default::default() };

@@ -1,9 +1,11 @@
 //! Normal damping laws: viscous (coefficient, or from restitution for linear and Hertz
-//! springs, optionally calibrated to the no-attraction clamp) and Hunt-Crossley
+//! springs, optionally calibrated to the no-attraction clamp; for Hertz also with its
+//! impulse integrated over the step) and Hunt-Crossley
 //! (003 eq. 3); the reduced head-on impact that gives their restitution.
 
 mod clamped_calibration;
 mod hunt_crossley;
+mod onset_exact;
 mod reduced_impact;
 mod viscous;
 
@@ -12,4 +14,5 @@ pub use clamped_calibration::{
 };
 
 pub use hunt_crossley::{hunt_crossley_force, HuntCrossley, ImpactVelocity};
+pub use onset_exact::{HertzViscousImpulse, Touching};
 pub use viscous::{viscous_coefficient_from_restitution, DampingCoefficient, HertzViscous, LinearViscous};
