@@ -6,11 +6,13 @@
 //!   stack);
 //! - [`fit`]: a Nelder-Mead fit of a damped sine, to measure the frequency and damping of a
 //!   chain's oscillation;
+//! - [`incline`]: the L-block on a 30° incline of VALIDATION M7 (003 §6);
 //! - [`rod`]: a host shape whose pairs with a plane have two contact points;
 //! - [`chain_run`]: runs the chain of 001 and compares it with the theory.
 #![deny(missing_docs)]
 
 pub mod chain_run;
 pub mod fit;
+pub mod incline;
 pub mod rod;
 pub mod scenes;
