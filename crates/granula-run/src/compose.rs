@@ -14,8 +14,8 @@ use granula_io::scene::{Check, KeyPath};
 use granula_io::{IoError, Result, Scene};
 use granula_laws::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction, Hertz, HertzViscous,
-    HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction, NormalModel, RollingResistance,
-    TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance, ViscousFriction,
+    HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction, NormalModel,
+    RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance, ViscousFriction,
 };
 use granula_md::{MdConfig, MdSolver};
 use granula_nscd::{
@@ -47,6 +47,8 @@ fn solver_err(e: impl std::fmt::Display) -> IoError {
 /// The normal damping of `[solver] damping`: a viscous coefficient, or Hunt-Crossley.
 enum NormalDamping {
     Viscous(DampingCoefficient),
+    /// The Hertz dashpot of this coefficient with its impulse integrated over the step.
+    ViscousImpulse(DampingCoefficient),
     HuntCrossley,
 }
 
@@ -55,6 +57,17 @@ fn normal_damping(scene: &Scene, s: &MdSpec) -> Result<NormalDamping> {
         // Calibrated to the no-attraction clamp: a head-on impact rebounds with the pair's
         // restitution.
         DampingKind::Calibrated => NormalDamping::Viscous(DampingCoefficient::FromRestitutionClamped(None)),
+        DampingKind::CalibratedImpulse => match s.normal {
+            NormalKind::Hertz => NormalDamping::ViscousImpulse(DampingCoefficient::FromRestitutionClamped(None)),
+            NormalKind::Hooke => {
+                return Err(invalid(
+                    scene,
+                    "damping",
+                    "calibrated_impulse",
+                    "integrates the Hertz dashpot: needs `normal = \"hertz\"`",
+                ))
+            }
+        },
         // The Tsuji form, which LIGGGHTS' hertz model uses: the linear oscillator's ratio.
         DampingKind::Tsuji | DampingKind::Liggghts => NormalDamping::Viscous(DampingCoefficient::FromRestitution(None)),
         DampingKind::HuntCrossley => NormalDamping::HuntCrossley,
@@ -79,6 +92,16 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
         (NormalKind::Hertz, NormalDamping::Viscous(c)) => {
             md_with_normal(scene, Hertz::from_material(), HertzViscous::new(c).map_err(solver_err)?, s)
         }
+        (NormalKind::Hertz, NormalDamping::ViscousImpulse(c)) => {
+            let sampled = HertzViscous::new(c).map_err(solver_err)?;
+            md_with_normal(scene, Hertz::from_material(), HertzViscousImpulse::new(sampled), s)
+        }
+        (NormalKind::Hooke, NormalDamping::ViscousImpulse(_)) => Err(invalid(
+            scene,
+            "damping",
+            "calibrated_impulse",
+            "integrates the Hertz dashpot: needs `normal = \"hertz\"`",
+        )),
         (NormalKind::Hertz, NormalDamping::HuntCrossley) => {
             md_with_normal(scene, Hertz::from_material(), HuntCrossley::from_material(), s)
         }

@@ -187,6 +187,21 @@ fn damping_and_tension_choices_change_the_law() {
         let (e, _) = rebound(&format!("damping = \"{d}\""), d);
         assert!((e - 0.5503).abs() < 1e-3, "{d}, clamped: {e}");
     }
+    // The integrated dashpot: the calibrated e, within the same tolerance.
+    let (e, name) = rebound("damping = \"calibrated_impulse\"", "calibrated_impulse");
+    assert!((e - 0.5).abs() < 1e-3, "calibrated_impulse: {e}");
+    assert!(name.contains("hertz_viscous_impulse"), "{name}");
+    let hooke = impact(
+        "tangential = \"none\"\nnormal = \"hooke\"\nnormal_stiffness = 1e4\ndamping = \"calibrated_impulse\"",
+        HALF,
+        [0.0, 0.0, -1.0],
+        1e-6,
+    );
+    let msg = match granula_run::build_solver(&Scene::parse("s.toml", &hooke).unwrap()) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("calibrated_impulse with a linear spring was accepted"),
+    };
+    assert!(msg.contains("damping") && msg.contains("hertz"), "{msg}");
     let (e, name) = rebound("damping = \"hunt_crossley\"", "hunt_crossley");
     assert!(name.contains("hunt_crossley"), "{name}");
     // 003's claim e holds for e close to 1 only: at 0.5 the rebound is of the same order.

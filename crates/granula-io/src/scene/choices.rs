@@ -37,6 +37,10 @@ pub enum DampingKind {
     /// with the pair's restitution.
     #[default]
     Calibrated,
+    /// `calibrated` with the dashpot's impulse integrated over the step (Hertz only): the
+    /// restitution of a single impact does not depend on where the first touch falls
+    /// within a step.
+    CalibratedImpulse,
     /// Viscous, the damping ratio of the linear oscillator (Tsuji's form for Hertz).
     Tsuji,
     /// The same coefficient as `tsuji`, under LIGGGHTS' name for it.
