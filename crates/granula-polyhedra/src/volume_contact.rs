@@ -80,15 +80,16 @@ pub fn plane_overlap(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Opt
     Some(Overlap { volume: volume6 / 6.0, centroid: pose.to_world(centroid), normal: n, area: -area.dot(n_body) })
 }
 
-/// The contact of an overlap between bodies at `pose1` and `pose2` (see the module): `None`
-/// when the overlap has no area to spread over.
-fn volume_contact(o: &Overlap, pose1: &Pose, pose2: &Pose, effective_radius: f64) -> Option<ContactGeometry> {
+/// The contact of an overlap between bodies whose positions (centres of mass; a point of a
+/// plane) are `x1` and `x2` (see the module): `None` when the overlap has no area to
+/// spread over.
+fn volume_contact(o: &Overlap, x1: DVec3, x2: DVec3, effective_radius: f64) -> Option<ContactGeometry> {
     (o.area > 0.0).then(|| ContactGeometry {
         point: o.centroid,
         normal: o.normal,
         gap: -o.volume / o.area,
-        branch1: o.centroid - pose1.position,
-        branch2: o.centroid - pose2.position,
+        branch1: o.centroid - x1,
+        branch2: o.centroid - x2,
         effective_radius,
         feature: FeatureKey::Single.encode(),
         overlap_volume: o.volume,
@@ -105,7 +106,7 @@ pub fn convex_volume_contact(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose
     }
     let o = convex_overlap(a, pose_a, b, pose_b)?;
     let (ra, rb) = (a.equivalent_radius(), b.equivalent_radius());
-    volume_contact(&o, pose_a, pose_b, ra * rb / (ra + rb))
+    volume_contact(&o, pose_a.position, pose_b.position, ra * rb / (ra + rb))
 }
 
 /// One contact for the plane through `p0` with unit normal `n` (body 1) and `poly` (body 2)
@@ -114,8 +115,7 @@ pub fn convex_volume_contact(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose
 /// radius. `None` when nothing is below the plane.
 pub fn plane_volume_contact(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Option<ContactGeometry> {
     let o = plane_overlap(p0, n, poly, pose)?;
-    volume_contact(&o, &Pose::new(p0, pose.orientation), pose, poly.equivalent_radius())
-        .map(|g| ContactGeometry { branch1: o.centroid - p0, ..g })
+    volume_contact(&o, p0, pose.position, poly.equivalent_radius())
 }
 
 /// The overlap-volume generator of a plane wall (body 1) against a [`PolyhedronShape`]

@@ -138,8 +138,9 @@ fn passes_through_a_face(poly: &Polyhedron, s0: DVec3, s1: DVec3) -> bool {
 
 /// Is `p` (the body's frame) inside the body or at most `reach` outside it (`tol`: the
 /// surface's thickness)? Inside and on the surface by the face planes (convex) or ray
-/// parity (general); outside, by the exact distance to the nearest surface point, so that
-/// both paths decide alike (the largest plane distance is only a lower bound of it).
+/// parity (general); outside, when `reach` exceeds `tol`, by the exact distance to the
+/// nearest surface point, so that both paths decide alike (the largest plane distance is
+/// only a lower bound of it).
 fn within(poly: &Polyhedron, p: DVec3, convex: bool, reach: f64, tol: f64) -> bool {
     let on_or_in = if convex {
         match signed_distance(poly, p, reach, true, 0) {
@@ -149,7 +150,7 @@ fn within(poly: &Polyhedron, p: DVec3, convex: bool, reach: f64, tol: f64) -> bo
     } else {
         classify(poly, p) != PointClass::Outside
     };
-    on_or_in || nearest_surface(poly, p).distance <= reach
+    on_or_in || (reach > tol && nearest_surface(poly, p).distance <= reach)
 }
 
 /// The sharp edges of `src` (its vertices mapped into `dst`'s frame as `mapped`) that cross
