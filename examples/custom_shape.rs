@@ -107,6 +107,7 @@ impl ContactGenerator for CapsuleSphere {
             branch2: point - b.position,
             effective_radius: capsule.radius * rs / (capsule.radius + rs),
             feature: 0,
+            overlap_volume: 0.0,
         });
         Ok(())
     }
@@ -145,6 +146,7 @@ impl ContactGenerator for PlaneCapsule {
                 branch2: point - b.position,
                 effective_radius: capsule.radius,
                 feature: feature as u32,
+                overlap_volume: 0.0,
             });
         }
         Ok(())

@@ -42,6 +42,9 @@ pub struct ContactKinematics<'a, P = ()> {
     pub rotation1: DVec3,
     /// Rotation of body 2 since the previous force evaluation (see `rotation1`).
     pub rotation2: DVec3,
+    /// Volume of the bodies' intersection (m³), from
+    /// [`ContactGeometry::overlap_volume`]: 0 when the contact generator does not compute it.
+    pub overlap_volume: f64,
 }
 
 impl<'a> ContactKinematics<'a> {
@@ -74,6 +77,7 @@ impl<'a> ContactKinematics<'a> {
             dt,
             rotation1: DVec3::ZERO,
             rotation2: DVec3::ZERO,
+            overlap_volume: g.overlap_volume,
         }
     }
 
@@ -111,6 +115,7 @@ impl<'a> ContactKinematics<'a> {
             dt: self.dt,
             rotation1: self.rotation1,
             rotation2: self.rotation2,
+            overlap_volume: self.overlap_volume,
         }
     }
 }
@@ -240,6 +245,7 @@ pub struct ContactForce {
 ///     dt: 1e-5,
 ///     rotation1: DVec3::ZERO,
 ///     rotation2: DVec3::ZERO,
+///     overlap_volume: 0.0,
 /// };
 /// let f = Spring { stiffness: 1e5 }.force(&contact, &mut ());
 /// assert_eq!(f.force, DVec3::new(0.0, 0.0, 10.0)); // 1e5 N/m × 0.1 mm (exact after rounding)

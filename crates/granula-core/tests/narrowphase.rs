@@ -100,6 +100,7 @@ impl ContactGenerator for GroundSphere {
                 branch2: point - center,
                 effective_radius: radius,
                 feature: 0,
+                overlap_volume: 0.0,
             });
         }
         Ok(())

@@ -57,6 +57,7 @@ impl ContactGenerator for PlaneRod {
                     branch2: point - rod.position,
                     effective_radius: 1.0,
                     feature: feature as u32,
+                    overlap_volume: 0.0,
                 });
             }
         }

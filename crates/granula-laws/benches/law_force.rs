@@ -34,6 +34,7 @@ fn kinematics(mat: &PairMaterial) -> Vec<ContactKinematics<'_>> {
                 dt: 5e-6,
                 rotation1: DVec3::ZERO,
                 rotation2: DVec3::ZERO,
+                overlap_volume: 0.0,
             }
         })
         .collect()

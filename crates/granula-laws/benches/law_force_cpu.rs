@@ -82,6 +82,7 @@ fn kinematics(mat: &PairMaterial, scenario: Scenario) -> Vec<ContactKinematics<'
                 dt: 5e-6,
                 rotation1: DVec3::ZERO,
                 rotation2: DVec3::ZERO,
+                overlap_volume: 0.0,
             }
         })
         .collect()

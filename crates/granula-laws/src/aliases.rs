@@ -54,6 +54,7 @@ pub type LinearViscousCoulomb = Composed<LinearSpring, LinearViscous, ViscousFri
 /// #     dt: 1e-6,
 /// #     rotation1: DVec3::ZERO,
 /// #     rotation2: DVec3::ZERO,
+/// #     overlap_volume: 0.0,
 /// # };
 /// let law = hertz_mindlin();
 /// let mut history = Default::default();

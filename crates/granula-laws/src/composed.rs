@@ -53,6 +53,7 @@ use granula_core::{ContactForce, ContactKinematics, ContactLaw, ContactStatus, D
 /// #     dt: 1e-6,
 /// #     rotation1: DVec3::ZERO,
 /// #     rotation2: DVec3::ZERO,
+/// #     overlap_volume: 0.0,
 /// # };
 /// let law = Composed::new(Hertz::from_material(), HertzViscous::from_material(), CundallStrack::from_material())
 ///     .with_rolling(RollingResistance::from_material());

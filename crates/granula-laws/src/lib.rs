@@ -62,7 +62,7 @@ pub mod prelude {
     pub use crate::damping::{DampingCoefficient, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearViscous};
     pub use crate::error::MdError;
     pub use crate::local_damping::LocalDamping;
-    pub use crate::normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw};
+    pub use crate::normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw, VolumetricSpring};
     pub use crate::rolling::RollingResistance;
     pub use crate::submodel::{
         CohesionModel, DampingModel, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting, NormalModel,
@@ -78,7 +78,7 @@ pub use damping::{DampingCoefficient, HertzViscous, HertzViscousImpulse, HuntCro
 pub use error::MdError;
 pub use history::{ComposedHistory, SubHistory};
 pub use local_damping::LocalDamping;
-pub use normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw};
+pub use normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw, VolumetricSpring};
 pub use resistance_length::{AngularSpring, ResistanceLength};
 pub use rolling::RollingResistance;
 pub use submodel::{

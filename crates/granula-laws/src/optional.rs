@@ -93,6 +93,7 @@ mod tests {
                     dt: 1e-6,
                     rotation1: DVec3::ZERO,
                     rotation2: DVec3::ZERO,
+                    overlap_volume: 0.0,
                 };
                 let f = law.force(&k, &mut h);
                 (f.force, f.torque, f.stored)

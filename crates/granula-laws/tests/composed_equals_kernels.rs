@@ -75,6 +75,7 @@ where
                 dt: 5e-6,
                 rotation1: DVec3::ZERO,
                 rotation2: DVec3::ZERO,
+                overlap_volume: 0.0,
             };
             let before = h.tangential;
             let got = law.force(&k, &mut h);

@@ -25,6 +25,7 @@ fn normal_force(e: f64, dt: f64) -> (f64, f64, f64) {
         dt,
         rotation1: DVec3::ZERO,
         rotation2: DVec3::ZERO,
+        overlap_volume: 0.0,
     };
     let law = hertz_mindlin();
     let damped = law.force(&k(0.1), &mut Default::default());

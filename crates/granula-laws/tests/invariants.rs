@@ -41,6 +41,7 @@ fn sequence(seed: u64, mat: &PairMaterial, steps: usize) -> Vec<ContactKinematic
             dt: 1e-6,
             rotation1: DVec3::ZERO,
             rotation2: DVec3::ZERO,
+            overlap_volume: 0.0,
         });
     }
     out

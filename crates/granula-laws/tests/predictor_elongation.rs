@@ -55,6 +55,7 @@ fn on_plane(mat: &PairMaterial, x: f64, x_dot: f64, dt: f64) -> ContactKinematic
         dt,
         rotation1: DVec3::ZERO,
         rotation2: DVec3::ZERO,
+        overlap_volume: 0.0,
     }
 }
 
@@ -163,6 +164,7 @@ fn sequence(seed: u64, mat: &PairMaterial, steps: usize) -> Vec<ContactKinematic
             dt: 1e-6,
             rotation1: 50e-6 * unit(&mut rng),
             rotation2: 50e-6 * unit(&mut rng),
+            overlap_volume: 0.0,
         });
     }
     out
@@ -300,6 +302,7 @@ fn rigid_rotation_of_a_pair_stretches_only_the_translation_only_spring() {
                 dt,
                 rotation1: turn,
                 rotation2: turn,
+                overlap_volume: 0.0,
             };
             law.tangential(&k, &LOAD, &mut h);
         }

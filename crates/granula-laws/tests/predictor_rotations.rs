@@ -41,6 +41,7 @@ fn pair_at(mat: &PairMaterial, alpha: f64, velocity: DVec3, rotation: DVec3, dt:
         dt,
         rotation1: rotation,
         rotation2: rotation,
+        overlap_volume: 0.0,
     }
 }
 
@@ -102,6 +103,7 @@ fn orbit(mode: RotationalIncrement, big_omega: f64, omega2: f64, dt: f64, steps:
             dt,
             rotation1: DVec3::ZERO,
             rotation2: if i == 0 { DVec3::ZERO } else { DVec3::Z * (omega2 * dt) },
+            overlap_volume: 0.0,
         };
         law.tangential(&k, &LOAD, &mut h);
     }
@@ -171,6 +173,7 @@ fn swinging(mode: RotationalIncrement, dt: f64) -> DVec3 {
             dt,
             rotation1: DVec3::ZERO,
             rotation2: if i == 0 { DVec3::ZERO } else { u * (b(time) - b(time - dt)) },
+            overlap_volume: 0.0,
         };
         law.tangential(&k, &LOAD, &mut h);
     }

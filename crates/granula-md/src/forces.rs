@@ -126,6 +126,7 @@ fn sphere_geometry(
         branch2: branch1 - d,
         effective_radius: c.effective_radius,
         feature: 0,
+        overlap_volume: 0.0,
     }))
 }
 

@@ -15,7 +15,8 @@
 //!   of its pairs (spheres, planes, cylindrical walls, polyhedra; [`register_all`]);
 //!   [`PolyhedronBuilder`]: a rigid body of a polyhedron, mass and inertia from the mesh.
 //! - [`overlap`]: the intersection volume, centroid and normal of two convex bodies, for
-//!   overlap-volume normal forces.
+//!   overlap-volume normal forces; [`volume_contact`]: one contact per pair from it (and
+//!   from the part of a body below a plane), registered by [`register_all_volumetric`].
 //!
 //! A contact generator for a pair of polyhedra is a call per candidate pair:
 //!
@@ -58,8 +59,10 @@ pub mod mesh;
 pub mod overlap;
 pub mod polyhedron;
 pub mod shapes;
+pub mod volume_contact;
 
 pub use body::PolyhedronBuilder;
 pub use core_shape::{register_all, PolyhedronShape};
 pub use error::{PolyError, Result};
 pub use polyhedron::{BodyFrame, Placement, Polyhedron, Pose};
+pub use volume_contact::register_all_volumetric;

@@ -61,6 +61,7 @@ impl ContactGenerator for PlaneRod {
                     branch2: point - rod.position,
                     effective_radius: 1e-2,
                     feature: feature as u32,
+                    overlap_volume: 0.0,
                 });
             }
         }

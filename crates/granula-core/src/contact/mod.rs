@@ -30,6 +30,10 @@ pub struct ContactGeometry {
     /// Geometric feature key, to tell several contacts of one pair apart (0 for the
     /// built-in pairs, which touch at one point).
     pub feature: u32,
+    /// Volume of the bodies' intersection (m³), for laws whose normal force grows with it;
+    /// 0 when the generator does not compute it (every built-in pair: a law then derives
+    /// it from the overlap and R*, see `granula_laws::normal::VolumetricSpring`).
+    pub overlap_volume: f64,
 }
 
 impl ContactGeometry {

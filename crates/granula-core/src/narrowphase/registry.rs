@@ -119,6 +119,7 @@ pub struct DegenerateGeometry {
 ///                 branch2: point - sphere.position,
 ///                 effective_radius: r,
 ///                 feature: 0,
+///                 overlap_volume: 0.0,
 ///             });
 ///         }
 ///         Ok(())

@@ -56,6 +56,7 @@ pub fn sphere_cylinder(
         branch2: point - x,
         effective_radius: r,
         feature: 0,
+        overlap_volume: 0.0,
     }))
 }
 

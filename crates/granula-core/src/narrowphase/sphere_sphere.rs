@@ -35,6 +35,7 @@ pub fn sphere_sphere(
         branch2: point - x2,
         effective_radius: r1 * r2 / (r1 + r2),
         feature: 0,
+        overlap_volume: 0.0,
     }))
 }
 

@@ -187,6 +187,7 @@ impl<L: ContactLaw> IsolatedPair<L> {
                     branch2: contact - b.position,
                     effective_radius: b.radius,
                     feature: 0,
+                    overlap_volume: 0.0,
                 };
                 (g, (DVec3::ZERO, DVec3::ZERO), b.mass, DVec3::ZERO)
             }
@@ -225,5 +226,6 @@ fn concentric(x: DVec3, r1: f64, r2: f64) -> ContactGeometry {
         branch2: DVec3::ZERO,
         effective_radius: r1 * r2 / (r1 + r2),
         feature: 0,
+        overlap_volume: 0.0,
     }
 }

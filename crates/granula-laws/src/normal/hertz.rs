@@ -197,6 +197,7 @@ mod tests {
             dt: 1e-6,
             rotation1: glam::DVec3::ZERO,
             rotation2: glam::DVec3::ZERO,
+            overlap_volume: 0.0,
         };
         let a = Hertz::from_material().elastic(&k);
         let b = hertz_force(4.0 / 3.0 * m.effective_young * 7e-4f64.sqrt(), 3e-6);

@@ -1,13 +1,15 @@
-//! Elastic normal force laws: linear spring, Hertz (two forms) and the power law of
-//! Kelvin-Voigt / Hunt-Crossley.
+//! Elastic normal force laws: linear spring, Hertz (two forms), the power law of
+//! Kelvin-Voigt / Hunt-Crossley and the overlap-volume spring.
 
 mod hertz;
 mod linear;
 mod power_law;
+mod volumetric;
 
 pub use hertz::{hertz_force, hertz_lmgc_stiffness, Hertz, HertzLmgc};
 pub use linear::{linear_spring_force, LinearSpring};
 pub use power_law::{power_law_contact_time, power_law_force, PowerLaw};
+pub use volumetric::{cap_volumetric_force, spherical_cap_volume, volumetric_force, VolumeStiffness, VolumetricSpring};
 
 use crate::error::MdError;
 

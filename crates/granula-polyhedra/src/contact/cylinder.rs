@@ -57,6 +57,7 @@ pub fn cylinder_polyhedron(
             branch2: point - pose.position,
             effective_radius: poly.equivalent_radius(),
             feature: FeatureKey::Vertex2(i as u32).encode(),
+            overlap_volume: 0.0,
         });
     }
     Some(out.len() - before)

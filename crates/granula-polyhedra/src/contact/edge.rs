@@ -7,7 +7,11 @@
 //!    clipped by the face planes for convex bodies), not with both ends inside (the vertex
 //!    contacts carry such an edge);
 //! 2. the points of closest approach of the two lines lie strictly inside both segments;
-//! 3. the point on e₁ is inside body 2 and the point on e₂ inside body 1;
+//! 3. the point on e₁ is inside body 2 and the point on e₂ inside body 1 (on the surface
+//!    within 1e-9 × the radii). Where a face of each edge lies within 0.1 rad of the
+//!    crossing's plane (face on face), outside by no more than the crossing's depth: the
+//!    corners of two faces lying on each other are on the other body's side faces, where
+//!    round-off picks the side, and a small tilt moves them out by the depth times the tilt;
 //! 4. the normal e₁ × e₂, turned out of body 1 (along the mean of e₁'s face normals),
 //!    points into body 2 at e₂ (against the mean of e₂'s face normals), so that swapping
 //!    the bodies gives the same decision;
@@ -25,11 +29,15 @@
 use super::vertex::{signed_distance, Pair};
 use super::{geometry, FeatureKey};
 use crate::bvh::ray_hits_box;
-use crate::inside::{classify, closest_on_triangle, PointClass, EDGE_TOLERANCE};
+use crate::inside::{classify, closest_on_triangle, nearest_surface, PointClass, EDGE_TOLERANCE};
 use crate::polyhedron::Polyhedron;
 use granula_core::math::DVec3;
 use granula_core::shape::Aabb;
 use granula_core::ContactGeometry;
+
+/// cos of the largest angle (0.1 rad) between the crossing's normal and a face of each
+/// edge for which the two faces count as lying on each other (rule 3's tolerance).
+const FACE_ON_FACE_COS: f64 = 0.995_004_165_278_025_8;
 
 /// Edge contacts of the pair, appended to `out`. `vertex_depth[k]` holds the depth of each
 /// vertex of body k+1 inside the other body (`None`: outside), from the vertex pass.
@@ -70,7 +78,20 @@ pub(crate) fn edge_contacts(pair: &Pair, vertex_depth: &[Vec<Option<f64>>; 2], o
             if -gap > limit {
                 continue;
             }
-            if !inside(pair.b, pa, pair.convex) || !inside(pair.a, pair.rel_ba.apply(pb), pair.convex) {
+            // Rule 3. Where a face of each edge lies almost flat on the other (a face-on-face
+            // overlap), each point is on the other body's side face (exactly, for parallel
+            // faces, and round-off picks the side) or, for faces a little tilted, outside it
+            // by at most the depth times the tilt: there the crossing's depth is the
+            // tolerance. Elsewhere the points must be inside (on the surface within `tol`).
+            let flat = |normals: &[DVec3], faces: [u32; 2], dir: DVec3| {
+                faces.iter().any(|&f| normals[f as usize].dot(dir) >= FACE_ON_FACE_COS)
+            };
+            let face_on_face =
+                flat(pair.a.normals(), e.faces, pair.rel_ba.rot * n) && flat(pair.b.normals(), f.faces, -n);
+            let reach = if face_on_face { -gap + tol } else { tol };
+            if !within(pair.b, pa, pair.convex, reach, tol)
+                || !within(pair.a, pair.rel_ba.apply(pb), pair.convex, reach, tol)
+            {
                 continue;
             }
             if !pair.convex && !within_both(pair, pa, pb) {
@@ -115,12 +136,21 @@ fn passes_through_a_face(poly: &Polyhedron, s0: DVec3, s1: DVec3) -> bool {
     hit
 }
 
-fn inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
-    if convex {
-        signed_distance(poly, p, 0.0, true, 0).is_some_and(|(g, _)| g <= 0.0)
+/// Is `p` (the body's frame) inside the body or at most `reach` outside it (`tol`: the
+/// surface's thickness)? Inside and on the surface by the face planes (convex) or ray
+/// parity (general); outside, when `reach` exceeds `tol`, by the exact distance to the
+/// nearest surface point, so that both paths decide alike (the largest plane distance is
+/// only a lower bound of it).
+fn within(poly: &Polyhedron, p: DVec3, convex: bool, reach: f64, tol: f64) -> bool {
+    let on_or_in = if convex {
+        match signed_distance(poly, p, reach, true, 0) {
+            None => return false,
+            Some((g, _)) => g <= tol,
+        }
     } else {
         classify(poly, p) != PointClass::Outside
-    }
+    };
+    on_or_in || (reach > tol && nearest_surface(poly, p).distance <= reach)
 }
 
 /// The sharp edges of `src` (its vertices mapped into `dst`'s frame as `mapped`) that cross

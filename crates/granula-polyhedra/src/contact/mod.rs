@@ -145,6 +145,7 @@ fn geometry(
         branch2: point - pose2.position,
         effective_radius: r,
         feature: key.encode(),
+        overlap_volume: 0.0,
     }
 }
 

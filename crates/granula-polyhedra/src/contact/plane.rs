@@ -40,6 +40,7 @@ pub fn plane_polyhedron(
             branch2: point - pose.position,
             effective_radius: poly.equivalent_radius(),
             feature: FeatureKey::Vertex2(i as u32).encode(),
+            overlap_volume: 0.0,
         });
     }
     out.len() - before

@@ -77,5 +77,6 @@ pub fn sphere_contact(
         branch2: point - center,
         effective_radius: radius,
         feature: FeatureKey::Single.encode(),
+        overlap_volume: 0.0,
     })
 }

@@ -1,0 +1,186 @@
+//! One contact per pair from the overlap volume, for normal laws F_n = k_V V (YADE's
+//! Polyhedra law; the 3D form of the overlap-area law of 002 eq. 5), which do not depend on
+//! how the faces are meshed (`granula_laws::normal::VolumetricSpring`).
+//!
+//! Each contact carries the intersection's volume V in
+//! [`ContactGeometry::overlap_volume`], its centroid as the point, the normal of
+//! [`convex_overlap`] (or the plane's), and the gap −V/A: the depth of a prism of volume V
+//! on the projected contact area A, so that overlap-based quantities (the tangential
+//! spring's stiffness, damping) see the mean depth. The key is fixed
+//! ([`FeatureKey::Single`]), so a tangential history lasts as long as the overlap.
+//!
+//! - [`convex_volume_contact`]: two convex polyhedra, by [`convex_overlap`].
+//! - [`plane_volume_contact`]: a plane and any closed polyhedron, convex or not: the part
+//!   of the body below the plane.
+//!
+//! [`register_all_volumetric`] registers these in place of the point generators of
+//! [`crate::register_all`].
+
+use crate::contact::FeatureKey;
+use crate::core_shape::{register_sphere_pair, CylinderPolyhedron, PolyhedronShape, POLYHEDRON};
+use crate::overlap::{convex_overlap, Overlap};
+use crate::polyhedron::{Polyhedron, Pose};
+use granula_core::math::DVec3;
+use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
+use granula_core::shape::Shape;
+use granula_core::{ContactGeometry, CoreError};
+
+/// The part of `poly` (at `pose`) below the plane through `p0` with unit normal `n` (the
+/// free side where `n` points), world frame: volume, centroid, normal `n` (from the plane,
+/// body 1, into the polyhedron, body 2) and the area of the cut, `None` when nothing is
+/// below. Each triangle is clipped to the half-space; with the reference point of the
+/// divergence theorem on the plane, the cut's own faces add nothing to the volume and
+/// moment sums, so no polygon of the cut is built, and the cut's area is minus the normal
+/// component of the clipped surface's area vector (the two close the solid). Works for
+/// non-convex bodies (a cut of several pieces). O(F), one dot product per vertex for the
+/// bodies far above.
+pub fn plane_overlap(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Option<Overlap> {
+    let n_body = pose.orientation.inverse() * n;
+    // Signed height of the body's origin above the plane; the plane in the body frame is
+    // n_body·x = −base.
+    let base = (pose.position - p0).dot(n);
+    if base >= poly.bounding_radius() {
+        return None;
+    }
+    let reference = -base * n_body;
+    let height = |x: DVec3| n_body.dot(x) + base;
+    let (mut volume6, mut moment24, mut area) = (0.0, DVec3::ZERO, DVec3::ZERO);
+    let mut polygon = [DVec3::ZERO; 4];
+    for f in 0..poly.faces().len() as u32 {
+        let tri = poly.triangle(f);
+        let h = tri.map(height);
+        if h.iter().all(|&x| x >= 0.0) {
+            continue;
+        }
+        // Sutherland–Hodgman against one plane: a triangle gives at most a quadrilateral.
+        let mut len = 0;
+        for k in 0..3 {
+            let (p, q, hp, hq) = (tri[k], tri[(k + 1) % 3], h[k], h[(k + 1) % 3]);
+            if hp < 0.0 {
+                polygon[len] = p - reference;
+                len += 1;
+            }
+            if (hp < 0.0) != (hq < 0.0) {
+                polygon[len] = p + (q - p) * (hp / (hp - hq)) - reference;
+                len += 1;
+            }
+        }
+        for k in 1..len.saturating_sub(1) {
+            let (a, b, c) = (polygon[0], polygon[k], polygon[k + 1]);
+            let d = a.dot(b.cross(c));
+            volume6 += d;
+            moment24 += d * (a + b + c);
+            area += 0.5 * (b - a).cross(c - a);
+        }
+    }
+    if !(volume6 > 0.0) {
+        return None;
+    }
+    let centroid = reference + moment24 / (4.0 * volume6);
+    Some(Overlap { volume: volume6 / 6.0, centroid: pose.to_world(centroid), normal: n, area: -area.dot(n_body) })
+}
+
+/// The contact of an overlap between bodies whose positions (centres of mass; a point of a
+/// plane) are `x1` and `x2` (see the module): `None` when the overlap has no area to
+/// spread over.
+fn volume_contact(o: &Overlap, x1: DVec3, x2: DVec3, effective_radius: f64) -> Option<ContactGeometry> {
+    (o.area > 0.0).then(|| ContactGeometry {
+        point: o.centroid,
+        normal: o.normal,
+        gap: -o.volume / o.area,
+        branch1: o.centroid - x1,
+        branch2: o.centroid - x2,
+        effective_radius,
+        feature: FeatureKey::Single.encode(),
+        overlap_volume: o.volume,
+    })
+}
+
+/// One contact for two convex polyhedra `a` (body 1) and `b` (body 2) that overlap, from
+/// [`convex_overlap`]: point at the intersection's centroid, its normal, gap −V/A,
+/// `overlap_volume` V, R* = (1/R₁ + 1/R₂)⁻¹ of the equivalent radii. `None` apart or when
+/// a body is not convex ([`Polyhedron::is_convex`]).
+pub fn convex_volume_contact(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Pose) -> Option<ContactGeometry> {
+    if !a.is_convex() || !b.is_convex() {
+        return None;
+    }
+    let o = convex_overlap(a, pose_a, b, pose_b)?;
+    let (ra, rb) = (a.equivalent_radius(), b.equivalent_radius());
+    volume_contact(&o, pose_a.position, pose_b.position, ra * rb / (ra + rb))
+}
+
+/// One contact for the plane through `p0` with unit normal `n` (body 1) and `poly` (body 2)
+/// from [`plane_overlap`]: point at the centroid of the part below the plane, normal `n`,
+/// gap −V/A (A the area of the cut), `overlap_volume` V, R* the polyhedron's equivalent
+/// radius. `None` when nothing is below the plane.
+pub fn plane_volume_contact(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Option<ContactGeometry> {
+    let o = plane_overlap(p0, n, poly, pose)?;
+    volume_contact(&o, p0, pose.position, poly.equivalent_radius())
+}
+
+/// The overlap-volume generator of a plane wall (body 1) against a [`PolyhedronShape`]
+/// (body 2), by [`plane_volume_contact`]: one contact while the body dips below the plane
+/// (the margin is not used: a volume law has no force before contact).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlaneVolume;
+
+impl ContactGenerator for PlaneVolume {
+    fn generate(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        _margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry> {
+        let (Shape::Plane { normal }, Some(shape)) = (a.shape, b.custom::<PolyhedronShape>()) else {
+            return Ok(());
+        };
+        let n = (a.orientation * *normal).normalize();
+        out.extend(plane_volume_contact(a.position, n, shape.polyhedron(), &Pose::new(b.position, b.orientation)));
+        Ok(())
+    }
+}
+
+/// The overlap-volume generator of two convex [`PolyhedronShape`]s, by
+/// [`convex_volume_contact`]; a non-convex body is a degenerate-geometry error naming the
+/// pair (its intersection is not computed).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConvexPairVolume;
+
+impl ContactGenerator for ConvexPairVolume {
+    fn generate(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        _margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry> {
+        let (Some(pa), Some(pb)) = (a.custom::<PolyhedronShape>(), b.custom::<PolyhedronShape>()) else {
+            return Ok(());
+        };
+        let (pa, pb) = (pa.polyhedron(), pb.polyhedron());
+        if !pa.is_convex() || !pb.is_convex() {
+            return Err(DegenerateGeometry { reason: "overlap-volume contacts need convex polyhedra" });
+        }
+        out.extend(convex_volume_contact(
+            pa,
+            &Pose::new(a.position, a.orientation),
+            pb,
+            &Pose::new(b.position, b.orientation),
+        ));
+        Ok(())
+    }
+}
+
+/// Registers the overlap-volume generators in `narrowphase`: plane–polyhedron
+/// ([`PlaneVolume`]) and polyhedron–polyhedron ([`ConvexPairVolume`], convex bodies only),
+/// with the point generators of [`crate::register_all`] for polyhedron–sphere and
+/// cylinder–polyhedron (their contacts carry no volume: a volume law then uses the cap of
+/// depth δ and radius R*). Use it instead of `register_all`, with a normal law of the
+/// overlap volume. Errors as [`Narrowphase::register`] does.
+pub fn register_all_volumetric(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
+    register_sphere_pair(narrowphase)?;
+    narrowphase.register(ShapeKind::Plane, POLYHEDRON, PlaneVolume)?;
+    narrowphase.register(ShapeKind::Cylinder, POLYHEDRON, CylinderPolyhedron)?;
+    narrowphase.register(POLYHEDRON, POLYHEDRON, ConvexPairVolume)
+}
