@@ -11,7 +11,7 @@ use crate::error::{PolyError, Result};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DQuat, DVec3};
 use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
-use granula_core::shape::{Aabb, CustomShape, MassProperties, Shape};
+use granula_core::shape::{Aabb, CustomShape, MassProperties, Shape, SurfaceMesh};
 use granula_core::{ContactGeometry, CoreError};
 use std::any::Any;
 use std::sync::Arc;
@@ -62,6 +62,11 @@ impl CustomShape for PolyhedronShape {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    /// The mesh's vertices and triangles in the body frame (principal axes).
+    fn surface(&self) -> Option<SurfaceMesh<'_>> {
+        Some(SurfaceMesh { vertices: self.poly.vertices(), triangles: self.poly.faces() })
     }
 }
 
