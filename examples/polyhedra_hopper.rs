@@ -331,7 +331,7 @@ mod tests {
         let (n, mass) = (h.bodies.len(), h.mass);
         assert_eq!(n, 150);
         let d = run(h, 0.1, 0.2, 50, None).unwrap();
-        let settle_end = d.samples.iter().filter(|s| s.time <= 0.1 + 1e-9).last().unwrap();
+        let settle_end = d.samples.iter().rfind(|s| s.time <= 0.1 + 1e-9).unwrap();
         // Closed: nothing below the gate while it is there (a centre below z = 0 would be
         // a body through the gate plane).
         assert!(d.samples.iter().filter(|s| s.time <= 0.1 + 1e-9).all(|s| s.below == 0));
