@@ -48,20 +48,20 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             // The demo of `cargo run --release` replaces its own earlier results.
             let out = PathBuf::from("granula-out/settling_box_md");
             say!(console, "granula: no scene given, running the default scene {DEFAULT_SCENE_NAME}");
-            let scene = Scene::parse(DEFAULT_SCENE_NAME, DEFAULT_SCENE)?;
+            let scene = granula_run::parse_scene(DEFAULT_SCENE_NAME, DEFAULT_SCENE)?;
             start(scene, &out, false, ExistingOutput::Overwrite, console)
         }
         Some(Command::Run { scene, out, quiet, overwrite }) => {
             let out = out.unwrap_or_else(|| default_out(&scene));
             let existing = if overwrite { ExistingOutput::Overwrite } else { ExistingOutput::Refuse };
-            start(Scene::load(&scene)?, &out, quiet, existing, console)
+            start(granula_run::load_scene(&scene)?, &out, quiet, existing, console)
         }
         Some(Command::Resume { checkpoint, out, quiet }) => {
             let run = Run::resume(&checkpoint, out.as_deref())?;
             drive(run, quiet, console)
         }
         Some(Command::Check { scene }) => {
-            let s = Scene::load(&scene)?;
+            let s = granula_run::load_scene(&scene)?;
             say!(
                 console,
                 "{}: valid; {} bodies, {} materials, {} steps of {} s",
@@ -71,6 +71,25 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
                 s.steps,
                 s.dt()
             );
+            // Polyhedra (custom shapes with a surface): how many, and their faces.
+            let faces: Vec<usize> = s
+                .bodies
+                .iter()
+                .filter_map(|p| match &p.body.shape {
+                    granula_core::Shape::Custom(c) => c.surface().map(|m| m.triangles.len()),
+                    _ => None,
+                })
+                .collect();
+            if let (Some(lo), Some(hi)) = (faces.iter().min(), faces.iter().max()) {
+                say!(
+                    console,
+                    "{} polyhedra: {} to {} triangular faces, {:.1} on average",
+                    faces.len(),
+                    lo,
+                    hi,
+                    faces.iter().sum::<usize>() as f64 / faces.len() as f64
+                );
+            }
             for load in &s.loads {
                 let name = s.bodies[load.body.0 as usize].name.as_deref().unwrap_or("?");
                 say!(

@@ -51,6 +51,6 @@ pub use material::{Material, MaterialTable, PairMaterial};
 pub use math::{normalize_scaled, rotation_quat, rotation_vector, DMat3, DQuat, DVec3};
 pub use narrowphase::{ContactGenerator, Narrowphase, NarrowphaseError, PosedShape, ShapeKind};
 pub use pair_parameters::{PairParameterError, PairParameters};
-pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape};
+pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape, SurfaceMesh};
 pub use solver::{ContactStatusCounts, Solver, StepContext, StepReport, StepWarning};
 pub use world::{Observer, World, WorldBuilder};

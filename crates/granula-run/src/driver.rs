@@ -102,7 +102,7 @@ impl Run {
     /// empty or new, and gets only the frames written from now on.
     pub fn resume(path: &Path, out_dir: Option<&Path>) -> Result<Run> {
         let c = Checkpoint::load(path)?;
-        let scene = Scene::parse(&c.scene_file, &c.scene_text)?;
+        let scene = crate::polyhedra::parse_scene(&c.scene_file, &c.scene_text)?;
         let mut world = scene.build_world()?;
         c.replay_removals(&mut world, path)?;
         c.validate(&world, scene.steps, scene.dt(), path)?;

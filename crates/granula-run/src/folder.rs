@@ -24,7 +24,7 @@ pub enum ExistingOutput {
 /// The CSV files granula appends to, besides `stress_<name>.csv`.
 const CSV_FILES: [&str; 3] = ["series.csv", "trajectories.csv", "flow.csv"];
 /// The `.pvd` collections.
-const PVD_FILES: [&str; 3] = ["particles.pvd", "contacts.pvd", "walls.pvd"];
+const PVD_FILES: [&str; 4] = ["particles.pvd", "contacts.pvd", "walls.pvd", "shapes.pvd"];
 /// The checkpoint file of a run.
 pub const CHECKPOINT_FILE: &str = "checkpoint.bin";
 
@@ -104,7 +104,7 @@ fn frame_step(name: &str, prefixes: &[&str], ext: &str) -> Option<u64> {
 
 /// The frame folders of an output folder: name, file prefixes, extension.
 const FRAME_DIRS: [(&str, &[&str], &str); 2] =
-    [("vtk", &["particles", "contacts", "walls"], ".vtp"), ("contacts", &["contacts"], ".csv")];
+    [("vtk", &["particles", "contacts", "walls", "shapes"], ".vtp"), ("contacts", &["contacts"], ".csv")];
 
 /// Removes granula's outputs from `dir`: the CSV files, `.pvd` collections, checkpoint,
 /// temporary files, and the frames in `vtk/` and `contacts/` (each folder removed when it

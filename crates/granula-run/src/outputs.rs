@@ -4,8 +4,8 @@ use crate::sim_solver::SimSolver;
 use glam::DVec3;
 use granula_core::{StepReport, World};
 use granula_io::output::{
-    loaded_contacts, love_weber_stress, open_csv, write_contact_list, write_contacts, write_particles, write_walls,
-    ContactHistory, ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
+    loaded_contacts, love_weber_stress, open_csv, write_contact_list, write_contacts, write_particles, write_shapes,
+    write_walls, ContactHistory, ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
 };
 use granula_io::scene::spec::OutputSpec;
 use granula_io::scene::Scene;
@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 /// What the outputs must remember across a checkpoint.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct OutputState {
-    /// Frames of `particles.pvd`, `contacts.pvd`, `walls.pvd`.
+    /// Frames of `particles.pvd`, `contacts.pvd`, `walls.pvd`, and `shapes.pvd` (the faces
+    /// of polyhedra and other custom shapes) when the world has such bodies.
     pub collections: Vec<PvdCollection>,
     /// Per body handle: has its centre crossed the flow plane.
     pub passed: Vec<bool>,
@@ -184,6 +185,17 @@ impl Outputs {
                     _ => write_walls(&path, world, &self.display)?,
                 }
                 self.state.collections[k].push(t, &rel)?;
+            }
+            // Custom shapes (polyhedra) are drawn by their faces in a fourth collection,
+            // opened at the first frame whose world has one (a checkpoint keeps it).
+            let has_shapes = world.bodies.shape.iter().any(|s| matches!(s, granula_core::Shape::Custom(_)));
+            if has_shapes && self.state.collections.len() == 3 {
+                self.state.collections.push(PvdCollection::new(self.dir.join("shapes.pvd")));
+            }
+            if self.state.collections.len() > 3 {
+                let rel = format!("vtk/shapes_{step:09}.vtp");
+                write_shapes(&self.dir.join(&rel), world)?;
+                self.state.collections[3].push(t, &rel)?;
             }
         }
         if due(self.spec.contacts.map(|e| e.every)) {

@@ -26,7 +26,7 @@ fn every_built_in_scene_runs_a_few_steps() {
     assert!(names.len() >= 7, "the seven built-in scenes: {names:?}");
     for path in names {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let scene = granula_run::load_scene(&path).unwrap_or_else(|e| panic!("{e}"));
         let out = tmp(&stem);
         let mut run = Run::start(scene, &out).unwrap_or_else(|e| panic!("{stem}: {e}"));
         for _ in 0..3 {

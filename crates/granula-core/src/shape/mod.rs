@@ -45,6 +45,22 @@ pub trait CustomShape: Send + Sync + fmt::Debug {
     fn mass_properties(&self, density: f64) -> Option<MassProperties>;
     /// The host type itself, for contact generators to downcast (implement as `self`).
     fn as_any(&self) -> &dyn Any;
+    /// The shape's surface as a triangle mesh in the body frame, for outputs that draw
+    /// bodies (VTK). Default `None`: the shape is not drawn.
+    fn surface(&self) -> Option<SurfaceMesh<'_>> {
+        None
+    }
+}
+
+/// A closed surface in a body frame: vertices and triangles (vertex indices,
+/// counter-clockwise seen from outside). A point x of the body frame is at
+/// `position + orientation * x` in the world.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SurfaceMesh<'a> {
+    /// Vertices, body frame (m).
+    pub vertices: &'a [DVec3],
+    /// Triangles as indices into `vertices`.
+    pub triangles: &'a [[u32; 3]],
 }
 
 /// The shape of a body.

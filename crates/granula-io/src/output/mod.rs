@@ -18,7 +18,7 @@ pub use contacts::{loaded_contacts, status_name, write_contact_list, ContactReco
 pub use pvd::PvdCollection;
 pub use series::{SeriesRow, SERIES_HEADER};
 pub use stress::{love_weber_stress, RegionStress};
-pub use vtk::{write_contacts, write_particles, write_walls, WallDisplay};
+pub use vtk::{write_contacts, write_particles, write_shapes, write_walls, WallDisplay};
 pub use vtp::{PolyData, VtkArray};
 
 use crate::error::{IoError, Result};

@@ -1,6 +1,7 @@
-//! VTK frames: particles (spheres as points with their radius), contacts (line cells
-//! between the two centres, or centre to contact point for a wall) and walls (planes as
-//! squares, cylinders as polygon bands).
+//! VTK frames: particles (spheres as points with their radius), shapes (the triangles of
+//! custom shapes such as polyhedra, in their current pose), contacts (line cells between
+//! the two centres, or centre to contact point for a wall and a custom shape) and walls
+//! (planes as squares, cylinders as polygon bands).
 
 use super::contacts::ContactRecord;
 use super::vtp::{PolyData, VtkArray};
@@ -41,16 +42,49 @@ pub fn write_particles(path: &Path, world: &World) -> Result<()> {
     write_atomic(path, &pd.to_xml())
 }
 
+/// Writes every body of a custom shape that has a surface ([`granula_core::CustomShape::surface`],
+/// e.g. a polyhedron) as its triangles in the body's current pose (x = position +
+/// orientation · x_body), one polygon cell per triangle, with cell data `id` (the body
+/// handle), `velocity`, `angular_velocity` and `force` (the contact force of the last step)
+/// of the body it belongs to. Each body's vertices are written once and shared by its
+/// triangles. Spheres and walls are not in this file.
+pub fn write_shapes(path: &Path, world: &World) -> Result<()> {
+    let b = &world.bodies;
+    let mut pd = PolyData::default();
+    let (mut ids, mut vel, mut ang, mut force) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for i in 0..b.len() {
+        let Shape::Custom(c) = &b.shape[i] else { continue };
+        let Some(mesh) = c.surface() else { continue };
+        let (x, q) = (b.position[i], b.orientation[i]);
+        let first = pd.points.len() as i64;
+        pd.points.extend(mesh.vertices.iter().map(|&v| (x + q * v).to_array()));
+        for t in mesh.triangles {
+            pd.polys.push(t.iter().map(|&k| first + k as i64).collect());
+            ids.push(b.handle[i].0 as i64);
+            vel.push(b.velocity[i].to_array());
+            ang.push(b.angular_velocity[i].to_array());
+            force.push(b.force[i].to_array());
+        }
+    }
+    pd.cell_data = vec![
+        VtkArray::Ids("id", ids),
+        VtkArray::Vectors("velocity", vel),
+        VtkArray::Vectors("angular_velocity", ang),
+        VtkArray::Vectors("force", force),
+    ];
+    write_atomic(path, &pd.to_xml())
+}
+
 /// Writes contacts as line cells with cell data `normal_force`, `tangential_force` (on
 /// body 2), `gap` and the two body ids.
 pub fn write_contacts(path: &Path, world: &World, contacts: &[ContactRecord]) -> Result<()> {
     let b = &world.bodies;
     let mut pd = PolyData::default();
     for c in contacts {
-        // A sphere's end is its centre; a wall's end is the contact point.
+        // A sphere's or a custom body's end is its centre; a wall's end is the contact point.
         let end = |i: u32| {
             let i = i as usize;
-            if b.shape[i].sphere_radius().is_some() {
+            if matches!(b.shape[i], Shape::Sphere { .. } | Shape::Custom(_)) {
                 b.position[i]
             } else {
                 c.point

@@ -2,12 +2,18 @@
 
 use super::check::Check;
 use super::limits::{lognormal_mass, MAX_ATTEMPTS_PER_SPHERE, MIN_LOGNORMAL_ACCEPTANCE};
+use super::polyhedra_spec::PolyhedronSpec;
+use super::shape_maker::{MadeShape, ShapeMaker};
 use super::source::KeyPath;
 use super::spec::{CylinderSpec, LatticeSpec, MotionSpec, PackingSpec, PlaneSpec, RegionSpec, SizeSpec, SphereSpec};
 use crate::error::{IoError, Result};
 use crate::generate::{lattice, random_packing, PlacedSphere, Region, SizeDistribution};
+use glam::DQuat;
 use glam::DVec3;
-use granula_core::{CylinderBuilder, Dofs, PlaneBuilder, Prescribed, RigidBody, SphereBuilder};
+use granula_core::{
+    CylinderBuilder, Dofs, PlaneBuilder, Prescribed, RigidBody, RigidBodyBuilder, Shape, SphereBuilder,
+};
+use std::path::Path;
 
 /// A body ready to insert, with its name and where the scene defines it.
 #[derive(Clone, Debug)]
@@ -252,8 +258,98 @@ fn region(c: &Check, path: &KeyPath, r: &RegionSpec) -> Result<Region> {
     })
 }
 
-/// The spheres of a `[[packings]]` entry.
-pub fn packing_bodies(c: &Check, path: &KeyPath, s: &PackingSpec, planar: bool) -> Result<Vec<BodyPlan>> {
+/// A polyhedron from `[[polyhedra]]`, its shape built by `maker` (mesh files relative to
+/// `base`).
+pub fn polyhedron(
+    c: &Check,
+    path: &KeyPath,
+    s: &PolyhedronSpec,
+    maker: &dyn ShapeMaker,
+    base: &Path,
+    planar: bool,
+) -> Result<BodyPlan> {
+    if planar {
+        return Err(c.invalid(path, "polyhedron", "polyhedra are not available in planar mode"));
+    }
+    let x = c.vector(&path.key("position"), s.position)?;
+    let turn = c.vector(&path.key("rotation"), s.rotation)?;
+    let v = c.vector(&path.key("velocity"), s.velocity)?;
+    let w = c.vector(&path.key("angular_velocity"), s.angular_velocity)?;
+    let m = c.material(&path.key("material"), s.material.as_ref())?;
+    let made = maker.make(&s.shape, base).map_err(|problem| c.invalid(&path.key("shape"), &s.shape, problem))?;
+    let orientation = (DQuat::from_scaled_axis(turn) * made.rotation).normalize();
+    let mut b = RigidBodyBuilder::new(Shape::Custom(made.shape), x)
+        .orientation(orientation)
+        .velocity(v)
+        .angular_velocity(w)
+        .material(m);
+    b = match s.motion {
+        MotionSpec::Dynamic => b.dynamic(),
+        MotionSpec::Fixed => b.fixed(),
+        MotionSpec::Kinematic => {
+            return Err(c.invalid(&path.key("motion"), "kinematic", "polyhedra are \"dynamic\" or \"fixed\""))
+        }
+    };
+    let body = b.build().map_err(|e| c.core(path, e))?;
+    Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
+}
+
+/// The seed of body `i` of a packing of polyhedra: SplitMix64's finaliser of the packing
+/// seed and the index, so that bodies get unrelated streams.
+fn body_seed(seed: u64, i: usize) -> u64 {
+    let mut z = seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A uniformly random rotation from a seed (Shoemake 1992: three uniform numbers).
+fn seeded_rotation(seed: u64) -> DQuat {
+    let u = |k: usize| (body_seed(seed, k) >> 11) as f64 / (1u64 << 53) as f64;
+    let (u1, u2, u3) = (u(0), u(1), u(2));
+    let tau = std::f64::consts::TAU;
+    let (s, c) = ((1.0 - u1).sqrt(), u1.sqrt());
+    DQuat::from_xyzw(s * (tau * u2).sin(), s * (tau * u2).cos(), c * (tau * u3).sin(), c * (tau * u3).cos()).normalize()
+}
+
+/// The random convex polyhedra of a packing: body `i` is inscribed in placed sphere `i`
+/// (hull points at radii ≤ its radius, so bodies never overlap), its shape and rotation
+/// from its own seed.
+fn packed_polyhedra(
+    c: &Check,
+    path: &KeyPath,
+    spheres: Vec<PlacedSphere>,
+    points: u32,
+    seed: u64,
+    material: granula_core::MaterialId,
+    maker: &dyn ShapeMaker,
+) -> Result<Vec<BodyPlan>> {
+    spheres
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let own = body_seed(seed, i);
+            let MadeShape { shape, rotation, .. } = maker
+                .random_convex(points, s.radius, own)
+                .map_err(|problem| c.invalid(&path.key("polyhedra"), points, problem))?;
+            let body = RigidBodyBuilder::new(Shape::Custom(shape), s.center)
+                .orientation((seeded_rotation(own) * rotation).normalize())
+                .material(material)
+                .build()
+                .map_err(|e| c.core(path, e))?;
+            Ok(BodyPlan { body, name: None, origin: format!("{path} (polyhedron {i})") })
+        })
+        .collect()
+}
+
+/// The spheres (or polyhedra) of a `[[packings]]` entry.
+pub fn packing_bodies(
+    c: &Check,
+    path: &KeyPath,
+    s: &PackingSpec,
+    planar: bool,
+    maker: Option<&dyn ShapeMaker>,
+) -> Result<Vec<BodyPlan>> {
     let reg = region(c, &path.key("region"), &s.region)?;
     let dist = size(c, &path.key("size"), &s.size)?;
     if s.count == 0 {
@@ -274,5 +370,18 @@ pub fn packing_bodies(c: &Check, path: &KeyPath, s: &PackingSpec, planar: bool) 
     if spheres.len() < s.count {
         return Err(IoError::PackingFailed { at: c.at(path), placed: spheres.len(), requested: s.count, attempts });
     }
+    if let Some(p) = &s.polyhedra {
+        if planar {
+            return Err(c.invalid(&path.key("polyhedra"), p.points, "polyhedra are not available in planar mode"));
+        }
+        let Some(maker) = maker else {
+            return Err(c.invalid(&path.key("polyhedra"), p.points, NO_MAKER));
+        };
+        return packed_polyhedra(c, path, spheres, p.points, s.seed, m, maker);
+    }
     generated(c, path, spheres, Common { material: m, velocity: DVec3::ZERO, fixed: false, locked: Dofs::NONE })
 }
+
+/// Why a scene read without a shape maker refuses polyhedra.
+pub const NO_MAKER: &str = "polyhedra need a shape maker: read the scene with granula-run \
+    (granula_run::parse_scene / load_scene, or the granula command), not Scene::parse";

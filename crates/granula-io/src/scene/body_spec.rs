@@ -178,6 +178,8 @@ pub struct PackingSpec {
     /// Attempts per sphere before giving up. Default 1000.
     #[serde(default = "default_attempts")]
     pub attempts_per_sphere: usize,
+    /// Random convex polyhedra inscribed in the placed spheres instead of the spheres.
+    pub polyhedra: Option<super::polyhedra_spec::PackedPolyhedraSpec>,
 }
 
 fn default_attempts() -> usize {

@@ -67,7 +67,7 @@ pub fn body_count(c: &Check, spec: &SceneSpec) -> Result<u64> {
 /// [`MAX_BODIES`] applies).
 pub fn body_count_within(c: &Check, spec: &SceneSpec, memory: Option<u64>) -> Result<u64> {
     let root = KeyPath::root();
-    let explicit = (spec.spheres.len() + spec.planes.len() + spec.cylinders.len()) as u64;
+    let explicit = (spec.spheres.len() + spec.planes.len() + spec.cylinders.len() + spec.polyhedra.len()) as u64;
     let mut total = explicit;
     let mut generators: Vec<(KeyPath, String, Option<u64>)> = Vec::new();
     for (i, l) in spec.lattices.iter().enumerate() {

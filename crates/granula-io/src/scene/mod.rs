@@ -11,7 +11,9 @@ mod models;
 mod output_spec;
 mod overlap;
 mod parse_error;
+mod polyhedra_spec;
 mod selection;
+pub mod shape_maker;
 mod source;
 pub mod spec;
 pub mod sweeps;
@@ -22,6 +24,7 @@ pub use bodies::BodyPlan;
 pub use check::Check;
 pub use loads::Load;
 pub use overlap::OVERLAP_TOLERANCE;
+pub use shape_maker::{MadeShape, ShapeMaker};
 pub use source::{line_column, line_of, KeyPath, Seg};
 pub use spec::SceneSpec;
 
@@ -29,7 +32,8 @@ use crate::error::{IoError, Result};
 use glam::DVec3;
 use granula_core::{Material, MaterialId, PairMaterial, World};
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A parsed and fully validated scene: every body is built and checked (including initial
 /// overlaps), so that running it can only fail in the physics.
@@ -91,18 +95,34 @@ pub struct Scene {
     pub bodies: Vec<BodyPlan>,
     /// Time-dependent loads (`[[loads]]`), validated against the bodies.
     pub loads: Vec<Load>,
+    /// The maker of polyhedral shapes the scene was read with, if any: its generators are
+    /// registered in the world's narrowphase when the scene has polyhedra.
+    pub shapes: Option<Arc<dyn ShapeMaker>>,
 }
 
 impl Scene {
     /// Reads and validates a scene file.
     pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| IoError::file(path, e))?;
-        Scene::parse(&path.display().to_string(), &text)
+        Scene::load_with(path, None)
     }
 
-    /// Parses and validates scene text; `file` names it in messages.
+    /// [`Scene::load`] with a maker of polyhedral shapes (mesh files are relative to the
+    /// scene file's folder).
+    pub fn load_with(path: impl AsRef<Path>, shapes: Option<Arc<dyn ShapeMaker>>) -> Result<Scene> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| IoError::file(path, e))?;
+        Scene::parse_with(&path.display().to_string(), &text, shapes)
+    }
+
+    /// Parses and validates scene text; `file` names it in messages. A scene with
+    /// polyhedra needs [`Scene::parse_with`] and a [`ShapeMaker`].
     pub fn parse(file: &str, text: &str) -> Result<Scene> {
+        Scene::parse_with(file, text, None)
+    }
+
+    /// [`Scene::parse`] with a maker of polyhedral shapes; mesh files are relative to the
+    /// folder of `file`.
+    pub fn parse_with(file: &str, text: &str, shapes: Option<Arc<dyn ShapeMaker>>) -> Result<Scene> {
         let spec: SceneSpec = toml::from_str(text).map_err(|e| {
             let at = e.span().map_or(0, |s| s.start);
             let message = e.message().trim();
@@ -112,10 +132,10 @@ impl Scene {
             });
             IoError::Parse { file: file.to_string(), line, column, message }
         })?;
-        Scene::validate(file, text, spec)
+        Scene::validate(file, text, spec, shapes)
     }
 
-    fn validate(file: &str, text: &str, spec: SceneSpec) -> Result<Scene> {
+    fn validate(file: &str, text: &str, spec: SceneSpec, shapes: Option<Arc<dyn ShapeMaker>>) -> Result<Scene> {
         let names: Vec<String> = if spec.materials.is_empty() {
             vec![Material::default().name]
         } else {
@@ -153,7 +173,15 @@ impl Scene {
             plans.extend(bodies::lattice_bodies(&c, &root.key("lattices").index(i), s, planar)?);
         }
         for (i, s) in spec.packings.iter().enumerate() {
-            plans.extend(bodies::packing_bodies(&c, &root.key("packings").index(i), s, planar)?);
+            plans.extend(bodies::packing_bodies(&c, &root.key("packings").index(i), s, planar, shapes.as_deref())?);
+        }
+        let base = Path::new(file).parent().map(PathBuf::from).unwrap_or_default();
+        for (i, s) in spec.polyhedra.iter().enumerate() {
+            let path = root.key("polyhedra").index(i);
+            let Some(maker) = shapes.as_deref() else {
+                return Err(c.invalid(&path, s.name.as_deref().unwrap_or("polyhedron"), bodies::NO_MAKER));
+            };
+            plans.push(bodies::polyhedron(&c, &path, s, maker, &base, planar)?);
         }
         let mut seen: HashSet<&str> = HashSet::new();
         for p in &plans {
@@ -164,7 +192,7 @@ impl Scene {
                 }
             }
         }
-        let r_max = plans.iter().filter_map(|p| p.body.shape.sphere_radius()).reduce(f64::max);
+        let r_max = plans.iter().filter_map(|p| particle_radius(&p.body)).reduce(f64::max);
         validate::skin(&c, &spec.solver, r_max)?;
         overlap::check_overlaps(file, text, &plans)?;
         let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
@@ -172,7 +200,7 @@ impl Scene {
         selection::validate(&c, &spec, &plans)?;
         selection::rigid_materials(&c, &spec, &plans)?;
         let loads = loads::validate(&c, &spec.loads, &plans)?;
-        Ok(Scene {
+        let scene = Scene {
             file: file.to_string(),
             text: text.to_string(),
             spec,
@@ -181,13 +209,85 @@ impl Scene {
             pairs,
             bodies: plans,
             loads,
-        })
+            shapes,
+        };
+        scene.check_polyhedra_overlaps()?;
+        Ok(scene)
+    }
+
+    /// `true` when the scene has bodies of a custom shape (polyhedra).
+    pub fn has_custom_shapes(&self) -> bool {
+        self.bodies.iter().any(|p| matches!(p.body.shape, granula_core::Shape::Custom(_)))
+    }
+
+    /// Polyhedra may not overlap another body at the start by more than
+    /// [`POLYHEDRON_OVERLAP_TOLERANCE`] of the smaller particle radius, as the exact
+    /// contact generators of the maker measure it; the error names both bodies' keys.
+    fn check_polyhedra_overlaps(&self) -> Result<()> {
+        if !self.has_custom_shapes() {
+            return Ok(());
+        }
+        let world = self.build_world()?;
+        let b = &world.bodies;
+        let radius: Vec<f64> = self.bodies.iter().map(|p| particle_radius(&p.body).unwrap_or(f64::INFINITY)).collect();
+        let boxes: Vec<_> = (0..b.len()).map(|i| b.aabb(i)).collect();
+        let custom = |i: usize| matches!(b.shape[i], granula_core::Shape::Custom(_));
+        let mut points = Vec::new();
+        let mut test = |i: usize, j: usize| -> Result<()> {
+            if !(custom(i) || custom(j)) || !world.narrowphase().supports(&b.shape[i], &b.shape[j]) {
+                return Ok(());
+            }
+            points.clear();
+            if world.narrowphase().collide(b, i, j, 0.0, &mut points).is_err() {
+                return Ok(());
+            }
+            let depth = points.iter().map(|g| -g.gap).fold(0.0, f64::max);
+            if depth > POLYHEDRON_OVERLAP_TOLERANCE * radius[i].min(radius[j]) {
+                let (first, second) = (i.min(j), i.max(j));
+                let key = self.bodies[second].origin.clone();
+                let key_path = key.split(' ').next().unwrap_or(&key).to_string();
+                let line = line_of(&self.text, &parse_origin(&key_path));
+                return Err(IoError::InitialOverlap {
+                    at: crate::error::Location { file: self.file.clone(), key, line },
+                    other: self.bodies[first].origin.clone(),
+                    overlap: depth,
+                });
+            }
+            Ok(())
+        };
+        // Bounded bodies swept along x by their boxes; walls against every bounded body.
+        let bounded = |i: &usize| boxes[*i].min.is_finite() && boxes[*i].max.is_finite();
+        let mut sorted: Vec<usize> = (0..b.len()).filter(bounded).collect();
+        sorted.sort_by(|&i, &j| boxes[i].min.x.total_cmp(&boxes[j].min.x).then(i.cmp(&j)));
+        for (k, &i) in sorted.iter().enumerate() {
+            for &j in &sorted[k + 1..] {
+                if boxes[j].min.x > boxes[i].max.x {
+                    break;
+                }
+                let (a, c) = (&boxes[i], &boxes[j]);
+                if a.min.y <= c.max.y && c.min.y <= a.max.y && a.min.z <= c.max.z && c.min.z <= a.max.z {
+                    test(i, j)?;
+                }
+            }
+        }
+        for w in (0..b.len()).filter(|i| !bounded(i)) {
+            for &i in &sorted {
+                test(w, i)?;
+            }
+        }
+        Ok(())
     }
 
     /// Builds the world: materials, pair overrides, then the bodies in order.
     pub fn build_world(&self) -> Result<World> {
         let s = &self.spec.simulation;
-        let mut b = World::builder()
+        let mut b = World::builder();
+        if let (true, Some(maker)) = (self.has_custom_shapes(), &self.shapes) {
+            let mut narrowphase = granula_core::Narrowphase::new();
+            maker.register(&mut narrowphase)?;
+            b = b.narrowphase(narrowphase);
+        }
+        let mut b = b
             .gravity(DVec3::from_array(s.gravity))
             .planar(s.planar)
             .max_overlap_ratio(s.max_overlap_ratio)
@@ -232,12 +332,33 @@ impl Scene {
     }
 }
 
+/// Initial overlap allowed between a polyhedron and another body, as a fraction of the
+/// smaller particle radius: the exact depth of a polyhedron contact carries the round-off
+/// of its plane tests (about 1e-12 of the size), and scene files otherwise ask bodies not to
+/// touch, so 1e-9 separates "touching" from "placed into each other" as for spheres.
+pub const POLYHEDRON_OVERLAP_TOLERANCE: f64 = 1e-9;
+
+/// The radius of a particle's bounding sphere: a sphere's radius, the largest distance of
+/// a custom shape's surface vertex from its centre; `None` for walls.
+fn particle_radius(b: &granula_core::RigidBody) -> Option<f64> {
+    match &b.shape {
+        granula_core::Shape::Sphere { radius } => Some(*radius),
+        granula_core::Shape::Custom(c) => {
+            c.surface().map(|m| m.vertices.iter().map(|v| v.length()).fold(0.0, f64::max))
+        }
+        _ => None,
+    }
+}
+
 /// `spheres[3]` → the key path `spheres[3]`.
 fn parse_origin(origin: &str) -> KeyPath {
     let (name, rest) = origin.split_once('[').unwrap_or((origin, ""));
     let key: &'static str = match name {
         "spheres" => "spheres",
         "planes" => "planes",
+        "polyhedra" => "polyhedra",
+        "packings" => "packings",
+        "lattices" => "lattices",
         _ => "cylinders",
     };
     let mut p = KeyPath::root().key(key);

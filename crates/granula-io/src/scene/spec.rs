@@ -6,6 +6,7 @@ use super::body_spec::yes;
 pub use super::body_spec::*;
 pub use super::choices::*;
 pub use super::output_spec::*;
+pub use super::polyhedra_spec::*;
 use serde::{Deserialize, Serialize};
 
 /// A whole scene file.
@@ -37,6 +38,9 @@ pub struct SceneSpec {
     /// Random loose packings without overlaps.
     #[serde(default)]
     pub packings: Vec<PackingSpec>,
+    /// Polyhedral bodies one by one.
+    #[serde(default)]
+    pub polyhedra: Vec<PolyhedronSpec>,
     /// Time-dependent loads on named bodies.
     #[serde(default)]
     pub loads: Vec<LoadSpec>,

@@ -1,0 +1,76 @@
+//! Polyhedra in scene files: the [`ShapeMaker`] that builds `granula-polyhedra` shapes for
+//! `granula-io`'s scenes and registers their contact generators, and the scene readers
+//! that use it ([`parse_scene`], [`load_scene`]).
+
+use glam::DQuat;
+use granula_core::{CoreError, Narrowphase};
+use granula_io::scene::spec::ShapeSpec;
+use granula_io::scene::{MadeShape, ShapeMaker};
+use granula_io::{Result, Scene};
+use granula_polyhedra::{io, register_all, shapes, BodyFrame, Polyhedron, PolyhedronShape};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Builds polyhedra from scene descriptions: the built-ins of `granula_polyhedra::shapes`
+/// and OBJ/STL files, each in its principal axes ([`BodyFrame::PrincipalAxes`]) with the
+/// rotation that puts it back as described.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PolyhedraMaker;
+
+/// A built-in in its centre-of-mass frame → the same in principal axes.
+fn principal(p: granula_polyhedra::Result<Polyhedron>) -> granula_polyhedra::Result<(Polyhedron, DQuat)> {
+    let p = p?;
+    let (q, place) = Polyhedron::from_mesh(p.vertices().to_vec(), p.faces().to_vec(), BodyFrame::PrincipalAxes)?;
+    Ok((q, place.rotation))
+}
+
+fn made(p: granula_polyhedra::Result<(Polyhedron, DQuat)>) -> std::result::Result<MadeShape, String> {
+    let (poly, rotation) = p.map_err(|e| e.to_string())?;
+    let radius = poly.bounding_radius();
+    let shape = PolyhedronShape::new(Arc::new(poly)).map_err(|e| e.to_string())?;
+    Ok(MadeShape { shape: Arc::new(shape), rotation, radius })
+}
+
+impl ShapeMaker for PolyhedraMaker {
+    fn make(&self, spec: &ShapeSpec, base: &Path) -> std::result::Result<MadeShape, String> {
+        let file = |name: &str| base.join(name);
+        made(match spec {
+            ShapeSpec::Box { size } => principal(shapes::cuboid(glam::DVec3::from_array(*size) / 2.0)),
+            ShapeSpec::Cube { size } => principal(shapes::cube(*size)),
+            ShapeSpec::Tetrahedron { size } => principal(shapes::tetrahedron(*size)),
+            ShapeSpec::Octahedron { size } => principal(shapes::octahedron(*size)),
+            ShapeSpec::Icosahedron { size } => principal(shapes::icosahedron(*size)),
+            ShapeSpec::Dodecahedron { size } => principal(shapes::dodecahedron(*size)),
+            ShapeSpec::Prism { sides, radius, height } => principal(shapes::prism(*sides, *radius, *height)),
+            ShapeSpec::LBlock { size } => principal(shapes::l_block(*size)),
+            ShapeSpec::RandomConvex { radius, points, seed } => {
+                principal(shapes::random_convex(*points as usize, *radius, *seed))
+            }
+            ShapeSpec::Icosphere { radius, subdivisions } => principal(shapes::icosphere(*radius, *subdivisions)),
+            ShapeSpec::Obj { file: f, scale } => {
+                io::read_obj(file(f), *scale, BodyFrame::PrincipalAxes).map(|(p, place)| (p, place.rotation))
+            }
+            ShapeSpec::Stl { file: f, scale } => {
+                io::read_stl(file(f), *scale, BodyFrame::PrincipalAxes).map(|(p, place)| (p, place.rotation))
+            }
+        })
+    }
+
+    fn random_convex(&self, points: u32, radius: f64, seed: u64) -> std::result::Result<MadeShape, String> {
+        made(principal(shapes::random_convex(points as usize, radius, seed)))
+    }
+
+    fn register(&self, narrowphase: &mut Narrowphase) -> std::result::Result<(), CoreError> {
+        register_all(narrowphase)
+    }
+}
+
+/// [`Scene::parse_with`] with the [`PolyhedraMaker`]: a scene that may hold polyhedra.
+pub fn parse_scene(file: &str, text: &str) -> Result<Scene> {
+    Scene::parse_with(file, text, Some(Arc::new(PolyhedraMaker)))
+}
+
+/// [`Scene::load_with`] with the [`PolyhedraMaker`] (mesh files relative to the scene's folder).
+pub fn load_scene(path: impl AsRef<Path>) -> Result<Scene> {
+    Scene::load_with(path, Some(Arc::new(PolyhedraMaker)))
+}

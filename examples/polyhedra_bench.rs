@@ -1,0 +1,192 @@
+//! Plain benchmark of the MD solver on polyhedra: settling of random convex polyhedra on a
+//! floor, the scenario of `benches/yade/polyhedra_settle.py` (YADE's Polyhedra), printing
+//! ns per particle-step and per contact point, contact counts and the final kinetic energy.
+//!
+//! Usage: `cargo run --release --example polyhedra_bench -- [steps] [N ...]` (default 200
+//! timed steps, N = 1000 and 8000). `MD_BENCH_THREADS=1,2` (default) selects the thread
+//! counts, as for `md_bench`.
+//!
+//! Scenario (the same as the YADE script): n = round(N^⅓) bodies per edge of a cubic
+//! lattice, centres 0.88 mm apart and 1 mm above a floor plane; each body a random convex
+//! polyhedron of its own seed (`shapes::random_convex`, 12 points: about 20 triangular
+//! faces) stretched along each axis to fill a 0.9 mm box, axis-aligned; ρ = 2500 kg/m³,
+//! E = 1e8 Pa, ν = 0.3, μ = tan 0.5 (YADE's friction angle 0.5 rad), e = 0.5; Hertz-Mindlin
+//! with history at every contact point (granula has no overlap-volume law yet; YADE uses
+//! its volumetric one), local damping 0.3 (YADE's `NewtonIntegrator(damping=0.3)`),
+//! gravity 9.81 m/s², Δt = 1e-6 s, skin 0.1 mm (YADE's `verletDist`), velocity Verlet,
+//! sweep and prune. 200 steps let the bodies fall into contact, then `steps` steps are
+//! timed. As in YADE, lattice neighbours start overlapping by up to 0.02 mm (the insertion
+//! check is told to accept them), so the packing is in contact from the first step.
+
+use granula::broadphase::SweepAndPrune;
+use granula::core::{DVec3, Material, Narrowphase, PlaneBuilder, Solver, World};
+use granula::integrators::VelocityVerlet;
+use granula::laws::hertz_mindlin;
+use granula::laws::local_damping::LocalDamping;
+use granula::md::{MdConfig, MdSolver};
+use granula_polyhedra::{register_all, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Time step (s), lattice unit (m) and settling steps before the timing, as in the YADE script.
+const DT: f64 = 1e-6;
+const SIZE: f64 = 1e-3;
+const SETTLE_STEPS: usize = 200;
+
+/// CPU time of the whole process (user + system, s) from `/proc/self/stat`, or NaN where
+/// that file does not exist.
+fn process_cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return f64::NAN };
+    // Fields after the command name (in parentheses): utime and stime are the 12th and
+    // 13th of them, in clock ticks (100 per second on Linux).
+    let Some(rest) = stat.rsplit(')').next() else { return f64::NAN };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |k: usize| f.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+    (tick(11) + tick(12)) / 100.0
+}
+
+/// SplitMix64 step: a seeded stream for the shapes' seeds.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The lattice of `per_edge³` random polyhedra on a floor; returns the world and the mean
+/// number of faces.
+fn settling_world(per_edge: usize) -> Result<(World, f64), Box<dyn std::error::Error>> {
+    let material = Material {
+        name: "grain".into(),
+        density: 2500.0,
+        young_modulus: 1e8,
+        poisson_ratio: 0.3,
+        friction: 0.5f64.tan(),
+        restitution: 0.5,
+        ..Material::default()
+    };
+    let mut narrowphase = Narrowphase::new();
+    register_all(&mut narrowphase)?;
+    let mut world =
+        World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).narrowphase(narrowphase).build()?;
+    world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build()?)?;
+    let mut state = 1u64;
+    let mut faces = 0usize;
+    let spacing = 0.88 * SIZE;
+    for i in 0..per_edge {
+        for j in 0..per_edge {
+            for k in 0..per_edge {
+                // As YADE's `polyhedra_utils.polyhedra(size=(0.9, 0.9, 0.9) mm)`: a random hull
+                // stretched along each axis to a 0.9 mm box, axis-aligned, so that lattice
+                // neighbours 0.88 mm apart start just overlapping.
+                let hull = shapes::random_convex(12, 1.0, next(&mut state))?;
+                let b = hull.local_aabb();
+                let stretch = DVec3::splat(0.9 * SIZE) / (b.max - b.min);
+                let stretched: Vec<DVec3> = hull.vertices().iter().map(|&v| v * stretch).collect();
+                let (poly, place) = Polyhedron::from_mesh(stretched, hull.faces().to_vec(), BodyFrame::PrincipalAxes)?;
+                faces += poly.faces().len();
+                let centre = DVec3::new(i as f64 + 0.5, j as f64 + 0.5, k as f64 + 0.5) * spacing + DVec3::Z * SIZE;
+                let body = PolyhedronBuilder::new(Arc::new(poly), centre).orientation(place.rotation).build()?;
+                world.insert(body)?;
+            }
+        }
+    }
+    // The overlaps of the lattice are the scenario's (YADE starts from them too).
+    world.accept_overlaps();
+    Ok((world, faces as f64 / (per_edge * per_edge * per_edge) as f64))
+}
+
+/// What one timed run measured.
+struct Figures {
+    wall_ns: f64,
+    cpu_ns: f64,
+    ns_per_point: f64,
+    kinetic: f64,
+    pairs: usize,
+    points: usize,
+    faces: f64,
+}
+
+fn run(n: usize, threads: usize, steps: usize) -> Result<Figures, Box<dyn std::error::Error>> {
+    let per_edge = (n as f64).cbrt().round() as usize;
+    let (mut world, faces) = settling_world(per_edge)?;
+    let bodies = per_edge.pow(3);
+    let config = MdConfig {
+        skin: 1e-4,
+        threads: Some(threads),
+        // A polyhedron pair costs some hundred times a sphere pair: hand even short steps
+        // to the threads.
+        parallel_min_pairs: 0,
+        local_damping: Some(LocalDamping::new(0.3)?),
+        ..Default::default()
+    };
+    let mut solver = MdSolver::new(hertz_mindlin(), VelocityVerlet::new(), SweepAndPrune::new(), config)?;
+    for _ in 0..SETTLE_STEPS {
+        world.step(&mut solver, DT)?;
+    }
+    let start = Instant::now();
+    let cpu0 = process_cpu_seconds();
+    let mut points_sum = 0usize;
+    for _ in 0..steps {
+        points_sum += world.step(&mut solver, DT)?.contacts;
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let per = 1e9 / (steps as f64 * bodies as f64);
+    let cpu_ns = (process_cpu_seconds() - cpu0) * per;
+    // Contact points and the pairs carrying them at the end, from the published contacts.
+    solver.publish_contacts(true);
+    world.step(&mut solver, DT)?;
+    let records = solver.contacts();
+    let points = records.len();
+    let mut pairs: Vec<_> = records.iter().map(|c| (c.key.body1, c.key.body2)).collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    Ok(Figures {
+        wall_ns: wall * per,
+        cpu_ns,
+        ns_per_point: wall * 1e9 / points_sum.max(1) as f64,
+        kinetic: world.kinetic_energy(),
+        pairs: pairs.len(),
+        points,
+        faces,
+    })
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse()).collect::<Result<_, _>>()?;
+    let steps = args.first().copied().unwrap_or(200);
+    let sizes = if args.len() > 1 { args[1..].to_vec() } else { vec![1000, 8000] };
+    let thread_counts: Vec<usize> = match std::env::var("MD_BENCH_THREADS") {
+        Ok(v) => v.split(',').map(str::parse).collect::<Result<_, _>>()?,
+        Err(_) => vec![1, 2],
+    };
+    println!(
+        "{:>6} {:>7} {:>6} {:>10} {:>10} {:>9} {:>10} {:>13} {:>6} {:>7}",
+        "N", "threads", "faces", "wall ns", "CPU ns", "speed-up", "ns/point", "E_k (J)", "pairs", "points"
+    );
+    println!("(ns per particle-step, and wall ns per contact point-step; speed-up from wall time against 1 thread;");
+    println!(" pairs and points in contact at the end)");
+    for &n in &sizes {
+        let mut single = f64::NAN;
+        for &threads in &thread_counts {
+            let f = run(n, threads, steps)?;
+            if threads == 1 {
+                single = f.wall_ns;
+            }
+            let bodies = ((n as f64).cbrt().round() as usize).pow(3);
+            println!(
+                "{bodies:>6} {threads:>7} {:>6.1} {:>10.0} {:>10.0} {:>9.2} {:>10.0} {:>13.6e} {:>6} {:>7}",
+                f.faces,
+                f.wall_ns,
+                f.cpu_ns,
+                single / f.wall_ns,
+                f.ns_per_point,
+                f.kinetic,
+                f.pairs,
+                f.points
+            );
+        }
+    }
+    Ok(())
+}
