@@ -3,7 +3,7 @@
 
 use granula_broadphase::BruteForce;
 use granula_core::{CoreError, DVec3, Material, MaterialId, SphereBuilder, StepWarning, World};
-use granula_nscd::{Criterion, NonConvergence, NscdConfig, NscdError, NscdSolver, SweepOrder};
+use granula_nscd::{Criterion, NonConvergence, NscdConfig, NscdError, NscdSolver, SubspaceCorrection, SweepOrder};
 
 /// A 3×3×6 column of touching spheres (radius 5 mm) on the floor of a box, at rest.
 fn column() -> World {
@@ -121,5 +121,81 @@ fn relaxation_outside_0_2_is_refused() {
             NscdSolver::new(BruteForce, cfg).unwrap_err(),
             NscdError::InvalidSetting { param: "relaxation", .. }
         ));
+    }
+}
+
+/// The floor's force (N): vertical impulses of the wall contacts of the lowest layer / Δt.
+fn floor_force(w: &World, s: &NscdSolver<BruteForce>) -> f64 {
+    let b = &w.bodies;
+    s.impulses()
+        .filter(|&(i, j, _)| (b.inv_mass[i as usize] == 0.0) != (b.inv_mass[j as usize] == 0.0))
+        .filter(|&(i, j, _)| b.position[i.max(j) as usize].z < 0.0075)
+        .map(|(i, _, p)| if b.inv_mass[i as usize] == 0.0 { p.z } else { -p.z })
+        .sum::<f64>()
+        / 1e-4
+}
+
+#[test]
+fn the_subspace_correction_carries_the_weight_and_meets_the_natural_map() {
+    // The column of `every_order_and_relaxation_carries_the_weight` with the conjugate-
+    // gradient correction of the active contacts: the same static answer (full weight on
+    // the floor), to the natural-map residual 1e-10 of Siconos' definition.
+    let weight = |w: &World| -> f64 {
+        (0..w.bodies.len()).filter(|&i| w.bodies.inv_mass[i] > 0.0).map(|i| 9.81 / w.bodies.inv_mass[i]).sum()
+    };
+    let mut sweeps = Vec::new();
+    for correction in [None, Some(SubspaceCorrection { sweeps_between: 5, cg_iterations: 20, cg_reduction: 1e-8 })] {
+        let mut w = column();
+        let cfg = NscdConfig {
+            criterion: Criterion::NaturalMap { epsilon: 1e-10, max_iterations: 1_000_000 },
+            sweep: SweepOrder::Forward,
+            correction,
+            ..Default::default()
+        };
+        let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
+        let r = w.step(&mut s, 1e-4).unwrap();
+        assert!(r.warnings.is_empty() && r.residual <= 1e-10, "{correction:?}: residual {}", r.residual);
+        let e = s.natural_map_residual().unwrap();
+        assert_eq!(e, r.residual, "the reported residual is the natural map of the final impulses");
+        // 1e-8 relative: the natural map bounds the error of every impulse by about 1e-10
+        // of |q| (the free velocity g Δt of every contact) times the column's depth of 6,
+        // far below 1e-8 of the weight.
+        let floor = floor_force(&w, &s);
+        assert!((floor / weight(&w) - 1.0).abs() < 1e-8, "{correction:?}: floor {floor} N");
+        sweeps.push((correction.is_some(), r.iterations, s.last_cg_iterations()));
+    }
+    eprintln!("(corrected, sweeps, CG iterations) to 1e-10: {sweeps:?}");
+}
+
+#[test]
+fn the_subspace_correction_is_deterministic() {
+    // Two runs from the same state give bit-identical impulses (no hidden state, no
+    // parallel reduction in the correction).
+    let run = || {
+        let mut w = column();
+        let cfg = NscdConfig {
+            criterion: Criterion::LocalRelative { epsilon: 1e-8, cutoff: 1e-12, max_iterations: 100_000 },
+            correction: Some(SubspaceCorrection::default()),
+            ..Default::default()
+        };
+        let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
+        w.step(&mut s, 1e-4).unwrap();
+        s.impulses().map(|(_, _, p)| p.to_array().map(f64::to_bits)).collect::<Vec<_>>()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn subspace_settings_are_checked_by_name() {
+    for (c, name) in [
+        (SubspaceCorrection { sweeps_between: 0, ..Default::default() }, "sweeps_between"),
+        (SubspaceCorrection { cg_iterations: 0, ..Default::default() }, "cg_iterations"),
+        (SubspaceCorrection { cg_reduction: 1.0, ..Default::default() }, "cg_reduction"),
+    ] {
+        let cfg = NscdConfig { correction: Some(c), ..Default::default() };
+        match NscdSolver::new(BruteForce, cfg).unwrap_err() {
+            NscdError::InvalidSetting { param, .. } => assert_eq!(param, name),
+            e => panic!("{e}"),
+        }
     }
 }
