@@ -21,7 +21,16 @@
 //! and relaxation, and prints the sweeps and the wall time to tolerance and the share of the
 //! weight the floor carries (`NSCD_BENCH_CAP` sets the cap, default 30000 sweeps).
 //!
-//! Run: `cargo run --release --example nscd_bench [--vs-md | --converge] [N ...]`.
+//! `--natural` makes `--converge` stop on Siconos' natural-map residual instead of the local
+//! criterion (the comparison with Siconos uses it); `NSCD_BENCH_ONLY=NAME` runs the methods
+//! whose name contains NAME; `NSCD_BENCH_CG=every,iterations` sets the subspace correction.
+//!
+//! With `--export DIR`, it solves the first step of each packing to the natural map 1e-6 and
+//! writes its problem (W, q, μ and the solution) to `DIR/dense_N.raw` in the `fc3d_raw`
+//! text format that `benches/siconos/nsgs_raw.py` reads.
+//!
+//! Run: `cargo run --release --example nscd_bench [--vs-md | --converge [--natural] |
+//! --export DIR] [N ...]`.
 
 #[path = "../benches/md_dense/mod.rs"]
 mod md_dense_scene;
@@ -216,12 +225,45 @@ struct Converged {
     floor: f64,
 }
 
+/// Solves the first step of `world` to the natural-map residual 1e-6 (forward sweep with
+/// momentum, cap 20000) and writes its problem (W, q, μ, r, u) to `path` for Siconos.
+fn export(world: &World, path: &str) {
+    let mut w = copy(world);
+    let config = NscdConfig {
+        criterion: Criterion::NaturalMap { epsilon: 1e-6, max_iterations: 20000 },
+        sweep: SweepOrder::Forward,
+        momentum: true,
+        ..Default::default()
+    };
+    let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
+    let report = w.step(&mut solver, 1e-4).unwrap();
+    let problem = solver.fc3d_problem().expect("Signorini-Coulomb");
+    let file = std::fs::File::create(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    problem.write_raw(&mut std::io::BufWriter::new(file)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    println!(
+        "{path}: {} contacts, {} blocks, |W r + q - u| / |u| = {:.1e}, granula's solution: natural map {:.2e} after {} sweeps",
+        problem.q.len(),
+        problem.blocks.len(),
+        problem.consistency(),
+        report.residual,
+        report.iterations
+    );
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--vs-md") {
         cd_versus_md();
     }
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![1000, 8000, 27000] } else { sizes };
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(k) = args.iter().position(|a| a == "--export") {
+        let dir = args.get(k + 1).expect("--export DIR");
+        for n in sizes {
+            export(&load(n), &format!("{dir}/dense_{n}.raw"));
+        }
+        return;
+    }
     if std::env::args().any(|a| a == "--converge") {
         let cap = std::env::var("NSCD_BENCH_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(30000);
         println!("first step from rest, cold start, local criterion (000 eq. 35), cap {cap}; one thread, wall time");

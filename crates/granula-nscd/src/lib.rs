@@ -22,6 +22,7 @@ pub mod materials;
 pub mod moreau_jean;
 mod prefetch;
 mod prepare;
+pub mod problem_export;
 mod report;
 pub mod residual;
 pub mod subspace;

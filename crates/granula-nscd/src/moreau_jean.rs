@@ -176,6 +176,21 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         natural_map_residual(&self.law, &self.contacts.hot, &self.contacts.cold, &self.vel)
     }
 
+    /// The last step's frictional contact problem (W, q, μ) with its solution, for
+    /// Siconos ([`crate::problem_export`]); `None` when the law is not Signorini-Coulomb's.
+    pub fn fc3d_problem(&self) -> Option<crate::problem_export::Fc3dProblem> {
+        let u: Vec<DVec3> = self
+            .contacts
+            .hot
+            .iter()
+            .map(|c| {
+                let (v1, v2) = (self.vel[c.body1 as usize], self.vel[c.body2 as usize]);
+                c.to_local(point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2))
+            })
+            .collect();
+        crate::problem_export::assemble(&self.law, &self.contacts.hot, &self.contacts.cold, &self.mob, &u)
+    }
+
     /// Contact updates (local solves) performed since the solver was created.
     pub fn contact_updates(&self) -> u64 {
         self.updates

@@ -151,7 +151,12 @@ impl SubspaceWork {
         while iterations < settings.cg_iterations && rz > stop && rz > 0.0 {
             iterations += 1;
             let dwd = self.product(hot, mob);
-            if dwd <= 0.0 || !dwd.is_finite() {
+            // dᵀ W d / dᵀ D d is the Rayleigh quotient of the Jacobi-scaled W, in (0, 3] for
+            // spheres; below 1e-12 the direction lies in W's null space (a hyperstatic set
+            // of contacts) up to round-off, and a step along it would be round-off noise
+            // amplified.
+            let ddd: f64 = hot.iter().zip(&self.d).map(|(c, d)| d.dot(c.w_diag * *d)).sum();
+            if !(dwd > 1e-12 * ddd && dwd.is_finite()) {
                 break;
             }
             let alpha = rz / dwd;
@@ -171,6 +176,9 @@ impl SubspaceWork {
             for (d, z) in self.d.iter_mut().zip(&self.z) {
                 *d = *z + *d * beta;
             }
+        }
+        if !self.x.iter().all(|x| x.is_finite()) {
+            return Some(iterations);
         }
         for (c, x) in hot.iter_mut().zip(&self.x) {
             if *x == DVec3::ZERO {
