@@ -241,7 +241,7 @@ fn export(world: &World, path: &str) {
     let file = std::fs::File::create(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     problem.write_raw(&mut std::io::BufWriter::new(file)).unwrap_or_else(|e| panic!("{path}: {e}"));
     println!(
-        "{path}: {} contacts, {} blocks, |W r + q - u| / |u| = {:.1e}, granula's solution: natural map {:.2e} after {} sweeps",
+        "{path}: {} contacts, {} blocks, |W r + q - u| / max(|q|, |u|) = {:.1e}, granula's solution: natural map {:.2e} after {} sweeps",
         problem.q.len(),
         problem.blocks.len(),
         problem.consistency(),
@@ -266,7 +266,9 @@ fn main() {
     }
     if std::env::args().any(|a| a == "--converge") {
         let cap = std::env::var("NSCD_BENCH_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(30000);
-        println!("first step from rest, cold start, local criterion (000 eq. 35), cap {cap}; one thread, wall time");
+        let test =
+            if std::env::args().any(|a| a == "--natural") { "natural map" } else { "local criterion (000 eq. 35)" };
+        println!("first step from rest, cold start, {test}, cap {cap}; one thread, wall time");
         let only = std::env::var("NSCD_BENCH_ONLY").ok();
         for n in sizes {
             let world = load(n);

@@ -82,14 +82,14 @@ pub fn assemble<L: NonSmoothLaw>(
 }
 
 impl Fc3dProblem {
-    /// max_α |W r + q − u|_α / max_α |u_α|: how well the assembled W reproduces the
-    /// solver's own velocities (round-off for a correct assembly).
+    /// max_α |W r + q − u|_α / max_α max(|q_α|, |u_α|): how well the assembled W
+    /// reproduces the solver's own velocities (round-off for a correct assembly).
     pub fn consistency(&self) -> f64 {
         let mut wr = vec![DVec3::ZERO; self.q.len()];
         for (&(beta, alpha), w) in &self.blocks {
             wr[beta as usize] += *w * self.r[alpha as usize];
         }
-        let scale = self.u.iter().map(|u| u.length()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        let scale = self.u.iter().chain(&self.q).map(|u| u.length()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
         wr.iter().zip(&self.q).zip(&self.u).map(|((a, q), u)| (*a + *q - *u).length()).fold(0.0, f64::max) / scale
     }
 

@@ -199,3 +199,42 @@ fn subspace_settings_are_checked_by_name() {
         }
     }
 }
+
+#[test]
+fn the_exported_problem_reproduces_the_solvers_velocities_and_residual() {
+    // W assembled body by body (problem_export.rs) must give W r + q = u for the solver's
+    // own impulses and velocities, and the natural map computed from (W, q, μ, r) must be
+    // the one the solver reports.
+    let mut w = column();
+    let cfg = NscdConfig {
+        criterion: Criterion::NaturalMap { epsilon: 1e-8, max_iterations: 100_000 },
+        ..Default::default()
+    };
+    let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
+    let r = w.step(&mut s, 1e-4).unwrap();
+    let p = s.fc3d_problem().unwrap();
+    // 1e-12: sums of a dozen products of O(1) terms, round-off is ~1e-15.
+    assert!(p.consistency() < 1e-12, "consistency {}", p.consistency());
+    let mut wr = vec![DVec3::ZERO; p.q.len()];
+    for (&(beta, alpha), block) in &p.blocks {
+        wr[beta as usize] += *block * p.r[alpha as usize];
+    }
+    let (mut sum, mut q2) = (0.0, 0.0);
+    for (a, wr) in wr.iter().enumerate() {
+        let u = *wr + p.q[a];
+        sum += granula_nscd::residual::natural_map_squared(p.r[a], u, p.mu[a]);
+        q2 += p.q[a].length_squared();
+    }
+    let e = sum.sqrt() / q2.sqrt();
+    // The same formula on velocities that differ by round-off: u is the cancellation of
+    // terms of size |q| (round-off ~1e-16 |q|) and e ~ 1e-8 |q|, so they agree to ~1e-8
+    // relative; 1e-6 allows for the sum over the contacts.
+    assert!((e / r.residual - 1.0).abs() < 1e-6, "{e} vs {}", r.residual);
+    let mut text = Vec::new();
+    p.write_raw(&mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    let header: Vec<usize> = text.lines().nth(1).unwrap().split(' ').map(|v| v.parse().unwrap()).collect();
+    assert_eq!((header[0], header[1]), (3 * p.q.len(), p.q.len()));
+    // Header, nnz triplets, q (3 nc), μ (nc), r and u (6 nc).
+    assert_eq!(text.lines().count(), 2 + header[2] + 10 * p.q.len());
+}
