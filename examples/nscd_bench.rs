@@ -21,7 +21,16 @@
 //! and relaxation, and prints the sweeps and the wall time to tolerance and the share of the
 //! weight the floor carries (`NSCD_BENCH_CAP` sets the cap, default 30000 sweeps).
 //!
-//! Run: `cargo run --release --example nscd_bench [--vs-md | --converge] [N ...]`.
+//! `--natural` makes `--converge` stop on Siconos' natural-map residual instead of the local
+//! criterion (the comparison with Siconos uses it); `NSCD_BENCH_ONLY=NAME` runs the methods
+//! whose name contains NAME; `NSCD_BENCH_CG=every,iterations` sets the subspace correction.
+//!
+//! With `--export DIR`, it solves the first step of each packing to the natural map 1e-6 and
+//! writes its problem (W, q, μ and the solution) to `DIR/dense_N.raw` in the `fc3d_raw`
+//! text format that `benches/siconos/nsgs_raw.py` reads.
+//!
+//! Run: `cargo run --release --example nscd_bench [--vs-md | --converge [--natural] |
+//! --export DIR] [N ...]`.
 
 #[path = "../benches/md_dense/mod.rs"]
 mod md_dense_scene;
@@ -29,7 +38,7 @@ mod md_dense_scene;
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
-use granula::nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
+use granula::nscd::{Criterion, NscdConfig, NscdSolver, SubspaceCorrection, SweepOrder};
 use granula_validation::scenes::dense_packing;
 use std::io::BufReader;
 use std::time::Instant;
@@ -70,6 +79,7 @@ fn time_step(world: &World, order: SweepOrder, spatial: bool, sweeps: u32) -> (f
             criterion: Criterion::Fixed { iterations: sweeps },
             sweep: order,
             spatial_sort: spatial,
+            correction: None,
             ..Default::default()
         };
         let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
@@ -132,8 +142,11 @@ fn cd_versus_md() {
 }
 
 /// The methods compared by `--converge`: name, order, relaxation ω (−1: ω = 1 with
-/// Nesterov momentum).
+/// Nesterov momentum; −2: ω = 1 with the subspace correction of [`SubspaceCorrection`]'s
+/// defaults).
 const METHODS: &[(&str, SweepOrder, f64)] = &[
+    ("random + subspace CG", SweepOrder::Random, -2.0),
+    ("forward + subspace CG", SweepOrder::Forward, -2.0),
     ("random + momentum", SweepOrder::Random, -1.0),
     ("forward + momentum", SweepOrder::Forward, -1.0),
     ("random", SweepOrder::Random, 1.0),
@@ -148,13 +161,22 @@ const METHODS: &[(&str, SweepOrder, f64)] = &[
 
 /// Sweeps and wall time to the local tolerance `eps` on the first step of `world` from a
 /// cold start, the residual reached, and the floor's share of the weight.
-fn converge(world: &World, order: SweepOrder, omega: f64, eps: f64, cap: u32) -> (u32, f64, f64, f64) {
+fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) -> Converged {
     let mut w = copy(world);
+    let correction = match std::env::var("NSCD_BENCH_CG").ok() {
+        // "every,iterations": sweeps between corrections and CG iterations per correction.
+        Some(v) => {
+            let f: Vec<u32> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+            SubspaceCorrection { sweeps_between: f[0], cg_iterations: f[1], ..Default::default() }
+        }
+        None => SubspaceCorrection::default(),
+    };
     let config = NscdConfig {
-        criterion: Criterion::LocalRelative { epsilon: eps, cutoff: 1e-9, max_iterations: cap },
+        criterion,
         sweep: order,
         relaxation: omega.max(1.0),
-        momentum: omega < 0.0,
+        momentum: omega == -1.0,
+        correction: (omega == -2.0).then_some(correction),
         ..Default::default()
     };
     let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
@@ -177,7 +199,55 @@ fn converge(world: &World, order: SweepOrder, omega: f64, eps: f64, cap: u32) ->
             floor += sign * p.z;
         }
     }
-    (report.iterations, wall, report.residual, floor / 1e-4 / weight)
+    Converged {
+        sweeps: report.iterations,
+        cg: solver.last_cg_iterations(),
+        wall,
+        residual: report.residual,
+        natural: solver.natural_map_residual().unwrap_or(f64::NAN),
+        floor: floor / 1e-4 / weight,
+    }
+}
+
+/// What `converge` measures.
+struct Converged {
+    /// Gauss-Seidel sweeps.
+    sweeps: u32,
+    /// Conjugate-gradient iterations of the subspace corrections (each about a sweep).
+    cg: u32,
+    /// Wall time of the step (s).
+    wall: f64,
+    /// The criterion's residual.
+    residual: f64,
+    /// Siconos' natural-map residual of the final impulses.
+    natural: f64,
+    /// The floor's share of the weight.
+    floor: f64,
+}
+
+/// Solves the first step of `world` to the natural-map residual 1e-6 (forward sweep with
+/// momentum, cap 20000) and writes its problem (W, q, μ, r, u) to `path` for Siconos.
+fn export(world: &World, path: &str) {
+    let mut w = copy(world);
+    let config = NscdConfig {
+        criterion: Criterion::NaturalMap { epsilon: 1e-6, max_iterations: 20000 },
+        sweep: SweepOrder::Forward,
+        momentum: true,
+        ..Default::default()
+    };
+    let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
+    let report = w.step(&mut solver, 1e-4).unwrap();
+    let problem = solver.fc3d_problem().expect("Signorini-Coulomb");
+    let file = std::fs::File::create(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    problem.write_raw(&mut std::io::BufWriter::new(file)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    println!(
+        "{path}: {} contacts, {} blocks, |W r + q - u| / max(|q|, |u|) = {:.1e}, granula's solution: natural map {:.2e} after {} sweeps",
+        problem.q.len(),
+        problem.blocks.len(),
+        problem.consistency(),
+        report.residual,
+        report.iterations
+    );
 }
 
 fn main() {
@@ -186,20 +256,37 @@ fn main() {
     }
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![1000, 8000, 27000] } else { sizes };
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(k) = args.iter().position(|a| a == "--export") {
+        let dir = args.get(k + 1).expect("--export DIR");
+        for n in sizes {
+            export(&load(n), &format!("{dir}/dense_{n}.raw"));
+        }
+        return;
+    }
     if std::env::args().any(|a| a == "--converge") {
         let cap = std::env::var("NSCD_BENCH_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(30000);
-        println!("first step from rest, cold start, local criterion (000 eq. 35), cap {cap}; one thread, wall time");
+        let test =
+            if std::env::args().any(|a| a == "--natural") { "natural map" } else { "local criterion (000 eq. 35)" };
+        println!("first step from rest, cold start, {test}, cap {cap}; one thread, wall time");
         let only = std::env::var("NSCD_BENCH_ONLY").ok();
         for n in sizes {
             let world = load(n);
+            let natural = std::env::args().any(|a| a == "--natural");
             for &eps in &[1e-4, 1e-6] {
+                let criterion = if natural {
+                    Criterion::NaturalMap { epsilon: eps, max_iterations: cap }
+                } else {
+                    Criterion::LocalRelative { epsilon: eps, cutoff: 1e-9, max_iterations: cap }
+                };
                 for &(name, order, omega) in METHODS {
                     if only.as_deref().is_some_and(|o| !name.contains(o)) {
                         continue;
                     }
-                    let (sweeps, wall, residual, floor) = converge(&world, order, omega, eps, cap);
+                    let r = converge(&world, order, omega, criterion);
                     println!(
-                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {sweeps:6}  wall {wall:8.3} s  residual {residual:.2e}  floor/weight {floor:.4}"
+                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  wall {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
+                        r.sweeps, r.cg, r.wall, r.residual, r.natural, r.floor
                     );
                 }
             }

@@ -28,6 +28,17 @@ pub enum Criterion {
         /// Cap on the number of sweeps.
         max_iterations: u32,
     },
+    /// The natural-map residual of the whole problem as Siconos defines it
+    /// ([`crate::residual`]): stop when e ≤ ε, e = |r − proj_{K_μ}(r − û)| / |q|. Evaluated
+    /// after every sweep (a pass over the contacts, about a third of a sweep). For laws
+    /// other than Signorini-Coulomb's it falls back to the local criterion (eq. 35) with
+    /// δ = 1e-9 N.
+    NaturalMap {
+        /// ε, the relative accuracy.
+        epsilon: f64,
+        /// Cap on the number of sweeps.
+        max_iterations: u32,
+    },
     /// A fixed number N_I of sweeps per step (000 eq. 37). Reported residual: the global
     /// relative change of eq. 36 after the last sweep (for information).
     Fixed {
@@ -60,7 +71,7 @@ impl Criterion {
                 positive("cutoff", cutoff)?;
                 count("max_iterations", max_iterations)
             }
-            Criterion::GlobalMean { epsilon, max_iterations } => {
+            Criterion::GlobalMean { epsilon, max_iterations } | Criterion::NaturalMap { epsilon, max_iterations } => {
                 positive("epsilon", epsilon)?;
                 count("max_iterations", max_iterations)
             }
@@ -71,7 +82,9 @@ impl Criterion {
     /// The tolerance ε (`None` for a fixed number of sweeps).
     pub fn tolerance(&self) -> Option<f64> {
         match *self {
-            Criterion::LocalRelative { epsilon, .. } | Criterion::GlobalMean { epsilon, .. } => Some(epsilon),
+            Criterion::LocalRelative { epsilon, .. }
+            | Criterion::GlobalMean { epsilon, .. }
+            | Criterion::NaturalMap { epsilon, .. } => Some(epsilon),
             Criterion::Fixed { .. } => None,
         }
     }
@@ -83,6 +96,7 @@ impl Criterion {
                 Criterion::LocalRelative { epsilon, cutoff, max_iterations: cap }
             }
             Criterion::GlobalMean { epsilon, .. } => Criterion::GlobalMean { epsilon, max_iterations: cap },
+            Criterion::NaturalMap { epsilon, .. } => Criterion::NaturalMap { epsilon, max_iterations: cap },
             fixed => fixed,
         }
     }
@@ -90,9 +104,9 @@ impl Criterion {
     /// The largest number of sweeps this criterion allows.
     pub fn cap(&self) -> u32 {
         match *self {
-            Criterion::LocalRelative { max_iterations, .. } | Criterion::GlobalMean { max_iterations, .. } => {
-                max_iterations
-            }
+            Criterion::LocalRelative { max_iterations, .. }
+            | Criterion::GlobalMean { max_iterations, .. }
+            | Criterion::NaturalMap { max_iterations, .. } => max_iterations,
             Criterion::Fixed { iterations } => iterations,
         }
     }
@@ -113,6 +127,13 @@ pub struct ConvergenceMonitor {
 impl ConvergenceMonitor {
     /// A monitor for a step of size `dt`.
     pub fn new(criterion: Criterion, dt: f64) -> Self {
+        let criterion = match criterion {
+            // The fallback of laws without a natural map: the local criterion, δ = 1e-9 N.
+            Criterion::NaturalMap { epsilon, max_iterations } => {
+                Criterion::LocalRelative { epsilon, cutoff: 1e-9, max_iterations }
+            }
+            other => other,
+        };
         let cutoff_over_eps = match criterion {
             Criterion::LocalRelative { epsilon, cutoff, .. } => cutoff * dt / epsilon,
             _ => 0.0,
@@ -168,6 +189,9 @@ impl ConvergenceMonitor {
                 let ok = global <= epsilon;
                 (ok || sweeps >= max_iterations, ok, global)
             }
+            // Not held by a monitor (`new` maps it to the local criterion); the solver
+            // decides on the natural map itself.
+            Criterion::NaturalMap { max_iterations, .. } => (sweeps >= max_iterations, false, self.max_ratio),
             Criterion::Fixed { iterations } => (sweeps >= iterations, sweeps >= iterations, global),
         }
     }

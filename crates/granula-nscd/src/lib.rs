@@ -22,7 +22,10 @@ pub mod materials;
 pub mod moreau_jean;
 mod prefetch;
 mod prepare;
+pub mod problem_export;
 mod report;
+pub mod residual;
+pub mod subspace;
 pub mod sweep;
 
 pub use checkpoint::NscdState;
@@ -34,12 +37,13 @@ pub use local::{
     RollingSignoriniCoulomb, SignoriniCoulomb,
 };
 pub use moreau_jean::{Carried, NscdSolver};
+pub use subspace::SubspaceCorrection;
 pub use sweep::SweepOrder;
 
 /// The types a host program needs most.
 pub mod prelude {
     pub use crate::{
         Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb,
-        SweepOrder,
+        SubspaceCorrection, SweepOrder,
     };
 }

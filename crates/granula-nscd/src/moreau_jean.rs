@@ -19,6 +19,8 @@ use crate::error::NscdError;
 use crate::local::{LocalProblem, NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
 use crate::prefetch::prefetch;
+use crate::residual::natural_map_residual;
+use crate::subspace::SubspaceWork;
 use crate::sweep::fill_order;
 use granula_core::{
     point_relative_velocity, Broadphase, ContactKey, ContactRecord, ContactStore, DMat3, DQuat, DVec3, Solver,
@@ -92,6 +94,10 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) publish: bool,
     /// The contacts of the last step, if it published them.
     pub(crate) published: Vec<ContactRecord>,
+    /// Work arrays of the subspace correction.
+    pub(crate) subspace: SubspaceWork,
+    /// Conjugate-gradient iterations of the last step's corrections.
+    pub(crate) cg_iterations: u32,
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {
@@ -136,6 +142,8 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             updates: 0,
             publish: false,
             published: Vec::new(),
+            subspace: SubspaceWork::default(),
+            cg_iterations: 0,
         })
     }
 
@@ -154,6 +162,33 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// The law.
     pub fn law(&self) -> &L {
         &self.law
+    }
+
+    /// Conjugate-gradient iterations of the subspace corrections of the last step
+    /// ([`NscdConfig::correction`]); each costs about one sweep.
+    pub fn last_cg_iterations(&self) -> u32 {
+        self.cg_iterations
+    }
+
+    /// The natural-map residual of the last step's solution as Siconos defines it
+    /// ([`crate::residual`]), or `None` when the law is not Signorini-Coulomb's.
+    pub fn natural_map_residual(&self) -> Option<f64> {
+        natural_map_residual(&self.law, &self.contacts.hot, &self.contacts.cold, &self.vel)
+    }
+
+    /// The last step's frictional contact problem (W, q, μ) with its solution, for
+    /// Siconos ([`crate::problem_export`]); `None` when the law is not Signorini-Coulomb's.
+    pub fn fc3d_problem(&self) -> Option<crate::problem_export::Fc3dProblem> {
+        let u: Vec<DVec3> = self
+            .contacts
+            .hot
+            .iter()
+            .map(|c| {
+                let (v1, v2) = (self.vel[c.body1 as usize], self.vel[c.body2 as usize]);
+                c.to_local(point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2))
+            })
+            .collect();
+        crate::problem_export::assemble(&self.law, &self.contacts.hot, &self.contacts.cold, &self.mob, &u)
     }
 
     /// Contact updates (local solves) performed since the solver was created.
@@ -211,6 +246,12 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             self.previous.extend(self.contacts.hot.iter().map(|c| c.p));
         }
         let (mut since_restart, mut last_residual) = (0u32, f64::INFINITY);
+        self.cg_iterations = 0;
+        let correction = match self.config.criterion {
+            Criterion::Fixed { .. } => None,
+            _ if L::COUPLES => None,
+            _ => self.config.correction,
+        };
         loop {
             fill_order(self.config.sweep, sweeps, n, &mut self.order, &mut self.rng);
             sweeps += 1;
@@ -251,9 +292,24 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 }
             }
             self.updates += n as u64;
-            let (stop, ok, residual) = monitor.end_sweep(sweeps);
+            let (mut stop, mut ok, mut residual) = monitor.end_sweep(sweeps);
+            if let Criterion::NaturalMap { epsilon, max_iterations } = criterion {
+                let ContactList { hot, cold, .. } = &self.contacts;
+                if let Some(e) = natural_map_residual(&self.law, hot, cold, &self.vel) {
+                    (ok, residual) = (e <= epsilon, e);
+                    stop = ok || sweeps >= max_iterations;
+                }
+            }
             if stop {
                 return (sweeps, ok, residual);
+            }
+            if let Some(settings) = correction {
+                if sweeps % settings.sweeps_between == 0 {
+                    let ContactList { hot, .. } = &mut self.contacts;
+                    if let Some(k) = self.subspace.correct(&self.law, &settings, hot, &mut self.vel, &self.mob) {
+                        self.cg_iterations += k;
+                    }
+                }
             }
             if accelerate {
                 since_restart += 1;

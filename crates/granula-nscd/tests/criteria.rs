@@ -45,24 +45,17 @@ fn n9_each_criterion_stops_the_loop_as_defined() {
     assert_eq!(r.iterations, 17);
     assert!(r.warnings.is_empty());
     assert!(r.contacts > 64, "a dense packing: {} contacts", r.contacts);
-    // Local (eq. 35) and global (eq. 36): converged below ε, and one sweep fewer (same
+    // Local (eq. 35), global (eq. 36) and Siconos' natural map: converged below ε, and one sweep fewer (same
     // seed, hence the same sweeps) would not have met the criterion.
     for criterion in [
         Criterion::LocalRelative { epsilon: 1e-6, cutoff: 1e-6, max_iterations: 100_000 },
         Criterion::GlobalMean { epsilon: 1e-6, max_iterations: 100_000 },
+        Criterion::NaturalMap { epsilon: 1e-6, max_iterations: 100_000 },
     ] {
         let (r, _) = one_step(criterion);
         assert!(r.warnings.is_empty(), "{criterion:?}");
         assert!(r.residual <= 1e-6 && r.iterations > 1, "{criterion:?}: {} sweeps, {}", r.iterations, r.residual);
-        let capped = match criterion {
-            Criterion::LocalRelative { epsilon, cutoff, .. } => {
-                Criterion::LocalRelative { epsilon, cutoff, max_iterations: r.iterations - 1 }
-            }
-            Criterion::GlobalMean { epsilon, .. } => {
-                Criterion::GlobalMean { epsilon, max_iterations: r.iterations - 1 }
-            }
-            Criterion::Fixed { .. } => unreachable!(),
-        };
+        let capped = criterion.with_cap(r.iterations - 1);
         let (rc, _) = one_step(capped);
         assert_eq!(rc.iterations, r.iterations - 1);
         assert!(rc.residual > 1e-6);

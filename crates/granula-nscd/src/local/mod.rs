@@ -108,6 +108,15 @@ pub trait NonSmoothLaw: Send + Sync {
         None
     }
 
+    /// The contact's Signorini-Coulomb constants (μ and the normal velocity u_min an active
+    /// contact asks for at the end of the step) when the law is Signorini-Coulomb's: then
+    /// a closed contact obeys the linear law U_n = u_min, and U_t = 0 while sticking (001
+    /// eq. 1.27), which the subspace correction uses ([`crate::subspace`]), and the natural
+    /// map residual is defined ([`crate::residual`]). `None` (default): neither applies.
+    fn shock_params(&self, _params: &Self::Params) -> Option<ShockParams> {
+        None
+    }
+
     /// `true` when the law also acts on the relative rotation (rolling and torsion
     /// friction): the solver then keeps a couple impulse per contact, builds the contact's
     /// 6×6 block W6 (force and couple) and calls [`NonSmoothLaw::solve6`] instead of

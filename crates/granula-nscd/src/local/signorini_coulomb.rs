@@ -261,6 +261,10 @@ impl NonSmoothLaw for SignoriniCoulomb {
     fn status(&self, k: &ShockParams, p: DVec3) -> ContactStatus {
         coulomb_status(p, k.mu)
     }
+
+    fn shock_params(&self, k: &ShockParams) -> Option<ShockParams> {
+        Some(*k)
+    }
 }
 
 /// Open / sticking / sliding from an impulse and μ (sliding when |P_t| ≥ μ P_n to a

@@ -1,0 +1,124 @@
+//! Export of one step's frictional contact problem (W, q, μ) in the plain triplet text
+//! format that Siconos' `fc3d` drivers read (header `fc3d_raw 1`, then `m nc nnz`, the
+//! nonzeros of W as `row column value`, then q, μ, the impulses r and velocities u, one
+//! number a line), so that Siconos solves exactly granula's problem.
+//!
+//! The problem is the one of [`crate::residual`]: u = W r + q, r the impulse (N s) in the
+//! local frames (n, t, s) of the contacts, normal first, u = U − (u_min, 0, 0) and
+//! q = U_free − (u_min, 0, 0). W = H* M⁻¹ H (000 eq. 15; 004 §2.3.3.3) is assembled body by
+//! body: a unit impulse e_k of contact α on body b (sign σ_α = +1 if b is α's body 2, −1 if
+//! its body 1) changes b's velocity by σ_α (m⁻¹ e_k, I⁻¹ (l_α × e_k)) (000 eqs. 7-10), and
+//! contact β reads σ_β (Δv + Δω × l_β) in its own frame (000 eq. 3).
+
+use crate::bodies::BodyMobility;
+use crate::contacts::{ColdContact, HotContact};
+use crate::local::NonSmoothLaw;
+use granula_core::{DMat3, DVec3};
+use std::collections::BTreeMap;
+use std::io::Write;
+
+/// The assembled problem of one step.
+#[derive(Clone, Debug, Default)]
+pub struct Fc3dProblem {
+    /// Nonzero 3×3 blocks W_βα (row contact β, column contact α); column k of a block is
+    /// the response to the unit impulse along axis k of α's frame.
+    pub blocks: BTreeMap<(u32, u32), DMat3>,
+    /// q per contact (local frame).
+    pub q: Vec<DVec3>,
+    /// μ per contact.
+    pub mu: Vec<f64>,
+    /// The impulses r of the step's solution.
+    pub r: Vec<DVec3>,
+    /// The velocities u = U − (u_min, 0, 0) of the step's solution.
+    pub u: Vec<DVec3>,
+}
+
+/// Assembles the problem of contacts `hot`/`cold` with body mobilities `mob` and the
+/// current body velocities `u_now` of each contact (local frame, unshifted); `None` when the
+/// law is not Signorini-Coulomb's ([`NonSmoothLaw::shock_params`]).
+pub fn assemble<L: NonSmoothLaw>(
+    law: &L,
+    hot: &[HotContact<L::Params>],
+    cold: &[ColdContact],
+    mob: &[BodyMobility],
+    u_now: &[DVec3],
+) -> Option<Fc3dProblem> {
+    let mut touching: Vec<Vec<(u32, f64, DVec3)>> = vec![Vec::new(); mob.len()];
+    for (a, c) in hot.iter().enumerate() {
+        touching[c.body1 as usize].push((a as u32, -1.0, c.l1));
+        touching[c.body2 as usize].push((a as u32, 1.0, c.l2));
+    }
+    let mut p = Fc3dProblem::default();
+    for (b, list) in touching.iter().enumerate() {
+        let m = &mob[b];
+        if m.lin == DVec3::ZERO && m.ang == DMat3::ZERO {
+            continue;
+        }
+        for &(alpha, sa, la) in list {
+            let ca = &hot[alpha as usize];
+            let frame_a = [ca.n, ca.t, ca.s()];
+            for &(beta, sb, lb) in list {
+                let cb = &hot[beta as usize];
+                let frame_b = [cb.n, cb.t, cb.s()];
+                let cols = frame_a.map(|e| {
+                    let dv = m.lin * e;
+                    let dw = m.ang * la.cross(e);
+                    let seen = (dv + dw.cross(lb)) * (sa * sb);
+                    DVec3::new(seen.dot(frame_b[0]), seen.dot(frame_b[1]), seen.dot(frame_b[2]))
+                });
+                *p.blocks.entry((beta, alpha)).or_insert(DMat3::ZERO) += DMat3::from_cols(cols[0], cols[1], cols[2]);
+            }
+        }
+    }
+    for ((c, k), u) in hot.iter().zip(cold).zip(u_now) {
+        let s = law.shock_params(&c.params)?;
+        let shift = DVec3::new(s.min_normal_velocity, 0.0, 0.0);
+        p.q.push(k.u_free - shift);
+        p.mu.push(s.mu);
+        p.r.push(c.p);
+        p.u.push(*u - shift);
+    }
+    Some(p)
+}
+
+impl Fc3dProblem {
+    /// max_α |W r + q − u|_α / max_α max(|q_α|, |u_α|): how well the assembled W
+    /// reproduces the solver's own velocities (round-off for a correct assembly).
+    pub fn consistency(&self) -> f64 {
+        let mut wr = vec![DVec3::ZERO; self.q.len()];
+        for (&(beta, alpha), w) in &self.blocks {
+            wr[beta as usize] += *w * self.r[alpha as usize];
+        }
+        let scale = self.u.iter().chain(&self.q).map(|u| u.length()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        wr.iter().zip(&self.q).zip(&self.u).map(|((a, q), u)| (*a + *q - *u).length()).fold(0.0, f64::max) / scale
+    }
+
+    /// Writes the problem in the `fc3d_raw 1` text format of the module documentation.
+    pub fn write_raw(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let nc = self.q.len();
+        let mut nnz = 0;
+        for w in self.blocks.values() {
+            nnz += w.to_cols_array().iter().filter(|v| **v != 0.0).count();
+        }
+        writeln!(out, "fc3d_raw 1\n{} {} {}", 3 * nc, nc, nnz)?;
+        for (&(beta, alpha), w) in &self.blocks {
+            for (j, col) in w.to_cols_array_2d().iter().enumerate() {
+                for (i, v) in col.iter().enumerate() {
+                    if *v != 0.0 {
+                        writeln!(out, "{} {} {:e}", 3 * beta as usize + i, 3 * alpha as usize + j, v)?;
+                    }
+                }
+            }
+        }
+        for v in &self.q {
+            writeln!(out, "{:e}\n{:e}\n{:e}", v.x, v.y, v.z)?;
+        }
+        for m in &self.mu {
+            writeln!(out, "{m:e}")?;
+        }
+        for v in self.r.iter().chain(&self.u) {
+            writeln!(out, "{:e}\n{:e}\n{:e}", v.x, v.y, v.z)?;
+        }
+        Ok(())
+    }
+}
