@@ -78,7 +78,7 @@ fn time<L: ContactLaw<History = History, Pair = ()>>(
             match width {
                 Some(w) => force_batch_at(w, form, b, material, h, |h| &mut h.tangential),
                 None => {
-                    for l in 0..b.len {
+                    for (l, h) in h.iter_mut().enumerate().take(b.len) {
                         let k = ContactKinematics {
                             normal: b.normal_of(l),
                             overlap: b.overlap[l],
@@ -94,7 +94,7 @@ fn time<L: ContactLaw<History = History, Pair = ()>>(
                             rotation1: DVec3::ZERO,
                             rotation2: DVec3::ZERO,
                         };
-                        let cf = law.force(&k, &mut h[l]);
+                        let cf = law.force(&k, h);
                         b.force[0][l] = cf.force.x;
                         b.force[1][l] = cf.force.y;
                         b.force[2][l] = cf.force.z;
