@@ -342,6 +342,12 @@ fn block_pass_batched<L: ContactLaw, S: LoadSink>(
             continue;
         }
         let fate = match sphere_geometry(b, c, &mut failure) {
+            // Nothing to book: done at once (`none` and the reset do not depend on order).
+            Ok(None) if stored[k] == 0.0 => {
+                sink.none(base + k);
+                histories[k] = Default::default();
+                continue;
+            }
             Ok(None) => OUT_OF_RANGE,
             Err(()) => {
                 sink.none(base + k);
