@@ -7,7 +7,9 @@
 //! one warm-up step, then `steps` timed steps. `MD_BENCH_THREADS=1,2` (default) selects the
 //! thread counts; `MD_BENCH_LAW=damped` runs `hertz_mindlin_damped()` (with the tangential
 //! dashpot of LIGGGHTS' hertz/history model) instead of `hertz_mindlin()`;
-//! `MD_BENCH_VERLET=half-step` lets the dashpots see the half-step velocity. Besides wall time it prints the process CPU time per particle-step, which
+//! `MD_BENCH_VERLET=half-step` lets the dashpots see the half-step velocity;
+//! `GRANULA_VECTOR_WIDTH=avx2` or `portable` caps the vector width of the batched contact
+//! law (`granula_laws::batched::vector_width`), to measure the narrower paths. Besides wall time it prints the process CPU time per particle-step, which
 //! is the figure to trust on a loaded machine.
 
 #[path = "../benches/md_dense/mod.rs"]

@@ -51,5 +51,8 @@ pub fn dense_world(n: usize) -> Result<World, Box<dyn std::error::Error>> {
         }
         w.insert(SphereBuilder::new(v[3], DVec3::new(v[0], v[1], v[2])).build()?)?;
     }
+    // A settled packing overlaps by design (up to 1.25 % of a radius in dense_27000, above
+    // the insertion check's tolerance): accept its overlaps as imported from another code.
+    w.accept_overlaps();
     Ok(w)
 }

@@ -2,6 +2,7 @@
 
 use crate::body_set::BodySet;
 use crate::contact::{point_relative_velocity, ContactGeometry, ContactStatus};
+use crate::contact_batch::ContactBatch;
 use crate::energy::Dissipation;
 use crate::material::PairMaterial;
 use crate::math::{DQuat, DVec3};
@@ -311,4 +312,55 @@ pub trait ContactLaw: Send + Sync {
 
     /// The force and couple of one contact, updating its history.
     fn force(&self, k: &ContactKinematics<'_, Self::Pair>, history: &mut Self::History) -> ContactForce;
+
+    /// Whether the solver should hand this law its sphere contacts in blocks through
+    /// [`ContactLaw::force_batch`]. Default `false`: the solver calls [`ContactLaw::force`]
+    /// per contact. A law may return `true` only if its force reads nothing a
+    /// [`ContactBatch`] does not hold (no branch vectors, no relative angular velocity, no
+    /// rotation increments) and is zero-range ([`ContactLaw::range`] 0), and if
+    /// `force_batch` gives [`ContactLaw::force`]'s results to round-off.
+    fn batches(&self) -> bool {
+        false
+    }
+
+    /// The batched form: the forces, energies and statuses of the `batch.len` contacts of
+    /// `batch` (all with overlap > 0), updating `histories[batch.slot[l]]` for each lane `l`;
+    /// `materials` and `pairs` are the material table's pair values and the law's pair
+    /// parameters, indexed by `batch.material`. The default runs [`ContactLaw::force`] lane
+    /// by lane (branch vectors, angular velocity and rotations zero, see
+    /// [`ContactLaw::batches`]).
+    fn force_batch(
+        &self,
+        batch: &mut ContactBatch,
+        materials: &[PairMaterial],
+        pairs: &[Self::Pair],
+        histories: &mut [Self::History],
+    ) {
+        for l in 0..batch.len {
+            let m = batch.material[l] as usize;
+            let k = ContactKinematics {
+                normal: batch.normal_of(l),
+                overlap: batch.overlap[l],
+                relative_velocity: batch.velocity_of(l),
+                relative_angular_velocity: DVec3::ZERO,
+                branch1: DVec3::ZERO,
+                branch2: DVec3::ZERO,
+                effective_radius: batch.effective_radius[l],
+                effective_mass: batch.effective_mass[l],
+                material: &materials[m],
+                pair: &pairs[m],
+                dt: batch.dt,
+                rotation1: DVec3::ZERO,
+                rotation2: DVec3::ZERO,
+            };
+            let cf = self.force(&k, &mut histories[batch.slot[l] as usize]);
+            batch.force[0][l] = cf.force.x;
+            batch.force[1][l] = cf.force.y;
+            batch.force[2][l] = cf.force.z;
+            batch.stored[l] = cf.stored;
+            batch.dissipated_normal[l] = cf.dissipated.normal;
+            batch.dissipated_sliding[l] = cf.dissipated.sliding;
+            batch.status[l] = cf.status;
+        }
+    }
 }

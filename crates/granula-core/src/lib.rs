@@ -13,6 +13,7 @@ pub mod body_set;
 pub mod broadphase;
 pub mod clock;
 pub mod contact;
+pub mod contact_batch;
 pub mod contact_law;
 pub mod energy;
 pub mod energy_guard;
@@ -41,6 +42,7 @@ pub use clock::Clock;
 pub use contact::{
     point_relative_velocity, Contact, ContactGeometry, ContactKey, ContactRecord, ContactStatus, ContactStore,
 };
+pub use contact_batch::{ContactBatch, BATCH_LANES};
 pub use contact_law::{ContactForce, ContactKinematics, ContactLaw};
 pub use energy::{Dissipation, EnergyLedger};
 pub use energy_guard::{EnergyGuard, GuardAccounts, GuardMemory};

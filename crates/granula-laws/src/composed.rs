@@ -136,6 +136,24 @@ where
     W: TwistingModel,
     C: CohesionModel,
 {
+    /// The law's batch form ([`crate::batched`]): `Some` when the normal, damping and
+    /// tangential models all have one and the rolling, twisting and cohesion slots are
+    /// empty.
+    pub fn batch_form(&self) -> Option<crate::batched::LawBatch> {
+        let empty = self.rolling.name() == NoRolling.name()
+            && self.twisting.name() == NoTwisting.name()
+            && self.cohesion.name() == NoCohesion.name();
+        if !empty {
+            return None;
+        }
+        Some(crate::batched::LawBatch {
+            normal: self.normal.batch_form()?,
+            damping: self.damping.batch_form()?,
+            spring: self.tangential.batch_form()?,
+            clamp: self.tension == TensionPolicy::NoAttraction,
+        })
+    }
+
     /// Checks that every sub-model can handle a pair with these material values, effective
     /// radius and reduced mass; the error names the sub-model and the field. Call it once
     /// per material pair and shape pair before simulating (the law itself does not fail).
@@ -223,6 +241,55 @@ where
     /// Only the tangential model may read the rotation increments.
     fn uses_rotations(&self) -> bool {
         self.tangential.uses_rotations()
+    }
+    /// `true` when the normal, damping and tangential models all have a batch form and the
+    /// rolling, twisting and cohesion slots are empty ([`crate::batched`]).
+    fn batches(&self) -> bool {
+        self.batch_form().is_some()
+    }
+    /// The batched kernel of [`crate::batched`] when [`ContactLaw::batches`], bit-identical
+    /// to [`Composed::force`] lane by lane; otherwise the scalar loop.
+    fn force_batch(
+        &self,
+        batch: &mut granula_core::ContactBatch,
+        materials: &[PairMaterial],
+        _pairs: &[()],
+        histories: &mut [Self::History],
+    ) {
+        match self.batch_form() {
+            Some(form) if histories.first_mut().is_none_or(|h| T::batch_spring(&mut h.tangential).is_some()) => {
+                crate::batched::force_batch(&form, batch, materials, histories, |h| {
+                    T::batch_spring(&mut h.tangential).expect("checked on the first history")
+                })
+            }
+            _ => {
+                for l in 0..batch.len {
+                    let k = granula_core::ContactKinematics {
+                        normal: batch.normal_of(l),
+                        overlap: batch.overlap[l],
+                        relative_velocity: batch.velocity_of(l),
+                        relative_angular_velocity: granula_core::DVec3::ZERO,
+                        branch1: granula_core::DVec3::ZERO,
+                        branch2: granula_core::DVec3::ZERO,
+                        effective_radius: batch.effective_radius[l],
+                        effective_mass: batch.effective_mass[l],
+                        material: &materials[batch.material[l] as usize],
+                        pair: &(),
+                        dt: batch.dt,
+                        rotation1: granula_core::DVec3::ZERO,
+                        rotation2: granula_core::DVec3::ZERO,
+                    };
+                    let cf = self.force(&k, &mut histories[batch.slot[l] as usize]);
+                    batch.force[0][l] = cf.force.x;
+                    batch.force[1][l] = cf.force.y;
+                    batch.force[2][l] = cf.force.z;
+                    batch.stored[l] = cf.stored;
+                    batch.dissipated_normal[l] = cf.dissipated.normal;
+                    batch.dissipated_sliding[l] = cf.dissipated.sliding;
+                    batch.status[l] = cf.status;
+                }
+            }
+        }
     }
 
     // Always inlined: the solvers call it once per contact in their hot loop, and keeping

@@ -27,6 +27,7 @@
 #![deny(missing_docs)]
 
 pub mod aliases;
+pub mod batched;
 pub mod cohesion;
 pub mod composed;
 pub mod conformance;

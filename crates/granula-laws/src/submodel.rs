@@ -93,6 +93,11 @@ pub trait NormalModel: Clone + Debug + Send + Sync {
     fn contact_time(&self, material: &PairMaterial, m_eff: f64, r_eff: f64, v_impact: f64) -> f64;
     /// Checks that the model can handle a pair with these values.
     fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), MdError>;
+    /// The model's form in the batched kernel ([`crate::batched`]), if it has one; `None`
+    /// (the default) keeps the law on the scalar path.
+    fn batch_form(&self) -> Option<crate::batched::NormalBatch> {
+        None
+    }
 }
 
 /// A normal damping law F_d(δ, δ̇), possibly with history.
@@ -114,6 +119,11 @@ pub trait DampingModel: Clone + Debug + Send + Sync {
     fn claimed_restitution(&self, material: &PairMaterial, tension: TensionPolicy) -> Option<f64>;
     /// Checks that the model can handle a pair with these values.
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError>;
+    /// The model's form in the batched kernel ([`crate::batched`]), if it has one (only a
+    /// model without history may have one); `None` (the default) keeps the scalar path.
+    fn batch_form(&self) -> Option<crate::batched::DampingBatch> {
+        None
+    }
 }
 
 /// A tangential (friction) law.
@@ -130,6 +140,17 @@ pub trait TangentialModel: Clone + Debug + Send + Sync {
     /// `false` unless overridden.
     fn uses_rotations(&self) -> bool {
         false
+    }
+    /// The model's form in the batched kernel ([`crate::batched`]), if it has one; `None`
+    /// (the default) keeps the scalar path. A model that has one also gives its history's
+    /// spring through [`TangentialModel::batch_spring`].
+    fn batch_form(&self) -> Option<crate::batched::SpringBatch> {
+        None
+    }
+    /// The spring of a history, for the batched kernel; `None` unless the model has a
+    /// batch form.
+    fn batch_spring(_history: &mut Self::History) -> Option<&mut crate::tangential::SpringState> {
+        None
     }
 }
 

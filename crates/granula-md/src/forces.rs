@@ -8,10 +8,10 @@
 use crate::accumulation::{Accumulation, LoadSink, PairLoad, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
 use crate::points::PointState;
-use granula_core::narrowphase::{Narrowphase, NarrowphaseError};
+use granula_core::narrowphase::{sphere_cylinder, sphere_plane, Narrowphase, NarrowphaseError};
 use granula_core::{
-    parallel, BodyHandle, BodySet, ContactForce, ContactGeometry, ContactKey, ContactKinematics, ContactLaw,
-    ContactRecord, ContactStatusCounts, DVec3, Dissipation, PairMaterial,
+    parallel, BodyHandle, BodySet, ContactBatch, ContactForce, ContactGeometry, ContactKey, ContactKinematics,
+    ContactLaw, ContactRecord, ContactStatusCounts, DVec3, Dissipation, PairMaterial, Shape, BATCH_LANES,
 };
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -175,7 +175,7 @@ fn kinematics<'a, L: ContactLaw>(
 
 /// The published record of a contact (its key is filled in by the recording sink).
 #[inline(always)]
-fn record<P>(c: &Candidate, g: &ContactGeometry, kin: &ContactKinematics<'_, P>, cf: &ContactForce) -> ContactRecord {
+fn record(c: &Candidate, g: &ContactGeometry, relative_velocity: DVec3, cf: &ContactForce) -> ContactRecord {
     ContactRecord {
         key: ContactKey { body1: BodyHandle(u32::MAX), body2: BodyHandle(u32::MAX), feature: g.feature },
         body1: c.body1,
@@ -186,7 +186,7 @@ fn record<P>(c: &Candidate, g: &ContactGeometry, kin: &ContactKinematics<'_, P>,
         gap: g.gap,
         branch1: g.branch1,
         branch2: g.branch2,
-        relative_velocity: kin.relative_velocity,
+        relative_velocity,
         force: cf.force,
         couple: cf.torque,
         status: cf.status,
@@ -194,15 +194,15 @@ fn record<P>(c: &Candidate, g: &ContactGeometry, kin: &ContactKinematics<'_, P>,
 }
 
 impl BlockSummary {
-    /// Books a committed contact of candidate `c` (pair `p`) of geometry `g`: count by the
+    /// Books a committed contact of candidate `c` (pair `p`) of gap `gap`: count by the
     /// law's status, energies, largest overlap and overlap ratio.
     #[inline(always)]
-    fn book(&mut self, b: &BodySet, p: usize, c: &Candidate, g: &ContactGeometry, cf: &ContactForce) {
+    fn book(&mut self, b: &BodySet, p: usize, c: &Candidate, gap: f64, cf: &ContactForce) {
         self.contacts += 1;
         self.dissipated += cf.dissipated;
         self.stored += cf.stored;
         self.status.count(cf.status);
-        let overlap = -g.gap;
+        let overlap = -gap;
         if overlap > 0.0 {
             self.max_overlap = self.max_overlap.max(overlap);
             // The division only for a candidate record (overlap > ratio·r_min first).
@@ -231,6 +231,9 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
     (histories, stored, points): BlockState<'_, L::History>,
     sink: &mut S,
 ) -> BlockSummary {
+    if input.commit && input.law.batches() {
+        return block_pass_batched(input, base, (histories, stored, points), sink);
+    }
     let b = input.bodies;
     // Kept in locals (registers) for the whole loop, written once by the caller.
     let mut summary = BlockSummary::default();
@@ -241,8 +244,8 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
     let pairs = candidates.iter().zip(histories.iter_mut()).zip(stored.iter_mut()).zip(points.iter_mut());
     for (k, (((c, hist), last_stored), list)) in pairs.enumerate() {
         let p = base + k;
-        if c.kind == PairKind::General {
-            general_pair(input, p, c, list, sink, &mut summary, &mut failure);
+        if c.kind != PairKind::Spheres {
+            other_pair(input, p, c, list, sink, &mut summary, &mut failure);
             continue;
         }
         let (i, j) = (c.body1 as usize, c.body2 as usize);
@@ -278,22 +281,260 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
             continue;
         }
         if S::RECORDS {
-            sink.record(p, record(c, &g, &kin, &cf));
+            sink.record(p, record(c, &g, kin.relative_velocity, &cf));
         }
         *last_stored = cf.stored;
-        summary.book(b, p, c, &g, &cf);
+        summary.book(b, p, c, g.gap, &cf);
     }
     summary.failed = failure;
     summary
 }
 
+/// The fate of a held pair beyond its margin (history reset, stored energy booked).
+const OUT_OF_RANGE: u32 = u32::MAX;
+/// The fate of a held pair within its margin without overlap (the scalar law).
+const SCALAR: u32 = u32::MAX - 1;
+
+/// The number of pairs held back at most before a batch is run (twice the lanes: about
+/// 1.5 candidates per contact in a dense packing).
+const HELD: usize = 2 * BATCH_LANES;
+
+/// The sphere pairs of a block held back until their batch has run, in pair order, so that
+/// their loads and bookings happen in the same order as on the scalar path.
+struct Deferred {
+    batch: ContactBatch,
+    /// Per held pair: its index in the block and its fate (its lane in the batch,
+    /// [`OUT_OF_RANGE`] or [`SCALAR`]).
+    pairs: [(u32, u32); HELD],
+    held: usize,
+}
+
+thread_local! {
+    /// The held pairs of [`block_pass_batched`], reused from block to block on each thread.
+    static HELD_PAIRS: RefCell<Option<Box<Deferred>>> = const { RefCell::new(None) };
+}
+
+/// [`block_pass`] for a law with a batched form ([`ContactLaw::batches`]): the sphere
+/// contacts go to the law in batches of [`BATCH_LANES`] (structure of arrays), everything
+/// else as on the scalar path. Loads, records and summaries are produced in pair order, as
+/// there, so with a batched form that equals the scalar law to the bit (the built-in ones)
+/// the two paths give the same bits.
+fn block_pass_batched<L: ContactLaw, S: LoadSink>(
+    input: &PassInput<'_, L>,
+    base: usize,
+    (histories, stored, points): BlockState<'_, L::History>,
+    sink: &mut S,
+) -> BlockSummary {
+    let b = input.bodies;
+    let mut summary = BlockSummary::default();
+    let candidates = &input.candidates[base..base + histories.len()];
+    let mut failure = None;
+    // The thread's held pairs, taken out for the block (nothing to clear per block).
+    let mut d = HELD_PAIRS.with(|s| s.borrow_mut().take()).unwrap_or_else(|| {
+        Box::new(Deferred { batch: ContactBatch::default(), pairs: [(0, OUT_OF_RANGE); HELD], held: 0 })
+    });
+    d.batch.dt = input.dt;
+    d.batch.len = 0;
+    d.held = 0;
+    for (k, c) in candidates.iter().enumerate() {
+        if c.kind != PairKind::Spheres {
+            flush(input, base, &mut d, histories, stored, sink, &mut summary);
+            other_pair(input, base + k, c, &mut points[k], sink, &mut summary, &mut failure);
+            continue;
+        }
+        let fate = match sphere_geometry(b, c, &mut failure) {
+            // Nothing to book: done at once (`none` and the reset do not depend on order).
+            Ok(None) if stored[k] == 0.0 => {
+                sink.none(base + k);
+                histories[k] = Default::default();
+                continue;
+            }
+            Ok(None) => OUT_OF_RANGE,
+            Err(()) => {
+                sink.none(base + k);
+                continue;
+            }
+            Ok(Some(g)) if g.gap < 0.0 => {
+                let kin = kinematics(input, c, &g, false);
+                let (m, r) = (c.effective_mass, c.effective_radius);
+                d.batch.push(kin.normal, kin.overlap, kin.relative_velocity, r, m, c.material, k as u32) as u32
+            }
+            Ok(Some(_)) => SCALAR,
+        };
+        d.pairs[d.held] = (k as u32, fate);
+        d.held += 1;
+        if d.batch.is_full() || d.held == HELD {
+            flush(input, base, &mut d, histories, stored, sink, &mut summary);
+        }
+    }
+    flush(input, base, &mut d, histories, stored, sink, &mut summary);
+    HELD_PAIRS.with(|s| *s.borrow_mut() = Some(d));
+    summary.failed = failure;
+    summary
+}
+
+/// Runs the held batch through the law, then hands out the held pairs' loads and bookings
+/// in pair order. A lane's branch vectors are rebuilt from its normal and overlap with the
+/// products of [`sphere_geometry`] (so, to the bit, its geometry's); a recorded contact
+/// and a [`SCALAR`] pair take their geometry from `sphere_geometry` again.
+fn flush<L: ContactLaw, S: LoadSink>(
+    input: &PassInput<'_, L>,
+    base: usize,
+    d: &mut Deferred,
+    histories: &mut [L::History],
+    stored: &mut [f64],
+    sink: &mut S,
+    summary: &mut BlockSummary,
+) {
+    if d.batch.len > 0 {
+        input.law.force_batch(&mut d.batch, input.materials, input.pair_parameters, histories);
+    }
+    let b = input.bodies;
+    let bt = &d.batch;
+    let mut unused = None;
+    for &(k, fate) in &d.pairs[..d.held] {
+        let k = k as usize;
+        let p = base + k;
+        let c = &input.candidates[p];
+        let (i, j) = (c.body1 as usize, c.body2 as usize);
+        if fate == OUT_OF_RANGE {
+            sink.none(p);
+            if stored[k] != 0.0 {
+                // As on the scalar path: a loaded spring that opens is booked as sliding.
+                summary.dissipated.sliding += stored[k];
+                stored[k] = 0.0;
+            }
+            histories[k] = Default::default();
+            continue;
+        }
+        let (gap, cf) = if fate == SCALAR {
+            let Ok(Some(g)) = sphere_geometry(b, c, &mut unused) else { unreachable!("held as a contact") };
+            let kin = kinematics(input, c, &g, false);
+            let cf = input.law.force(&kin, &mut histories[k]);
+            sink.add(p, i, j, pair_load(&g, &cf));
+            if S::RECORDS {
+                sink.record(p, record(c, &g, kin.relative_velocity, &cf));
+            }
+            (g.gap, cf)
+        } else {
+            let l = fate as usize;
+            let cf = ContactForce {
+                force: bt.force_of(l),
+                torque: DVec3::ZERO,
+                dissipated: Dissipation {
+                    normal: bt.dissipated_normal[l],
+                    sliding: bt.dissipated_sliding[l],
+                    ..Default::default()
+                },
+                stored: bt.stored[l],
+                status: bt.status[l],
+            };
+            let gap = -bt.overlap[l];
+            let branch1 = bt.normal_of(l) * (c.radius1 + 0.5 * gap);
+            let branch2 = branch1 - (b.position[j] - b.position[i]);
+            sink.add(p, i, j, branch_load(branch1, branch2, &cf));
+            if S::RECORDS {
+                let Ok(Some(g)) = sphere_geometry(b, c, &mut unused) else { unreachable!("held as a contact") };
+                sink.record(p, record(c, &g, bt.velocity_of(l), &cf));
+            }
+            (gap, cf)
+        };
+        stored[k] = cf.stored;
+        summary.book(b, p, c, gap, &cf);
+    }
+    d.batch.len = 0;
+    d.held = 0;
+}
+
 /// The loads of a contact of geometry `g` and force `cf`.
 #[inline(always)]
 fn pair_load(g: &ContactGeometry, cf: &ContactForce) -> PairLoad {
+    branch_load(g.branch1, g.branch2, cf)
+}
+
+/// The loads of a contact of branch vectors `branch1`, `branch2` and force `cf`.
+#[inline(always)]
+fn branch_load(branch1: DVec3, branch2: DVec3, cf: &ContactForce) -> PairLoad {
     PairLoad {
         force: cf.force,
-        torque1: -g.branch1.cross(cf.force) - cf.torque,
-        torque2: g.branch2.cross(cf.force) + cf.torque,
+        torque1: -branch1.cross(cf.force) - cf.torque,
+        torque2: branch2.cross(cf.force) + cf.torque,
+    }
+}
+
+/// Narrowphase and law for a pair that is not two spheres: [`wall_pair`] or
+/// [`general_pair`] by its kind.
+#[inline(always)]
+fn other_pair<L: ContactLaw, S: LoadSink>(
+    input: &PassInput<'_, L>,
+    p: usize,
+    c: &Candidate,
+    list: &mut Vec<PointState<L::History>>,
+    sink: &mut S,
+    summary: &mut BlockSummary,
+    failure: &mut Option<NarrowphaseError>,
+) {
+    if c.kind == PairKind::Wall {
+        wall_pair(input, p, c, list, sink, summary, failure);
+    } else {
+        general_pair(input, p, c, list, sink, summary, failure);
+    }
+}
+
+/// The geometry of a sphere against a built-in wall, as the core's narrowphase gives it
+/// (the same calls of `sphere_plane` and `sphere_cylinder`, with the same orientation
+/// products and swaps), without its dispatch and point buffer.
+#[inline(always)]
+fn wall_geometry(b: &BodySet, i: usize, j: usize, margin: f64) -> Result<Option<ContactGeometry>, NarrowphaseError> {
+    let (xi, xj) = (b.position[i], b.position[j]);
+    let degenerate = |reason| NarrowphaseError::Degenerate { body1: b.handle[i], body2: b.handle[j], reason };
+    match (&b.shape[i], &b.shape[j]) {
+        (Shape::Plane { normal }, Shape::Sphere { radius }) => {
+            Ok(sphere_plane(xi, b.orientation[i] * *normal, xj, *radius, margin))
+        }
+        (Shape::Sphere { radius }, Shape::Plane { normal }) => {
+            Ok(sphere_plane(xj, b.orientation[j] * *normal, xi, *radius, margin).map(ContactGeometry::swapped))
+        }
+        (Shape::Cylinder(w), Shape::Sphere { radius }) => {
+            sphere_cylinder(xi, b.orientation[i], w, xj, *radius, margin).map_err(degenerate)
+        }
+        (Shape::Sphere { radius }, Shape::Cylinder(w)) => sphere_cylinder(xj, b.orientation[j], w, xi, *radius, margin)
+            .map(|g| g.map(ContactGeometry::swapped))
+            .map_err(degenerate),
+        // Not built as a wall pair; kept total rather than panicking.
+        (s1, s2) => Err(NarrowphaseError::UnsupportedPair {
+            body1: b.handle[i],
+            shape1: s1.name(),
+            body2: b.handle[j],
+            shape2: s2.name(),
+        }),
+    }
+}
+
+/// Narrowphase and law for a sphere against a plane or a cylinder (lean wall contacts): the
+/// wall's geometry directly ([`wall_geometry`]), then the same point merge as
+/// [`general_pair`] with its one point, so the results are those of the general path to
+/// the bit.
+#[inline(never)]
+fn wall_pair<L: ContactLaw, S: LoadSink>(
+    input: &PassInput<'_, L>,
+    p: usize,
+    c: &Candidate,
+    list: &mut Vec<PointState<L::History>>,
+    sink: &mut S,
+    summary: &mut BlockSummary,
+    failure: &mut Option<NarrowphaseError>,
+) {
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    match wall_geometry(input.bodies, i, j, c.margin) {
+        Err(e) => {
+            failure.get_or_insert(e);
+            sink.none(p);
+        }
+        Ok(found) => match merge_points(input, p, c, list, found.as_slice(), sink, summary) {
+            Some(load) => sink.add(p, i, j, load),
+            None => sink.none(p),
+        },
     }
 }
 
@@ -372,10 +613,10 @@ fn merge_points<L: ContactLaw, S: LoadSink>(
         load.torque2 += l.torque2;
         if input.commit {
             if S::RECORDS {
-                sink.record(p, record(c, g, &kin, &cf));
+                sink.record(p, record(c, g, kin.relative_velocity, &cf));
             }
             state.stored = cf.stored;
-            summary.book(input.bodies, p, c, g, &cf);
+            summary.book(input.bodies, p, c, g.gap, &cf);
             list.push(state);
         }
     }

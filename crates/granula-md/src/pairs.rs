@@ -1,12 +1,16 @@
 //! The candidate pair list of the Verlet skin and its per-body incidence (CSR).
 
-use granula_core::{BodySet, ContactKey, MaterialTable};
+use granula_core::{BodySet, ContactKey, MaterialTable, Shape};
 
 /// How the narrowphase treats a candidate pair, decided once per rebuild.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PairKind {
     /// Two spheres: inlined sphere-sphere geometry, no shape dispatch.
     Spheres,
+    /// A sphere against a built-in wall (plane or cylinder): the wall's geometry called
+    /// directly, no narrowphase dispatch, one point (body 1 is the one with the smaller handle,
+    /// either of the two).
+    Wall,
     /// Anything else: the world's [`Narrowphase`](granula_core::narrowphase::Narrowphase),
     /// called once per step for all the pair's points, each point with its own history
     /// (see the `points` module).
@@ -48,7 +52,16 @@ pub(crate) struct Candidate {
 fn candidate(bodies: &BodySet, materials: &MaterialTable, i: usize, j: usize, margin: f64) -> Candidate {
     let (body1, body2) = if bodies.handle[i] < bodies.handle[j] { (i, j) } else { (j, i) };
     let spheres = bodies.radius[i].is_finite() && bodies.radius[j].is_finite();
-    let kind = if spheres { PairKind::Spheres } else { PairKind::General };
+    let wall = |s: &Shape| matches!(s, Shape::Plane { .. } | Shape::Cylinder(_));
+    let sphere = |s: &Shape| matches!(s, Shape::Sphere { .. });
+    let (s1, s2) = (&bodies.shape[body1], &bodies.shape[body2]);
+    let kind = if spheres {
+        PairKind::Spheres
+    } else if (wall(s1) && sphere(s2)) || (sphere(s1) && wall(s2)) {
+        PairKind::Wall
+    } else {
+        PairKind::General
+    };
     let (r1, r2) = (bodies.radius[body1], bodies.radius[body2]);
     let material = materials.pair_index(bodies.material[body1], bodies.material[body2]);
     Candidate {

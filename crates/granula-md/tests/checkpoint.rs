@@ -164,6 +164,23 @@ fn hertz_mindlin_under_verlet_restarts_bit_identically() {
 }
 
 #[test]
+fn the_batched_hertz_mindlin_restarts_bit_identically() {
+    // hertz_mindlin() runs through its batched (vector) form: the restart must not depend on
+    // which contacts shared a batch.
+    let law = granula_laws::hertz_mindlin;
+    assert!(law().batches());
+    let loaded = |state: &MdState<<granula_laws::HertzMindlin as ContactLaw>::History>| {
+        assert!(state.histories.iter().filter(|h| h.tangential.xi != DVec3::ZERO).count() > 5);
+    };
+    assert!(restart_matches_with(law, VelocityVerlet::new, loaded, |_| {}));
+    // And it can fail: without the springs the continued run differs.
+    let dropped = |s: &mut MdState<<granula_laws::HertzMindlin as ContactLaw>::History>| {
+        s.histories.iter_mut().for_each(|h| *h = Default::default())
+    };
+    assert!(!restart_matches_with(law, VelocityVerlet::new, loaded, dropped));
+}
+
+#[test]
 fn restart_without_histories_or_integrator_memory_differs() {
     // The comparison can fail: dropping the tangential, rolling and twisting springs, or
     // Gear's higher derivatives, changes the continued run.

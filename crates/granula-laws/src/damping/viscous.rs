@@ -79,6 +79,21 @@ impl DampingCoefficient {
 
     /// The requested restitution, if any, and whether its damping ratio is calibrated to
     /// the clamp; `None` for a fixed γ or a restitution outside (0, 1].
+    /// The coefficient as γ_n = a √(m* K_n) + b for the batched kernel: (a, b), with a
+    /// formed by the same products as in [`DampingCoefficient::coefficient`] (so that
+    /// a √(m* K_n) is its value to the bit); `tsuji` for the Hertz factor.
+    pub(crate) fn batch_factors(self, material: &PairMaterial, tsuji: bool) -> (f64, f64) {
+        let (spring, c) = if tsuji { (Spring::Hertz, TSUJI) } else { (Spring::Linear, 1.0) };
+        match self {
+            DampingCoefficient::Fixed(g) => (0.0, g),
+            DampingCoefficient::FromRestitution(e) => {
+                (2.0 * c * damping_ratio_from_restitution(e.unwrap_or(material.restitution)), 0.0)
+            }
+            DampingCoefficient::FromRestitutionClamped(e) => {
+                (2.0 * c * clamped_damping_ratio_memo(spring, e.unwrap_or(material.restitution)), 0.0)
+            }
+        }
+    }
     fn requested(self, material: &PairMaterial) -> Option<(f64, bool)> {
         let (e, clamped) = match self {
             DampingCoefficient::Fixed(_) => return None,
@@ -177,6 +192,9 @@ impl DampingModel for LinearViscous {
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
         self.coefficient.check_pair("linear_viscous", material, Spring::Linear)
     }
+    fn batch_form(&self) -> Option<crate::batched::DampingBatch> {
+        Some(crate::batched::DampingBatch { coefficient: self.coefficient, tsuji: false })
+    }
 }
 
 /// Viscous damping for Hertz contacts (Tsuji 1992 / Antypov & Elliott 2011 form):
@@ -246,6 +264,9 @@ impl DampingModel for HertzViscous {
     }
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
         self.coefficient.check_pair("hertz_viscous", material, Spring::Hertz)
+    }
+    fn batch_form(&self) -> Option<crate::batched::DampingBatch> {
+        Some(crate::batched::DampingBatch { coefficient: self.coefficient, tsuji: true })
     }
 }
 

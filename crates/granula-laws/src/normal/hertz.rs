@@ -70,6 +70,9 @@ impl NormalModel for Hertz {
     fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), MdError> {
         check_hertz_pair("hertz", self.e_star(material), "effective_young", r_eff, m_eff)
     }
+    fn batch_form(&self) -> Option<crate::batched::NormalBatch> {
+        Some(crate::batched::NormalBatch::Hertz { effective_young: self.effective_young })
+    }
 }
 
 /// The Hertz law written as in the LMGC90 notes (004 §2.2.1): F_e = K_n δ with the secant

@@ -44,6 +44,9 @@ impl NormalModel for LinearSpring {
     fn check_pair(&self, _: &PairMaterial, _: f64, m_eff: f64) -> Result<(), MdError> {
         super::require_finite_mass("linear_spring", m_eff)
     }
+    fn batch_form(&self) -> Option<crate::batched::NormalBatch> {
+        Some(crate::batched::NormalBatch::Linear { stiffness: self.stiffness })
+    }
 }
 
 #[cfg(test)]

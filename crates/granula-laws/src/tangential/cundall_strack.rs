@@ -61,4 +61,10 @@ impl TangentialModel for CundallStrack {
     fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
         self.settings().check_pair("cundall_strack", material)
     }
+    fn batch_form(&self) -> Option<crate::batched::SpringBatch> {
+        Some(crate::batched::SpringBatch { stiffness: self.stiffness, damping: self.damping, friction: self.friction })
+    }
+    fn batch_spring(history: &mut SpringState) -> Option<&mut SpringState> {
+        Some(history)
+    }
 }
