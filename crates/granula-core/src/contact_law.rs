@@ -352,6 +352,8 @@ pub trait ContactLaw: Send + Sync {
                 dt: batch.dt,
                 rotation1: DVec3::ZERO,
                 rotation2: DVec3::ZERO,
+                // Batches hold sphere pairs, whose generators compute no volume.
+                overlap_volume: 0.0,
             };
             let cf = self.force(&k, &mut histories[batch.slot[l] as usize]);
             batch.force[0][l] = cf.force.x;

@@ -39,7 +39,11 @@ fn an_unknown_nscd_law_is_a_parse_error_listing_the_laws() {
 fn a_misspelt_choice_is_a_parse_error_listing_the_valid_names() {
     for (solver, bad, valid) in [
         ("kind = \"md\"\nintegrator = \"gear7\"", "gear7", &["verlet", "gear4", "gear5", "gear6"][..]),
-        ("kind = \"md\"\ndamping = \"tsuij\"", "tsuij", &["calibrated", "calibrated_impulse", "tsuji", "hunt_crossley", "fixed"]),
+        (
+            "kind = \"md\"\ndamping = \"tsuij\"",
+            "tsuij",
+            &["calibrated", "calibrated_impulse", "tsuji", "hunt_crossley", "fixed"],
+        ),
         ("kind = \"md\"\nnormal = \"hook\"", "hook", &["hertz", "hooke"]),
         ("kind = \"nscd\"\nsweep = \"backward\"", "backward", &["random", "forward_backward"]),
         ("kind = \"nscd\"\nbroadphase = \"grid\"", "grid", &["sweep_and_prune", "linked_cells", "brute_force"]),

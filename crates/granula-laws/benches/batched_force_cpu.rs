@@ -93,6 +93,7 @@ fn time<L: ContactLaw<History = History, Pair = ()>>(
                             dt: b.dt,
                             rotation1: DVec3::ZERO,
                             rotation2: DVec3::ZERO,
+                            overlap_volume: 0.0,
                         };
                         let cf = law.force(&k, h);
                         b.force[0][l] = cf.force.x;

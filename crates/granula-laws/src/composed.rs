@@ -278,6 +278,7 @@ where
                         dt: batch.dt,
                         rotation1: granula_core::DVec3::ZERO,
                         rotation2: granula_core::DVec3::ZERO,
+                        overlap_volume: 0.0,
                     };
                     let cf = self.force(&k, &mut histories[batch.slot[l] as usize]);
                     batch.force[0][l] = cf.force.x;

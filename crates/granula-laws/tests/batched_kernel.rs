@@ -87,6 +87,7 @@ fn check<L: ContactLaw<History = History, Pair = ()>>(name: &str, law: &L, form:
                     dt: batch.dt,
                     rotation1: DVec3::ZERO,
                     rotation2: DVec3::ZERO,
+                    overlap_volume: 0.0,
                 };
                 let mut hs = histories[l];
                 let cf = law.force(&k, &mut hs);
