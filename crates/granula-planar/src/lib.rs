@@ -44,6 +44,7 @@ pub mod error;
 pub mod law;
 mod narrowphase;
 pub mod shape;
+pub mod shear_cell;
 pub mod simulation;
 
 pub use bodies::{Bodies, BodyBuilder, Motion};
@@ -51,13 +52,14 @@ pub use domain::{Axis, Domain, Image};
 pub use error::{PlanarError, Result};
 pub use law::{contact_time, damping_from_restitution, ContactLaw, ContactLawBuilder, ContactState, PairForce, Tangential};
 pub use shape::Shape2;
+pub use shear_cell::{Cell, Particles, ShearCell};
 pub use simulation::{Config, Contact, HalfPlane, Simulation, SimulationBuilder};
 
 /// The types a planar program needs most.
 pub mod prelude {
     pub use crate::{
-        contact_time, damping_from_restitution, Axis, BodyBuilder, ContactLaw, Domain, HalfPlane, Motion, PlanarError,
-        Shape2, Simulation, Tangential,
+        contact_time, damping_from_restitution, Axis, BodyBuilder, Cell, ContactLaw, Domain, HalfPlane, Motion,
+        Particles, PlanarError, Shape2, ShearCell, Simulation, Tangential,
     };
     pub use glam::DVec2;
     pub use granula_integrators::GearCoefficients;

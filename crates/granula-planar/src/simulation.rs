@@ -296,6 +296,17 @@ impl Simulation {
         &self.law
     }
 
+    /// Sets the minimum number of pairs for a parallel evaluation (0: always parallel).
+    pub fn set_parallel_threshold(&mut self, n: usize) {
+        self.config.parallel_threshold = n;
+    }
+
+    /// Replaces the contact law between steps; the contact histories are kept (a spring
+    /// beyond the new Coulomb limit is capped at the next evaluation).
+    pub fn set_law(&mut self, law: ContactLaw) {
+        self.law = law;
+    }
+
     /// The contacts of the last force evaluation, sorted by (i, j), body pairs first,
     /// then wall contacts.
     pub fn contacts(&self) -> &[Contact] {
