@@ -55,12 +55,24 @@ pub use shape::Shape2;
 pub use shear_cell::{Cell, Particles, ShearCell};
 pub use simulation::{Config, Contact, HalfPlane, Simulation, SimulationBuilder};
 
+/// Runs `f` on a rayon pool of `threads` threads (the pair evaluation's parallelism);
+/// results are the same bits for any `threads`. `Err` if the pool cannot be built.
+pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|_| PlanarError::BadParameter {
+        name: "threads",
+        value: threads as f64,
+        expected: "a thread count the system can start",
+    })?;
+    Ok(pool.install(f))
+}
+
 /// The types a planar program needs most.
 pub mod prelude {
     pub use crate::{
         contact_time, damping_from_restitution, Axis, BodyBuilder, Cell, ContactLaw, Domain, HalfPlane, Motion,
         Particles, PlanarError, Shape2, ShearCell, Simulation, Tangential,
     };
+    pub use crate::with_threads;
     pub use glam::DVec2;
     pub use granula_integrators::GearCoefficients;
     pub use granula_polygons::{shapes, ConvexPolygon};
