@@ -11,7 +11,12 @@ use granula_planar::prelude::*;
 use std::time::Instant;
 
 fn cell(n: usize, particles: Particles) -> Result<Cell, Box<dyn std::error::Error>> {
-    let (columns, rows) = if n == 1000 { (40, 25) } else { let s = (n as f64).sqrt().round() as usize; (s, n / s) };
+    let (columns, rows) = if n == 1000 {
+        (40, 25)
+    } else {
+        let s = (n as f64).sqrt().round() as usize;
+        (s, n / s)
+    };
     let spec = ShearCell { columns, rows, particles, ..ShearCell::default() };
     let probe = spec.build(ContactLaw::builder(400.0).build()?, 1.0)?;
     let b = &probe.sim.bodies;
@@ -33,7 +38,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let steps = args.first().copied().unwrap_or(200);
     let sizes: Vec<usize> = if args.len() > 1 { args[1..].to_vec() } else { vec![1000, 10000] };
-    println!("{:>9} {:>6} {:>7} {:>8} {:>10} {:>14}", "particles", "N", "threads", "bodies", "contacts", "ns/particle-step");
+    println!(
+        "{:>9} {:>6} {:>7} {:>8} {:>10} {:>14}",
+        "particles", "N", "threads", "bodies", "contacts", "ns/particle-step"
+    );
     for &n in &sizes {
         for (name, kind) in [("polygons", Particles::Polygons), ("discs", Particles::Discs)] {
             for threads in [1, 2] {

@@ -231,7 +231,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let mut csv = String::from("t_over_tc");
     for (k, s) in series.iter().enumerate() {
-        csv.push_str(&format!(",Ek_{}_{}", s.label.replace(' ', "_"), if k % 2 == 0 { "dt13_2500" } else { "dt13_500" }));
+        csv.push_str(&format!(
+            ",Ek_{}_{}",
+            s.label.replace(' ', "_"),
+            if k % 2 == 0 { "dt13_2500" } else { "dt13_500" }
+        ));
     }
     for d in &differences {
         csv.push_str(&format!(",cumulative_dEk_{}", d.0.replace(' ', "_")));
@@ -306,8 +310,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("granula-shear-cell-plot-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let curves: Vec<Curve> = vec![("mu=0".into(), vec![(0.0, 1e-5), (1.0, 2e-5), (2.0, 1e-6)])];
-        figure(&dir.join("f"), ("top", "t / t_c", "E_k (J)", &curves, true), ("bottom", "strain", "τ / p", &curves, false))
-            .unwrap();
+        figure(
+            &dir.join("f"),
+            ("top", "t / t_c", "E_k (J)", &curves, true),
+            ("bottom", "strain", "τ / p", &curves, false),
+        )
+        .unwrap();
         assert!(std::fs::metadata(dir.join("f.png")).unwrap().len() > 1000);
         let svg = std::fs::read_to_string(dir.join("f.svg")).unwrap();
         assert!(svg.contains("E_k (J)") && svg.contains("mu=0"), "axis title and legend");

@@ -97,7 +97,10 @@ impl Bodies {
     pub fn kinetic_energy(&self) -> f64 {
         (0..self.len())
             .filter(|&i| self.is_dynamic(i))
-            .map(|i| 0.5 * (self.mass[i] * self.velocity[i].length_squared() + self.inertia[i] * self.angular_velocity[i].powi(2)))
+            .map(|i| {
+                0.5 * (self.mass[i] * self.velocity[i].length_squared()
+                    + self.inertia[i] * self.angular_velocity[i].powi(2))
+            })
             .sum()
     }
 
@@ -228,8 +231,8 @@ impl BodyBuilder {
         let (shape, centroid) = match self.shape {
             ShapeSpec::Ready(s) => (s, None),
             ShapeSpec::Vertices(points) => {
-                let (p, c) = ConvexPolygon::from_vertices(&points)
-                    .map_err(|source| PlanarError::BadPolygon { body, source })?;
+                let (p, c) =
+                    ConvexPolygon::from_vertices(&points).map_err(|source| PlanarError::BadPolygon { body, source })?;
                 (Shape2::Polygon(Arc::new(p)), Some(c))
             }
         };

@@ -110,11 +110,7 @@ impl Domain {
         }
         if let Some(rate) = self.shear_rate {
             if !rate.is_finite() {
-                return Err(PlanarError::BadParameter {
-                    name: "shear_rate",
-                    value: rate,
-                    expected: "a finite number",
-                });
+                return Err(PlanarError::BadParameter { name: "shear_rate", value: rate, expected: "a finite number" });
             }
             if self.x == Axis::Open {
                 return Err(PlanarError::ShearOnNonPeriodicAxis { axis: "x" });

@@ -50,7 +50,9 @@ pub mod simulation;
 pub use bodies::{Bodies, BodyBuilder, Motion};
 pub use domain::{Axis, Domain, Image};
 pub use error::{PlanarError, Result};
-pub use law::{contact_time, damping_from_restitution, ContactLaw, ContactLawBuilder, ContactState, PairForce, Tangential};
+pub use law::{
+    contact_time, damping_from_restitution, ContactLaw, ContactLawBuilder, ContactState, PairForce, Tangential,
+};
 pub use shape::Shape2;
 pub use shear_cell::{Cell, Particles, ShearCell};
 pub use simulation::{Config, Contact, HalfPlane, Simulation, SimulationBuilder};
@@ -68,11 +70,11 @@ pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Re
 
 /// The types a planar program needs most.
 pub mod prelude {
+    pub use crate::with_threads;
     pub use crate::{
         contact_time, damping_from_restitution, Axis, BodyBuilder, Cell, ContactLaw, Domain, HalfPlane, Motion,
         Particles, PlanarError, Shape2, ShearCell, Simulation, Tangential,
     };
-    pub use crate::with_threads;
     pub use glam::DVec2;
     pub use granula_integrators::GearCoefficients;
     pub use granula_polygons::{shapes, ConvexPolygon};

@@ -27,13 +27,9 @@ pub(crate) fn pair_overlap(
             overlap::disc_polygon(separation, *radius, p, &Pose2::new(DVec2::ZERO, angle_i), scratch)
                 .map(|o| Overlap2 { normal: -o.normal, ..o })
         }
-        (Shape2::Polygon(a), Shape2::Polygon(b)) => overlap::polygon_polygon(
-            a,
-            &Pose2::new(DVec2::ZERO, angle_i),
-            b,
-            &Pose2::new(separation, angle_j),
-            scratch,
-        ),
+        (Shape2::Polygon(a), Shape2::Polygon(b)) => {
+            overlap::polygon_polygon(a, &Pose2::new(DVec2::ZERO, angle_i), b, &Pose2::new(separation, angle_j), scratch)
+        }
     }
 }
 

@@ -136,7 +136,11 @@ impl SimulationBuilder {
     pub fn build(self) -> Result<Simulation> {
         positive("dt", self.config.dt)?;
         if !self.config.gravity.is_finite() {
-            return Err(PlanarError::BadParameter { name: "gravity", value: self.config.gravity.x, expected: "finite" });
+            return Err(PlanarError::BadParameter {
+                name: "gravity",
+                value: self.config.gravity.x,
+                expected: "finite",
+            });
         }
         let mut bodies = Bodies::default();
         for b in self.bodies {
@@ -218,7 +222,13 @@ fn taylor<T: Copy + std::ops::Add<Output = T> + std::ops::Mul<f64, Output = T>>(
 impl Simulation {
     /// A builder with the contact law; every other setting has a default.
     pub fn builder(law: ContactLaw) -> SimulationBuilder {
-        SimulationBuilder { law, domain: Domain::default(), config: Config::default(), bodies: Vec::new(), walls: Vec::new() }
+        SimulationBuilder {
+            law,
+            domain: Domain::default(),
+            config: Config::default(),
+            bodies: Vec::new(),
+            walls: Vec::new(),
+        }
     }
 
     /// Adds a body between steps; its Gear scheme starts from its acceleration at the
@@ -421,7 +431,12 @@ impl Simulation {
         let b = &mut self.bodies;
         for i in self.started..b.len() {
             if b.is_dynamic(i) {
-                b.gear_linear[i] = [((b.force[i] + b.external_force[i]) * b.inv_mass[i] + g) * half, DVec2::ZERO, DVec2::ZERO, DVec2::ZERO];
+                b.gear_linear[i] = [
+                    ((b.force[i] + b.external_force[i]) * b.inv_mass[i] + g) * half,
+                    DVec2::ZERO,
+                    DVec2::ZERO,
+                    DVec2::ZERO,
+                ];
                 b.gear_angular[i] = [b.torque[i] * b.inv_inertia[i] * half, 0.0, 0.0, 0.0];
             }
         }
@@ -441,10 +456,16 @@ impl Simulation {
         // Carry the histories over by key (both lists are sorted by (i, j)).
         let mut k = 0;
         for p in self.pairs.iter_mut() {
-            while k < self.contacts.len() && !self.contacts[k].wall && (self.contacts[k].i, self.contacts[k].j) < (p.i, p.j) {
+            while k < self.contacts.len()
+                && !self.contacts[k].wall
+                && (self.contacts[k].i, self.contacts[k].j) < (p.i, p.j)
+            {
                 k += 1;
             }
-            if k < self.contacts.len() && !self.contacts[k].wall && (self.contacts[k].i, self.contacts[k].j) == (p.i, p.j) {
+            if k < self.contacts.len()
+                && !self.contacts[k].wall
+                && (self.contacts[k].i, self.contacts[k].j) == (p.i, p.j)
+            {
                 p.state = self.contacts[k].state;
             }
         }
@@ -483,7 +504,8 @@ impl Simulation {
                 eval(p, &mut self.scratch);
             }
         }
-        let old_walls: Vec<Contact> = if keep { self.contacts.iter().filter(|c| c.wall).copied().collect() } else { Vec::new() };
+        let old_walls: Vec<Contact> =
+            if keep { self.contacts.iter().filter(|c| c.wall).copied().collect() } else { Vec::new() };
         if keep {
             self.contacts.clear();
         }
@@ -646,14 +668,15 @@ impl Cells {
         let (ox, wx, nx) = axis(domain.x_period(), lo.x, hi.x);
         let (oy, wy, ny) = axis(domain.y_period(), lo.y, hi.y);
         // Keep the grid to about 2 cells per body at most (open domains with outliers).
-        let (nx, ny, wx, wy) = if nx.saturating_mul(ny) > 4 * n + 16 && domain.x_period().is_none() && domain.y_period().is_none() {
-            let s = (((hi - lo).x * (hi - lo).y / (2 * n + 8) as f64).sqrt()).max(self.range);
-            let nx = ((hi - lo).x / s).floor() as usize + 1;
-            let ny = ((hi - lo).y / s).floor() as usize + 1;
-            (nx, ny, s, s)
-        } else {
-            (nx, ny, wx, wy)
-        };
+        let (nx, ny, wx, wy) =
+            if nx.saturating_mul(ny) > 4 * n + 16 && domain.x_period().is_none() && domain.y_period().is_none() {
+                let s = (((hi - lo).x * (hi - lo).y / (2 * n + 8) as f64).sqrt()).max(self.range);
+                let nx = ((hi - lo).x / s).floor() as usize + 1;
+                let ny = ((hi - lo).y / s).floor() as usize + 1;
+                (nx, ny, s, s)
+            } else {
+                (nx, ny, wx, wy)
+            };
         self.origin = DVec2::new(ox, oy);
         self.width = DVec2::new(wx, wy);
         self.nx = nx;

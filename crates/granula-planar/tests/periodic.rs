@@ -18,7 +18,12 @@ fn collide(min: f64, b_position: DVec2) -> Simulation {
     let mut sim = Simulation::builder(law())
         .domain(Domain::periodic(DVec2::splat(min), DVec2::splat(8.0)))
         .dt(1e-4)
-        .body(BodyBuilder::polygon(pa).position(DVec2::new(7.6, 7.8)).velocity(DVec2::new(1.5, 0.4)).angular_velocity(1.0))
+        .body(
+            BodyBuilder::polygon(pa)
+                .position(DVec2::new(7.6, 7.8))
+                .velocity(DVec2::new(1.5, 0.4))
+                .angular_velocity(1.0),
+        )
         .body(BodyBuilder::polygon(pb).position(b_position).velocity(DVec2::new(0.5, -0.1)).angle(0.3))
         .build()
         .unwrap();

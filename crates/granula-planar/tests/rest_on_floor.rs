@@ -64,7 +64,9 @@ fn hexagon_on_a_rough_floor_of_glued_particles_carries_its_weight() {
     let hex = Arc::new(shapes::regular(6, 0.05).unwrap());
     let mut b = Simulation::builder(law()).gravity(DVec2::new(0.0, -G)).dt(2e-5);
     for k in -2..=2 {
-        b = b.body(BodyBuilder::polygon(tile.clone()).position(DVec2::new(k as f64 * w, -0.5 * w)).prescribed(DVec2::ZERO));
+        b = b.body(
+            BodyBuilder::polygon(tile.clone()).position(DVec2::new(k as f64 * w, -0.5 * w)).prescribed(DVec2::ZERO),
+        );
     }
     // An edge of the regular hexagon (first vertex on +x) is flat at the bottom: the
     // apothem is R cos 30°.

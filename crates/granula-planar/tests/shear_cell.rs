@@ -25,7 +25,13 @@ fn contact_scales(cell: &Cell) -> (f64, f64) {
 }
 
 fn law(mu: f64, mr: f64, rule: Tangential) -> ContactLaw {
-    ContactLaw::builder(KN).restitution(EPS, mr).tangential_ratio(1.0 / 3.0).friction(mu).tangential(rule).build().unwrap()
+    ContactLaw::builder(KN)
+        .restitution(EPS, mr)
+        .tangential_ratio(1.0 / 3.0)
+        .friction(mu)
+        .tangential(rule)
+        .build()
+        .unwrap()
 }
 
 /// The relative cumulative difference of E_k between the two runs forked after the
