@@ -89,8 +89,11 @@ fn cumulative(a: &[f64], b: &[f64], interval: f64) -> Vec<f64> {
         .collect()
 }
 
-/// Part 2: (strain, τ, p) every `every` steps up to `strain`.
-fn stress_strain(spec: &ShearCell, strain: f64) -> Result<Vec<(f64, f64, f64)>, Box<dyn std::error::Error>> {
+/// One sample of part 2: (strain, τ, p).
+type StressSample = (f64, f64, f64);
+
+/// Part 2: (strain, τ, p) at about 400 points up to `strain`.
+fn stress_strain(spec: &ShearCell, strain: f64) -> Result<Vec<StressSample>, Box<dyn std::error::Error>> {
     let (mr, tc) = scales(spec)?;
     let fine = 13.0 / 2500.0 * tc;
     let mut cell = spec.build(law(0.5, mr, Tangential::Predictor)?, fine)?;
