@@ -5,31 +5,47 @@ use crate::shape::Shape2;
 use glam::DVec2;
 use granula_polygons::{overlap, Overlap2, OverlapScratch, Pose2};
 
+/// A body's angle with its cosine and sine, computed once per force evaluation.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Rotation {
+    pub angle: f64,
+    pub cos: f64,
+    pub sin: f64,
+}
+
+impl Rotation {
+    #[inline]
+    pub(crate) fn new(angle: f64) -> Self {
+        let (sin, cos) = angle.sin_cos();
+        Rotation { angle, cos, sin }
+    }
+}
+
 /// The overlap of body i (at the origin, turned by `angle_i`) and body j (at `separation`,
 /// turned by `angle_j`), normal from i to j.
 #[inline]
 pub(crate) fn pair_overlap(
     shape_i: &Shape2,
-    angle_i: f64,
+    rot_i: Rotation,
     shape_j: &Shape2,
     separation: DVec2,
-    angle_j: f64,
+    rot_j: Rotation,
     scratch: &mut OverlapScratch,
 ) -> Option<Overlap2> {
+    let pose_i = || Pose2::from_rotation(DVec2::ZERO, rot_i.angle, rot_i.cos, rot_i.sin);
+    let pose_j = || Pose2::from_rotation(separation, rot_j.angle, rot_j.cos, rot_j.sin);
     match (shape_i, shape_j) {
         (Shape2::Disc { radius: ri }, Shape2::Disc { radius: rj }) => {
             overlap::disc_disc(DVec2::ZERO, *ri, separation, *rj)
         }
         (Shape2::Disc { radius }, Shape2::Polygon(p)) => {
-            overlap::disc_polygon(DVec2::ZERO, *radius, p, &Pose2::new(separation, angle_j), scratch)
+            overlap::disc_polygon(DVec2::ZERO, *radius, p, &pose_j(), scratch)
         }
         (Shape2::Polygon(p), Shape2::Disc { radius }) => {
-            overlap::disc_polygon(separation, *radius, p, &Pose2::new(DVec2::ZERO, angle_i), scratch)
+            overlap::disc_polygon(separation, *radius, p, &pose_i(), scratch)
                 .map(|o| Overlap2 { normal: -o.normal, ..o })
         }
-        (Shape2::Polygon(a), Shape2::Polygon(b)) => {
-            overlap::polygon_polygon(a, &Pose2::new(DVec2::ZERO, angle_i), b, &Pose2::new(separation, angle_j), scratch)
-        }
+        (Shape2::Polygon(a), Shape2::Polygon(b)) => overlap::polygon_polygon(a, &pose_i(), b, &pose_j(), scratch),
     }
 }
 

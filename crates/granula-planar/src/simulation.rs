@@ -6,7 +6,7 @@ use crate::bodies::{Bodies, BodyBuilder, Motion};
 use crate::domain::{Domain, Image};
 use crate::error::{positive, PlanarError, Result};
 use crate::law::{ContactLaw, ContactState, PairForce, PairKinematics};
-use crate::narrowphase::{pair_overlap, wall_overlap};
+use crate::narrowphase::{pair_overlap, wall_overlap, Rotation};
 use glam::DVec2;
 use granula_integrators::GearCoefficients;
 use granula_polygons::OverlapScratch;
@@ -170,6 +170,7 @@ impl SimulationBuilder {
             pairs: Vec::new(),
             cells: Cells::default(),
             candidates: Vec::new(),
+            rotations: Vec::new(),
             scratch: OverlapScratch::default(),
         })
     }
@@ -191,6 +192,7 @@ pub struct Simulation {
     pairs: Vec<Pair>,
     cells: Cells,
     candidates: Vec<u32>,
+    rotations: Vec<Rotation>,
     scratch: OverlapScratch,
 }
 
@@ -469,16 +471,19 @@ impl Simulation {
                 p.state = self.contacts[k].state;
             }
         }
+        self.rotations.clear();
+        self.rotations.extend(b.angle.iter().map(|&a| Rotation::new(a)));
+        let rotations = &self.rotations;
         let law = &self.law;
         let bodies = &*b;
         let eval = |p: &mut Pair, scratch: &mut OverlapScratch| {
             let (i, j) = (p.i as usize, p.j as usize);
             p.result = pair_overlap(
                 &bodies.shape[i],
-                bodies.angle[i],
+                rotations[i],
                 &bodies.shape[j],
                 p.image.separation,
-                bodies.angle[j],
+                rotations[j],
                 scratch,
             )
             .map(|o| {

@@ -22,6 +22,14 @@ impl Pose2 {
         Self { position, angle, cos, sin }
     }
 
+    /// A pose from an angle and its cosine and sine computed by the caller (a solver that
+    /// keeps them per body), so that no sine or cosine is evaluated here. The caller
+    /// guarantees `(cos, sin) = (angle.cos(), angle.sin())`; [`Pose2::new`] computes them.
+    #[inline]
+    pub fn from_rotation(position: DVec2, angle: f64, cos: f64, sin: f64) -> Self {
+        Self { position, angle, cos, sin }
+    }
+
     /// The identity pose: at the origin, not turned.
     pub fn identity() -> Self {
         Self::new(DVec2::ZERO, 0.0)
