@@ -169,8 +169,9 @@ impl SimulationBuilder {
             contacts: Vec::new(),
             pairs: Vec::new(),
             cells: Cells::default(),
-            candidates: Vec::new(),
+            chunk_pairs: Vec::new(),
             rotations: Vec::new(),
+            old_walls: Vec::new(),
             scratch: OverlapScratch::default(),
         })
     }
@@ -191,10 +192,14 @@ pub struct Simulation {
     contacts: Vec<Contact>,
     pairs: Vec<Pair>,
     cells: Cells,
-    candidates: Vec<u32>,
+    chunk_pairs: Vec<(Vec<u32>, Vec<Pair>)>,
     rotations: Vec<Rotation>,
+    old_walls: Vec<Contact>,
     scratch: OverlapScratch,
 }
+
+/// Bodies per broadphase chunk.
+const BROADPHASE_CHUNK: usize = 256;
 
 thread_local! {
     static SCRATCH: RefCell<OverlapScratch> = RefCell::new(OverlapScratch::default());
@@ -296,6 +301,12 @@ impl Simulation {
         }
         self.config.dt = dt;
         Ok(())
+    }
+
+    /// Body `i`'s centre mapped into the periodic box at the current time (for output in
+    /// the box; the state keeps the unwrapped trajectory, `bodies.position`).
+    pub fn wrapped_position(&self, i: usize) -> DVec2 {
+        self.domain.wrap(self.bodies.position[i], self.time)
     }
 
     /// The domain.
@@ -454,7 +465,29 @@ impl Simulation {
         b.torque.iter_mut().for_each(|t| *t = 0.0);
         self.cells.build(b, &self.domain, time);
         self.pairs.clear();
-        self.cells.find_pairs(b, &self.domain, time, &mut self.candidates, &mut self.pairs);
+        // Fixed chunks of bodies (their number does not depend on the threads), each with
+        // its own pair buffer, concatenated in chunk order: the same list on any pool.
+        let n = b.len();
+        let chunks = n.div_ceil(BROADPHASE_CHUNK).max(1);
+        if self.chunk_pairs.len() < chunks {
+            self.chunk_pairs.resize_with(chunks, Default::default);
+        }
+        {
+            let (cells, domain, bodies) = (&self.cells, &self.domain, &*b);
+            let work = |(k, (candidates, out)): (usize, &mut (Vec<u32>, Vec<Pair>))| {
+                out.clear();
+                let range = k * BROADPHASE_CHUNK..((k + 1) * BROADPHASE_CHUNK).min(n);
+                cells.find_pairs(bodies, domain, time, range, candidates, out);
+            };
+            if n >= 2 * BROADPHASE_CHUNK && self.config.parallel_threshold <= n {
+                self.chunk_pairs[..chunks].par_iter_mut().enumerate().for_each(work);
+            } else {
+                self.chunk_pairs[..chunks].iter_mut().enumerate().for_each(work);
+            }
+        }
+        for (_, out) in &self.chunk_pairs[..chunks] {
+            self.pairs.extend_from_slice(out);
+        }
         // Carry the histories over by key (both lists are sorted by (i, j)).
         let mut k = 0;
         for p in self.pairs.iter_mut() {
@@ -509,8 +542,11 @@ impl Simulation {
                 eval(p, &mut self.scratch);
             }
         }
-        let old_walls: Vec<Contact> =
-            if keep { self.contacts.iter().filter(|c| c.wall).copied().collect() } else { Vec::new() };
+        let mut old_walls = std::mem::take(&mut self.old_walls);
+        old_walls.clear();
+        if keep {
+            old_walls.extend(self.contacts.iter().filter(|c| c.wall).copied());
+        }
         if keep {
             self.contacts.clear();
         }
@@ -589,6 +625,7 @@ impl Simulation {
                 }
             }
         }
+        self.old_walls = old_walls;
     }
 
     /// The Love-Weber stress tensor σ_αβ = −(1/A) Σ_c f_α d_β (Pa·m in 2D, N/m) of the
@@ -637,6 +674,7 @@ struct Cells {
     nx: usize,
     ny: usize,
     start: Vec<u32>,
+    next: Vec<u32>,
     items: Vec<u32>,
     cell_of: Vec<u32>,
     wrapped: Vec<DVec2>,
@@ -704,22 +742,31 @@ impl Cells {
         self.items.resize(n, 0);
         let mut fill: Vec<u32> = Vec::new();
         std::mem::swap(&mut fill, &mut self.cell_of);
-        let mut next = self.start.clone();
+        self.next.clear();
+        self.next.extend_from_slice(&self.start);
         for (i, &c) in fill.iter().enumerate() {
-            self.items[next[c as usize] as usize] = i as u32;
-            next[c as usize] += 1;
+            self.items[self.next[c as usize] as usize] = i as u32;
+            self.next[c as usize] += 1;
         }
         std::mem::swap(&mut fill, &mut self.cell_of);
     }
 
     /// Pairs (i < j, not both prescribed) whose bounding discs overlap through the minimum
     /// image, sorted by (i, j).
-    fn find_pairs(&self, b: &Bodies, domain: &Domain, time: f64, candidates: &mut Vec<u32>, pairs: &mut Vec<Pair>) {
+    fn find_pairs(
+        &self,
+        b: &Bodies,
+        domain: &Domain,
+        time: f64,
+        bodies: std::ops::Range<usize>,
+        candidates: &mut Vec<u32>,
+        pairs: &mut Vec<Pair>,
+    ) {
         let periodic_x = domain.x_period().is_some();
         let periodic_y = domain.y_period().is_some();
         let offset = domain.shear_offset(time);
         let (nx, ny) = (self.nx as i64, self.ny as i64);
-        for i in 0..b.len() {
+        for i in bodies {
             let p = self.wrapped[i];
             let cy = (self.cell_of[i] as i64) / nx;
             candidates.clear();

@@ -95,11 +95,12 @@ fn the_polygon_cell_gives_the_same_bits_on_one_and_two_threads() {
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
-            let spec = ShearCell { columns: 8, rows: 8, ..ShearCell::default() };
+            // 576 bodies: the broadphase runs in parallel chunks too (from 512 bodies).
+            let spec = ShearCell { columns: 24, rows: 22, ..ShearCell::default() };
             let mut cell = spec.build(law(0.5, 0.01, Tangential::Predictor), 1e-4).unwrap();
             cell.sim.set_parallel_threshold(0);
             cell.start_shear().unwrap();
-            cell.sim.run(500).unwrap();
+            cell.sim.run(200).unwrap();
             cell
         })
     };
