@@ -96,16 +96,27 @@ fn clip_left(subject: &[DVec2], a: DVec2, b: DVec2, out: &mut Vec<DVec2>) {
 }
 
 /// Where segment p0→p1 crosses segment q0→q1, if it does (parallel segments never do).
+/// The parameters t = (w × d₂)/(d₁ × d₂) and u = (w × d₁)/(d₁ × d₂) are tested against
+/// [0, 1] before dividing, and the parallel test compares squares: no square root, and one
+/// division only for segments that do cross.
+#[inline]
 fn segment_crossing(p0: DVec2, p1: DVec2, q0: DVec2, q1: DVec2) -> Option<DVec2> {
     let (d1, d2) = (p1 - p0, q1 - q0);
-    let denom = cross(d1, d2);
-    if denom.abs() <= 1e-14 * d1.length() * d2.length() {
+    let mut denom = cross(d1, d2);
+    let w = q0 - p0;
+    let (mut tn, mut un) = (cross(w, d2), cross(w, d1));
+    if denom < 0.0 {
+        denom = -denom;
+        tn = -tn;
+        un = -un;
+    }
+    if !(tn >= 0.0 && tn <= denom && un >= 0.0 && un <= denom) {
         return None;
     }
-    let w = q0 - p0;
-    let t = cross(w, d2) / denom;
-    let u = cross(w, d1) / denom;
-    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| p0 + d1 * t)
+    if denom * denom <= 1e-28 * d1.length_squared() * d2.length_squared() {
+        return None;
+    }
+    Some(p0 + d1 * (tn / denom))
 }
 
 /// The overlap of two convex polygons (body 1 = `a`, body 2 = `b`): the intersection
