@@ -93,7 +93,9 @@ impl Bodies {
         Ok(())
     }
 
-    /// Kinetic energy E_k = Σ ½(m v² + I ω²) of the dynamic bodies (002 eq. 11) (J).
+    /// Kinetic energy E_k = Σ ½(m v² + I ω²) of the dynamic bodies (002 eq. 11) (J), with
+    /// the velocities as stored: under Lees-Edwards shear a body that crossed the top k
+    /// times carries its image's extra k γ̇ L_y (subtract it for the velocity in the box).
     pub fn kinetic_energy(&self) -> f64 {
         (0..self.len())
             .filter(|&i| self.is_dynamic(i))
