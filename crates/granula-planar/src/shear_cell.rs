@@ -8,7 +8,7 @@
 //! polygons of radius R (vertices on a circle of radius R before centring), below 1 so
 //! that neighbours overlap at their corners and the packing is confined from the start;
 //! [`ShearCell::build`] returns it at rest, and a run first relaxes it with the walls
-//! still ([`ShearCell::relax`]) before they move ([`ShearCell::start_shear`]). 002 gives
+//! still ([`Cell::relax`]) before they move ([`Cell::start_shear`]). 002 gives
 //! neither the particle size nor the preparation: these are our choices.
 
 use crate::bodies::BodyBuilder;
