@@ -276,3 +276,67 @@ impl ContactLaw {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use granula_polygons::{overlap, shapes, OverlapScratch, Pose2};
+
+    fn kin(separation: DVec2, angle_i: f64, angle_j: f64, velocity_j: DVec2) -> PairKinematics {
+        PairKinematics {
+            reduced_mass: 1.0,
+            length: 2.0,
+            separation,
+            velocity_i: DVec2::ZERO,
+            velocity_j,
+            spin_i: 0.0,
+            spin_j: 0.0,
+            angle_i,
+            angle_j,
+        }
+    }
+
+    #[test]
+    fn predictor_elongation_is_unchanged_by_a_rigid_turn_of_the_pair_and_follows_a_slide() {
+        let law = ContactLaw::builder(1.0)
+            .tangential_ratio(1.0)
+            .friction(1e9)
+            .tangential(Tangential::Predictor)
+            .build()
+            .unwrap();
+        let (a, b) = (shapes::random_convex(6, 1.0, 1.0, 3).unwrap(), shapes::random_convex(7, 1.0, 1.0, 4).unwrap());
+        let mut s = OverlapScratch::default();
+        let eval = |sep: DVec2, ti: f64, tj: f64, h: &mut ContactState, s: &mut OverlapScratch| {
+            let o = overlap::polygon_polygon(&a, &Pose2::new(DVec2::ZERO, ti), &b, &Pose2::new(sep, tj), s).unwrap();
+            law.evaluate(&o, &kin(sep, ti, tj, DVec2::ZERO), h, 1e-3);
+            o
+        };
+        let sep = DVec2::new(1.5, 0.4);
+        let mut h = ContactState::default();
+        eval(sep, 0.2, -0.3, &mut h, &mut s);
+        // A tangential slide of j by 1e-3 first, so that ξ is not zero.
+        let o = eval(sep, 0.2, -0.3, &mut h, &mut s);
+        let t = DVec2::new(-o.normal.y, o.normal.x);
+        let slid = sep + t * 1e-3;
+        eval(slid, 0.2, -0.3, &mut h, &mut s);
+        // ξ is i's displacement relative to j along t: j moved by +1e-3 t, so ξ ≈ −1e-3
+        // (exactly, up to the turn of the normal during the slide, O(1e-3) relative).
+        assert!((h.xi + 1e-3).abs() < 2e-5, "ξ = {}", h.xi);
+        let xi = h.xi;
+        // The whole pair turned by 0.1 rad about i's centre: a rigid motion, Δξ = 0 to
+        // round-off (s_k = l_k − R l_k⁰ vanishes for both bodies).
+        let phi = 0.1f64;
+        let (sn, cs) = phi.sin_cos();
+        let turned = DVec2::new(cs * slid.x - sn * slid.y, sn * slid.x + cs * slid.y);
+        eval(turned, 0.2 + phi, -0.3 + phi, &mut h, &mut s);
+        assert!((h.xi - xi).abs() < 1e-15, "ξ changed from {xi} to {}", h.xi);
+        // Cundall's spring with zero velocities does not move either; with the slide made
+        // as a velocity it integrates v_t Δt.
+        let cundall = ContactLaw { tangential: Tangential::Cundall, ..law };
+        let mut hc = ContactState::default();
+        let o =
+            overlap::polygon_polygon(&a, &Pose2::new(DVec2::ZERO, 0.2), &b, &Pose2::new(sep, -0.3), &mut s).unwrap();
+        cundall.evaluate(&o, &kin(sep, 0.2, -0.3, t), &mut hc, 1e-3);
+        assert!((hc.xi + 1e-3).abs() < 1e-15, "Cundall ξ = {}", hc.xi);
+    }
+}
