@@ -9,7 +9,7 @@
 //! Usage: `cargo run --release --example planar_bench -- [steps] [N ...]` (default 200 steps,
 //! N = 1000 10000).
 
-use granula_planar::prelude::*;
+use granula::planar::prelude::*;
 use std::time::Instant;
 
 fn cell(n: usize, particles: Particles) -> Result<Cell, Box<dyn std::error::Error>> {

@@ -25,7 +25,7 @@
 
 mod plot_font;
 
-use granula_planar::prelude::*;
+use granula::planar::prelude::*;
 
 const KN: f64 = 400.0;
 const EPS: f64 = 0.9875;
