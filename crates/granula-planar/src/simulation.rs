@@ -710,16 +710,26 @@ impl Cells {
         };
         let (ox, wx, nx) = axis(domain.x_period(), lo.x, hi.x);
         let (oy, wy, ny) = axis(domain.y_period(), lo.y, hi.y);
-        // Keep the grid to about 2 cells per body at most (open domains with outliers).
-        let (nx, ny, wx, wy) =
-            if nx.saturating_mul(ny) > 4 * n + 16 && domain.x_period().is_none() && domain.y_period().is_none() {
-                let s = (((hi - lo).x * (hi - lo).y / (2 * n + 8) as f64).sqrt()).max(self.range);
-                let nx = ((hi - lo).x / s).floor() as usize + 1;
-                let ny = ((hi - lo).y / s).floor() as usize + 1;
-                (nx, ny, s, s)
-            } else {
-                (nx, ny, wx, wy)
-            };
+        // Keep the grid to about 4 cells per body at most (a body far from the others on an
+        // open axis would otherwise stretch it): widen the open axes' cells, never below
+        // the interaction range.
+        let budget = 4 * n + 16;
+        let (open_x, open_y) = (domain.x_period().is_none(), domain.y_period().is_none());
+        let (nx, ny, wx, wy) = if nx.saturating_mul(ny) <= budget {
+            (nx, ny, wx, wy)
+        } else if open_x && open_y {
+            let s = (((hi - lo).x * (hi - lo).y / (2 * n + 8) as f64).sqrt()).max(self.range);
+            let s = s.max((hi - lo).x.max((hi - lo).y) / 4096.0);
+            (((hi - lo).x / s).floor() as usize + 1, ((hi - lo).y / s).floor() as usize + 1, s, s)
+        } else if open_y {
+            let ny = (budget / nx).max(1);
+            (nx, ny, wx, ((hi - lo).y / ny as f64).max(self.range) * (1.0 + 1e-12))
+        } else if open_x {
+            let nx = (budget / ny).max(1);
+            (nx, ny, ((hi - lo).x / nx as f64).max(self.range) * (1.0 + 1e-12), wy)
+        } else {
+            (nx, ny, wx, wy)
+        };
         self.origin = DVec2::new(ox, oy);
         self.width = DVec2::new(wx, wy);
         self.nx = nx;

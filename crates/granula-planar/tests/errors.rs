@@ -60,3 +60,19 @@ fn bad_parameters_and_bodies_are_named() {
     let err = Simulation::builder(law()).dt(0.0).build().unwrap_err();
     assert!(matches!(err, PlanarError::BadParameter { name: "dt", .. }));
 }
+
+#[test]
+fn a_body_far_away_on_an_open_axis_does_not_blow_up_the_cell_grid() {
+    // Periodic along x, open along y, one disc 1e9 m up: the grid stays small (the step
+    // takes no time and memory worth noticing) and the two near discs still collide.
+    let mut sim = Simulation::builder(law())
+        .domain(Domain::periodic_x(0.0, 10.0))
+        .dt(1e-3)
+        .body(BodyBuilder::disc(0.5).position(DVec2::new(1.0, 0.0)))
+        .body(BodyBuilder::disc(0.5).position(DVec2::new(1.9, 0.0)))
+        .body(BodyBuilder::disc(0.5).position(DVec2::new(1.0, 1e9)))
+        .build()
+        .unwrap();
+    sim.step().unwrap();
+    assert_eq!(sim.contacts().len(), 1);
+}
