@@ -25,10 +25,10 @@
 mod md_dense_scene;
 
 use granula::broadphase::LinkedCells;
+use granula::core::{DVec3, Material, MaterialId, SphereBuilder, World};
 use granula::integrators::{ForceVelocity, VelocityVerlet};
 use granula::laws::{hertz_mindlin, hertz_mindlin_damped};
 use granula::md::{MdConfig, MdSolver};
-use granula::core::{DVec3, Material, MaterialId, SphereBuilder, World};
 use md_dense_scene::{dense_world, DT, SKIN};
 use std::time::Instant;
 

@@ -292,9 +292,12 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
 }
 
 /// A batch of sphere contacts with what the pass needs besides the law's inputs: per lane,
-/// the pair's bodies, its branch vectors and its smaller radius.
+/// the pair's bodies, its branch vectors and its smaller radius, and for a sphere on a wall
+/// its point's feature.
 struct LaneBatch {
     batch: ContactBatch,
+    /// The feature of a wall contact's point, [`SPHERE_LANE`] for two spheres.
+    feature: [u32; BATCH_LANES],
     body1: [u32; BATCH_LANES],
     body2: [u32; BATCH_LANES],
     branch1: [[f64; BATCH_LANES]; 3],
@@ -318,8 +321,45 @@ impl LaneBatch {
         self.branch2[1][l] = b2.y;
         self.branch2[2][l] = b2.z;
         self.r_min[l] = c.radius1.min(c.radius2);
+        self.feature[l] = SPHERE_LANE;
+    }
+
+    /// Appends the contact of wall pair `k` of the block, of geometry `g` and kinematics
+    /// `kin`, with its smaller radius `r_min` (its history is in the block's history slot
+    /// `k` while the batch waits).
+    #[inline(always)]
+    fn push_wall<P>(
+        &mut self,
+        c: &Candidate,
+        k: usize,
+        g: &ContactGeometry,
+        kin: &ContactKinematics<'_, P>,
+        r_min: f64,
+    ) {
+        let l = self.batch.push(
+            kin.normal,
+            kin.overlap,
+            kin.relative_velocity,
+            kin.effective_radius,
+            kin.effective_mass,
+            c.material,
+            k as u32,
+        );
+        self.body1[l] = c.body1;
+        self.body2[l] = c.body2;
+        self.branch1[0][l] = g.branch1.x;
+        self.branch1[1][l] = g.branch1.y;
+        self.branch1[2][l] = g.branch1.z;
+        self.branch2[0][l] = g.branch2.x;
+        self.branch2[1][l] = g.branch2.y;
+        self.branch2[2][l] = g.branch2.z;
+        self.r_min[l] = r_min;
+        self.feature[l] = g.feature;
     }
 }
+
+/// The feature mark of a lane between two spheres.
+const SPHERE_LANE: u32 = u32::MAX;
 
 thread_local! {
     /// The lane batch of [`block_pass_batched`], reused from block to block on each thread.
@@ -350,6 +390,7 @@ fn block_pass_batched<L: ContactLaw, S: LoadSink>(
     let mut lb = LANE_BATCH.with(|s| s.borrow_mut().take()).unwrap_or_else(|| {
         Box::new(LaneBatch {
             batch: ContactBatch::default(),
+            feature: [SPHERE_LANE; BATCH_LANES],
             body1: [0; BATCH_LANES],
             body2: [0; BATCH_LANES],
             branch1: [[0.0; BATCH_LANES]; 3],
@@ -362,8 +403,22 @@ fn block_pass_batched<L: ContactLaw, S: LoadSink>(
     let (position, velocity, spin) = (&b.position[..], &b.velocity[..], &b.angular_velocity[..]);
     for (k, c) in candidates.iter().enumerate() {
         if c.kind != PairKind::Spheres {
-            run_lanes(input, base, &mut lb, histories, stored, sink, &mut summary);
-            other_pair(input, base + k, c, &mut points[k], sink, &mut summary, &mut failure);
+            if c.kind == PairKind::Wall && !S::RECORDS {
+                wall_lane(
+                    input,
+                    base,
+                    k,
+                    c,
+                    &mut lb,
+                    (&mut *histories, &mut *stored, &mut *points),
+                    sink,
+                    &mut summary,
+                    &mut failure,
+                );
+            } else {
+                run_lanes(input, base, &mut lb, (&mut *histories, &mut *stored, &mut *points), sink, &mut summary);
+                other_pair(input, base + k, c, &mut points[k], sink, &mut summary, &mut failure);
+            }
             continue;
         }
         let (i, j) = (c.body1 as usize, c.body2 as usize);
@@ -375,7 +430,7 @@ fn block_pass_batched<L: ContactLaw, S: LoadSink>(
             if stored[k] != 0.0 {
                 // As on the scalar path: a loaded spring that opens is booked as sliding,
                 // after the contacts before it.
-                run_lanes(input, base, &mut lb, histories, stored, sink, &mut summary);
+                run_lanes(input, base, &mut lb, (&mut *histories, &mut *stored, &mut *points), sink, &mut summary);
                 summary.dissipated.sliding += stored[k];
                 stored[k] = 0.0;
             }
@@ -394,7 +449,7 @@ fn block_pass_batched<L: ContactLaw, S: LoadSink>(
         let gap = dist - r1 - r2;
         if gap >= 0.0 {
             // Within the margin without overlap: the scalar law, in its place.
-            run_lanes(input, base, &mut lb, histories, stored, sink, &mut summary);
+            run_lanes(input, base, &mut lb, (&mut *histories, &mut *stored, &mut *points), sink, &mut summary);
             scalar_sphere_pair(input, base + k, c, &mut histories[k], &mut stored[k], sink, &mut summary);
             continue;
         }
@@ -408,13 +463,60 @@ fn block_pass_batched<L: ContactLaw, S: LoadSink>(
         }
         lb.push(c, k, normal, gap, b1, b2, v);
         if lb.batch.is_full() {
-            run_lanes(input, base, &mut lb, histories, stored, sink, &mut summary);
+            run_lanes(input, base, &mut lb, (&mut *histories, &mut *stored, &mut *points), sink, &mut summary);
         }
     }
-    run_lanes(input, base, &mut lb, histories, stored, sink, &mut summary);
+    run_lanes(input, base, &mut lb, (&mut *histories, &mut *stored, &mut *points), sink, &mut summary);
     LANE_BATCH.with(|s| *s.borrow_mut() = Some(lb));
     summary.failed = failure;
     summary
+}
+
+/// A sphere on a wall in the batched pass: a contact with one point continuing the pair's
+/// only point (or a new one) joins the lanes, its history moved into the block's history
+/// slot `k` (unused by pairs that are not two spheres) until the batch has run; everything
+/// else takes the general wall path ([`wall_pair`]'s merge) in its place, after the lanes
+/// before it. The same geometry, kinematics and bookings as [`wall_pair`], so the same bits.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn wall_lane<L: ContactLaw, S: LoadSink>(
+    input: &PassInput<'_, L>,
+    base: usize,
+    k: usize,
+    c: &Candidate,
+    lb: &mut LaneBatch,
+    (histories, stored, points): BlockState<'_, L::History>,
+    sink: &mut S,
+    summary: &mut BlockSummary,
+    failure: &mut Option<NarrowphaseError>,
+) {
+    let b = input.bodies;
+    let (i, j) = (c.body1 as usize, c.body2 as usize);
+    let p = base + k;
+    match wall_geometry(b, i, j, c.margin) {
+        Err(e) => {
+            failure.get_or_insert(e);
+            sink.none(p);
+        }
+        Ok(None) if points[k].is_empty() => sink.none(p),
+        Ok(Some(g))
+            if g.gap < 0.0 && points[k].len() <= 1 && points[k].first().is_none_or(|s| s.feature == g.feature) =>
+        {
+            histories[k] = points[k].first().map_or_else(Default::default, |s| s.history);
+            let kin = kinematics(input, c, &g, false);
+            lb.push_wall(c, k, &g, &kin, b.radius[i].min(b.radius[j]));
+            if lb.batch.is_full() {
+                run_lanes(input, base, lb, (&mut *histories, &mut *stored, &mut *points), sink, summary);
+            }
+        }
+        Ok(found) => {
+            run_lanes(input, base, lb, (&mut *histories, &mut *stored, &mut *points), sink, summary);
+            match merge_points(input, p, c, &mut points[k], found.as_slice(), sink, summary) {
+                Some(load) => sink.add(p, i, j, load),
+                None => sink.none(p),
+            }
+        }
+    }
 }
 
 /// The scalar law for sphere pair `p` of candidate `c`, inside its margin (committed pass).
@@ -447,8 +549,7 @@ fn run_lanes<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     base: usize,
     lb: &mut LaneBatch,
-    histories: &mut [L::History],
-    stored: &mut [f64],
+    (histories, stored, points): BlockState<'_, L::History>,
     sink: &mut S,
     summary: &mut BlockSummary,
 ) {
@@ -465,8 +566,25 @@ fn run_lanes<L: ContactLaw, S: LoadSink>(
         let b1 = DVec3::new(lb.branch1[0][l], lb.branch1[1][l], lb.branch1[2][l]);
         let b2 = DVec3::new(lb.branch2[0][l], lb.branch2[1][l], lb.branch2[2][l]);
         // `branch_load` with no pure couple (the batched laws have none).
-        let load = PairLoad { force, torque1: -b1.cross(force) - DVec3::ZERO, torque2: b2.cross(force) + DVec3::ZERO };
+        let mut load =
+            PairLoad { force, torque1: -b1.cross(force) - DVec3::ZERO, torque2: b2.cross(force) + DVec3::ZERO };
         let (i, j) = (lb.body1[l] as usize, lb.body2[l] as usize);
+        if lb.feature[l] == SPHERE_LANE {
+            stored[k] = bt.stored[l];
+        } else {
+            // A wall contact: its one point takes the new history (the slot is left at the
+            // default, as for every pair that is not two spheres), and its load is the sum
+            // of its points' loads from zero, as in `merge_points`.
+            let history = std::mem::take(&mut histories[k]);
+            let list = &mut points[k];
+            list.clear();
+            list.push(PointState { feature: lb.feature[l], history, stored: bt.stored[l] });
+            load = PairLoad {
+                force: DVec3::ZERO + load.force,
+                torque1: DVec3::ZERO + load.torque1,
+                torque2: DVec3::ZERO + load.torque2,
+            };
+        }
         sink.add(base + k, i, j, load);
         if S::RECORDS {
             let c = &input.candidates[base + k];
@@ -486,7 +604,6 @@ fn run_lanes<L: ContactLaw, S: LoadSink>(
             sink.record(base + k, record(c, &g, bt.velocity_of(l), &cf));
         }
         // `BlockSummary::book` (the other mechanisms add zeros).
-        stored[k] = bt.stored[l];
         summary.dissipated.normal += bt.dissipated_normal[l];
         summary.dissipated.sliding += bt.dissipated_sliding[l];
         summary.stored += bt.stored[l];
