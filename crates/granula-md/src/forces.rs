@@ -298,16 +298,21 @@ struct LaneBatch {
     batch: ContactBatch,
     /// The feature of a wall contact's point, [`SPHERE_LANE`] for two spheres.
     feature: [u32; BATCH_LANES],
+    /// Dense index of body 1.
     body1: [u32; BATCH_LANES],
+    /// Dense index of body 2.
     body2: [u32; BATCH_LANES],
+    /// Branch vector of body 1 (x, y, z rows).
     branch1: [[f64; BATCH_LANES]; 3],
+    /// Branch vector of body 2 (x, y, z rows).
     branch2: [[f64; BATCH_LANES]; 3],
+    /// The smaller radius of the pair (for the largest overlap ratio).
     r_min: [f64; BATCH_LANES],
 }
 
 impl LaneBatch {
-    /// Appends the contact of pair `k` of the block (bodies `i`, `j`) with its normal,
-    /// overlap, branch vectors, relative velocity and pair constants.
+    /// Appends the contact of sphere pair `k` of the block (candidate `c`) with its normal,
+    /// gap (< 0), branch vectors, relative velocity and the candidate's pair constants.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn push(&mut self, c: &Candidate, k: usize, normal: DVec3, gap: f64, b1: DVec3, b2: DVec3, velocity: DVec3) {
@@ -367,13 +372,14 @@ thread_local! {
 }
 
 /// [`block_pass`] for a law with a batched form ([`ContactLaw::batches`]): the overlapping
-/// sphere pairs fill the lanes of a batch directly from the candidate list (geometry,
-/// branch vectors and relative velocity computed as they are pushed), the law runs on the
-/// full batch ([`ContactLaw::force_batch`]) and the loads and bookings are handed out from
-/// the lanes in lane order, which is the pair order of the contacts. Everything else is
-/// done at once, except what must keep its place in the order of the sums (a wall or
-/// general pair, a pair within its margin without overlap, a pair that opens with stored
-/// energy): the lanes are run before it. So every body's loads and every summary field are
+/// sphere pairs and the one-point sphere-wall contacts ([`wall_lane`]) fill the lanes of a
+/// batch directly from the candidate list (geometry, branch vectors and relative velocity
+/// computed as they are pushed), the law runs on the full batch
+/// ([`ContactLaw::force_batch`]) and the loads and bookings are handed out from the lanes
+/// in lane order, which is the pair order of the contacts. Everything else is done at
+/// once, except what must keep its place in the order of the sums (a general pair, a wall
+/// pair that is not a lane, a pair within its margin without overlap, a pair that opens
+/// with stored energy): the lanes are run before it. So every body's loads and every summary field are
 /// summed in the scalar path's order, and with a batched form that equals the scalar law
 /// to the bit (the built-in ones) the two paths give the same bits.
 fn block_pass_batched<L: ContactLaw, S: LoadSink>(
@@ -500,7 +506,10 @@ fn wall_lane<L: ContactLaw, S: LoadSink>(
         }
         Ok(None) if points[k].is_empty() => sink.none(p),
         Ok(Some(g))
-            if g.gap < 0.0 && points[k].len() <= 1 && points[k].first().is_none_or(|s| s.feature == g.feature) =>
+            if g.gap < 0.0
+                && g.feature != SPHERE_LANE
+                && points[k].len() <= 1
+                && points[k].first().is_none_or(|s| s.feature == g.feature) =>
         {
             histories[k] = points[k].first().map_or_else(Default::default, |s| s.history);
             let kin = kinematics(input, c, &g, false);
