@@ -11,11 +11,21 @@
 //! `GRANULA_VECTOR_WIDTH=avx2` or `portable` caps the vector width of the batched contact
 //! law (`granula_laws::batched::vector_width`), to measure the narrower paths. Besides wall time it prints the process CPU time per particle-step, which
 //! is the figure to trust on a loaded machine.
+//!
+//! **Generated packings.** An N other than 1000, 8000 or 27000 (for example 1000000) builds a
+//! dense lattice packing in memory instead of reading a file: m = ⌈∛N⌉ spheres a side
+//! (m³ in all) of radius 0.5 mm on a simple cubic lattice of spacing 2r(1 − 10⁻³), each
+//! centre jittered by a deterministic uniform offset of at most ±2·10⁻⁴ r per coordinate,
+//! in the same open box, material, law and step as the packings. Every sphere overlaps its
+//! lattice neighbours by about 10⁻³ r (close to the settled packings' typical overlaps), so
+//! it has about 3 contacts per sphere (the settled packings: 2.4). The process's peak
+//! resident memory (`/usr/bin/time -f %M`) divided by N gives the memory per particle.
 
 #[path = "../benches/md_dense/mod.rs"]
 mod md_dense_scene;
 
 use granula::broadphase::LinkedCells;
+use granula::core::{DVec3, Material, MaterialId, SphereBuilder, World};
 use granula::integrators::{ForceVelocity, VelocityVerlet};
 use granula::laws::{hertz_mindlin, hertz_mindlin_damped};
 use granula::md::{MdConfig, MdSolver};
@@ -34,12 +44,83 @@ fn process_cpu_seconds() -> f64 {
     (tick(11) + tick(12)) / 100.0
 }
 
-type RunResult = (f64, f64, f64, usize, u64);
+/// Radius of the generated lattice's spheres (m), as in the packings.
+const LATTICE_RADIUS: f64 = 5e-4;
 
-/// One timed run; returns (wall ns and CPU ns per particle-step, kinetic energy, contacts
+/// A uniform number in [−1, 1) from the counter `k` (SplitMix64), for the lattice's
+/// deterministic jitter.
+fn jitter(k: u64) -> f64 {
+    let mut z = k.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+/// The generated dense lattice packing of about `n` spheres (see the header), numbered
+/// layer by layer, in the packings' box and material.
+fn lattice_world(n: usize) -> Result<World, Box<dyn std::error::Error>> {
+    let m = (n as f64).cbrt().ceil() as usize;
+    let r = LATTICE_RADIUS;
+    let a = 2.0 * r * (1.0 - 1e-3);
+    let l = m as f64 * a;
+    let material = Material {
+        name: "glass".into(),
+        density: 2500.0,
+        friction: 0.5,
+        restitution: 0.5,
+        young_modulus: 1e7,
+        poisson_ratio: 0.3,
+        ..Material::default()
+    };
+    let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).build()?;
+    w.insert_open_box(DVec3::ZERO, l, l, MaterialId(0))?;
+    for k in 0..m {
+        for j in 0..m {
+            for i in 0..m {
+                let id = ((k * m + j) * m + i) as u64 * 3;
+                let e = 2e-4 * r;
+                let x = DVec3::new(
+                    (i as f64 + 0.5) * a + e * jitter(id),
+                    (j as f64 + 0.5) * a + e * jitter(id + 1),
+                    // Resting on the floor with the same overlap as between neighbours.
+                    r * (1.0 - 1e-3) + k as f64 * a + e * jitter(id + 2),
+                );
+                w.insert(SphereBuilder::new(r, x).build()?)?;
+            }
+        }
+    }
+    w.accept_overlaps();
+    Ok(w)
+}
+
+/// The packing of `n` spheres from `benches/data`, or a generated lattice for other sizes.
+fn world_of(n: usize) -> Result<World, Box<dyn std::error::Error>> {
+    if [1000, 8000, 27000].contains(&n) {
+        dense_world(n)
+    } else {
+        lattice_world(n)
+    }
+}
+
+/// Peak resident memory of the process so far (bytes, `VmHWM` of `/proc/self/status`), or
+/// NaN where that file does not exist.
+fn peak_rss_bytes() -> f64 {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else { return f64::NAN };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(f64::NAN, |kb| kb * 1024.0)
+}
+
+type RunResult = (usize, f64, f64, f64, usize, u64);
+
+/// One timed run; returns (spheres, wall ns and CPU ns per particle-step, kinetic energy, contacts
 /// at the end, broadphase rebuilds).
 fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std::error::Error>> {
-    let mut world = dense_world(n)?;
+    let mut world = world_of(n)?;
+    let n = world.bodies.len() - 5;
     let config = MdConfig { skin: SKIN, threads: Some(threads), ..Default::default() };
     // `MD_BENCH_LAW=damped` adds the tangential dashpot of LIGGGHTS' hertz/history model.
     let law = match std::env::var("MD_BENCH_LAW").as_deref() {
@@ -63,7 +144,7 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
     let ns = start.elapsed().as_secs_f64() * per;
     let cpu_ns = (process_cpu_seconds() - cpu0) * per;
     eprintln!("candidate pairs: {}", solver.candidate_pairs());
-    Ok((ns, cpu_ns, world.kinetic_energy(), contacts, solver.rebuilds()))
+    Ok((n, ns, cpu_ns, world.kinetic_energy(), contacts, solver.rebuilds()))
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -71,10 +152,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let steps = args.first().copied().unwrap_or(2000);
     let sizes = if args.len() > 1 { args[1..].to_vec() } else { vec![1000, 8000, 27000] };
     println!(
-        "{:>6} {:>7} {:>10} {:>10} {:>9} {:>13} {:>9} {:>8}",
-        "N", "threads", "wall ns", "CPU ns", "speed-up", "E_k (J)", "contacts", "rebuilds"
+        "{:>7} {:>7} {:>10} {:>10} {:>9} {:>13} {:>9} {:>8} {:>10}",
+        "N", "threads", "wall ns", "CPU ns", "speed-up", "E_k (J)", "contacts", "rebuilds", "peak B/N"
     );
-    println!("(ns per particle-step; speed-up from wall time against 1 thread)");
+    println!(
+        "(ns per particle-step; speed-up from wall time against 1 thread; peak B/N: the process's \
+         peak resident memory so far over N)"
+    );
     for &n in &sizes {
         let mut single = f64::NAN;
         let thread_counts: Vec<usize> = match std::env::var("MD_BENCH_THREADS") {
@@ -82,12 +166,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Err(_) => vec![1, 2],
         };
         for threads in thread_counts {
-            let (ns, cpu, ek, contacts, rebuilds) = run(n, threads, steps)?;
+            let (n, ns, cpu, ek, contacts, rebuilds) = run(n, threads, steps)?;
             if threads == 1 {
                 single = ns;
             }
+            let per = peak_rss_bytes() / n as f64;
             println!(
-                "{n:>6} {threads:>7} {ns:>10.1} {cpu:>10.1} {:>9.2} {ek:>13.6e} {contacts:>9} {rebuilds:>8}",
+                "{n:>7} {threads:>7} {ns:>10.1} {cpu:>10.1} {:>9.2} {ek:>13.6e} {contacts:>9} {rebuilds:>8} {per:>10.0}",
                 single / ns
             );
         }

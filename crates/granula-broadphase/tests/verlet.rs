@@ -178,3 +178,43 @@ fn invalid_parameters_are_errors_naming_the_parameter() {
     let e = LinkedCells::new().with_cell_size(granula_broadphase::CellSize::MeanBody { factor: -2.0 }).unwrap_err();
     assert!(e.to_string().contains("cell_size.factor = -2"), "{e}");
 }
+
+/// `update_with_checked` takes the same decisions as the full test when the caller's
+/// guarantee holds: 190 "spheres" whose boxes stay within a quarter of the skin of where
+/// they were at the last rebuild (inside their references, which allow half the skin), and
+/// 10 listed bodies that drift by 0.3 of half the skin per step and so force rebuilds.
+#[test]
+fn the_checked_update_rebuilds_when_the_full_test_does() {
+    use rand::Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let (n, listed, skin) = (200usize, 10usize, 0.2);
+    let half = DVec3::splat(0.5);
+    let mut centre: Vec<DVec3> = (0..n)
+        .map(|_| DVec3::new(rng.random_range(0.0..8.0), rng.random_range(0.0..8.0), rng.random_range(0.0..8.0)))
+        .collect();
+    let mut at_rebuild = centre.clone();
+    let others: Vec<u32> = (0..listed as u32).collect();
+    let skip = vec![false; n];
+    let mut full = VerletPairs::new(BruteForce, skin).unwrap();
+    let mut checked = VerletPairs::new(BruteForce, skin).unwrap();
+    let mut rebuilds = 0;
+    for step in 0..200 {
+        let boxes: Vec<Aabb> = centre.iter().map(|c| Aabb::around(*c, half)).collect();
+        let a = full.update_boxes(&boxes, &skip);
+        let b = checked.update_with_checked(n, &others, |i| boxes[i], |i| skip[i]);
+        assert_eq!(a, b, "rebuild decision at step {step}");
+        assert_eq!(full.pairs(), checked.pairs(), "pairs at step {step}");
+        if a {
+            rebuilds += 1;
+            at_rebuild.clone_from(&centre);
+        }
+        for (i, c) in centre.iter_mut().enumerate() {
+            let mut r = || rng.random_range(-1.0..1.0);
+            let jitter = DVec3::new(r(), r(), r());
+            *c = if i < listed { *c + jitter * (0.3 * 0.5 * skin) } else { at_rebuild[i] + jitter * (0.25 * skin) };
+        }
+    }
+    // The listed bodies' drift must have forced rebuilds for the comparison to mean anything
+    // (a random walk of 0.03 per step leaves a ±0.1 reference in a few tens of steps).
+    assert!(rebuilds > 3, "{rebuilds} rebuilds");
+}

@@ -105,6 +105,8 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) prev_orientation: Vec<DQuat>,
     /// Positions at the last rebuild of the candidate list (the spheres' Verlet criterion).
     pub(crate) reference_position: Vec<DVec3>,
+    /// Scratch of the skin check: the bodies that are not spheres.
+    other_bodies: Vec<u32>,
     /// Handles of the bodies, in dense order, when the solver was last primed: the body set
     /// its candidate list and per-body columns refer to.
     pub(crate) primed_handles: Vec<BodyHandle>,
@@ -158,6 +160,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             prev_angular_velocity: Vec::new(),
             prev_orientation: Vec::new(),
             reference_position: Vec::new(),
+            other_bodies: Vec::new(),
             primed_handles: Vec::new(),
             rotation: Vec::new(),
             primed_version: None,
@@ -271,23 +274,29 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         if moved {
             self.verlet.invalidate();
         }
-        let rebuilt = if self.max_range > 0.0 {
-            let grow = 0.5 * self.max_range;
-            self.verlet.update_with(
-                bodies.len(),
-                |i| {
-                    let r = bodies.radius[i];
-                    let b =
-                        if r.is_finite() { Aabb::around(bodies.position[i], DVec3::splat(r)) } else { bodies.aabb(i) };
+        // The spheres have not moved by half the skin, so their boxes are inside their
+        // reference boxes (each coordinate of the centre has moved by at most half the
+        // skin): the skin layer tests only the other bodies' boxes (and every skip flag).
+        self.other_bodies.clear();
+        self.other_bodies
+            .extend(bodies.radius.iter().enumerate().filter(|(_, r)| !r.is_finite()).map(|(i, _)| i as u32));
+        let grow = 0.5 * self.max_range;
+        let rebuilt = self.verlet.update_with_checked(
+            bodies.len(),
+            &self.other_bodies,
+            |i| {
+                let r = bodies.radius[i];
+                let b = if r.is_finite() { Aabb::around(bodies.position[i], DVec3::splat(r)) } else { bodies.aabb(i) };
+                // Grown by half the largest law range when the law has one (the skin
+                // layer's own `update` otherwise: the same boxes).
+                if grow > 0.0 {
                     b.inflated(grow)
-                },
-                |i| bodies.motion[i] != MotionKind::Dynamic,
-            )
-        } else {
-            // Same boxes and skip flags (non-dynamic bodies never pair together), built by
-            // the skin layer itself.
-            self.verlet.update(bodies)
-        };
+                } else {
+                    b
+                }
+            },
+            |i| bodies.motion[i] != MotionKind::Dynamic,
+        );
         if !rebuilt {
             return false;
         }

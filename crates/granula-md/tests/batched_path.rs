@@ -1,7 +1,8 @@
 //! The batched (vector) path of the force pass against the scalar path: the same law run
 //! through its batched form and, wrapped so that it offers none, through `ContactLaw::force`
 //! per contact, gives the same bits (positions, velocities, spins, the energy ledger and the
-//! step reports), on one and two threads; the lean wall path is taken by both.
+//! step reports), on one, two and three threads; the sphere-wall contacts join the batch on
+//! the batched path and take the lean wall path on the scalar one.
 
 use granula_broadphase::LinkedCells;
 use granula_core::SphereBuilder;
@@ -89,7 +90,8 @@ fn same_on_both_paths<L: ContactLaw + Clone>(law: L) {
     // sphere on average over the run once settled.
     assert!(contacts > 1000 * steps / 2, "{contacts} contacts over {steps} steps");
     assert_eq!(batched, run(ScalarOnly(law.clone()), 1, steps).0, "batched against scalar");
-    assert_eq!(batched, run(law, 2, steps).0, "batched on 1 and 2 threads");
+    assert_eq!(batched, run(law.clone(), 2, steps).0, "batched on 1 and 2 threads");
+    assert_eq!(batched, run(law, 3, steps).0, "batched on 1 and 3 threads");
 }
 
 #[test]
