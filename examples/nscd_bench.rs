@@ -38,7 +38,7 @@ mod md_dense_scene;
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
-use granula::nscd::{Criterion, NscdConfig, NscdSolver, SubspaceCorrection, SweepOrder};
+use granula::nscd::{Criterion, NewtonSettings, NscdConfig, Preconditioner, NscdSolver, SubspaceCorrection, SweepOrder};
 use granula_validation::scenes::dense_packing;
 use std::io::BufReader;
 use std::time::Instant;
@@ -143,8 +143,14 @@ fn cd_versus_md() {
 
 /// The methods compared by `--converge`: name, order, relaxation ω (−1: ω = 1 with
 /// Nesterov momentum; −2: ω = 1 with the subspace correction of [`SubspaceCorrection`]'s
-/// defaults).
+/// defaults; −3: ω = 1 with the nonsmooth Newton method, `NSCD_BENCH_NEWTON=warm,fallback,gmres`
+/// sets its sweeps and GMRES iterations, `NSCD_BENCH_PRE=bj|gs|sgs` its preconditioner).
 const METHODS: &[(&str, SweepOrder, f64)] = &[
+    ("newton + random", SweepOrder::Random, -3.0),
+    ("newton + coloured", SweepOrder::Coloured, -3.0),
+    ("newton + forward", SweepOrder::Forward, -3.0),
+    ("coloured", SweepOrder::Coloured, 1.0),
+    ("coloured + momentum", SweepOrder::Coloured, -1.0),
     ("random + subspace CG", SweepOrder::Random, -2.0),
     ("forward + subspace CG", SweepOrder::Forward, -2.0),
     ("random + momentum", SweepOrder::Random, -1.0),
@@ -171,18 +177,34 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
         }
         None => SubspaceCorrection::default(),
     };
+    let newton = match std::env::var("NSCD_BENCH_NEWTON").ok() {
+        Some(v) => {
+            let f: Vec<u32> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+            NewtonSettings { warm_sweeps: f[0], fallback_sweeps: f[1], gmres_iterations: f[2], ..Default::default() }
+        }
+        None => NewtonSettings::default(),
+    };
+    let preconditioner = match std::env::var("NSCD_BENCH_PRE").as_deref() {
+        Ok("bj") => Preconditioner::BlockJacobi,
+        Ok("gs") => Preconditioner::GaussSeidel,
+        _ => Preconditioner::SymmetricGaussSeidel,
+    };
+    let newton = NewtonSettings { preconditioner, ..newton };
     let config = NscdConfig {
         criterion,
         sweep: order,
         relaxation: omega.max(1.0),
         momentum: omega == -1.0,
         correction: (omega == -2.0).then_some(correction),
+        newton: (omega == -3.0).then_some(newton),
         ..Default::default()
     };
     let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
     let t0 = Instant::now();
+    let c0 = process_cpu_time().unwrap_or(0.0);
     let report = w.step(&mut solver, 1e-4).unwrap();
     let wall = t0.elapsed().as_secs_f64();
+    let cpu = process_cpu_time().unwrap_or(0.0) - c0;
     let b = &world.bodies;
     let mut weight = 0.0;
     for i in 0..b.len() {
@@ -202,7 +224,9 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
     Converged {
         sweeps: report.iterations,
         cg: solver.last_cg_iterations(),
+        newton: solver.last_newton_work(),
         wall,
+        cpu,
         residual: report.residual,
         natural: solver.natural_map_residual().unwrap_or(f64::NAN),
         floor: floor / 1e-4 / weight,
@@ -215,8 +239,12 @@ struct Converged {
     sweeps: u32,
     /// Conjugate-gradient iterations of the subspace corrections (each about a sweep).
     cg: u32,
+    /// Newton's work: sweeps, accepted Newton steps, W products.
+    newton: (u32, u32, u32),
     /// Wall time of the step (s).
     wall: f64,
+    /// CPU time of the process during the step (s, all threads).
+    cpu: f64,
     /// The criterion's residual.
     residual: f64,
     /// Siconos' natural-map residual of the final impulses.
@@ -285,8 +313,8 @@ fn main() {
                     }
                     let r = converge(&world, order, omega, criterion);
                     println!(
-                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  wall {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
-                        r.sweeps, r.cg, r.wall, r.residual, r.natural, r.floor
+                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  newton (sweeps, steps, products) {:?}  wall {:8.3} s  cpu {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
+                        r.sweeps, r.cg, r.newton, r.wall, r.cpu, r.residual, r.natural, r.floor
                     );
                 }
             }
