@@ -23,7 +23,7 @@
 //!
 //! `--natural` makes `--converge` stop on Siconos' natural-map residual instead of the local
 //! criterion (the comparison with Siconos uses it); `NSCD_BENCH_ONLY=NAME` runs the methods
-//! whose name contains NAME; `NSCD_BENCH_CG=every,iterations` sets the subspace correction.
+//! whose name contains NAME (`=NAME`: the one named NAME); `NSCD_BENCH_EPS=E` one tolerance; `NSCD_BENCH_CG=every,iterations` sets the subspace correction.
 //!
 //! With `--export DIR`, it solves the first step of each packing to the natural map 1e-6 and
 //! writes its problem (W, q, μ and the solution) to `DIR/dense_N.raw` in the `fc3d_raw`
@@ -67,6 +67,9 @@ fn process_cpu_time() -> Option<f64> {
 fn copy(w: &World) -> World {
     let mut c = World::builder().gravity(w.gravity).material(w.materials.materials()[0].clone()).build().unwrap();
     c.bodies = w.bodies.clone();
+    // The packings come from MD and overlap by up to about 1 % of a radius (dense_27000):
+    // accepted as `dense_packing` does.
+    c.accept_overlaps();
     c
 }
 
@@ -144,7 +147,7 @@ fn cd_versus_md() {
 /// The methods compared by `--converge`: name, order, relaxation ω (−1: ω = 1 with
 /// Nesterov momentum; −2: ω = 1 with the subspace correction of [`SubspaceCorrection`]'s
 /// defaults; −3: ω = 1 with the nonsmooth Newton method, `NSCD_BENCH_NEWTON=warm,fallback,gmres`
-/// sets its sweeps and GMRES iterations, `NSCD_BENCH_PRE=bj|gs|sgs` its preconditioner).
+/// sets its sweeps and GMRES iterations, `NSCD_BENCH_PRE=bj|gs|sgs` its preconditioner, `NSCD_BENCH_LAMBDA` its regularization).
 const METHODS: &[(&str, SweepOrder, f64)] = &[
     ("newton + random", SweepOrder::Random, -3.0),
     ("newton + coloured", SweepOrder::Coloured, -3.0),
@@ -185,11 +188,13 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
         None => NewtonSettings::default(),
     };
     let preconditioner = match std::env::var("NSCD_BENCH_PRE").as_deref() {
-        Ok("bj") => Preconditioner::BlockJacobi,
+        Ok("sgs") => Preconditioner::SymmetricGaussSeidel,
         Ok("gs") => Preconditioner::GaussSeidel,
-        _ => Preconditioner::SymmetricGaussSeidel,
+        _ => Preconditioner::BlockJacobi,
     };
-    let newton = NewtonSettings { preconditioner, ..newton };
+    let regularization =
+        std::env::var("NSCD_BENCH_LAMBDA").ok().and_then(|v| v.parse().ok()).unwrap_or(newton.regularization);
+    let newton = NewtonSettings { preconditioner, regularization, ..newton };
     let config = NscdConfig {
         criterion,
         sweep: order,
@@ -253,12 +258,18 @@ struct Converged {
     floor: f64,
 }
 
+/// The sweep cap of `--export` (`NSCD_EXPORT_CAP`, default 20000): the problem (W, q, μ)
+/// does not depend on it, only the stored solution does.
+fn export_cap() -> u32 {
+    std::env::var("NSCD_EXPORT_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(20000)
+}
+
 /// Solves the first step of `world` to the natural-map residual 1e-6 (forward sweep with
-/// momentum, cap 20000) and writes its problem (W, q, μ, r, u) to `path` for Siconos.
+/// momentum, cap `export_cap()`) and writes its problem (W, q, μ, r, u) to `path` for Siconos.
 fn export(world: &World, path: &str) {
     let mut w = copy(world);
     let config = NscdConfig {
-        criterion: Criterion::NaturalMap { epsilon: 1e-6, max_iterations: 20000 },
+        criterion: Criterion::NaturalMap { epsilon: 1e-6, max_iterations: export_cap() },
         sweep: SweepOrder::Forward,
         momentum: true,
         ..Default::default()
@@ -301,14 +312,25 @@ fn main() {
         for n in sizes {
             let world = load(n);
             let natural = std::env::args().any(|a| a == "--natural");
-            for &eps in &[1e-4, 1e-6] {
+            // `NSCD_BENCH_EPS=1e-4` runs one tolerance only.
+            let tolerances: Vec<f64> = match std::env::var("NSCD_BENCH_EPS").ok().and_then(|v| v.parse().ok()) {
+                Some(e) => vec![e],
+                None => vec![1e-4, 1e-6],
+            };
+            for &eps in &tolerances {
                 let criterion = if natural {
                     Criterion::NaturalMap { epsilon: eps, max_iterations: cap }
                 } else {
                     Criterion::LocalRelative { epsilon: eps, cutoff: 1e-9, max_iterations: cap }
                 };
                 for &(name, order, omega) in METHODS {
-                    if only.as_deref().is_some_and(|o| !name.contains(o)) {
+                    // `=NAME` selects one method by its exact name.
+                    let skip = match only.as_deref() {
+                        Some(o) if o.starts_with('=') => name != &o[1..],
+                        Some(o) => !name.contains(o),
+                        None => false,
+                    };
+                    if skip {
                         continue;
                     }
                     let r = converge(&world, order, omega, criterion);

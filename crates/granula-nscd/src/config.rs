@@ -169,6 +169,13 @@ impl NscdConfig {
                     return Err(NscdError::InvalidSetting { param, value: 0.0, expected: ">= 1" });
                 }
             }
+            if !(n.regularization >= 0.0 && n.regularization.is_finite()) {
+                return Err(NscdError::InvalidSetting {
+                    param: "regularization",
+                    value: n.regularization,
+                    expected: "finite and >= 0",
+                });
+            }
             if !(n.forcing > 0.0 && n.forcing < 1.0) {
                 return Err(NscdError::InvalidSetting { param: "forcing", value: n.forcing, expected: "in (0, 1)" });
             }

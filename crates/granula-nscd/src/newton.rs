@@ -53,12 +53,21 @@ pub struct NewtonSettings {
     pub line_search_steps: u32,
     /// Preconditioner of the GMRES iterations.
     pub preconditioner: Preconditioner,
+    /// Proximal regularization λ ≥ 0 of the Newton matrix: (A + B (W + λ D)) Δr = −Φ with D
+    /// the diagonal of the blocks W_αα. Φ is unchanged (the solution is the same); the
+    /// shifted matrix is nonsingular on a hyperstatic contact set, whose self-stresses
+    /// (the null space of W) otherwise stall GMRES (an inexact Newton direction, Levenberg-
+    /// Marquardt style). 0: the plain generalized Jacobian. Default 0.1, the best of
+    /// 0, 1e-3, 1e-2, 0.1, 0.3 and 1 on dense_1000 (docs/contact-dynamics.md).
+    pub regularization: f64,
 }
 
 /// Preconditioner of the Newton system (A + B W) Δr = −Φ.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Preconditioner {
-    /// Block Jacobi: (A_α + B_α W_αα)⁻¹ per contact (3×3).
+    /// Block Jacobi: (A_α + B_α W_αα)⁻¹ per contact (3×3). The default: on dense_1000 the
+    /// Gauss-Seidel preconditioners cost more per GMRES iteration than they save.
+    #[default]
     BlockJacobi,
     /// One forward block Gauss-Seidel sweep on the linear system from zero (Saad 2nd ed.
     /// §10.2, SOR/SSOR preconditioning with ω = 1), W applied through the bodies as in the
@@ -66,7 +75,6 @@ pub enum Preconditioner {
     GaussSeidel,
     /// A forward then a backward block Gauss-Seidel sweep (symmetric Gauss-Seidel, Saad
     /// §10.2): about two sweeps per GMRES iteration on top of the product.
-    #[default]
     SymmetricGaussSeidel,
 }
 
@@ -78,7 +86,8 @@ impl Default for NewtonSettings {
             gmres_iterations: 30,
             forcing: 0.1,
             line_search_steps: 12,
-            preconditioner: Preconditioner::default(),
+            preconditioner: Preconditioner::BlockJacobi,
+            regularization: 0.1,
         }
     }
 }
@@ -185,8 +194,10 @@ pub(crate) struct NewtonWork {
     law: Vec<(f64, f64)>,
     /// Per contact: the weights ρ.
     rho: Vec<DVec3>,
-    /// Per contact: the Delassus block W_αα.
+    /// Per contact: the Delassus block W_αα + λ D_α (the regularized diagonal block).
     w_block: Vec<DMat3>,
+    /// Per contact: λ D_α, the regularization's diagonal.
+    shift: Vec<DVec3>,
     /// Shifted local velocities u at the current iterate.
     u: Vec<DVec3>,
     /// Φ at the current iterate.
@@ -212,8 +223,6 @@ pub(crate) struct NewtonWork {
     sn: Vec<f64>,
     g: Vec<f64>,
     y: Vec<f64>,
-    /// Residual reduction of the last GMRES solve.
-    gmres_ratio: f64,
 }
 
 /// What one Newton step did.
@@ -273,7 +282,7 @@ impl NewtonWork {
                 }
                 for (k, c) in hot.iter().enumerate().rev() {
                     let wz = local_velocity(c, &self.dvel);
-                    let r = v[k] - self.a[k] * self.z[k] - self.b[k] * wz;
+                    let r = v[k] - self.a[k] * self.z[k] - self.b[k] * (wz + self.shift[k] * self.z[k]);
                     let dz = self.pre[k] * r;
                     if dz != DVec3::ZERO {
                         apply(c, c.to_world(dz), &mut self.dvel, mob);
@@ -299,14 +308,17 @@ impl NewtonWork {
         self.law.clear();
         self.rho.clear();
         self.w_block.clear();
+        self.shift.clear();
         for c in hot {
             let Some(s) = law.shock_params(&c.params) else {
                 return false;
             };
             self.law.push((s.mu, s.min_normal_velocity));
             let w = if c.coupled == u32::MAX { DMat3::from_diagonal(c.w_diag) } else { coupled[c.coupled as usize] };
-            self.rho.push(weights(DVec3::new(w.x_axis.x, w.y_axis.y, w.z_axis.z)));
-            self.w_block.push(w);
+            let diagonal = DVec3::new(w.x_axis.x, w.y_axis.y, w.z_axis.z);
+            self.rho.push(weights(diagonal));
+            self.w_block.push(w + DMat3::from_diagonal(diagonal * settings.regularization));
+            self.shift.push(diagonal * settings.regularization);
         }
         for v in [&mut self.u, &mut self.phi, &mut self.z, &mut self.wz, &mut self.dx, &mut self.wdx] {
             v.clear();
@@ -369,7 +381,6 @@ impl NewtonWork {
             return NewtonStep { products: 0, accepted: false };
         }
         let products = self.gmres(settings, hot, mob, merit0.sqrt());
-        let gmres_ratio = self.gmres_ratio;
         // The line search: u is linear in r, so one product gives u along the whole ray.
         Self::product(hot, mob, &self.dx, &mut self.wdx, &mut self.dvel);
         let products = products + 1;
@@ -390,9 +401,6 @@ impl NewtonWork {
             // Armijo: the directional derivative of |Φ|² along an exact Newton direction
             // is −2 |Φ|².
             if merit.is_finite() && merit <= (1.0 - 2.0 * SIGMA * t) * merit0 {
-                if std::env::var("NEWTON_DEBUG").is_ok() {
-                    eprintln!("merit0 {:.3e} gmres {} lin {:.2e} t {} merit {:.3e}", merit0.sqrt(), products - 1, gmres_ratio, t, merit.sqrt());
-                }
                 for (c, dx) in hot.iter_mut().zip(&self.dx) {
                     let d = *dx * t;
                     if d != DVec3::ZERO {
@@ -427,7 +435,7 @@ impl NewtonWork {
             let (head, tail) = self.basis.split_at_mut(k + 1);
             let w = &mut tail[0];
             for i in 0..w.len() {
-                w[i] = self.a[i] * self.z[i] + self.b[i] * self.wz[i];
+                w[i] = self.a[i] * self.z[i] + self.b[i] * (self.wz[i] + self.shift[i] * self.z[i]);
             }
             // Modified Gram-Schmidt.
             for (i, v) in head.iter().enumerate() {
@@ -462,7 +470,6 @@ impl NewtonWork {
                 break;
             }
         }
-        self.gmres_ratio = self.g[k].abs() / beta;
         // Back substitution H y = g on the k × k triangle (zero pivots: y = 0).
         for i in (0..k).rev() {
             let mut s = self.g[i];

@@ -6,10 +6,10 @@ use granula_broadphase::{BruteForce, LinkedCells};
 use granula_core::{Broadphase, DVec3, Dofs, Material, MaterialId, PlaneBuilder, SphereBuilder, World};
 use granula_nscd::{Criterion, NewtonSettings, NscdConfig, NscdSolver, SweepOrder};
 
-/// Newton from the first step on (no warm-start sweeps), so that the tests see Newton's
-/// own convergence.
+/// Newton from the first step on (no warm-start sweeps) with the plain generalized
+/// Jacobian (no regularization), so that the tests see Newton's own convergence.
 fn newton_only() -> NewtonSettings {
-    NewtonSettings { warm_sweeps: 0, ..Default::default() }
+    NewtonSettings { warm_sweeps: 0, regularization: 0.0, ..Default::default() }
 }
 
 /// A sphere (rotation locked, so it sticks or slides like a block) at rest on a plane
