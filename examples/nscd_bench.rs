@@ -38,7 +38,9 @@ mod md_dense_scene;
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
-use granula::nscd::{Criterion, NewtonSettings, NscdConfig, Preconditioner, NscdSolver, SubspaceCorrection, SweepOrder};
+use granula::nscd::{
+    Criterion, NewtonSettings, NscdConfig, NscdSolver, Preconditioner, SubspaceCorrection, SweepOrder,
+};
 use granula_validation::scenes::dense_packing;
 use std::io::BufReader;
 use std::time::Instant;

@@ -46,7 +46,7 @@ pub use sweep::SweepOrder;
 /// The types a host program needs most.
 pub mod prelude {
     pub use crate::{
-        Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb,
-        SubspaceCorrection, SweepOrder, NewtonSettings,
+        Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw, NscdConfig, NscdError, NscdSolver,
+        SignoriniCoulomb, SubspaceCorrection, SweepOrder,
     };
 }

@@ -11,6 +11,7 @@
 //! 6. v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
 
 use crate::bodies::{BodyMobility, BodyVelocity};
+use crate::coloured::{update_shared, SharedVelocities};
 use crate::config::{NonConvergence, NscdConfig};
 use crate::contacts::{ContactList, Couple, HotContact};
 use crate::convergence::{ConvergenceMonitor, Criterion};
@@ -18,13 +19,12 @@ use crate::detection::Detection;
 use crate::error::NscdError;
 use crate::local::{LocalProblem, NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
+use crate::newton::{NewtonSettings, NewtonWork};
 use crate::prefetch::prefetch;
 use crate::residual::natural_map_residual;
 use crate::subspace::SubspaceWork;
-use crate::coloured::{update_shared, SharedVelocities};
-use crate::newton::{NewtonSettings, NewtonWork};
-use crate::sweep::SweepOrder;
 use crate::sweep::fill_order;
+use crate::sweep::SweepOrder;
 use granula_core::{
     point_relative_velocity, Broadphase, ContactKey, ContactRecord, ContactStore, DMat3, DQuat, DVec3, Solver,
     StepContext, StepReport, StepWarning,
@@ -406,14 +406,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 // the velocities outlive the loop and nothing else accesses them meanwhile.
                 *out = unsafe { update_shared(law, c, coupled, shared, mob, movable, omega) };
             };
-            if last {
+            // One task per thread (at least 64 contacts): the colours are swept thousands of
+            // times per step, so the fewer hand-offs the better; on one thread (or in
+            // granula's sequential mode) the colour runs in place without rayon.
+            let threads = rayon::current_num_threads();
+            let chunk = granula_core::parallel::min_len((e - s).div_ceil(threads).max(64));
+            if last || threads == 1 || chunk >= e - s {
                 hot[s..e].iter_mut().zip(self.sweep_out[s..e].iter_mut()).for_each(run);
             } else {
-                hot[s..e]
-                    .par_iter_mut()
-                    .zip(self.sweep_out[s..e].par_iter_mut())
-                    .with_min_len(granula_core::parallel::min_len(64))
-                    .for_each(run);
+                hot[s..e].par_iter_mut().zip(self.sweep_out[s..e].par_iter_mut()).with_min_len(chunk).for_each(run);
             }
         }
         if track {

@@ -256,7 +256,13 @@ impl NewtonWork {
     }
 
     /// `out = M⁻¹ v` for the chosen preconditioner; returns its cost in sweeps (0, 1 or 2).
-    fn precondition<P>(&mut self, kind: Preconditioner, hot: &[HotContact<P>], mob: &[BodyMobility], v_index: usize) -> u32 {
+    fn precondition<P>(
+        &mut self,
+        kind: Preconditioner,
+        hot: &[HotContact<P>],
+        mob: &[BodyMobility],
+        v_index: usize,
+    ) -> u32 {
         let v = &self.basis[v_index];
         match kind {
             Preconditioner::BlockJacobi => {
@@ -356,11 +362,9 @@ impl NewtonWork {
         vel: &mut [BodyVelocity],
         mob: &[BodyMobility],
     ) -> NewtonStep {
-        let n = hot.len();
         // Φ, A, B and the block-Jacobi preconditioner at the current iterate.
         let mut merit0 = 0.0;
-        for k in 0..n {
-            let c = &hot[k];
+        for (k, c) in hot.iter().enumerate() {
             let (mu, u_min) = self.law[k];
             let u = local_velocity(c, vel) - DVec3::new(u_min, 0.0, 0.0);
             let (phi, a, b) = alart_curnier(c.p, u, mu, self.rho[k]);
@@ -388,14 +392,9 @@ impl NewtonWork {
         let mut t = 1.0;
         for _ in 0..settings.line_search_steps {
             let mut merit = 0.0;
-            for k in 0..n {
+            for (k, c) in hot.iter().enumerate() {
                 let (mu, _) = self.law[k];
-                let phi = alart_curnier_value(
-                    hot[k].p + self.dx[k] * t,
-                    self.u[k] + self.wdx[k] * t,
-                    mu,
-                    self.rho[k],
-                );
+                let phi = alart_curnier_value(c.p + self.dx[k] * t, self.u[k] + self.wdx[k] * t, mu, self.rho[k]);
                 merit += phi.length_squared();
             }
             // Armijo: the directional derivative of |Φ|² along an exact Newton direction
@@ -434,8 +433,8 @@ impl NewtonWork {
             Self::product(hot, mob, &self.z, &mut self.wz, &mut self.dvel);
             let (head, tail) = self.basis.split_at_mut(k + 1);
             let w = &mut tail[0];
-            for i in 0..w.len() {
-                w[i] = self.a[i] * self.z[i] + self.b[i] * (self.wz[i] + self.shift[i] * self.z[i]);
+            for (i, wi) in w.iter_mut().enumerate() {
+                *wi = self.a[i] * self.z[i] + self.b[i] * (self.wz[i] + self.shift[i] * self.z[i]);
             }
             // Modified Gram-Schmidt.
             for (i, v) in head.iter().enumerate() {

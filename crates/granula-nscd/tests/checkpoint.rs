@@ -62,16 +62,8 @@ fn solver_with(sweep: SweepOrder, relaxation: f64) -> NscdSolver<BruteForce> {
     } else {
         Criterion::Fixed { iterations: 8 }
     };
-    let config = NscdConfig {
-        sweep,
-        relaxation,
-        momentum,
-        newton,
-        warm_start: true,
-        criterion,
-        seed: 3,
-        ..Default::default()
-    };
+    let config =
+        NscdConfig { sweep, relaxation, momentum, newton, warm_start: true, criterion, seed: 3, ..Default::default() };
     NscdSolver::new(BruteForce, config).unwrap()
 }
 

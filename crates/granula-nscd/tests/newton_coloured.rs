@@ -213,7 +213,11 @@ fn coloured_sweeps_and_newton_give_the_same_bits_on_1_2_and_3_threads() {
     for (name, config) in [
         (
             "coloured",
-            NscdConfig { sweep: SweepOrder::Coloured, criterion: Criterion::Fixed { iterations: 30 }, ..Default::default() },
+            NscdConfig {
+                sweep: SweepOrder::Coloured,
+                criterion: Criterion::Fixed { iterations: 30 },
+                ..Default::default()
+            },
         ),
         (
             "coloured + newton",
