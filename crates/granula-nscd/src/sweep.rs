@@ -32,7 +32,8 @@ pub enum SweepOrder {
     /// greedily in list order so that no two contacts of a colour share a movable body
     /// ([`crate::coloured`]), grouped by colour, and each sweep visits the colours in turn
     /// with the contacts of one colour updated in parallel (rayon). The same bits on any
-    /// number of threads.
+    /// number of threads. A colour spans the whole packing, so one sweep on one thread
+    /// costs more than a forward sweep in pair order (no locality): 1.4 times at N = 27000.
     Coloured,
 }
 
