@@ -113,7 +113,8 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) sweep_out: Vec<(DVec3, DVec3)>,
     /// Work arrays of the Newton method.
     pub(crate) newton: NewtonWork,
-    /// The last step's work with Newton: (sweeps, Newton steps accepted, W products).
+    /// The last step's work with Newton: (sweeps, Newton steps accepted, W products and
+    /// preconditioner passes).
     pub(crate) newton_stats: (u32, u32, u32),
 }
 
@@ -195,8 +196,9 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     }
 
     /// The last step's work under [`NscdConfig::newton`]: Gauss-Seidel sweeps, accepted
-    /// Newton steps and W products (GMRES iterations and line searches; each about the cost
-    /// of a sweep). Zeros when Newton did not run.
+    /// Newton steps, and W products with preconditioner passes (GMRES iterations, their
+    /// preconditioning and the line searches; each about the cost of a sweep). Zeros when
+    /// Newton did not run.
     pub fn last_newton_work(&self) -> (u32, u32, u32) {
         self.newton_stats
     }

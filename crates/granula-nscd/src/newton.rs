@@ -415,7 +415,8 @@ impl NewtonWork {
     }
 
     /// GMRES with right preconditioning (Saad, Alg. 9.5) from Δr = 0 on
-    /// (A + B W) Δr = −Φ; leaves Δr in `dx` and returns the number of W products.
+    /// (A + B (W + λ D)) Δr = −Φ; leaves Δr in `dx` and returns the number of W products
+    /// and preconditioner passes.
     fn gmres<P>(&mut self, settings: &NewtonSettings, hot: &[HotContact<P>], mob: &[BodyMobility], beta: f64) -> u32 {
         let m = settings.gmres_iterations as usize;
         let tol = settings.forcing * beta;
