@@ -232,6 +232,7 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
         sweeps: report.iterations,
         cg: solver.last_cg_iterations(),
         newton: solver.last_newton_work(),
+        colours: solver.last_colour_count(),
         wall,
         cpu,
         residual: report.residual,
@@ -248,6 +249,8 @@ struct Converged {
     cg: u32,
     /// Newton's work: sweeps, accepted Newton steps, W products.
     newton: (u32, u32, u32),
+    /// Colours of the contact graph (coloured sweep only).
+    colours: usize,
     /// Wall time of the step (s).
     wall: f64,
     /// CPU time of the process during the step (s, all threads).
@@ -337,8 +340,8 @@ fn main() {
                     }
                     let r = converge(&world, order, omega, criterion);
                     println!(
-                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  newton (sweeps, steps, products) {:?}  wall {:8.3} s  cpu {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
-                        r.sweeps, r.cg, r.newton, r.wall, r.cpu, r.residual, r.natural, r.floor
+                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  newton (sweeps, steps, products) {:?}  colours {}  wall {:8.3} s  cpu {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
+                        r.sweeps, r.cg, r.newton, r.colours, r.wall, r.cpu, r.residual, r.natural, r.floor
                     );
                 }
             }

@@ -18,7 +18,7 @@ use crate::local::{LocalProblem, NonSmoothLaw};
 use granula_core::{point_relative_velocity, DMat3, DVec3};
 
 /// Colours beyond this many go to one last colour swept sequentially (a body with more
-/// than 64 contacts; the dense sphere packings need about 20 colours).
+/// than 64 contacts; the dense sphere packings need 9 colours).
 pub const MAX_PARALLEL_COLOURS: u32 = 64;
 
 /// Greedy colouring of the contacts `bodies` (pairs of dense body indices, list order);
