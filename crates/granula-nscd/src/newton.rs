@@ -28,6 +28,11 @@
 //! over for a few sweeps whenever the line search fails (a Jacobian that is singular on a
 //! hyperstatic contact set, or an inexact direction that is no descent direction).
 //!
+//! On a hyperstatic contact set W is singular (its self-stresses) and GMRES on the plain
+//! Jacobian stagnates; the Newton matrix is therefore shifted by λ D (D the diagonal of the
+//! blocks W_αα, [`NewtonSettings::regularization`]), a proximal regularization of the
+//! linearization only: Φ, and so the solution, are unchanged.
+//!
 //! Everything runs in a fixed order on one thread: results are the same bits on any thread
 //! count and after a restart.
 
