@@ -23,7 +23,7 @@
 //!
 //! `--natural` makes `--converge` stop on Siconos' natural-map residual instead of the local
 //! criterion (the comparison with Siconos uses it); `NSCD_BENCH_ONLY=NAME` runs the methods
-//! whose name contains NAME; `NSCD_BENCH_CG=every,iterations` sets the subspace correction.
+//! whose name contains NAME (`=NAME`: the one named NAME); `NSCD_BENCH_EPS=E` one tolerance; `NSCD_BENCH_CG=every,iterations` sets the subspace correction.
 //!
 //! With `--export DIR`, it solves the first step of each packing to the natural map 1e-6 and
 //! writes its problem (W, q, μ and the solution) to `DIR/dense_N.raw` in the `fc3d_raw`
@@ -38,7 +38,9 @@ mod md_dense_scene;
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
-use granula::nscd::{Criterion, NscdConfig, NscdSolver, SubspaceCorrection, SweepOrder};
+use granula::nscd::{
+    Criterion, NewtonSettings, NscdConfig, NscdSolver, Preconditioner, SubspaceCorrection, SweepOrder,
+};
 use granula_validation::scenes::dense_packing;
 use std::io::BufReader;
 use std::time::Instant;
@@ -67,6 +69,9 @@ fn process_cpu_time() -> Option<f64> {
 fn copy(w: &World) -> World {
     let mut c = World::builder().gravity(w.gravity).material(w.materials.materials()[0].clone()).build().unwrap();
     c.bodies = w.bodies.clone();
+    // The packings come from MD and overlap by up to about 1 % of a radius (dense_27000):
+    // accepted as `dense_packing` does.
+    c.accept_overlaps();
     c
 }
 
@@ -143,8 +148,14 @@ fn cd_versus_md() {
 
 /// The methods compared by `--converge`: name, order, relaxation ω (−1: ω = 1 with
 /// Nesterov momentum; −2: ω = 1 with the subspace correction of [`SubspaceCorrection`]'s
-/// defaults).
+/// defaults; −3: ω = 1 with the nonsmooth Newton method, `NSCD_BENCH_NEWTON=warm,fallback,gmres`
+/// sets its sweeps and GMRES iterations, `NSCD_BENCH_PRE=bj|gs|sgs` its preconditioner, `NSCD_BENCH_LAMBDA` its regularization).
 const METHODS: &[(&str, SweepOrder, f64)] = &[
+    ("newton + random", SweepOrder::Random, -3.0),
+    ("newton + coloured", SweepOrder::Coloured, -3.0),
+    ("newton + forward", SweepOrder::Forward, -3.0),
+    ("coloured", SweepOrder::Coloured, 1.0),
+    ("coloured + momentum", SweepOrder::Coloured, -1.0),
     ("random + subspace CG", SweepOrder::Random, -2.0),
     ("forward + subspace CG", SweepOrder::Forward, -2.0),
     ("random + momentum", SweepOrder::Random, -1.0),
@@ -171,18 +182,36 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
         }
         None => SubspaceCorrection::default(),
     };
+    let newton = match std::env::var("NSCD_BENCH_NEWTON").ok() {
+        Some(v) => {
+            let f: Vec<u32> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+            NewtonSettings { warm_sweeps: f[0], fallback_sweeps: f[1], gmres_iterations: f[2], ..Default::default() }
+        }
+        None => NewtonSettings::default(),
+    };
+    let preconditioner = match std::env::var("NSCD_BENCH_PRE").as_deref() {
+        Ok("sgs") => Preconditioner::SymmetricGaussSeidel,
+        Ok("gs") => Preconditioner::GaussSeidel,
+        _ => Preconditioner::BlockJacobi,
+    };
+    let regularization =
+        std::env::var("NSCD_BENCH_LAMBDA").ok().and_then(|v| v.parse().ok()).unwrap_or(newton.regularization);
+    let newton = NewtonSettings { preconditioner, regularization, ..newton };
     let config = NscdConfig {
         criterion,
         sweep: order,
         relaxation: omega.max(1.0),
         momentum: omega == -1.0,
         correction: (omega == -2.0).then_some(correction),
+        newton: (omega == -3.0).then_some(newton),
         ..Default::default()
     };
     let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
     let t0 = Instant::now();
+    let c0 = process_cpu_time().unwrap_or(0.0);
     let report = w.step(&mut solver, 1e-4).unwrap();
     let wall = t0.elapsed().as_secs_f64();
+    let cpu = process_cpu_time().unwrap_or(0.0) - c0;
     let b = &world.bodies;
     let mut weight = 0.0;
     for i in 0..b.len() {
@@ -202,7 +231,10 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
     Converged {
         sweeps: report.iterations,
         cg: solver.last_cg_iterations(),
+        newton: solver.last_newton_work(),
+        colours: solver.last_colour_count(),
         wall,
+        cpu,
         residual: report.residual,
         natural: solver.natural_map_residual().unwrap_or(f64::NAN),
         floor: floor / 1e-4 / weight,
@@ -215,8 +247,14 @@ struct Converged {
     sweeps: u32,
     /// Conjugate-gradient iterations of the subspace corrections (each about a sweep).
     cg: u32,
+    /// Newton's work: sweeps, accepted Newton steps, W products.
+    newton: (u32, u32, u32),
+    /// Colours of the contact graph (coloured sweep only).
+    colours: usize,
     /// Wall time of the step (s).
     wall: f64,
+    /// CPU time of the process during the step (s, all threads).
+    cpu: f64,
     /// The criterion's residual.
     residual: f64,
     /// Siconos' natural-map residual of the final impulses.
@@ -225,12 +263,18 @@ struct Converged {
     floor: f64,
 }
 
+/// The sweep cap of `--export` (`NSCD_EXPORT_CAP`, default 20000): the problem (W, q, μ)
+/// does not depend on it, only the stored solution does.
+fn export_cap() -> u32 {
+    std::env::var("NSCD_EXPORT_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(20000)
+}
+
 /// Solves the first step of `world` to the natural-map residual 1e-6 (forward sweep with
-/// momentum, cap 20000) and writes its problem (W, q, μ, r, u) to `path` for Siconos.
+/// momentum, cap `export_cap()`) and writes its problem (W, q, μ, r, u) to `path` for Siconos.
 fn export(world: &World, path: &str) {
     let mut w = copy(world);
     let config = NscdConfig {
-        criterion: Criterion::NaturalMap { epsilon: 1e-6, max_iterations: 20000 },
+        criterion: Criterion::NaturalMap { epsilon: 1e-6, max_iterations: export_cap() },
         sweep: SweepOrder::Forward,
         momentum: true,
         ..Default::default()
@@ -273,20 +317,31 @@ fn main() {
         for n in sizes {
             let world = load(n);
             let natural = std::env::args().any(|a| a == "--natural");
-            for &eps in &[1e-4, 1e-6] {
+            // `NSCD_BENCH_EPS=1e-4` runs one tolerance only.
+            let tolerances: Vec<f64> = match std::env::var("NSCD_BENCH_EPS").ok().and_then(|v| v.parse().ok()) {
+                Some(e) => vec![e],
+                None => vec![1e-4, 1e-6],
+            };
+            for &eps in &tolerances {
                 let criterion = if natural {
                     Criterion::NaturalMap { epsilon: eps, max_iterations: cap }
                 } else {
                     Criterion::LocalRelative { epsilon: eps, cutoff: 1e-9, max_iterations: cap }
                 };
                 for &(name, order, omega) in METHODS {
-                    if only.as_deref().is_some_and(|o| !name.contains(o)) {
+                    // `=NAME` selects one method by its exact name.
+                    let skip = match only.as_deref() {
+                        Some(o) if o.starts_with('=') => name != &o[1..],
+                        Some(o) => !name.contains(o),
+                        None => false,
+                    };
+                    if skip {
                         continue;
                     }
                     let r = converge(&world, order, omega, criterion);
                     println!(
-                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  wall {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
-                        r.sweeps, r.cg, r.wall, r.residual, r.natural, r.floor
+                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  newton (sweeps, steps, products) {:?}  colours {}  wall {:8.3} s  cpu {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
+                        r.sweeps, r.cg, r.newton, r.colours, r.wall, r.cpu, r.residual, r.natural, r.floor
                     );
                 }
             }

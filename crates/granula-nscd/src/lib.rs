@@ -11,6 +11,7 @@
 
 pub mod bodies;
 pub mod checkpoint;
+pub mod coloured;
 pub mod config;
 pub mod contacts;
 pub mod convergence;
@@ -20,6 +21,7 @@ pub mod error;
 pub mod local;
 pub mod materials;
 pub mod moreau_jean;
+pub mod newton;
 mod prefetch;
 mod prepare;
 pub mod problem_export;
@@ -37,13 +39,14 @@ pub use local::{
     RollingSignoriniCoulomb, SignoriniCoulomb,
 };
 pub use moreau_jean::{Carried, NscdSolver};
+pub use newton::{NewtonSettings, Preconditioner};
 pub use subspace::SubspaceCorrection;
 pub use sweep::SweepOrder;
 
 /// The types a host program needs most.
 pub mod prelude {
     pub use crate::{
-        Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb,
-        SubspaceCorrection, SweepOrder,
+        Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw, NscdConfig, NscdError, NscdSolver,
+        SignoriniCoulomb, SubspaceCorrection, SweepOrder,
     };
 }

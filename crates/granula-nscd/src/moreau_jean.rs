@@ -11,6 +11,7 @@
 //! 6. v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
 
 use crate::bodies::{BodyMobility, BodyVelocity};
+use crate::coloured::{update_shared, SharedVelocities};
 use crate::config::{NonConvergence, NscdConfig};
 use crate::contacts::{ContactList, Couple, HotContact};
 use crate::convergence::{ConvergenceMonitor, Criterion};
@@ -18,10 +19,12 @@ use crate::detection::Detection;
 use crate::error::NscdError;
 use crate::local::{LocalProblem, NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
+use crate::newton::{NewtonSettings, NewtonWork};
 use crate::prefetch::prefetch;
 use crate::residual::natural_map_residual;
 use crate::subspace::SubspaceWork;
 use crate::sweep::fill_order;
+use crate::sweep::SweepOrder;
 use granula_core::{
     point_relative_velocity, Broadphase, ContactKey, ContactRecord, ContactStore, DMat3, DQuat, DVec3, Solver,
     StepContext, StepReport, StepWarning,
@@ -98,6 +101,21 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) subspace: SubspaceWork,
     /// Conjugate-gradient iterations of the last step's corrections.
     pub(crate) cg_iterations: u32,
+    /// Start of each colour in the contact list ([`SweepOrder::Coloured`]), then the count.
+    pub(crate) colours: Vec<u32>,
+    /// Per body: the colours taken (colouring work array).
+    pub(crate) colour_masks: Vec<u64>,
+    /// Whether the last colour is the overflow colour of [`crate::coloured::colour`].
+    pub(crate) colour_overflow: bool,
+    /// Per body: whether it can move (dynamic).
+    pub(crate) movable: Vec<bool>,
+    /// Per contact: the impulse and its change of the last parallel update.
+    pub(crate) sweep_out: Vec<(DVec3, DVec3)>,
+    /// Work arrays of the Newton method.
+    pub(crate) newton: NewtonWork,
+    /// The last step's work with Newton: (sweeps, Newton steps accepted, W products and
+    /// preconditioner passes).
+    pub(crate) newton_stats: (u32, u32, u32),
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {
@@ -144,6 +162,13 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             published: Vec::new(),
             subspace: SubspaceWork::default(),
             cg_iterations: 0,
+            colours: Vec::new(),
+            colour_masks: Vec::new(),
+            colour_overflow: false,
+            movable: Vec::new(),
+            sweep_out: Vec::new(),
+            newton: NewtonWork::default(),
+            newton_stats: (0, 0, 0),
         })
     }
 
@@ -168,6 +193,24 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// ([`NscdConfig::correction`]); each costs about one sweep.
     pub fn last_cg_iterations(&self) -> u32 {
         self.cg_iterations
+    }
+
+    /// The last step's work under [`NscdConfig::newton`]: Gauss-Seidel sweeps, accepted
+    /// Newton steps, and W products with preconditioner passes (GMRES iterations, their
+    /// preconditioning and the line searches; each about the cost of a sweep). Zeros when
+    /// Newton did not run.
+    pub fn last_newton_work(&self) -> (u32, u32, u32) {
+        self.newton_stats
+    }
+
+    /// Number of colours of the last step's contact graph under [`SweepOrder::Coloured`]
+    /// (0 otherwise).
+    pub fn last_colour_count(&self) -> usize {
+        if self.config.sweep == SweepOrder::Coloured {
+            self.colours.len().saturating_sub(1)
+        } else {
+            0
+        }
     }
 
     /// The natural-map residual of the last step's solution as Siconos defines it
@@ -252,46 +295,20 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             _ if L::COUPLES => None,
             _ => self.config.correction,
         };
+        let newton = match self.config.criterion {
+            Criterion::Fixed { .. } => None,
+            _ if L::COUPLES => None,
+            _ => self.config.newton,
+        };
+        self.newton_stats = (0, 0, 0);
+        if let Some(settings) = newton {
+            return self.iterate_newton(&settings, criterion, &mut monitor);
+        }
         loop {
-            fill_order(self.config.sweep, sweeps, n, &mut self.order, &mut self.rng);
             sweeps += 1;
-            monitor.begin_sweep();
             // A fixed N_I needs the per-sweep statistics only for the reported residual.
             let track = !matches!(self.config.criterion, Criterion::Fixed { iterations } if sweeps + 1 < iterations);
-            let ContactList { hot, coupled, couples, .. } = &mut self.contacts;
-            let order = &self.order;
-            let record_lines = std::mem::size_of::<HotContact<L::Params>>().div_ceil(64);
-            for k in 0..n {
-                // Prefetch the record 16 updates ahead and the bodies 8 updates ahead (the
-                // record was requested 8 updates earlier, so reading its body ids is cheap).
-                if k + PREFETCH_RECORD < n {
-                    prefetch(&hot[order[k + PREFETCH_RECORD] as usize], record_lines);
-                }
-                if k + PREFETCH_BODIES < n {
-                    let c = &hot[order[k + PREFETCH_BODIES] as usize];
-                    let (i, j) = (c.body1 as usize, c.body2 as usize);
-                    prefetch(&self.vel[i], 1);
-                    prefetch(&self.vel[j], 1);
-                    prefetch(&self.mob[i], 2);
-                    prefetch(&self.mob[j], 2);
-                }
-                let a = order[k] as usize;
-                let c = &mut hot[a];
-                let (p, dp) = if L::COUPLES {
-                    let (p, dp, q, dq) = update6(&self.law, c, &mut couples[a], &mut self.vel, &self.mob);
-                    if track {
-                        // The couples enter the local criterion (eq. 35) like forces.
-                        monitor.record(q, dq);
-                    }
-                    (p, dp)
-                } else {
-                    update(&self.law, c, coupled, &mut self.vel, &self.mob, omega)
-                };
-                if track {
-                    monitor.record(p, dp);
-                }
-            }
-            self.updates += n as u64;
+            self.sweep(sweeps - 1, &mut monitor, track, omega);
             let (mut stop, mut ok, mut residual) = monitor.end_sweep(sweeps);
             if let Criterion::NaturalMap { epsilon, max_iterations } = criterion {
                 let ContactList { hot, cold, .. } = &self.contacts;
@@ -319,6 +336,168 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 last_residual = residual;
                 let beta = (since_restart as f64 - 1.0) / (since_restart as f64 + 2.0);
                 self.extrapolate(beta);
+            }
+        }
+    }
+
+    /// One Gauss-Seidel sweep (number `index`, 0-based) in the configured order; records
+    /// every update in `monitor` when `track`.
+    fn sweep(&mut self, index: u32, monitor: &mut ConvergenceMonitor, track: bool, omega: f64) {
+        let n = self.contacts.len();
+        monitor.begin_sweep();
+        self.updates += n as u64;
+        if self.config.sweep == SweepOrder::Coloured && !L::COUPLES {
+            self.sweep_coloured(monitor, track, omega);
+            return;
+        }
+        fill_order(self.config.sweep, index, n, &mut self.order, &mut self.rng);
+        let ContactList { hot, coupled, couples, .. } = &mut self.contacts;
+        let order = &self.order;
+        let record_lines = std::mem::size_of::<HotContact<L::Params>>().div_ceil(64);
+        for k in 0..n {
+            // Prefetch the record 16 updates ahead and the bodies 8 updates ahead (the
+            // record was requested 8 updates earlier, so reading its body ids is cheap).
+            if k + PREFETCH_RECORD < n {
+                prefetch(&hot[order[k + PREFETCH_RECORD] as usize], record_lines);
+            }
+            if k + PREFETCH_BODIES < n {
+                let c = &hot[order[k + PREFETCH_BODIES] as usize];
+                let (i, j) = (c.body1 as usize, c.body2 as usize);
+                prefetch(&self.vel[i], 1);
+                prefetch(&self.vel[j], 1);
+                prefetch(&self.mob[i], 2);
+                prefetch(&self.mob[j], 2);
+            }
+            let a = order[k] as usize;
+            let c = &mut hot[a];
+            let (p, dp) = if L::COUPLES {
+                let (p, dp, q, dq) = update6(&self.law, c, &mut couples[a], &mut self.vel, &self.mob);
+                if track {
+                    // The couples enter the local criterion (eq. 35) like forces.
+                    monitor.record(q, dq);
+                }
+                (p, dp)
+            } else {
+                update(&self.law, c, coupled, &mut self.vel, &self.mob, omega)
+            };
+            if track {
+                monitor.record(p, dp);
+            }
+        }
+    }
+
+    /// A multicolour sweep ([`SweepOrder::Coloured`]): the colours in turn, the contacts
+    /// of one colour in parallel; the monitor is fed in list order afterwards, so its sums
+    /// do not depend on the thread count.
+    fn sweep_coloured(&mut self, monitor: &mut ConvergenceMonitor, track: bool, omega: f64) {
+        use rayon::prelude::*;
+        let n = self.contacts.len();
+        self.sweep_out.resize(n, (DVec3::ZERO, DVec3::ZERO));
+        let ContactList { hot, coupled, .. } = &mut self.contacts;
+        let (law, mob, movable) = (&self.law, &self.mob[..], &self.movable[..]);
+        let colours = self.colours.len().saturating_sub(1);
+        for k in 0..colours {
+            let (s, e) = (self.colours[k] as usize, self.colours[k + 1] as usize);
+            let shared = SharedVelocities::new(&mut self.vel);
+            let coupled = &coupled[..];
+            // The overflow colour (contacts that found no colour below the limit) may share
+            // bodies: it is swept sequentially.
+            let last = k + 1 == colours && self.colour_overflow;
+            let run = |(c, out): (&mut HotContact<L::Params>, &mut (DVec3, DVec3))| {
+                // SAFETY: the contacts of one colour share no movable body (`coloured::colour`),
+                // the velocities outlive the loop and nothing else accesses them meanwhile.
+                *out = unsafe { update_shared(law, c, coupled, shared, mob, movable, omega) };
+            };
+            // One task per thread (at least 64 contacts): the colours are swept thousands of
+            // times per step, so the fewer hand-offs the better; on one thread (or in
+            // granula's sequential mode) the colour runs in place without rayon.
+            let threads = rayon::current_num_threads();
+            let chunk = granula_core::parallel::min_len((e - s).div_ceil(threads).max(64));
+            if last || threads == 1 || chunk >= e - s {
+                hot[s..e].iter_mut().zip(self.sweep_out[s..e].iter_mut()).for_each(run);
+            } else {
+                hot[s..e].par_iter_mut().zip(self.sweep_out[s..e].par_iter_mut()).with_min_len(chunk).for_each(run);
+            }
+        }
+        if track {
+            for &(p, dp) in &self.sweep_out[..n] {
+                monitor.record(p, dp);
+            }
+        }
+    }
+
+    /// Step 5 with the nonsmooth Newton method ([`crate::newton`]): warm-start sweeps, then
+    /// Newton steps while the line search succeeds, a few sweeps when it fails, until the
+    /// natural map meets the criterion's tolerance or the work (sweeps + W products)
+    /// reaches its cap. Returns (work, converged, residual).
+    fn iterate_newton(
+        &mut self,
+        settings: &NewtonSettings,
+        criterion: Criterion,
+        monitor: &mut ConvergenceMonitor,
+    ) -> (u32, bool, f64) {
+        let epsilon = criterion.tolerance().unwrap_or(0.0);
+        let cap = criterion.cap();
+        let omega = self.config.relaxation;
+        let n_bodies = self.vel.len();
+        {
+            let ContactList { hot, coupled, .. } = &self.contacts;
+            if !self.newton.setup(&self.law, hot, coupled, n_bodies, settings) {
+                // No Signorini-Coulomb form: sweeps on the monitor's criterion.
+                return self.iterate_sweeps_only(criterion, monitor);
+            }
+        }
+        let (mut sweeps, mut steps, mut products) = (0u32, 0u32, 0u32);
+        let mut block = settings.warm_sweeps;
+        let residual_now = |s: &Self| {
+            let ContactList { hot, cold, .. } = &s.contacts;
+            natural_map_residual(&s.law, hot, cold, &s.vel).unwrap_or(f64::INFINITY)
+        };
+        let mut residual = residual_now(self);
+        loop {
+            if residual <= epsilon {
+                self.newton_stats = (sweeps, steps, products);
+                return (sweeps + products, true, residual);
+            }
+            for _ in 0..block {
+                if sweeps + products >= cap {
+                    break;
+                }
+                self.sweep(sweeps, monitor, false, omega);
+                sweeps += 1;
+                residual = residual_now(self);
+                if residual <= epsilon {
+                    break;
+                }
+            }
+            block = settings.fallback_sweeps;
+            while residual > epsilon && sweeps + products < cap {
+                let ContactList { hot, .. } = &mut self.contacts;
+                let step = self.newton.step(settings, hot, &mut self.vel, &self.mob);
+                products += step.products;
+                if !step.accepted {
+                    break;
+                }
+                steps += 1;
+                residual = residual_now(self);
+            }
+            if residual > epsilon && sweeps + products >= cap {
+                self.newton_stats = (sweeps, steps, products);
+                return (sweeps + products, false, residual);
+            }
+        }
+    }
+
+    /// Sweeps alone on `criterion` (the fallback of [`Self::iterate_newton`]).
+    fn iterate_sweeps_only(&mut self, criterion: Criterion, monitor: &mut ConvergenceMonitor) -> (u32, bool, f64) {
+        let omega = self.config.relaxation;
+        let mut sweeps = 0;
+        loop {
+            sweeps += 1;
+            self.sweep(sweeps - 1, monitor, true, omega);
+            let (stop, ok, residual) = monitor.end_sweep(sweeps);
+            if stop || sweeps >= criterion.cap() {
+                return (sweeps, ok, residual);
             }
         }
     }

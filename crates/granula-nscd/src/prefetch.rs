@@ -1,4 +1,5 @@
-//! Software prefetch, the only `unsafe` of the crate, audited here.
+//! Software prefetch, audited here (the crate's other `unsafe` is the shared velocity array of
+//! the coloured sweep, `coloured.rs`).
 //!
 //! A random sweep (000 §2.5) visits contacts in an order known one sweep ahead, so the
 //! records and the body velocities of the contacts a few updates ahead can be requested from

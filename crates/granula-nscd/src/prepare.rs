@@ -216,6 +216,20 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// Reorders the contact list for the sweep orders that need a sorted list
     /// ([`SweepOrder::SymmetricGravity`], [`SweepOrder::SupportsOutward`]).
     fn sort_for_sweep(&mut self, b: &BodySet, g: DVec3) {
+        if self.config.sweep == SweepOrder::Coloured {
+            self.movable.clear();
+            self.movable.extend(b.motion.iter().map(|&m| m == MotionKind::Dynamic));
+            let pairs: Vec<(u32, u32)> = self.contacts.hot.iter().map(|c| (c.body1, c.body2)).collect();
+            self.colour_overflow = crate::coloured::colour(
+                &pairs,
+                &self.movable,
+                &mut self.colour_masks,
+                &mut self.sort_keys,
+                &mut self.colours,
+            );
+            self.contacts.permute(&self.sort_keys);
+            return;
+        }
         if !matches!(self.config.sweep, SweepOrder::SymmetricGravity | SweepOrder::SupportsOutward) {
             return;
         }

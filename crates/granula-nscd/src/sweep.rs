@@ -28,6 +28,13 @@ pub enum SweepOrder {
     /// fixed and kinematic bodies (breadth-first over the contact graph; ties by height,
     /// then list order), every sweep in that order (004 §2.3.3.5 on the reading direction).
     SupportsOutward,
+    /// Multicolour Gauss-Seidel, parallel within a colour: the contacts are coloured
+    /// greedily in list order so that no two contacts of a colour share a movable body
+    /// ([`crate::coloured`]), grouped by colour, and each sweep visits the colours in turn
+    /// with the contacts of one colour updated in parallel (rayon). The same bits on any
+    /// number of threads. A colour spans the whole packing, so one sweep on one thread
+    /// costs more than a forward sweep in pair order (no locality): 1.4 times at N = 27000.
+    Coloured,
 }
 
 /// Fills `order` with the visiting order of sweep number `sweep` (0-based) over `n`
@@ -35,7 +42,7 @@ pub enum SweepOrder {
 pub fn fill_order(kind: SweepOrder, sweep: u32, n: usize, order: &mut Vec<u32>, rng: &mut ChaCha8Rng) {
     order.clear();
     match kind {
-        SweepOrder::Forward | SweepOrder::SupportsOutward => order.extend(0..n as u32),
+        SweepOrder::Forward | SweepOrder::SupportsOutward | SweepOrder::Coloured => order.extend(0..n as u32),
         SweepOrder::ForwardBackward | SweepOrder::SymmetricGravity if sweep % 2 == 1 => {
             order.extend((0..n as u32).rev())
         }

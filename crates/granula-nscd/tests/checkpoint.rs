@@ -5,7 +5,7 @@
 
 use granula_broadphase::BruteForce;
 use granula_core::{DVec3, Material, MaterialId, SphereBuilder, World};
-use granula_nscd::{Criterion, NscdConfig, NscdSolver, NscdState, SweepOrder};
+use granula_nscd::{Criterion, NewtonSettings, NscdConfig, NscdSolver, NscdState, SweepOrder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -49,18 +49,21 @@ fn config_relaxation(relaxation: f64) -> (f64, bool) {
     (relaxation.max(1.0), relaxation < 0.0)
 }
 
-/// The same with another sweep order and relaxation (−1: Nesterov momentum, ω = 1).
+/// The same with another sweep order and relaxation (−1: Nesterov momentum, ω = 1; −2:
+/// Newton).
 fn solver_with(sweep: SweepOrder, relaxation: f64) -> NscdSolver<BruteForce> {
-    let (relaxation, momentum) = config_relaxation(relaxation);
-    let config = NscdConfig {
-        sweep,
-        relaxation,
-        momentum,
-        warm_start: true,
-        criterion: Criterion::Fixed { iterations: 8 },
-        seed: 3,
-        ..Default::default()
+    // Relaxation −2 stands for ω = 1 with the nonsmooth Newton method, which needs a
+    // tolerance (it is not applied under a fixed N_I): a tight one with a small cap, so
+    // that every step does both sweeps and Newton steps.
+    let newton = (relaxation == -2.0).then(NewtonSettings::default);
+    let (relaxation, momentum) = if newton.is_some() { (1.0, false) } else { config_relaxation(relaxation) };
+    let criterion = if newton.is_some() {
+        Criterion::NaturalMap { epsilon: 1e-12, max_iterations: 80 }
+    } else {
+        Criterion::Fixed { iterations: 8 }
     };
+    let config =
+        NscdConfig { sweep, relaxation, momentum, newton, warm_start: true, criterion, seed: 3, ..Default::default() };
     NscdSolver::new(BruteForce, config).unwrap()
 }
 
@@ -131,6 +134,10 @@ fn every_sweep_order_and_relaxation_restarts_bit_identically() {
         (SweepOrder::SymmetricGravity, 1.2),
         (SweepOrder::Forward, -1.0),
         (SweepOrder::Random, -1.0),
+        (SweepOrder::Coloured, 1.0),
+        (SweepOrder::Coloured, -1.0),
+        (SweepOrder::Random, -2.0),
+        (SweepOrder::Coloured, -2.0),
     ] {
         assert!(restart_matches_with(order, omega, |_| {}), "{order:?}, relaxation {omega}");
     }
