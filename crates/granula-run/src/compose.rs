@@ -186,6 +186,7 @@ fn nscd_config(s: &NscdSpec) -> NscdConfig {
         }
         CriterionKind::Global => Criterion::GlobalMean { epsilon: s.tolerance, max_iterations: s.max_iterations },
         CriterionKind::FixedIterations => Criterion::Fixed { iterations: s.max_iterations },
+        CriterionKind::NaturalMap => Criterion::NaturalMap { epsilon: s.tolerance, max_iterations: s.max_iterations },
     };
     let sweep = match s.sweep {
         SweepKind::Random => SweepOrder::Random,

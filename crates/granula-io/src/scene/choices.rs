@@ -128,6 +128,10 @@ pub enum CriterionKind {
     Global,
     /// Exactly `max_iterations` sweeps.
     FixedIterations,
+    /// The natural-map residual of the whole step's problem below the tolerance (Acary and
+    /// Brogliato 2008 §13.3, Siconos' `fc3d_compute_error`): a measure of the whole
+    /// solution, not of the largest change of one contact.
+    NaturalMap,
 }
 
 /// `[solver] sweep` (NSCD): the order of the contacts in a sweep.

@@ -237,7 +237,8 @@ pub struct NscdSpec {
     /// θ of the θ-method, in [0.5, 1]. Default 1 (implicit Euler, 000 eqs. 1-2).
     #[serde(default = "default_theta")]
     pub theta: f64,
-    /// Convergence criterion: `"local"`, `"global"` or `"fixed_iterations"` (000 eqs. 35-37).
+    /// Convergence criterion: `"local"`, `"global"`, `"fixed_iterations"` (000 eqs. 35-37) or
+    /// `"natural_map"` (the natural-map residual of the step's problem).
     /// Default `"local"`.
     #[serde(default)]
     pub criterion: CriterionKind,
