@@ -52,6 +52,7 @@ pub mod bvh;
 pub mod contact;
 pub mod core_shape;
 pub mod error;
+pub mod gjk;
 pub mod hull;
 pub mod inside;
 pub mod io;
