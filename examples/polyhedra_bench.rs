@@ -2,29 +2,40 @@
 //! floor, the scenario of `benches/yade/polyhedra_settle.py` (YADE's Polyhedra), printing
 //! ns per particle-step and per contact point, contact counts and the final kinetic energy.
 //!
-//! Usage: `cargo run --release --example polyhedra_bench -- [steps] [N ...]` (default 200
-//! timed steps, N = 1000 and 8000). `MD_BENCH_THREADS=1,2` (default) selects the thread
-//! counts, as for `md_bench`.
+//! Usage: `cargo run --release --example polyhedra_bench -- [--volumetric] [steps] [N ...]`
+//! (default 200 timed steps, N = 1000 and 8000). `MD_BENCH_THREADS=1,2` (default) selects
+//! the thread counts, as for `md_bench`.
 //!
 //! Scenario (the same as the YADE script): n = round(N^⅓) bodies per edge of a cubic
 //! lattice, centres 0.88 mm apart and 1 mm above a floor plane; each body a random convex
 //! polyhedron of its own seed (`shapes::random_convex`, 12 points: about 20 triangular
 //! faces) stretched along each axis to fill a 0.9 mm box, axis-aligned; ρ = 2500 kg/m³,
-//! E = 1e8 Pa, ν = 0.3, μ = tan 0.5 (YADE's friction angle 0.5 rad), e = 0.5; Hertz-Mindlin
-//! with history at every contact point (granula has no overlap-volume law yet; YADE uses
-//! its volumetric one), local damping 0.3 (YADE's `NewtonIntegrator(damping=0.3)`),
+//! E = 1e8 Pa, ν = 0.3, μ = tan 0.5 (YADE's friction angle 0.5 rad), e = 0.5;
+//! local damping 0.3 (YADE's `NewtonIntegrator(damping=0.3)`),
 //! gravity 9.81 m/s², Δt = 1e-6 s, skin 0.1 mm (YADE's `verletDist`), velocity Verlet,
 //! sweep and prune. 200 steps let the bodies fall into contact, then `steps` steps are
 //! timed. As in YADE, lattice neighbours start overlapping by up to 0.02 mm (the insertion
 //! check is told to accept them), so the packing is in contact from the first step.
+//!
+//! Contact law: by default Hertz-Mindlin with history at every contact point (vertex and
+//! edge contacts, `register_all`). `--volumetric` runs YADE's law instead: one contact per
+//! pair from the overlap volume (`register_all_volumetric`), F_n = k_V V with
+//! `VolumetricSpring`, a linear tangential spring with Coulomb friction, no contact
+//! damping, and YADE's stiffnesses for these materials (`Ip2_PolyhedraMat_PolyhedraMat_
+//! PolyhedraPhys`: 1/k_n = 1/Y₁ + 1/Y₂, 1/k_s = 1/(Y₁P₁) + 1/(Y₂P₂) with Y = young and P =
+//! poisson), k_V = 5e7 N/m³ and k_t = 1.5e7 N/m (read back from YADE's interactions).
 
 use granula::broadphase::SweepAndPrune;
 use granula::core::{DVec3, Material, Narrowphase, PlaneBuilder, Solver, World};
 use granula::integrators::VelocityVerlet;
+use granula::core::ContactLaw;
 use granula::laws::hertz_mindlin;
+use granula::laws::{
+    Composed, CundallStrack, Friction, NoDamping, TangentialDamping, TangentialStiffness, VolumetricSpring,
+};
 use granula::laws::local_damping::LocalDamping;
 use granula::md::{MdConfig, MdSolver};
-use granula_polyhedra::{register_all, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
+use granula_polyhedra::{register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -32,6 +43,11 @@ use std::time::Instant;
 const DT: f64 = 1e-6;
 const SIZE: f64 = 1e-3;
 const SETTLE_STEPS: usize = 200;
+
+/// YADE's contact stiffnesses for two bodies of young = 1e8, poisson = 0.3: k_n = Y/2
+/// (N/m³, on the overlap volume) and k_s = Y P/2 (N/m).
+const YADE_KN: f64 = 0.5e8;
+const YADE_KS: f64 = 0.5 * 0.3e8;
 
 /// CPU time of the whole process (user + system, s) from `/proc/self/stat`, or NaN where
 /// that file does not exist.
@@ -56,7 +72,7 @@ fn next(state: &mut u64) -> u64 {
 
 /// The lattice of `per_edge³` random polyhedra on a floor; returns the world and the mean
 /// number of faces.
-fn settling_world(per_edge: usize) -> Result<(World, f64), Box<dyn std::error::Error>> {
+fn settling_world(per_edge: usize, volumetric: bool) -> Result<(World, f64), Box<dyn std::error::Error>> {
     let material = Material {
         name: "grain".into(),
         density: 2500.0,
@@ -67,7 +83,11 @@ fn settling_world(per_edge: usize) -> Result<(World, f64), Box<dyn std::error::E
         ..Material::default()
     };
     let mut narrowphase = Narrowphase::new();
-    register_all(&mut narrowphase)?;
+    if volumetric {
+        register_all_volumetric(&mut narrowphase)?;
+    } else {
+        register_all(&mut narrowphase)?;
+    }
     let mut world =
         World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).narrowphase(narrowphase).build()?;
     world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build()?)?;
@@ -108,9 +128,29 @@ struct Figures {
     faces: f64,
 }
 
-fn run(n: usize, threads: usize, steps: usize) -> Result<Figures, Box<dyn std::error::Error>> {
+/// Runs the settling with the chosen contacts and law.
+fn run(n: usize, threads: usize, steps: usize, volumetric: bool) -> Result<Figures, Box<dyn std::error::Error>> {
+    if volumetric {
+        let law = Composed::new(
+            VolumetricSpring::new(YADE_KN)?,
+            NoDamping,
+            CundallStrack::new(TangentialStiffness::Fixed(YADE_KS), TangentialDamping::None, Friction::from_material())?,
+        );
+        run_with(law, n, threads, steps, true)
+    } else {
+        run_with(hertz_mindlin(), n, threads, steps, false)
+    }
+}
+
+fn run_with<L: ContactLaw>(
+    law: L,
+    n: usize,
+    threads: usize,
+    steps: usize,
+    volumetric: bool,
+) -> Result<Figures, Box<dyn std::error::Error>> {
     let per_edge = (n as f64).cbrt().round() as usize;
-    let (mut world, faces) = settling_world(per_edge)?;
+    let (mut world, faces) = settling_world(per_edge, volumetric)?;
     let bodies = per_edge.pow(3);
     let config = MdConfig {
         skin: 1e-4,
@@ -121,7 +161,7 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<Figures, Box<dyn std::e
         local_damping: Some(LocalDamping::new(0.3)?),
         ..Default::default()
     };
-    let mut solver = MdSolver::new(hertz_mindlin(), VelocityVerlet::new(), SweepAndPrune::new(), config)?;
+    let mut solver = MdSolver::new(law, VelocityVerlet::new(), SweepAndPrune::new(), config)?;
     for _ in 0..SETTLE_STEPS {
         world.step(&mut solver, DT)?;
     }
@@ -154,13 +194,16 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<Figures, Box<dyn std::e
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse()).collect::<Result<_, _>>()?;
+    let volumetric = std::env::args().any(|a| a == "--volumetric");
+    let args: Vec<usize> =
+        std::env::args().skip(1).filter(|a| a != "--volumetric").map(|a| a.parse()).collect::<Result<_, _>>()?;
     let steps = args.first().copied().unwrap_or(200);
     let sizes = if args.len() > 1 { args[1..].to_vec() } else { vec![1000, 8000] };
     let thread_counts: Vec<usize> = match std::env::var("MD_BENCH_THREADS") {
         Ok(v) => v.split(',').map(str::parse).collect::<Result<_, _>>()?,
         Err(_) => vec![1, 2],
     };
+    println!("contacts: {}", if volumetric { "overlap volume (YADE's law)" } else { "points (Hertz-Mindlin)" });
     println!(
         "{:>6} {:>7} {:>6} {:>10} {:>10} {:>9} {:>10} {:>13} {:>6} {:>7}",
         "N", "threads", "faces", "wall ns", "CPU ns", "speed-up", "ns/point", "E_k (J)", "pairs", "points"
@@ -170,7 +213,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for &n in &sizes {
         let mut single = f64::NAN;
         for &threads in &thread_counts {
-            let f = run(n, threads, steps)?;
+            let f = run(n, threads, steps, volumetric)?;
             if threads == 1 {
                 single = f.wall_ns;
             }
