@@ -12,6 +12,7 @@
 //! (a face is counted once). The normal is the area-weighted sum of A's clipped outward
 //! normals: it points from A into B, and its length is the projected contact area.
 
+use crate::contact::{least_penetration, Relative};
 use crate::gjk;
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DMat3, DVec3};
@@ -51,8 +52,16 @@ pub fn convex_overlap(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Po
     let sums = sums?;
     let volume = sums.volume6 / 6.0;
     let centroid = sums.moment24 / (4.0 * sums.volume6);
-    let area = sums.area_a.length();
-    let normal = if area > 0.0 { sums.area_a / area } else { (-shift).normalize_or_zero() };
+    let mut area = sums.area_a.length();
+    let mut normal = sums.area_a / area;
+    // One body wholly inside the other (or both at the same spot): the surface of body 1
+    // inside body 2 is closed (or all of it), its area vector vanishes to round-off and
+    // gives no direction. Then the axis of least penetration (the separating-axis test over
+    // the face normals) gives the normal, and the area is V over that depth.
+    if !(area > 1e-9 * a.bounding_radius() * b.bounding_radius()) {
+        let (n, depth, _) = least_penetration(a, &Relative { rot, shift }, b);
+        (normal, area) = (n, volume / depth);
+    }
     Some(Overlap { volume, centroid: pose_b.to_world(centroid), normal: pose_b.orientation * normal, area })
 }
 

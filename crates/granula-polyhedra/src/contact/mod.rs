@@ -231,6 +231,17 @@ pub fn polyhedron_polyhedron_with(
     {
         return 0;
     }
+    // Deep interpenetration (the centre of one body inside the other, e.g. two bodies
+    // placed at the same spot): the vertex and edge contacts may all lie on the surfaces
+    // with no depth, or point every way. One contact along the axis of least penetration
+    // instead (see `least_penetration`).
+    if centre_inside(b, rel_ab.shift, convex) || centre_inside(a, rel_ba.shift, convex) {
+        let (n, depth, mid) = least_penetration(a, &rel_ab, b);
+        let normal = pose_b.orientation * n;
+        let point = pose_b.to_world(mid);
+        out.push(geometry(point, normal, -depth, pose_a, pose_b, effective_radius(a, b), FeatureKey::Single));
+        return 1;
+    }
     // The thread's buffers, taken out for the call: nothing is allocated per pair once they
     // have grown to the largest meshes seen.
     let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
@@ -288,4 +299,47 @@ fn plane_separates(dst: &Polyhedron, k: usize, src: &Polyhedron, src_in_dst: &Re
 fn extent(poly: &Polyhedron, pose: &Pose, u: DVec3) -> f64 {
     let local = pose.orientation.inverse() * u;
     poly.vertices().iter().fold(f64::NEG_INFINITY, |m, v| m.max(v.dot(local)))
+}
+
+/// Is point `p` (the body's frame) inside the body or on its surface? Face planes for a
+/// convex body, ray parity otherwise.
+fn centre_inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
+    if convex {
+        poly.planes().iter().all(|&(n, d)| n.dot(p) <= d)
+    } else {
+        crate::inside::classify(poly, p) != crate::inside::PointClass::Outside
+    }
+}
+
+/// The contact of a deep interpenetration, in body 2's frame: the face normal (of either
+/// body, convex hulls of the vertices) along which the two bodies' extents overlap least,
+/// turned from body 1 to body 2, that overlap as the depth, and the point in the middle of
+/// the overlap along it, on the line between the centres. It is the separating-axis test
+/// over face normals (the least overlap over them bounds the true penetration depth from
+/// above; edge-edge axes are not tried): the push that separates the bodies soonest. Ties
+/// go to the first axis (body 1's planes, then body 2's), so the result is deterministic;
+/// for coincident centres the normal is that face normal itself.
+pub(crate) fn least_penetration(a: &Polyhedron, a_in_b: &Relative, b: &Polyhedron) -> (DVec3, f64, DVec3) {
+    let range = |dir: DVec3, points: &mut dyn Iterator<Item = DVec3>| {
+        points.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.dot(dir)), hi.max(p.dot(dir))))
+    };
+    let centre_a = a_in_b.shift;
+    let (mut best, mut normal, mut mid) = (f64::INFINITY, DVec3::Z, 0.0);
+    let axes = a.planes().iter().map(|&(n, _)| a_in_b.rot * n).chain(b.planes().iter().map(|&(n, _)| n));
+    for n in axes {
+        let (lo_a, hi_a) = range(n, &mut a.vertices().iter().map(|v| a_in_b.apply(*v)));
+        let (lo_b, hi_b) = range(n, &mut b.vertices().iter().copied());
+        // Body 2 above body 1 along n (push 2 along +n) or below (along −n); with the
+        // centres coincident both are tried and the smaller wins, +n on a tie.
+        let (up, down) = (hi_a - lo_b, hi_b - lo_a);
+        if up < best && up <= down {
+            (best, normal, mid) = (up, n, 0.5 * (hi_a + lo_b));
+        } else if down < best {
+            (best, normal, mid) = (down, -n, -0.5 * (hi_b + lo_a));
+        }
+    }
+    // On the line between the centres, at the middle of the overlap along the normal.
+    let centres = 0.5 * centre_a;
+    let point = centres + normal * (mid - normal.dot(centres));
+    (normal, best, point)
 }
