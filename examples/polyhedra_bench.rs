@@ -2,9 +2,12 @@
 //! floor, the scenario of `benches/yade/polyhedra_settle.py` (YADE's Polyhedra), printing
 //! ns per particle-step and per contact point, contact counts and the final kinetic energy.
 //!
-//! Usage: `cargo run --release --example polyhedra_bench -- [--volumetric] [steps] [N ...]`
-//! (default 200 timed steps, N = 1000 and 8000). `MD_BENCH_THREADS=1,2` (default) selects
-//! the thread counts, as for `md_bench`.
+//! Usage: `cargo run --release --example polyhedra_bench -- [--volumetric] [--shapes FILE]
+//! [steps] [N ...]` (default 200 timed steps, N = 1000 and 8000). `MD_BENCH_THREADS=1,2`
+//! (default) selects the thread counts, as for `md_bench`. `--shapes FILE` takes the bodies'
+//! shapes from a file written by `benches/yade/polyhedra_shapes.py` (YADE's own random
+//! polyhedra, same seeds and lattice order as `polyhedra_settle.py`): lines "body x y z",
+//! each body the convex hull of its points (m, about its centre of mass, world axes).
 //!
 //! Scenario (the same as the YADE script): n = round(N^⅓) bodies per edge of a cubic
 //! lattice, centres 0.88 mm apart and 1 mm above a floor plane; each body a random convex
@@ -72,7 +75,33 @@ fn next(state: &mut u64) -> u64 {
 
 /// The lattice of `per_edge³` random polyhedra on a floor; returns the world and the mean
 /// number of faces.
-fn settling_world(per_edge: usize, volumetric: bool) -> Result<(World, f64), Box<dyn std::error::Error>> {
+/// Shapes read from a `--shapes` file: the points of each body, in body order.
+fn read_shapes(path: &str) -> Result<Vec<Vec<DVec3>>, Box<dyn std::error::Error>> {
+    let mut bodies: Vec<Vec<DVec3>> = Vec::new();
+    for (n, line) in std::fs::read_to_string(path)?.lines().enumerate() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let bad = || format!("{path}:{}: expected \"body x y z\", got {line:?}", n + 1);
+        if f.len() != 4 {
+            return Err(bad().into());
+        }
+        let body: usize = f[0].parse().map_err(|_| bad())?;
+        let xyz: Vec<f64> = f[1..].iter().map(|v| v.parse::<f64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
+        if body > bodies.len() {
+            return Err(format!("{path}:{}: body {body} after body {}", n + 1, bodies.len().saturating_sub(1)).into());
+        }
+        if body == bodies.len() {
+            bodies.push(Vec::new());
+        }
+        bodies[body].push(DVec3::new(xyz[0], xyz[1], xyz[2]));
+    }
+    Ok(bodies)
+}
+
+fn settling_world(
+    per_edge: usize,
+    volumetric: bool,
+    given: Option<&[Vec<DVec3>]>,
+) -> Result<(World, f64), Box<dyn std::error::Error>> {
     let material = Material {
         name: "grain".into(),
         density: 2500.0,
@@ -97,16 +126,32 @@ fn settling_world(per_edge: usize, volumetric: bool) -> Result<(World, f64), Box
     for i in 0..per_edge {
         for j in 0..per_edge {
             for k in 0..per_edge {
-                // As YADE's `polyhedra_utils.polyhedra(size=(0.9, 0.9, 0.9) mm)`: a random hull
-                // stretched along each axis to a 0.9 mm box, axis-aligned, so that lattice
-                // neighbours 0.88 mm apart start just overlapping.
-                let hull = shapes::random_convex(12, 1.0, next(&mut state))?;
-                let b = hull.local_aabb();
-                let stretch = DVec3::splat(0.9 * SIZE) / (b.max - b.min);
-                let stretched: Vec<DVec3> = hull.vertices().iter().map(|&v| v * stretch).collect();
-                let (poly, place) = Polyhedron::from_mesh(stretched, hull.faces().to_vec(), BodyFrame::PrincipalAxes)?;
+                let site = DVec3::new(i as f64 + 0.5, j as f64 + 0.5, k as f64 + 0.5) * spacing + DVec3::Z * SIZE;
+                let index = (i * per_edge + j) * per_edge + k;
+                let (poly, place) = match given {
+                    // YADE's body: the hull of its points, centre of mass at the site.
+                    Some(points) => {
+                        let p = points.get(index).ok_or_else(|| format!("the shapes file has no body {index}"))?;
+                        let hull = shapes::convex_hull_of(p)?;
+                        Polyhedron::from_mesh(hull.vertices().to_vec(), hull.faces().to_vec(), BodyFrame::PrincipalAxes)?
+                    }
+                    // As YADE's `polyhedra_utils.polyhedra(size=(0.9, 0.9, 0.9) mm)`: a random
+                    // hull stretched along each axis to a 0.9 mm box, axis-aligned, so that
+                    // lattice neighbours 0.88 mm apart start just overlapping.
+                    None => {
+                        let hull = shapes::random_convex(12, 1.0, next(&mut state))?;
+                        let b = hull.local_aabb();
+                        let stretch = DVec3::splat(0.9 * SIZE) / (b.max - b.min);
+                        let stretched: Vec<DVec3> = hull.vertices().iter().map(|&v| v * stretch).collect();
+                        let (p, mut place) =
+                            Polyhedron::from_mesh(stretched, hull.faces().to_vec(), BodyFrame::PrincipalAxes)?;
+                        // The stretched hull's centre of mass at the site, as before.
+                        place.offset = DVec3::ZERO;
+                        (p, place)
+                    }
+                };
                 faces += poly.faces().len();
-                let centre = DVec3::new(i as f64 + 0.5, j as f64 + 0.5, k as f64 + 0.5) * spacing + DVec3::Z * SIZE;
+                let centre = site + place.offset;
                 let body = PolyhedronBuilder::new(Arc::new(poly), centre).orientation(place.rotation).build()?;
                 world.insert(body)?;
             }
@@ -129,16 +174,22 @@ struct Figures {
 }
 
 /// Runs the settling with the chosen contacts and law.
-fn run(n: usize, threads: usize, steps: usize, volumetric: bool) -> Result<Figures, Box<dyn std::error::Error>> {
+fn run(
+    n: usize,
+    threads: usize,
+    steps: usize,
+    volumetric: bool,
+    given: Option<&[Vec<DVec3>]>,
+) -> Result<Figures, Box<dyn std::error::Error>> {
     if volumetric {
         let law = Composed::new(
             VolumetricSpring::new(YADE_KN)?,
             NoDamping,
             CundallStrack::new(TangentialStiffness::Fixed(YADE_KS), TangentialDamping::None, Friction::from_material())?,
         );
-        run_with(law, n, threads, steps, true)
+        run_with(law, n, threads, steps, true, given)
     } else {
-        run_with(hertz_mindlin(), n, threads, steps, false)
+        run_with(hertz_mindlin(), n, threads, steps, false, given)
     }
 }
 
@@ -148,9 +199,10 @@ fn run_with<L: ContactLaw>(
     threads: usize,
     steps: usize,
     volumetric: bool,
+    given: Option<&[Vec<DVec3>]>,
 ) -> Result<Figures, Box<dyn std::error::Error>> {
     let per_edge = (n as f64).cbrt().round() as usize;
-    let (mut world, faces) = settling_world(per_edge, volumetric)?;
+    let (mut world, faces) = settling_world(per_edge, volumetric, given)?;
     let bodies = per_edge.pow(3);
     let config = MdConfig {
         skin: 1e-4,
@@ -194,9 +246,18 @@ fn run_with<L: ContactLaw>(
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let volumetric = std::env::args().any(|a| a == "--volumetric");
-    let args: Vec<usize> =
-        std::env::args().skip(1).filter(|a| a != "--volumetric").map(|a| a.parse()).collect::<Result<_, _>>()?;
+    let mut volumetric = false;
+    let mut shapes_file = None;
+    let mut args: Vec<usize> = Vec::new();
+    let mut all = std::env::args().skip(1);
+    while let Some(a) = all.next() {
+        match a.as_str() {
+            "--volumetric" => volumetric = true,
+            "--shapes" => shapes_file = Some(all.next().ok_or("--shapes needs a file")?),
+            _ => args.push(a.parse()?),
+        }
+    }
+    let given = shapes_file.as_deref().map(read_shapes).transpose()?;
     let steps = args.first().copied().unwrap_or(200);
     let sizes = if args.len() > 1 { args[1..].to_vec() } else { vec![1000, 8000] };
     let thread_counts: Vec<usize> = match std::env::var("MD_BENCH_THREADS") {
@@ -204,6 +265,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => vec![1, 2],
     };
     println!("contacts: {}", if volumetric { "overlap volume (YADE's law)" } else { "points (Hertz-Mindlin)" });
+    println!("shapes: {}", shapes_file.as_deref().unwrap_or("granula's random hulls (12 points)"));
     println!(
         "{:>6} {:>7} {:>6} {:>10} {:>10} {:>9} {:>10} {:>13} {:>6} {:>7}",
         "N", "threads", "faces", "wall ns", "CPU ns", "speed-up", "ns/point", "E_k (J)", "pairs", "points"
@@ -213,7 +275,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for &n in &sizes {
         let mut single = f64::NAN;
         for &threads in &thread_counts {
-            let f = run(n, threads, steps, volumetric)?;
+            let f = run(n, threads, steps, volumetric, given.as_deref())?;
             if threads == 1 {
                 single = f.wall_ns;
             }
