@@ -29,14 +29,14 @@
 //! poisson), k_V = 5e7 N/m³ and k_t = 1.5e7 N/m (read back from YADE's interactions).
 
 use granula::broadphase::SweepAndPrune;
+use granula::core::ContactLaw;
 use granula::core::{DVec3, Material, Narrowphase, PlaneBuilder, Solver, World};
 use granula::integrators::VelocityVerlet;
-use granula::core::ContactLaw;
 use granula::laws::hertz_mindlin;
+use granula::laws::local_damping::LocalDamping;
 use granula::laws::{
     Composed, CundallStrack, Friction, NoDamping, TangentialDamping, TangentialStiffness, VolumetricSpring,
 };
-use granula::laws::local_damping::LocalDamping;
 use granula::md::{MdConfig, MdSolver};
 use granula_polyhedra::{register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
 use std::sync::Arc;
@@ -133,7 +133,11 @@ fn settling_world(
                     Some(points) => {
                         let p = points.get(index).ok_or_else(|| format!("the shapes file has no body {index}"))?;
                         let hull = shapes::convex_hull_of(p)?;
-                        Polyhedron::from_mesh(hull.vertices().to_vec(), hull.faces().to_vec(), BodyFrame::PrincipalAxes)?
+                        Polyhedron::from_mesh(
+                            hull.vertices().to_vec(),
+                            hull.faces().to_vec(),
+                            BodyFrame::PrincipalAxes,
+                        )?
                     }
                     // As YADE's `polyhedra_utils.polyhedra(size=(0.9, 0.9, 0.9) mm)`: a random
                     // hull stretched along each axis to a 0.9 mm box, axis-aligned, so that
@@ -185,7 +189,11 @@ fn run(
         let law = Composed::new(
             VolumetricSpring::new(YADE_KN)?,
             NoDamping,
-            CundallStrack::new(TangentialStiffness::Fixed(YADE_KS), TangentialDamping::None, Friction::from_material())?,
+            CundallStrack::new(
+                TangentialStiffness::Fixed(YADE_KS),
+                TangentialDamping::None,
+                Friction::from_material(),
+            )?,
         );
         run_with(law, n, threads, steps, true, given)
     } else {

@@ -262,7 +262,8 @@ mod tests {
                 (0..10).map(|_| c + DVec3::new(rng.random(), rng.random(), rng.random()) - 0.5).collect()
             };
             let a = cloud(&mut rng, DVec3::ZERO);
-            let offset = DVec3::new(rng.random_range(-1.6..1.6), rng.random_range(-1.6..1.6), rng.random_range(-1.6..1.6));
+            let offset =
+                DVec3::new(rng.random_range(-1.6..1.6), rng.random_range(-1.6..1.6), rng.random_range(-1.6..1.6));
             let b = cloud(&mut rng, offset);
             let margin = rng.random_range(0.0..0.2);
             // A proof of separation implies that no point of A is within the margin of a

@@ -15,7 +15,8 @@ use granula_io::{IoError, Result, Scene};
 use granula_laws::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction, Hertz, HertzViscous,
     HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction, NormalModel,
-    RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance, ViscousFriction, VolumetricSpring,
+    RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance, ViscousFriction,
+    VolumetricSpring,
 };
 use granula_md::{MdConfig, MdSolver};
 use granula_nscd::{

@@ -4,8 +4,8 @@ use super::check::Check;
 use super::limits::{MAX_ITERATIONS, MAX_MATERIALS, MAX_SKIN_RADII, MAX_STEPS, MAX_THREADS};
 use super::source::KeyPath;
 use super::spec::{
-    choice_name, DampingKind, ImpactKind, MaterialSpec, MdSpec, NormalKind, OutputSpec, PairSpec, PolyhedronContactKind,
-    SceneSpec, SolverSpec, TangentialKind,
+    choice_name, DampingKind, ImpactKind, MaterialSpec, MdSpec, NormalKind, OutputSpec, PairSpec,
+    PolyhedronContactKind, SceneSpec, SolverSpec, TangentialKind,
 };
 use crate::error::Result;
 use granula_core::{Material, PairMaterial};

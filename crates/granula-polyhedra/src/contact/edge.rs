@@ -193,9 +193,11 @@ fn meeting_edges(
         let [p0, p1] = e.vertices.map(|i| mapped[i as usize]);
         if convex {
             let [k0, k1] = e.vertices.map(|v| beyond[v as usize]);
-            let past = |k: u32, p: DVec3| k != NO_PLANE && {
-                let (n, d) = dst.planes()[k as usize];
-                n.dot(p) > d
+            let past = |k: u32, p: DVec3| {
+                k != NO_PLANE && {
+                    let (n, d) = dst.planes()[k as usize];
+                    n.dot(p) > d
+                }
             };
             if past(k0, p1) || past(k1, p0) {
                 continue;
