@@ -17,11 +17,12 @@
 //! contact between two bodies at 1 m/s lasts about 4e-4 s: 20 steps), sweep and prune with
 //! a 0.5 mm skin. The bodies settle for 0.25 s, then the gate is removed and they flow out.
 //!
-//! Limits: the world's runaway-energy guard is off. Face-on-face contacts between two
-//! polyhedra still gain energy under MD (their overlap polygon's corners are edge
-//! crossings that come and go, `docs/polyhedra.md` "Not done yet"), so the settling bed
-//! keeps a little agitation and the guard would stop the run; the test below bounds that
-//! agitation instead.
+//! Limits: the world's runaway-energy guard is off. Point contacts between two polyhedra
+//! gain energy under MD: edge crossings switch on at a finite depth, with a force whose
+//! energy was never stored (`docs/polyhedra.md`, "Energy of point contacts", measured on
+//! an undamped pile), so the settling bed keeps a little agitation and the guard would
+//! stop the run; the test below bounds that agitation instead. The overlap-volume
+//! contacts (`register_all_volumetric`) do not gain energy.
 
 use granula::broadphase::SweepAndPrune;
 use granula::core::{BodyHandle, DQuat, DVec3, Material, MotionKind, Narrowphase, PlaneBuilder, Solver, World};

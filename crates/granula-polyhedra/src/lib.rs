@@ -17,6 +17,8 @@
 //! - [`overlap`]: the intersection volume, centroid and normal of two convex bodies, for
 //!   overlap-volume normal forces; [`volume_contact`]: one contact per pair from it (and
 //!   from the part of a body below a plane), registered by [`register_all_volumetric`].
+//! - [`gjk`]: a proof that two convex point sets are farther apart than a margin (GJK),
+//!   the early-out of the overlap volume.
 //!
 //! A contact generator for a pair of polyhedra is a call per candidate pair:
 //!
@@ -52,6 +54,7 @@ pub mod bvh;
 pub mod contact;
 pub mod core_shape;
 pub mod error;
+pub mod gjk;
 pub mod hull;
 pub mod inside;
 pub mod io;

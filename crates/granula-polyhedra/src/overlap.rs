@@ -12,9 +12,12 @@
 //! (a face is counted once). The normal is the area-weighted sum of A's clipped outward
 //! normals: it points from A into B, and its length is the projected contact area.
 
+use crate::contact::{least_penetration, Relative};
+use crate::gjk;
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DMat3, DVec3};
 use granula_core::shape::Aabb;
+use std::cell::RefCell;
 
 /// The intersection of two convex bodies, world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,18 +41,68 @@ pub fn convex_overlap(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Po
     if (pose_a.position - pose_b.position).length_squared() >= reach * reach {
         return None;
     }
-    // Everything in b's frame.
+    // Everything in b's frame, in the thread's buffers (nothing allocated per pair once
+    // they have grown to the largest meshes seen).
     let inv = pose_b.orientation.inverse();
     let rot = DMat3::from_quat(inv * pose_a.orientation);
     let shift = inv * (pose_a.position - pose_b.position);
-    let a_vertices: Vec<DVec3> = a.vertices().iter().map(|v| rot * *v + shift).collect();
+    let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let sums = overlap_sums(a, b, rot, shift, reach, &mut scratch);
+    SCRATCH.with(|s| *s.borrow_mut() = scratch);
+    let sums = sums?;
+    let volume = sums.volume6 / 6.0;
+    let centroid = sums.moment24 / (4.0 * sums.volume6);
+    let mut area = sums.area_a.length();
+    let mut normal = sums.area_a / area;
+    // One body wholly inside the other (or both at the same spot): the surface of body 1
+    // inside body 2 is closed (or all of it), its area vector vanishes to round-off and
+    // gives no direction. Then the axis of least penetration (the separating-axis test over
+    // the face normals) gives the normal, and the area is V over that depth.
+    if !(area > 1e-9 * a.bounding_radius() * b.bounding_radius()) {
+        let (n, depth, _) = least_penetration(a, &Relative { rot, shift }, b);
+        (normal, area) = (n, volume / depth);
+    }
+    Some(Overlap { volume, centroid: pose_b.to_world(centroid), normal: pose_b.orientation * normal, area })
+}
+
+/// Reusable per-thread buffers of [`convex_overlap`].
+#[derive(Default)]
+struct Scratch {
+    a_vertices: Vec<DVec3>,
+    a_planes: Vec<(DVec3, f64)>,
+    b_planes: Vec<(DVec3, f64)>,
+    current: Vec<DVec3>,
+    next: Vec<DVec3>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The divergence-theorem sums of A ∩ B in b's frame (a mapped by x ↦ rot·x + shift),
+/// `None` when the bodies are apart (a proof by GJK on the vertex sets, or no volume).
+fn overlap_sums(
+    a: &Polyhedron,
+    b: &Polyhedron,
+    rot: DMat3,
+    shift: DVec3,
+    reach: f64,
+    scratch: &mut Scratch,
+) -> Option<Sums> {
+    let Scratch { a_vertices, a_planes, b_planes, current, next } = scratch;
+    a_vertices.clear();
+    a_vertices.extend(a.vertices().iter().map(|v| rot * *v + shift));
+    if gjk::separated(a_vertices, b.vertices(), 0.0, shift) {
+        return None;
+    }
     // Each body's planes with the one facing the other body first: a triangle far from
     // the overlap is beyond it and dropped after one plane.
-    let mut a_planes: Vec<(DVec3, f64)> =
-        a.planes().iter().map(|&(n, d)| (rot * n, d + (rot * n).dot(shift))).collect();
-    facing_first(&mut a_planes, -shift);
-    let mut b_planes = b.planes().to_vec();
-    facing_first(&mut b_planes, shift);
+    a_planes.clear();
+    a_planes.extend(a.planes().iter().map(|&(n, d)| (rot * n, d + (rot * n).dot(shift))));
+    facing_first(a_planes, -shift);
+    b_planes.clear();
+    b_planes.extend_from_slice(b.planes());
+    facing_first(b_planes, shift);
     // Tie-break only (coplanar faces): far below the round-off of a volume.
     let eps = 1e-14 * reach;
     let box_b = b.local_aabb();
@@ -58,27 +111,19 @@ pub fn convex_overlap(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Po
         max: bx.max.max(*v),
     });
     let mut sums = Sums::default();
-    let (mut current, mut next) = (Vec::with_capacity(16), Vec::with_capacity(16));
     for f in a.faces() {
         let tri = f.map(|i| a_vertices[i as usize]);
-        if overlaps_box(&tri, &box_b) && clip(&tri, &b_planes, eps, &mut current, &mut next) {
-            sums.add(&current, true);
+        if overlaps_box(&tri, &box_b) && clip(&tri, b_planes, eps, current, next) {
+            sums.add(current, true);
         }
     }
     for f in 0..b.faces().len() as u32 {
         let tri = b.triangle(f);
-        if overlaps_box(&tri, &box_a) && clip(&tri, &a_planes, -eps, &mut current, &mut next) {
-            sums.add(&current, false);
+        if overlaps_box(&tri, &box_a) && clip(&tri, a_planes, -eps, current, next) {
+            sums.add(current, false);
         }
     }
-    if !(sums.volume6 > 0.0) {
-        return None;
-    }
-    let volume = sums.volume6 / 6.0;
-    let centroid = sums.moment24 / (4.0 * sums.volume6);
-    let area = sums.area_a.length();
-    let normal = if area > 0.0 { sums.area_a / area } else { (-shift).normalize_or_zero() };
-    Some(Overlap { volume, centroid: pose_b.to_world(centroid), normal: pose_b.orientation * normal, area })
+    (sums.volume6 > 0.0).then_some(sums)
 }
 
 /// Running sums of the divergence theorem over the clipped polygons (reference point: the

@@ -179,8 +179,8 @@ impl ContactGenerator for ConvexPairVolume {
 /// depth δ and radius R*). Use it instead of `register_all`, with a normal law of the
 /// overlap volume. Errors as [`Narrowphase::register`] does.
 pub fn register_all_volumetric(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
+    narrowphase.register(POLYHEDRON, POLYHEDRON, ConvexPairVolume)?;
     register_sphere_pair(narrowphase)?;
     narrowphase.register(ShapeKind::Plane, POLYHEDRON, PlaneVolume)?;
-    narrowphase.register(ShapeKind::Cylinder, POLYHEDRON, CylinderPolyhedron)?;
-    narrowphase.register(POLYHEDRON, POLYHEDRON, ConvexPairVolume)
+    narrowphase.register(ShapeKind::Cylinder, POLYHEDRON, CylinderPolyhedron)
 }

@@ -16,6 +16,7 @@ use granula_laws::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction, Hertz, HertzViscous,
     HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction, NormalModel,
     RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance, ViscousFriction,
+    VolumetricSpring,
 };
 use granula_md::{MdConfig, MdSolver};
 use granula_nscd::{
@@ -59,7 +60,7 @@ fn normal_damping(scene: &Scene, s: &MdSpec) -> Result<NormalDamping> {
         DampingKind::Calibrated => NormalDamping::Viscous(DampingCoefficient::FromRestitutionClamped(None)),
         DampingKind::CalibratedImpulse => match s.normal {
             NormalKind::Hertz => NormalDamping::ViscousImpulse(DampingCoefficient::FromRestitutionClamped(None)),
-            NormalKind::Hooke => {
+            NormalKind::Hooke | NormalKind::Volumetric => {
                 return Err(invalid(
                     scene,
                     "damping",
@@ -111,6 +112,27 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
         (NormalKind::Hooke, NormalDamping::HuntCrossley) => {
             md_with_normal(scene, hooke_spring(scene, s)?, HuntCrossley::from_material(), s)
         }
+        (NormalKind::Volumetric, NormalDamping::HuntCrossley) => {
+            md_with_normal(scene, volumetric_spring(scene, s)?, HuntCrossley::from_material(), s)
+        }
+        (NormalKind::Volumetric, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => {
+            md_with_normal(scene, volumetric_spring(scene, s)?, LinearViscous::new(c).map_err(solver_err)?, s)
+        }
+        (NormalKind::Volumetric, _) => Err(invalid(
+            scene,
+            "damping",
+            granula_io::scene::spec::choice_name(&s.damping),
+            "normal = \"volumetric\" takes damping = \"hunt_crossley\" or \"fixed\"",
+        )),
+    }
+}
+
+/// The overlap-volume spring of `normal = "volumetric"`: k_V = `volume_stiffness`, or
+/// E*/R* per contact without it.
+fn volumetric_spring(scene: &Scene, s: &MdSpec) -> Result<VolumetricSpring> {
+    match s.volume_stiffness {
+        Some(k) => VolumetricSpring::new(k).map_err(|e| invalid(scene, "volume_stiffness", k, &e.to_string())),
+        None => Ok(VolumetricSpring::from_material()),
     }
 }
 

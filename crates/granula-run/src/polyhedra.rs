@@ -4,10 +4,10 @@
 
 use glam::DQuat;
 use granula_core::{CoreError, Narrowphase};
-use granula_io::scene::spec::ShapeSpec;
+use granula_io::scene::spec::{PolyhedronContactKind, ShapeSpec};
 use granula_io::scene::{MadeShape, ShapeMaker};
 use granula_io::{Result, Scene};
-use granula_polyhedra::{io, register_all, shapes, BodyFrame, Polyhedron, PolyhedronShape};
+use granula_polyhedra::{io, register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronShape};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -60,8 +60,15 @@ impl ShapeMaker for PolyhedraMaker {
         made(principal(shapes::random_convex(points as usize, radius, seed)))
     }
 
-    fn register(&self, narrowphase: &mut Narrowphase) -> std::result::Result<(), CoreError> {
-        register_all(narrowphase)
+    fn register(
+        &self,
+        narrowphase: &mut Narrowphase,
+        contacts: PolyhedronContactKind,
+    ) -> std::result::Result<(), CoreError> {
+        match contacts {
+            PolyhedronContactKind::Points => register_all(narrowphase),
+            PolyhedronContactKind::Volume => register_all_volumetric(narrowphase),
+        }
     }
 }
 

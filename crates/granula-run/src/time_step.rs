@@ -99,6 +99,8 @@ pub fn time_step_estimate(scene: &Scene) -> Result<Option<TimeStepEstimate>> {
     // The scene's validation refuses `hooke` without a valid `normal_stiffness`; a spec
     // built in code gets the same complaint here.
     let spring = match (md.normal, md.normal_stiffness) {
+        // The overlap-volume law's stiffness depends on the contact area: no estimate.
+        (NormalKind::Volumetric, _) => return Ok(None),
         (NormalKind::Hertz, _) => None,
         (NormalKind::Hooke, Some(k)) => {
             Some(LinearSpring::new(k).map_err(|e| IoError::Solver(format!("[solver] normal_stiffness = {k}: {e}")))?)

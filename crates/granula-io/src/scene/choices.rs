@@ -14,6 +14,24 @@ pub enum NormalKind {
     Hertz,
     /// Linear spring of stiffness `normal_stiffness`.
     Hooke,
+    /// F_n = k_V V on the overlap volume V (YADE's Polyhedra law, the 3D form of 002
+    /// eq. 5), k_V = `volume_stiffness` (N/m³) or, without it, E*/R* per contact. Contacts
+    /// that carry no volume (spheres, point contacts) use the spherical cap of depth δ
+    /// and radius R*. Damping: `"hunt_crossley"` or `"fixed"`.
+    Volumetric,
+}
+
+/// `[solver] polyhedron_contacts` (MD): how pairs of polyhedra and polyhedra on planes
+/// make contacts.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PolyhedronContactKind {
+    /// A point per vertex inside the other body and per crossing of edges (003 §4).
+    #[default]
+    Points,
+    /// One contact per pair from the overlap volume (convex polyhedra only; planes with
+    /// any polyhedron): needs `normal = "volumetric"`.
+    Volume,
 }
 
 /// `[solver] tangential` (MD): the tangential force.

@@ -284,7 +284,11 @@ impl Scene {
         let mut b = World::builder();
         if let (true, Some(maker)) = (self.has_custom_shapes(), &self.shapes) {
             let mut narrowphase = granula_core::Narrowphase::new();
-            maker.register(&mut narrowphase)?;
+            let contacts = match &self.spec.solver {
+                spec::SolverSpec::Md(m) => m.polyhedron_contacts,
+                spec::SolverSpec::Nscd(_) => spec::PolyhedronContactKind::Points,
+            };
+            maker.register(&mut narrowphase, contacts)?;
             b = b.narrowphase(narrowphase);
         }
         let mut b = b

@@ -3,6 +3,7 @@
 //! core custom shape from a [`ShapeSpec`] and registers its contact generators in a
 //! world's narrowphase. `granula-io` itself depends on the core only.
 
+use super::choices::PolyhedronContactKind;
 use super::polyhedra_spec::ShapeSpec;
 use glam::DQuat;
 use granula_core::shape::CustomShape;
@@ -29,6 +30,8 @@ pub trait ShapeMaker: Send + Sync + std::fmt::Debug {
     /// A random convex polyhedron of `points` hull points at radii in [0.7, 1] × `radius`,
     /// from `seed` (the same seed gives the same shape on every platform).
     fn random_convex(&self, points: u32, radius: f64, seed: u64) -> Result<MadeShape, String>;
-    /// Registers the contact generators of the shapes in a world's narrowphase.
-    fn register(&self, narrowphase: &mut Narrowphase) -> Result<(), CoreError>;
+    /// Registers the contact generators of the shapes in a world's narrowphase: point
+    /// contacts, or overlap-volume contacts where `contacts` asks for them
+    /// (`[solver] polyhedron_contacts`).
+    fn register(&self, narrowphase: &mut Narrowphase, contacts: PolyhedronContactKind) -> Result<(), CoreError>;
 }

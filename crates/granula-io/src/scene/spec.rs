@@ -142,6 +142,13 @@ pub struct MdSpec {
     pub normal: NormalKind,
     /// Normal stiffness k_n (N/m) for `"hooke"`; Hertz derives its stiffness from E*.
     pub normal_stiffness: Option<f64>,
+    /// k_V (N/m³) of `normal = "volumetric"`, > 0; default E*/R* per contact.
+    pub volume_stiffness: Option<f64>,
+    /// Contacts of polyhedra: `"points"` (vertex and edge contacts, the default) or
+    /// `"volume"` (one contact per pair from the overlap volume, for
+    /// `normal = "volumetric"`; convex polyhedra only).
+    #[serde(default)]
+    pub polyhedron_contacts: PolyhedronContactKind,
     /// Tangential force: `"cundall_strack"` (spring with history, Coulomb cap), `"viscous"`
     /// (viscous friction capped by Coulomb, no history) or `"none"`. Default
     /// `"cundall_strack"`. Normal damping always comes from the pair's restitution

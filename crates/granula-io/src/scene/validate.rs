@@ -3,7 +3,10 @@
 use super::check::Check;
 use super::limits::{MAX_ITERATIONS, MAX_MATERIALS, MAX_SKIN_RADII, MAX_STEPS, MAX_THREADS};
 use super::source::KeyPath;
-use super::spec::{ImpactKind, MaterialSpec, NormalKind, OutputSpec, PairSpec, SceneSpec, SolverSpec, TangentialKind};
+use super::spec::{
+    choice_name, DampingKind, ImpactKind, MaterialSpec, MdSpec, NormalKind, OutputSpec, PairSpec,
+    PolyhedronContactKind, SceneSpec, SolverSpec, TangentialKind,
+};
 use crate::error::Result;
 use granula_core::{Material, PairMaterial};
 use std::collections::HashSet;
@@ -40,6 +43,36 @@ pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<u64> {
     }
 }
 
+/// The volumetric keys of an MD `[solver]`: `volume_stiffness` > 0 and only with
+/// `normal = "volumetric"`, which takes the damping `"hunt_crossley"` or `"fixed"` (the
+/// viscous calibrations assume a Hertz or linear spring); `polyhedron_contacts = "volume"`
+/// only with `normal = "volumetric"` (the other laws would read the mean depth V/A of
+/// the overlap as a point's depth).
+fn volumetric(c: &Check, p: &KeyPath, m: &MdSpec) -> Result<()> {
+    let is_volumetric = m.normal == NormalKind::Volumetric;
+    if let Some(k) = m.volume_stiffness {
+        if !is_volumetric {
+            return Err(c.invalid(&p.key("volume_stiffness"), k, "is used only with normal = \"volumetric\""));
+        }
+        c.positive(&p.key("volume_stiffness"), k)?;
+    }
+    if is_volumetric && !matches!(m.damping, DampingKind::HuntCrossley | DampingKind::Fixed) {
+        return Err(c.invalid(
+            &p.key("damping"),
+            choice_name(&m.damping),
+            "normal = \"volumetric\" takes damping = \"hunt_crossley\" or \"fixed\" (damping_coefficient = 0 for none)",
+        ));
+    }
+    if m.polyhedron_contacts == PolyhedronContactKind::Volume && !is_volumetric {
+        return Err(c.invalid(
+            &p.key("polyhedron_contacts"),
+            "volume",
+            "overlap-volume contacts need normal = \"volumetric\"",
+        ));
+    }
+    Ok(())
+}
+
 /// Validates `[solver]`.
 pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
     let p = KeyPath::root().key("solver");
@@ -53,6 +86,7 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
                     None => return Err(c.invalid(&p.key("normal"), "hooke", "needs `normal_stiffness` (N/m)")),
                 }
             }
+            volumetric(c, &p, m)?;
             c.positive(&p.key("tangential_viscosity"), m.tangential_viscosity)?;
             let flags = [
                 ("resistances", m.resistances),

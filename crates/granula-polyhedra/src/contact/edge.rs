@@ -26,7 +26,7 @@
 //! point their middle. Edges between coplanar triangles (diagonals of a split polygon) are
 //! skipped, and so are parallel edges (their contact is carried by vertices).
 
-use super::vertex::{signed_distance, Pair};
+use super::vertex::{signed_distance, Pair, NO_PLANE};
 use super::{geometry, FeatureKey};
 use crate::bvh::ray_hits_box;
 use crate::inside::{classify, closest_on_triangle, nearest_surface, PointClass, EDGE_TOLERANCE};
@@ -39,21 +39,34 @@ use granula_core::ContactGeometry;
 /// edge for which the two faces count as lying on each other (rule 3's tolerance).
 const FACE_ON_FACE_COS: f64 = 0.995_004_165_278_025_8;
 
+/// An edge that meets the other body's surface: its index, its ends in the other body's
+/// frame and the depth of its deeper end inside the other body (`None`: both outside).
+pub(crate) type MeetingEdge = (u32, DVec3, DVec3, Option<f64>);
+
 /// Edge contacts of the pair, appended to `out`. `vertex_depth[k]` holds the depth of each
-/// vertex of body k+1 inside the other body (`None`: outside), from the vertex pass.
-pub(crate) fn edge_contacts(pair: &Pair, vertex_depth: &[Vec<Option<f64>>; 2], out: &mut Vec<ContactGeometry>) {
-    let edges_a = meeting_edges(pair.a, &pair.a_in_b, &vertex_depth[0], pair.b, (pair.convex, pair.facing[1]));
+/// vertex of body k+1 inside the other body (`None`: outside), from the vertex pass;
+/// `edges` is scratch space.
+pub(crate) fn edge_contacts(
+    pair: &Pair,
+    vertex_depth: &[Vec<Option<f64>>; 2],
+    beyond: &[Vec<u32>; 2],
+    edges: &mut [Vec<MeetingEdge>; 2],
+    out: &mut Vec<ContactGeometry>,
+) {
+    let [edges_a, edges_b] = edges;
+    let (ends_a, ends_b) = ((&vertex_depth[0][..], &beyond[0][..]), (&vertex_depth[1][..], &beyond[1][..]));
+    meeting_edges(pair.a, pair.a_in_b, ends_a, pair.b, (pair.convex, pair.facing[1]), edges_a);
     if edges_a.is_empty() {
         return;
     }
-    let edges_b = meeting_edges(pair.b, &pair.b_in_a, &vertex_depth[1], pair.a, (pair.convex, pair.facing[0]));
+    meeting_edges(pair.b, pair.b_in_a, ends_b, pair.a, (pair.convex, pair.facing[0]), edges_b);
     // Everything below is in body 2's frame.
     let tol = 1e-9 * (pair.a.bounding_radius() + pair.b.bounding_radius());
-    for &(ea, p0, p1, inner_a) in &edges_a {
+    for &(ea, p0, p1, inner_a) in edges_a.iter() {
         let e = pair.a.edges()[ea as usize];
         let outward_a =
             pair.rel_ab.rot * (pair.a.normals()[e.faces[0] as usize] + pair.a.normals()[e.faces[1] as usize]);
-        for &(eb, _, _, inner_b) in &edges_b {
+        for &(eb, _, _, inner_b) in edges_b.iter() {
             let f = pair.b.edges()[eb as usize];
             let [q0, q1] = f.vertices.map(|i| pair.b.vertices()[i as usize]);
             let Some((pa, pb)) = crossing_points(p0, p1, q0, q1) else {
@@ -154,18 +167,21 @@ fn within(poly: &Polyhedron, p: DVec3, convex: bool, reach: f64, tol: f64) -> bo
 }
 
 /// The sharp edges of `src` (its vertices mapped into `dst`'s frame as `mapped`) that cross
-/// `dst`'s surface, with their mapped endpoints and the depth of their deeper end inside
-/// `dst` (`None` when both ends are outside; `depth` holds the vertices' depths). Edges
-/// with both ends inside are left out.
+/// `dst`'s surface, written to `found` with their mapped endpoints and the depth of their
+/// deeper end inside `dst` (`None` when both ends are outside; `depth` holds the vertices'
+/// depths). Edges with both ends inside are left out, and so are edges with both ends
+/// beyond one plane of `dst` (`beyond` holds the plane that rejected each vertex in the
+/// vertex pass of the convex path, [`NO_PLANE`] if none; empty on the general path).
 fn meeting_edges(
     src: &Polyhedron,
     mapped: &[DVec3],
-    depth: &[Option<f64>],
+    (depth, beyond): (&[Option<f64>], &[u32]),
     dst: &Polyhedron,
     (convex, first_plane): (bool, usize),
-) -> Vec<(u32, DVec3, DVec3, Option<f64>)> {
+    found: &mut Vec<MeetingEdge>,
+) {
     let bounds = dst.local_aabb();
-    let mut found = Vec::new();
+    found.clear();
     for (k, e) in src.edges().iter().enumerate() {
         if !e.sharp {
             continue;
@@ -175,6 +191,18 @@ fn meeting_edges(
             [a, b] => a.or(b),
         };
         let [p0, p1] = e.vertices.map(|i| mapped[i as usize]);
+        if convex {
+            let [k0, k1] = e.vertices.map(|v| beyond[v as usize]);
+            let past = |k: u32, p: DVec3| {
+                k != NO_PLANE && {
+                    let (n, d) = dst.planes()[k as usize];
+                    n.dot(p) > d
+                }
+            };
+            if past(k0, p1) || past(k1, p0) {
+                continue;
+            }
+        }
         let seg = Aabb { min: p0.min(p1), max: p0.max(p1) };
         if !seg.overlaps(&bounds) {
             continue;
@@ -188,7 +216,6 @@ fn meeting_edges(
             found.push((k as u32, p0, p1, inner));
         }
     }
-    found
 }
 
 /// Does segment p₀p₁ cross the surface of the convex body? Clipped by each face plane

@@ -39,6 +39,25 @@ pub use sphere::{polyhedron_sphere, sphere_contact};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DMat3, DVec3};
 use granula_core::ContactGeometry;
+use std::cell::RefCell;
+
+/// Reusable per-thread buffers of [`polyhedron_polyhedron_with`].
+#[derive(Default)]
+struct Scratch {
+    /// Body 1's vertices in body 2's frame, and body 2's in body 1's.
+    a_in_b: Vec<DVec3>,
+    b_in_a: Vec<DVec3>,
+    /// Depth of each vertex of body 1 and 2 inside the other (`None`: outside).
+    depth: [Vec<Option<f64>>; 2],
+    /// The plane of the other body that rejected each vertex (convex path).
+    beyond: [Vec<u32>; 2],
+    /// The edges of each body that meet the other's surface (see `edge::meeting_edges`).
+    edges: [Vec<edge::MeetingEdge>; 2],
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
 
 /// How vertex-in-body and edge tests are decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +134,13 @@ impl Relative {
         Relative { rot: DMat3::from_quat(inv * from.orientation), shift: inv * (from.position - to.position) }
     }
 
+    /// The transform back (`to` → `from`).
+    #[inline]
+    pub fn inverse(&self) -> Self {
+        let rot = self.rot.transpose();
+        Relative { rot, shift: -(rot * self.shift) }
+    }
+
     #[inline]
     pub fn apply(&self, x: DVec3) -> DVec3 {
         self.rot * x + self.shift
@@ -175,22 +201,54 @@ pub fn polyhedron_polyhedron_with(
     out: &mut Vec<ContactGeometry>,
 ) -> usize {
     let before = out.len();
+    let d = pose_b.position - pose_a.position;
     let reach = a.bounding_radius() + b.bounding_radius() + margin.max(0.0);
-    if (pose_a.position - pose_b.position).length_squared() > reach * reach {
+    let dist2 = d.length_squared();
+    if dist2 > reach * reach {
         return 0;
+    }
+    // Separating plane normal to the centre line: with u = d/|d|, body 1 lies below the
+    // largest u·x of its vertices and body 2 above |d| − the largest (−u)·x of its own
+    // (support functions, O(V₁ + V₂)); when the two fall short of |d| − margin no point
+    // is within the margin. Most candidate pairs of a packing end here.
+    if dist2 > 0.0 {
+        let dist = dist2.sqrt();
+        let u = d / dist;
+        if extent(a, pose_a, u) + extent(b, pose_b, -u) < dist - margin {
+            return 0;
+        }
     }
     let convex = match method {
         Method::General => false,
         Method::Convex => true,
         Method::Auto => [a, b].iter().all(|p| p.is_convex() && p.planes().len() <= CONVEX_PATH_MAX_PLANES),
     };
-    let (rel_ab, rel_ba) = (Relative::between(pose_a, pose_b), Relative::between(pose_b, pose_a));
+    let rel_ab = Relative::between(pose_a, pose_b);
+    let rel_ba = rel_ab.inverse();
     let facing = if convex { [facing_plane(a, &rel_ba), facing_plane(b, &rel_ab)] } else { [0, 0] };
     if convex
         && (plane_separates(a, facing[0], b, &rel_ba, margin) || plane_separates(b, facing[1], a, &rel_ab, margin))
     {
         return 0;
     }
+    // Deep interpenetration (the centre of one body inside the other, e.g. two bodies
+    // placed at the same spot): the vertex and edge contacts may all lie on the surfaces
+    // with no depth, or point every way. One contact along the axis of least penetration
+    // instead (see `least_penetration`).
+    if centre_inside(b, rel_ab.shift, convex) || centre_inside(a, rel_ba.shift, convex) {
+        let (n, depth, mid) = least_penetration(a, &rel_ab, b);
+        let normal = pose_b.orientation * n;
+        let point = pose_b.to_world(mid);
+        out.push(geometry(point, normal, -depth, pose_a, pose_b, effective_radius(a, b), FeatureKey::Single));
+        return 1;
+    }
+    // The thread's buffers, taken out for the call: nothing is allocated per pair once they
+    // have grown to the largest meshes seen.
+    let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    scratch.a_in_b.clear();
+    scratch.a_in_b.extend(a.vertices().iter().map(|v| rel_ab.apply(*v)));
+    scratch.b_in_a.clear();
+    scratch.b_in_a.extend(b.vertices().iter().map(|v| rel_ba.apply(*v)));
     let pair = vertex::Pair {
         a,
         pose_a,
@@ -199,14 +257,15 @@ pub fn polyhedron_polyhedron_with(
         margin,
         convex,
         r: effective_radius(a, b),
-        a_in_b: a.vertices().iter().map(|v| rel_ab.apply(*v)).collect(),
-        b_in_a: b.vertices().iter().map(|v| rel_ba.apply(*v)).collect(),
+        a_in_b: &scratch.a_in_b,
+        b_in_a: &scratch.b_in_a,
         rel_ab,
         rel_ba,
         facing,
     };
-    let inside = pair.vertices(out);
-    edge::edge_contacts(&pair, &inside, out);
+    pair.vertices(&mut scratch.depth, &mut scratch.beyond, out);
+    edge::edge_contacts(&pair, &scratch.depth, &scratch.beyond, &mut scratch.edges, out);
+    SCRATCH.with(|s| *s.borrow_mut() = scratch);
     out.len() - before
 }
 
@@ -214,16 +273,73 @@ pub fn polyhedron_polyhedron_with(
 /// direction of `src`'s centre.
 fn facing_plane(dst: &Polyhedron, src_in_dst: &Relative) -> usize {
     let centre = src_in_dst.shift;
-    let planes = dst.planes();
-    (0..planes.len()).max_by(|&i, &j| planes[i].0.dot(centre).total_cmp(&planes[j].0.dot(centre))).unwrap_or(0)
+    let (mut best, mut best_dot) = (0, f64::NEG_INFINITY);
+    for (k, (n, _)) in dst.planes().iter().enumerate() {
+        let d = n.dot(centre);
+        if d > best_dot {
+            (best, best_dot) = (k, d);
+        }
+    }
+    best
 }
 
 /// Quick rejection for convex pairs: every vertex of `src` beyond plane `k` of `dst` by
 /// more than `margin`. O(V); a pair it does not reject may still be apart (separated by
-/// another plane, or by an edge–edge axis) and goes through the full test.
+/// another plane, or by an edge–edge axis).
 fn plane_separates(dst: &Polyhedron, k: usize, src: &Polyhedron, src_in_dst: &Relative, margin: f64) -> bool {
     let (n, d) = dst.planes()[k];
     let n_src = src_in_dst.rot.transpose() * n;
     let offset = n.dot(src_in_dst.shift) - d;
     src.vertices().iter().all(|v| n_src.dot(*v) + offset > margin)
+}
+
+/// The largest distance from the centre of mass of `poly` at `pose` along the world
+/// direction `u` (its support function at u).
+#[inline]
+fn extent(poly: &Polyhedron, pose: &Pose, u: DVec3) -> f64 {
+    let local = pose.orientation.inverse() * u;
+    poly.vertices().iter().fold(f64::NEG_INFINITY, |m, v| m.max(v.dot(local)))
+}
+
+/// Is point `p` (the body's frame) inside the body or on its surface? Face planes for a
+/// convex body, ray parity otherwise.
+fn centre_inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
+    if convex {
+        poly.planes().iter().all(|&(n, d)| n.dot(p) <= d)
+    } else {
+        crate::inside::classify(poly, p) != crate::inside::PointClass::Outside
+    }
+}
+
+/// The contact of a deep interpenetration, in body 2's frame: the face normal (of either
+/// body, convex hulls of the vertices) along which the two bodies' extents overlap least,
+/// turned from body 1 to body 2, that overlap as the depth, and the point in the middle of
+/// the overlap along it, on the line between the centres. It is the separating-axis test
+/// over face normals (the least overlap over them bounds the true penetration depth from
+/// above; edge-edge axes are not tried): the push that separates the bodies soonest. Ties
+/// go to the first axis (body 1's planes, then body 2's), so the result is deterministic;
+/// for coincident centres the normal is that face normal itself.
+pub(crate) fn least_penetration(a: &Polyhedron, a_in_b: &Relative, b: &Polyhedron) -> (DVec3, f64, DVec3) {
+    let range = |dir: DVec3, points: &mut dyn Iterator<Item = DVec3>| {
+        points.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.dot(dir)), hi.max(p.dot(dir))))
+    };
+    let centre_a = a_in_b.shift;
+    let (mut best, mut normal, mut mid) = (f64::INFINITY, DVec3::Z, 0.0);
+    let axes = a.planes().iter().map(|&(n, _)| a_in_b.rot * n).chain(b.planes().iter().map(|&(n, _)| n));
+    for n in axes {
+        let (lo_a, hi_a) = range(n, &mut a.vertices().iter().map(|v| a_in_b.apply(*v)));
+        let (lo_b, hi_b) = range(n, &mut b.vertices().iter().copied());
+        // Body 2 above body 1 along n (push 2 along +n) or below (along −n); with the
+        // centres coincident both are tried and the smaller wins, +n on a tie.
+        let (up, down) = (hi_a - lo_b, hi_b - lo_a);
+        if up < best && up <= down {
+            (best, normal, mid) = (up, n, 0.5 * (hi_a + lo_b));
+        } else if down < best {
+            (best, normal, mid) = (down, -n, -0.5 * (hi_b + lo_a));
+        }
+    }
+    // On the line between the centres, at the middle of the overlap along the normal.
+    let centres = 0.5 * centre_a;
+    let point = centres + normal * (mid - normal.dot(centres));
+    (normal, best, point)
 }

@@ -17,8 +17,8 @@ pub(crate) struct Pair<'a> {
     pub convex: bool,
     pub r: f64,
     /// a's vertices in b's frame, and b's in a's: shared by the vertex and edge passes.
-    pub a_in_b: Vec<DVec3>,
-    pub b_in_a: Vec<DVec3>,
+    pub a_in_b: &'a [DVec3],
+    pub b_in_a: &'a [DVec3],
     pub rel_ab: Relative,
     pub rel_ba: Relative,
     /// The face plane of a that faces b, and that of b that faces a (convex path).
@@ -46,22 +46,7 @@ pub(crate) fn signed_distance(
         return None;
     }
     if convex {
-        let planes = poly.planes();
-        let (n0, d0) = planes[first];
-        if n0.dot(p) - d0 > margin {
-            return None;
-        }
-        let (mut best, mut normal) = (f64::NEG_INFINITY, DVec3::Z);
-        for &(n, d) in planes {
-            let s = n.dot(p) - d;
-            if s > best {
-                (best, normal) = (s, n);
-                if best > margin {
-                    return None;
-                }
-            }
-        }
-        return Some((best, normal));
+        return convex_distance(poly, p, margin, first).ok();
     }
     let class = classify(poly, p);
     if class == PointClass::Outside && margin <= 0.0 {
@@ -92,14 +77,49 @@ pub(crate) fn signed_distance(
     Some((gap, normal))
 }
 
+/// Marks a vertex that no single plane was found to reject (see [`convex_distance`]).
+pub(crate) const NO_PLANE: u32 = u32::MAX;
+
+/// The convex branch of [`signed_distance`]: the largest signed distance to a face plane
+/// and that plane's normal, or `Err(k)` when `p` is beyond plane k by more than `margin`
+/// (`Err(NO_PLANE)` when it is out of the body's box by more than the margin). The plane
+/// that rejects a vertex lets the edge pass drop every edge with both ends beyond it.
+pub(crate) fn convex_distance(poly: &Polyhedron, p: DVec3, margin: f64, first: usize) -> Result<(f64, DVec3), u32> {
+    let planes = poly.planes();
+    let (n0, d0) = planes[first];
+    if n0.dot(p) - d0 > margin {
+        return Err(first as u32);
+    }
+    let m = margin.max(0.0);
+    if box_dist2(&poly.local_aabb(), p) > m * m {
+        return Err(NO_PLANE);
+    }
+    let (mut best, mut normal) = (f64::NEG_INFINITY, DVec3::Z);
+    for (k, &(n, d)) in planes.iter().enumerate() {
+        let s = n.dot(p) - d;
+        if s > best {
+            (best, normal) = (s, n);
+            if best > margin {
+                return Err(k as u32);
+            }
+        }
+    }
+    Ok((best, normal))
+}
+
 impl Pair<'_> {
-    /// Vertices of a in b, then vertices of b in a. Returns, for each body, the depth of
-    /// each of its vertices inside (or on) the other one, `None` for those outside.
-    pub fn vertices(&self, out: &mut Vec<ContactGeometry>) -> [Vec<Option<f64>>; 2] {
-        [
-            self.pass(self.a, self.pose_a, &self.a_in_b, self.b, self.pose_b, (true, self.facing[1]), out),
-            self.pass(self.b, self.pose_b, &self.b_in_a, self.a, self.pose_a, (false, self.facing[0]), out),
-        ]
+    /// Vertices of a in b, then vertices of b in a. Fills, for each body, the depth of
+    /// each of its vertices inside (or on) the other one, `None` for those outside, and
+    /// (convex path) the plane of the other body that rejected it, [`NO_PLANE`] if none.
+    pub fn vertices(
+        &self,
+        depth: &mut [Vec<Option<f64>>; 2],
+        beyond: &mut [Vec<u32>; 2],
+        out: &mut Vec<ContactGeometry>,
+    ) {
+        let ([da, db], [ba, bb]) = (depth, beyond);
+        self.pass(self.a, self.pose_a, self.a_in_b, self.b, self.pose_b, (true, self.facing[1]), (da, ba), out);
+        self.pass(self.b, self.pose_b, self.b_in_a, self.a, self.pose_a, (false, self.facing[0]), (db, bb), out);
     }
 
     /// Vertices of `src` (already mapped into `dst`'s frame as `mapped`) against `dst`.
@@ -111,11 +131,20 @@ impl Pair<'_> {
         dst: &Polyhedron,
         dst_pose: &Pose,
         (src_is_1, first_plane): (bool, usize),
+        (inside, beyond): (&mut Vec<Option<f64>>, &mut Vec<u32>),
         out: &mut Vec<ContactGeometry>,
-    ) -> Vec<Option<f64>> {
-        let mut inside = vec![None; mapped.len()];
+    ) {
+        inside.clear();
+        inside.resize(mapped.len(), None);
+        beyond.clear();
+        beyond.resize(mapped.len(), NO_PLANE);
         for (i, p) in mapped.iter().enumerate() {
-            let Some((gap, n_body)) = signed_distance(dst, *p, self.margin, self.convex, first_plane) else {
+            let found = if self.convex {
+                convex_distance(dst, *p, self.margin, first_plane).map_err(|k| beyond[i] = k).ok()
+            } else {
+                signed_distance(dst, *p, self.margin, false, first_plane)
+            };
+            let Some((gap, n_body)) = found else {
                 continue;
             };
             inside[i] = (gap <= 0.0).then_some(-gap);
@@ -127,6 +156,5 @@ impl Pair<'_> {
                 if src_is_1 { (-n, FeatureKey::Vertex1(i as u32)) } else { (n, FeatureKey::Vertex2(i as u32)) };
             out.push(geometry(point, normal, gap, self.pose_a, self.pose_b, self.r, key));
         }
-        inside
     }
 }
