@@ -125,7 +125,7 @@ fn energies_read_only_where_read_give_the_same_bits() {
     // the ledger must not change by a bit, on 1 and 2 threads. 300 steps cross three
     // interval checks, so the reading steps are in the run too.
     let law = granula_laws::hertz_mindlin();
-    let every = run(law.clone(), 1, 300);
-    assert_eq!(every, run_reading(law.clone(), 1, 300, EnergyReads::WhenRead), "1 thread");
+    let every = run(law, 1, 300);
+    assert_eq!(every, run_reading(law, 1, 300, EnergyReads::WhenRead), "1 thread");
     assert_eq!(every, run_reading(law, 2, 300, EnergyReads::WhenRead), "2 threads");
 }
