@@ -9,7 +9,10 @@
 //! dashpot of LIGGGHTS' hertz/history model) instead of `hertz_mindlin()`;
 //! `MD_BENCH_VERLET=half-step` lets the dashpots see the half-step velocity;
 //! `GRANULA_VECTOR_WIDTH=avx2` or `portable` caps the vector width of the batched contact
-//! law (`granula_laws::batched::vector_width`), to measure the narrower paths. Besides wall time it prints the process CPU time per particle-step, which
+//! law (`granula_laws::batched::vector_width`), to measure the narrower paths. The world
+//! measures energies only where they are read (`EnergyReads::WhenRead`: the runaway-energy
+//! guard's one-step check on its interval steps); `MD_BENCH_ENERGY=every` runs that check
+//! after every step, the world's default. Besides wall time it prints the process CPU time per particle-step, which
 //! is the figure to trust on a loaded machine.
 //!
 //! **Generated packings.** An N other than 1000, 8000 or 27000 (for example 1000000) builds a
@@ -25,7 +28,7 @@
 mod md_dense_scene;
 
 use granula::broadphase::LinkedCells;
-use granula::core::{DVec3, Material, MaterialId, SphereBuilder, World};
+use granula::core::{DVec3, EnergyReads, Material, MaterialId, SphereBuilder, World};
 use granula::integrators::{ForceVelocity, VelocityVerlet};
 use granula::laws::{hertz_mindlin, hertz_mindlin_damped};
 use granula::md::{MdConfig, MdSolver};
@@ -131,6 +134,12 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
     let verlet = match std::env::var("MD_BENCH_VERLET").as_deref() {
         Ok("half-step") => VelocityVerlet::with_force_velocity(ForceVelocity::HalfStep),
         _ => VelocityVerlet::new(),
+    };
+    // `MD_BENCH_ENERGY=every`: the guard's one-step check after every step (the world's
+    // default); otherwise only on the guard's interval steps, as a production run would.
+    world.energy_reads = match std::env::var("MD_BENCH_ENERGY").as_deref() {
+        Ok("every") => EnergyReads::EveryStep,
+        _ => EnergyReads::WhenRead,
     };
     let mut solver = MdSolver::new(law, verlet, LinkedCells::new(), config)?;
     world.step(&mut solver, DT)?;

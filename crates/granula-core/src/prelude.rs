@@ -8,7 +8,7 @@ pub use crate::clock::Clock;
 pub use crate::contact::{Contact, ContactGeometry, ContactKey, ContactRecord, ContactStatus, ContactStore};
 pub use crate::contact_law::{ContactForce, ContactKinematics, ContactLaw};
 pub use crate::energy::{Dissipation, EnergyLedger};
-pub use crate::energy_guard::EnergyGuard;
+pub use crate::energy_guard::{EnergyGuard, EnergyReads};
 pub use crate::error::CoreError;
 pub use crate::handle::{BodyHandle, MaterialId};
 pub use crate::integrator::{AccelerationField, Integrator};

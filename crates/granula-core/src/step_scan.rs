@@ -58,12 +58,12 @@ pub(crate) fn scan_start(b: &BodySet, g: DVec3, dt: f64) -> Scan {
     out
 }
 
-/// The pass after a step: the energies of the dynamic bodies, a sum that is finite when
-/// every state is, and the dynamic body that moves farthest per step relative to its
-/// radius (at its velocity at the end of the step, over `dt`). No division: the travel
-/// records compare |v|² r_best² with |v_best|² r² (a radius is infinite for shapes other
-/// than spheres, which are thus never a record).
-pub(crate) fn scan_end(b: &BodySet, g: DVec3, dt: f64) -> Scan {
+/// The pass after a step: the energies of the dynamic bodies (when `ENERGIES`; zero
+/// otherwise), a sum that is finite when every state is, and the dynamic body that moves
+/// farthest per step relative to its radius (at its velocity at the end of the step, over
+/// `dt`). No division: the travel records compare |v|² r_best² with |v_best|² r² (a radius
+/// is infinite for shapes other than spheres, which are thus never a record).
+pub(crate) fn scan_end<const ENERGIES: bool>(b: &BodySet, g: DVec3, dt: f64) -> Scan {
     let mut state = DVec3::ZERO;
     // Twice the kinetic and rotational energies, minus the potential energy over |g|.
     let (mut k2, mut r2sum, mut mgx) = (0.0, 0.0, 0.0);
@@ -77,9 +77,11 @@ pub(crate) fn scan_end(b: &BodySet, g: DVec3, dt: f64) -> Scan {
         let dynamic = *inv_m != 0.0;
         let m = if dynamic { *m } else { 0.0 };
         let v2 = if dynamic { v.length_squared() } else { 0.0 };
-        k2 += m * v2;
-        mgx += m * g.dot(*x);
-        r2sum += 2.0 * rotation_bound(*inertia, *inv_inertia, *w);
+        if ENERGIES {
+            k2 += m * v2;
+            mgx += m * g.dot(*x);
+            r2sum += 2.0 * rotation_bound(*inertia, *inv_inertia, *w);
+        }
         let rr = r * r;
         if v2 * best_r2 > best_v2 * rr {
             (best, best_v2, best_r2) = (i, v2, rr);

@@ -373,6 +373,93 @@ fn a_one_step_explosion_stops_at_once_even_when_the_bodies_then_fly_freely() {
     }
 }
 
+/// The step at which a run that multiplies the speed by 1e5 once, in its step `explode`
+/// (counted from 1), stops under `reads`, with a guard every 10 steps; `request` asks for
+/// the energies of that step by hand (`World::read_energies_next_step`).
+fn explosion_stop(reads: EnergyReads, explode: u32, request: bool) -> Option<(u64, u64)> {
+    let (mut w, _) = guarded(10);
+    w.energy_reads = reads;
+    let mut n = 0;
+    let mut s = Closing(Scripted(Box::new(move |w: &mut StepContext| {
+        n += 1;
+        if n == explode {
+            w.bodies.velocity[0] *= 1e5;
+        }
+        StepReport::default()
+    })));
+    for k in 1..=100 {
+        if request && k == explode {
+            w.read_energies_next_step();
+        }
+        if let Err(err) = w.step(&mut s, 1e-3) {
+            match err {
+                CoreError::EnergyRunaway { step, interval, .. } => return Some((step, interval)),
+                other => panic!("expected EnergyRunaway, got {other}"),
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn when_read_runs_the_one_step_check_only_on_reading_steps() {
+    // Every step: caught in the step of the explosion.
+    assert_eq!(explosion_stop(EnergyReads::EveryStep, 5, false), Some((5, 1)));
+    // Only where read: step 5 is no reading step (the guard checks at 10, 20, ...). The
+    // interval check at 10 sets its baseline (the first check), at 20 it sees a constant
+    // balance: the free flight after a single explosion is never caught by it, and with no
+    // other limit on (the scripted solver does not move the sphere) the run goes on. This
+    // is the documented price of `WhenRead`.
+    assert_eq!(explosion_stop(EnergyReads::WhenRead, 5, false), None);
+    // The reading steps: those that end on 10 and 20 (indices 9 and 19), no other.
+    let (mut w, _) = guarded(10);
+    w.energy_reads = EnergyReads::WhenRead;
+    let reads: Vec<bool> = (0..21)
+        .map(|_| {
+            let r = w.next_step_reads_energies();
+            let mut s = Closing(Scripted(Box::new(|_: &mut StepContext| StepReport::default())));
+            w.step(&mut s, 1e-3).unwrap();
+            r
+        })
+        .collect();
+    let expected: Vec<bool> = (1..=21).map(|k| k % 10 == 0).collect();
+    assert_eq!(reads, expected);
+    // An explosion in a reading step is caught at once, as under `EveryStep`.
+    assert_eq!(explosion_stop(EnergyReads::WhenRead, 10, false), Some((10, 1)));
+    // So is one in a step whose energies were asked for by hand.
+    assert_eq!(explosion_stop(EnergyReads::WhenRead, 5, true), Some((5, 1)));
+    // `EveryStep` reads on every step, whatever the guard's interval.
+    let (w, _) = guarded(10);
+    assert!(w.next_step_reads_energies());
+}
+
+#[test]
+fn when_read_leaves_the_ledger_and_the_state_of_every_step_unchanged() {
+    // A scripted step that changes the state and reports energies: the ledger and the
+    // state after each step are the same, bit for bit, under both settings.
+    let run = |reads: EnergyReads| {
+        let (mut w, _) = guarded(3);
+        w.energy_reads = reads;
+        let mut s = Closing(Scripted(Box::new(|w: &mut StepContext| {
+            w.bodies.velocity[0] *= 0.99;
+            w.bodies.position[0].x += 1e-3;
+            StepReport {
+                stored_elastic: 1e-4 * w.step as f64,
+                dissipated: granula_core::Dissipation { normal: 1e-5, ..Default::default() },
+                external_work: 2e-6,
+                ..Default::default()
+            }
+        })));
+        (0..12)
+            .map(|_| {
+                w.step(&mut s, 1e-3).unwrap();
+                (w.ledger, w.bodies.position[0], w.bodies.velocity[0], w.kinetic_energy())
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(EnergyReads::EveryStep), run(EnergyReads::WhenRead));
+}
+
 #[test]
 fn non_finite_energies_stop_the_run_naming_the_account_and_body() {
     // A finite state whose kinetic energy overflows: ½ m v² with v = 1e160 m/s.

@@ -2,11 +2,14 @@
 //! through its batched form and, wrapped so that it offers none, through `ContactLaw::force`
 //! per contact, gives the same bits (positions, velocities, spins, the energy ledger and the
 //! step reports), on one, two and three threads; the sphere-wall contacts join the batch on
-//! the batched path and take the lean wall path on the scalar one.
+//! the batched path and take the lean wall path on the scalar one. The world measuring
+//! energies only where they are read (`EnergyReads::WhenRead`) gives the same bits too.
 
 use granula_broadphase::LinkedCells;
 use granula_core::SphereBuilder;
-use granula_core::{ContactForce, ContactKinematics, ContactLaw, DVec3, Material, MaterialId, PairMaterial, World};
+use granula_core::{
+    ContactForce, ContactKinematics, ContactLaw, DVec3, EnergyReads, Material, MaterialId, PairMaterial, World,
+};
 use granula_integrators::VelocityVerlet;
 use granula_md::{MdConfig, MdSolver};
 use rand::{Rng, SeedableRng};
@@ -67,7 +70,13 @@ fn scene() -> World {
 
 /// The state after `steps` steps, as bits, with the sum of the step reports' contacts.
 fn run<L: ContactLaw>(law: L, threads: usize, steps: usize) -> (Vec<u64>, usize) {
+    run_reading(law, threads, steps, EnergyReads::EveryStep)
+}
+
+/// [`run`] with the world's energies measured as `reads` says.
+fn run_reading<L: ContactLaw>(law: L, threads: usize, steps: usize, reads: EnergyReads) -> (Vec<u64>, usize) {
     let mut w = scene();
+    w.energy_reads = reads;
     let cfg = MdConfig { skin: 2e-4, threads: Some(threads), parallel_min_pairs: 0, ..Default::default() };
     let mut s = MdSolver::new(law, VelocityVerlet::new(), LinkedCells::new(), cfg).unwrap();
     let mut contacts = 0;
@@ -107,4 +116,16 @@ fn hertz_mindlin_damped_gives_the_same_bits_batched_and_scalar() {
 #[test]
 fn linear_cundall_strack_gives_the_same_bits_batched_and_scalar() {
     same_on_both_paths(granula_laws::linear_cundall_strack(1e3, 1.0 / 3.0).unwrap());
+}
+
+#[test]
+fn energies_read_only_where_read_give_the_same_bits() {
+    // `EnergyReads::WhenRead` skips the guard's pass before the step and the energy sums
+    // after it on 99 steps in 100 (the default guard checks every 100 steps): the state and
+    // the ledger must not change by a bit, on 1 and 2 threads. 300 steps cross three
+    // interval checks, so the reading steps are in the run too.
+    let law = granula_laws::hertz_mindlin();
+    let every = run(law, 1, 300);
+    assert_eq!(every, run_reading(law, 1, 300, EnergyReads::WhenRead), "1 thread");
+    assert_eq!(every, run_reading(law, 2, 300, EnergyReads::WhenRead), "2 threads");
 }
