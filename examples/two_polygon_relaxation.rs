@@ -20,6 +20,9 @@ mod plot_font;
 /// (Δt/t_c, t_R/t_c).
 type Point = (f64, f64);
 
+/// A named curve.
+type Curve = (&'static str, Vec<Point>);
+
 /// t_R/t_c for each Δt/t_c of `ratios`, over 150 contact times.
 fn curve(rule: Tangential, ratios: &[f64]) -> Result<Vec<Point>, Box<dyn std::error::Error>> {
     let test = TwoPolygons::default();
@@ -75,7 +78,7 @@ fn plot(stem: &std::path::Path, curves: &[(&str, Vec<Point>)]) -> Result<(), Box
 }
 
 /// The curves, the CSV and the figure in `dir`.
-fn write(dir: &std::path::Path, ratios: &[f64]) -> Result<Vec<(&'static str, Vec<Point>)>, Box<dyn std::error::Error>> {
+fn write(dir: &std::path::Path, ratios: &[f64]) -> Result<Vec<Curve>, Box<dyn std::error::Error>> {
     let mut curves = Vec::new();
     for (name, rule) in [("cundall", Tangential::Cundall), ("predictor", Tangential::Predictor)] {
         let c = curve(rule, ratios)?;

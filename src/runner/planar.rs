@@ -30,7 +30,7 @@ pub fn run(
     while !run.is_done() {
         run.step()?;
         let n = run.scene.sim.steps();
-        if !quiet && n % tenth == 0 {
+        if !quiet && n.is_multiple_of(tenth) {
             say!(
                 console,
                 "step {n}/{total}, t = {:.6e} s, E_k = {:.6e} J, {} contacts",

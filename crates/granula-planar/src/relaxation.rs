@@ -42,7 +42,9 @@ impl Default for TwoPolygons {
 /// The two outlines: 7 vertices, radius 0.05 m, seeds 1 (fixed) and 2 (moving).
 pub fn outlines() -> Result<(Arc<ConvexPolygon>, Arc<ConvexPolygon>)> {
     let make = |seed: u64, body: usize| {
-        shapes::random_convex(7, 0.05, 1.0, seed).map(Arc::new).map_err(|source| PlanarError::BadPolygon { body, source })
+        shapes::random_convex(7, 0.05, 1.0, seed)
+            .map(Arc::new)
+            .map_err(|source| PlanarError::BadPolygon { body, source })
     };
     Ok((make(1, 0)?, make(2, 1)?))
 }

@@ -72,11 +72,11 @@ impl PlanarRun {
         };
         stepped.map_err(|e| IoError::Solver(e.to_string()))?;
         let n = self.scene.sim.steps();
-        if n % self.scene.series_every == 0 || self.is_done() {
+        if n.is_multiple_of(self.scene.series_every) || self.is_done() {
             self.write_row()?;
         }
         if let Some(every) = self.scene.vtk_every {
-            if n % every == 0 || self.is_done() {
+            if n.is_multiple_of(every) || self.is_done() {
                 self.write_frame()?;
             }
         }
