@@ -4,7 +4,7 @@
 //!
 //! The parsing lives here, in the composition root, and not in `granula-io`: `granula-io`
 //! depends on the core only and knows nothing of the 2D mode, while `granula-run` already
-//! depends on every solver crate. The 3D scene's helpers are reused through their public
+//! depends on every solver crate. The 3D scene's building blocks are reused through their public
 //! API: the error type ([`IoError`], with the file, key and line), the key-path lookup
 //! ([`line_of`]) and the VTK writer (`granula_io::output::vtp`).
 //!
