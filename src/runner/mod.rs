@@ -4,6 +4,7 @@
 mod cli;
 mod console;
 mod energy_plot;
+mod planar;
 mod progress;
 
 use clap::Parser;
@@ -54,12 +55,16 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
         Some(Command::Run { scene, out, quiet, overwrite }) => {
             let out = out.unwrap_or_else(|| default_out(&scene));
             let existing = if overwrite { ExistingOutput::Overwrite } else { ExistingOutput::Refuse };
+            if is_planar_file(&scene) {
+                return planar::run(&scene, &out, quiet, existing, console);
+            }
             start(granula_run::load_scene(&scene)?, &out, quiet, existing, console)
         }
         Some(Command::Resume { checkpoint, out, quiet }) => {
             let run = Run::resume(&checkpoint, out.as_deref())?;
             drive(run, quiet, console)
         }
+        Some(Command::Check { scene }) if is_planar_file(&scene) => planar::check(&scene, console),
         Some(Command::Check { scene }) => {
             let s = granula_run::load_scene(&scene)?;
             say!(
@@ -114,6 +119,12 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             Ok(0)
         }
     }
+}
+
+/// `true` when the file reads as a planar scene (`dimension = 2`); unreadable files go to
+/// the 3D reader, which reports the error.
+fn is_planar_file(scene: &Path) -> bool {
+    std::fs::read_to_string(scene).is_ok_and(|t| granula_run::planar::is_planar(&t))
 }
 
 /// `granula-out/<scene file stem>`.

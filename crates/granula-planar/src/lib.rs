@@ -43,6 +43,7 @@ pub mod domain;
 pub mod error;
 pub mod law;
 mod narrowphase;
+pub mod relaxation;
 pub mod shape;
 pub mod shear_cell;
 pub mod simulation;

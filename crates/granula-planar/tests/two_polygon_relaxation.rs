@@ -10,94 +10,20 @@
 //! values (002 Appendix A).
 
 use granula_planar::prelude::*;
-use granula_polygons::{overlap, OverlapScratch, Pose2};
-use std::sync::Arc;
+use granula_planar::relaxation::{relaxation_time, TwoPolygons};
 
-const KN: f64 = 4e8;
-const MASS: f64 = 0.4;
-const EPS: f64 = 0.9;
-const FORCE: f64 = 100.0;
-
-fn shapes() -> (Arc<ConvexPolygon>, Arc<ConvexPolygon>) {
-    (
-        Arc::new(shapes::random_convex(7, 0.05, 1.0, 1).unwrap()),
-        Arc::new(shapes::random_convex(7, 0.05, 1.0, 2).unwrap()),
-    )
-}
-
-/// The distance along (1, 1)/√2 at which the two outlines just touch (bisection to 1e-15).
-fn touching_distance(a: &ConvexPolygon, b: &ConvexPolygon) -> f64 {
-    let dir = DVec2::new(1.0, 1.0).normalize();
-    let mut s = OverlapScratch::default();
-    let (mut lo, mut hi) = (0.0, 0.2);
-    for _ in 0..60 {
-        let mid = 0.5 * (lo + hi);
-        let hit = overlap::polygon_polygon(a, &Pose2::identity(), b, &Pose2::new(dir * mid, 0.0), &mut s).is_some();
-        if hit {
-            lo = mid
-        } else {
-            hi = mid
-        }
-    }
-    hi
-}
-
-fn contact_time_of_test() -> f64 {
-    contact_time(KN, damping_from_restitution(EPS, KN, MASS), MASS)
-}
-
-/// Kinetic energy of j sampled every step over `duration_tc` contact times.
-fn run(rule: Tangential, ratio: f64, duration_tc: f64) -> Vec<(f64, f64)> {
-    let (a, b) = shapes();
-    let d = touching_distance(&a, &b);
-    let law = ContactLaw::builder(KN)
-        .restitution(EPS, MASS)
-        .tangential_ratio(1.0 / 3.0)
-        .friction(500.0)
-        .tangential(rule)
-        .build()
-        .unwrap();
-    let tc = contact_time_of_test();
-    let mut sim = Simulation::builder(law)
-        .dt(ratio * tc)
-        .body(BodyBuilder::polygon(a).position(DVec2::ZERO).prescribed(DVec2::ZERO))
-        .body(
-            BodyBuilder::polygon(b)
-                .position(DVec2::new(1.0, 1.0).normalize() * d)
-                .mass(MASS)
-                .lock_rotation()
-                .external_force(DVec2::new(-FORCE, 0.0)),
-        )
-        .build()
-        .unwrap();
-    let steps = (duration_tc / ratio).ceil() as usize;
-    let mut out = Vec::with_capacity(steps);
-    for _ in 0..steps {
-        sim.step().unwrap();
-        out.push((sim.time(), sim.bodies.kinetic_energy()));
-    }
-    assert_eq!(sim.contacts().len(), 1, "the polygons stay in contact");
-    out
-}
-
-/// t_R of 002 eq. 12 from a least-squares line through ln E_k at the local maxima between
-/// 1e-2 and 1e-8 of the largest.
-fn relaxation_time(samples: &[(f64, f64)]) -> f64 {
-    let peaks: Vec<(f64, f64)> =
-        samples.windows(3).filter(|w| w[1].1 > w[0].1 && w[1].1 >= w[2].1).map(|w| w[1]).collect();
-    let top = peaks.iter().map(|p| p.1).fold(0.0, f64::max);
-    let used: Vec<(f64, f64)> =
-        peaks.into_iter().filter(|p| p.1 < 1e-2 * top && p.1 > 1e-8 * top).map(|(t, e)| (t, e.ln())).collect();
-    assert!(used.len() >= 4, "too few peaks: {}", used.len());
-    let n = used.len() as f64;
-    let (mt, me) = used.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0 / n, a.1 + p.1 / n));
-    let (sxy, sxx) = used.iter().fold((0.0, 0.0), |a, p| (a.0 + (p.0 - mt) * (p.1 - me), a.1 + (p.0 - mt).powi(2)));
-    -sxx / sxy
-}
-
+/// The set-up of [`granula_planar::relaxation`]: t_R/t_c for each Δt/t_c of `ratios`.
 fn curve(rule: Tangential, ratios: &[f64]) -> Vec<f64> {
-    let tc = contact_time_of_test();
-    ratios.iter().map(|&r| relaxation_time(&run(rule, r, 150.0)) / tc).collect()
+    let test = TwoPolygons::default();
+    let tc = test.contact_time();
+    ratios
+        .iter()
+        .map(|&r| {
+            let (samples, touching) = test.run(rule, r, 150.0).unwrap();
+            assert!(touching, "the polygons stay in contact");
+            relaxation_time(&samples).expect("at least 4 energy peaks") / tc
+        })
+        .collect()
 }
 
 #[test]

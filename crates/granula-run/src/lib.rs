@@ -50,6 +50,7 @@ mod compose;
 mod driver;
 mod folder;
 mod outputs;
+pub mod planar;
 mod polyhedra;
 mod sim_solver;
 pub mod time_step;
