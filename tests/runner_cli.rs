@@ -1,6 +1,7 @@
 //! The `granula` binary: `run`, `check`, errors for malformed scenes, Ctrl-C with a
 //! checkpoint, and `resume`; output folders (refused when not empty, `--overwrite`, a
-//! resume after SIGKILL, from another directory); standard output closed or full.
+//! resume after SIGKILL, from another directory); standard output closed or full; a planar
+//! (2D) scene through `check` and `run`.
 
 mod cli_common;
 
@@ -270,5 +271,30 @@ fn resume_after_sigkill_does_not_duplicate_rows() {
         .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("particles_"))
         .count();
     assert_eq!(listed, on_disk, "{pvd}");
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn a_planar_scene_runs_and_checks_from_the_command_line() {
+    // The shipped 2D shear cell, cut to 400 steps: `check` names it a planar scene, `run`
+    // writes the series (a row every 100 steps plus the start) and the polygon VTK series.
+    let d = tmp("planar");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/scenes/shear_cell_2d.toml");
+    let text = std::fs::read_to_string(shipped).unwrap();
+    assert!(text.contains("duration = 120.0"), "the scene as documented");
+    let file = d.join("cell.toml");
+    std::fs::write(&file, text.replace("duration = 120.0", "steps = 400")).unwrap();
+    let o = granula().arg("check").arg(&file).output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && stdout.contains("valid planar scene"), "{stdout}");
+    let out = d.join("out");
+    let o = granula().arg("run").arg(&file).arg("--out").arg(&out).arg("--quiet").output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("done: 400 steps"), "{stdout}");
+    let series = std::fs::read_to_string(out.join("series.csv")).unwrap();
+    assert_eq!(series.lines().count(), 1 + 5, "header and steps 0, 100, 200, 300, 400:\n{series}");
+    let pvd = std::fs::read_to_string(out.join("bodies.pvd")).unwrap();
+    assert!(pvd.matches("<DataSet").count() >= 1, "{pvd}");
     let _ = std::fs::remove_dir_all(d);
 }
