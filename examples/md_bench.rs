@@ -12,7 +12,8 @@
 //! law (`granula_laws::batched::vector_width`), to measure the narrower paths. The world
 //! measures energies only where they are read (`EnergyReads::WhenRead`: the runaway-energy
 //! guard's one-step check on its interval steps); `MD_BENCH_ENERGY=every` runs that check
-//! after every step, the world's default. Besides wall time it prints the process CPU time per particle-step, which
+//! after every step, the world's default; `MD_BENCH_MIN_PAIRS=K` sets
+//! `MdConfig::parallel_min_pairs`. Besides wall time it prints the process CPU time per particle-step, which
 //! is the figure to trust on a loaded machine.
 //!
 //! **Generated packings.** An N other than 1000, 8000 or 27000 (for example 1000000) builds a
@@ -124,7 +125,12 @@ type RunResult = (usize, f64, f64, f64, usize, u64);
 fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std::error::Error>> {
     let mut world = world_of(n)?;
     let n = world.bodies.len() - 5;
-    let config = MdConfig { skin: SKIN, threads: Some(threads), ..Default::default() };
+    let mut config = MdConfig { skin: SKIN, threads: Some(threads), ..Default::default() };
+    // `MD_BENCH_MIN_PAIRS=K` sets `MdConfig::parallel_min_pairs` (the size below which a step
+    // stays on the calling thread), to measure where a second thread starts to pay.
+    if let Some(k) = std::env::var("MD_BENCH_MIN_PAIRS").ok().and_then(|v| v.parse().ok()) {
+        config.parallel_min_pairs = k;
+    }
     // `MD_BENCH_LAW=damped` adds the tangential dashpot of LIGGGHTS' hertz/history model.
     let law = match std::env::var("MD_BENCH_LAW").as_deref() {
         Ok("damped") => hertz_mindlin_damped(),
