@@ -14,8 +14,9 @@
 
 use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::contacts::HotContact;
-use crate::local::{LocalProblem, NonSmoothLaw};
-use granula_core::{point_relative_velocity, DMat3, DVec3};
+use crate::local::NonSmoothLaw;
+use crate::moreau_jean::local_solve;
+use granula_core::{DMat3, DVec3};
 
 /// Colours beyond this many go to one last colour swept sequentially (a body with more
 /// than 64 contacts; the dense sphere packings need 9 colours).
@@ -108,21 +109,8 @@ pub(crate) unsafe fn update_shared<L: NonSmoothLaw>(
     // SAFETY: in bounds by the caller's contract; body i or j is written below only by this
     // contact among those running now (disjoint movable bodies).
     let (v1, v2) = unsafe { (*vel.0.add(i), *vel.0.add(j)) };
-    let u = point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2);
+    let p = local_solve(law, c, coupled, v1, v2, omega);
     let s = c.s();
-    let ul = DVec3::new(u.dot(c.n), u.dot(c.t), u.dot(s));
-    let problem = if c.coupled == u32::MAX {
-        LocalProblem { w: DMat3::from_diagonal(c.w_diag), b: ul - c.w_diag * c.p, diagonal: true }
-    } else {
-        let w = coupled[c.coupled as usize];
-        LocalProblem { w, b: ul - w * c.p, diagonal: false }
-    };
-    let mut p = law.solve(&problem, &c.params);
-    if omega != 1.0 {
-        if let Some(q) = law.project(&c.params, c.p + (p - c.p) * omega) {
-            p = q;
-        }
-    }
     let dp = p - c.p;
     if dp != DVec3::ZERO {
         let pw = c.n * dp.x + c.t * dp.y + s * dp.z;

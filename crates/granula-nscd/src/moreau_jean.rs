@@ -555,6 +555,38 @@ pub(crate) fn update6<L: NonSmoothLaw>(
     (p, dp, q, dq)
 }
 
+/// The local part of a contact update (004 §2.3.3.4): the local velocity from the two
+/// bodies' velocities `v1`, `v2`, removal of the contact's own contribution W_αα P_α, the
+/// law's local solve, and relaxation by `omega` (LMGC90's RELAX: extrapolate from the old
+/// impulse and project back onto the admissible set). Returns the new impulse; the
+/// contact is not changed. Shared by the sequential and the coloured sweeps.
+#[inline(always)]
+pub(crate) fn local_solve<L: NonSmoothLaw>(
+    law: &L,
+    c: &HotContact<L::Params>,
+    coupled: &[DMat3],
+    v1: BodyVelocity,
+    v2: BodyVelocity,
+    omega: f64,
+) -> DVec3 {
+    let u = point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2);
+    let s = c.s();
+    let ul = DVec3::new(u.dot(c.n), u.dot(c.t), u.dot(s));
+    let problem = if c.coupled == u32::MAX {
+        LocalProblem { w: DMat3::from_diagonal(c.w_diag), b: ul - c.w_diag * c.p, diagonal: true }
+    } else {
+        let w = coupled[c.coupled as usize];
+        LocalProblem { w, b: ul - w * c.p, diagonal: false }
+    };
+    let p = law.solve(&problem, &c.params);
+    if omega != 1.0 {
+        if let Some(q) = law.project(&c.params, c.p + (p - c.p) * omega) {
+            return q;
+        }
+    }
+    p
+}
+
 /// One contact update of the ELG Gauss-Seidel (004 §2.3.3.4): local velocity from the two
 /// bodies' current velocities, removal of the contact's own contribution W_αα P_α, local
 /// solve, and exchange of the impulse change with the two bodies. O(1) per contact.
@@ -569,23 +601,8 @@ pub(crate) fn update<L: NonSmoothLaw>(
     omega: f64,
 ) -> (DVec3, DVec3) {
     let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
-    let u = point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2);
+    let p = local_solve(law, c, coupled, v1, v2, omega);
     let s = c.s();
-    let ul = DVec3::new(u.dot(c.n), u.dot(c.t), u.dot(s));
-    let problem = if c.coupled == u32::MAX {
-        LocalProblem { w: DMat3::from_diagonal(c.w_diag), b: ul - c.w_diag * c.p, diagonal: true }
-    } else {
-        let w = coupled[c.coupled as usize];
-        LocalProblem { w, b: ul - w * c.p, diagonal: false }
-    };
-    let mut p = law.solve(&problem, &c.params);
-    if omega != 1.0 {
-        // Relaxation (004 §2.3.3.4, LMGC90's RELAX): extrapolate from the old impulse and
-        // project back onto the admissible set.
-        if let Some(q) = law.project(&c.params, c.p + (p - c.p) * omega) {
-            p = q;
-        }
-    }
     let dp = p - c.p;
     if dp != DVec3::ZERO {
         apply(c, c.n * dp.x + c.t * dp.y + s * dp.z, vel, mob);
