@@ -2,6 +2,10 @@
 //! (`SweepOrder::Coloured`): exact answers on small problems, agreement with the
 //! Gauss-Seidel answer, and the same bits on 1, 2 and 3 threads.
 
+mod common;
+
+use common::column;
+
 use granula_broadphase::{BruteForce, LinkedCells};
 use granula_core::{Broadphase, DVec3, Dofs, Material, MaterialId, PlaneBuilder, SphereBuilder, World};
 use granula_nscd::{Criterion, NewtonSettings, NscdConfig, NscdSolver, SweepOrder};
@@ -57,22 +61,6 @@ fn newton_sticks_below_and_slides_above_the_friction_angle() {
         let normal = DVec3::new(-alpha.sin(), 0.0, alpha.cos());
         assert!(w.bodies.velocity[1].dot(normal).abs() < 1e-9);
     }
-}
-
-/// A 3×3×6 column of touching spheres (radius 5 mm) on the floor of a box, at rest.
-fn column() -> World {
-    let mut w = World::builder().material(Material { friction: 0.5, ..Material::named("m") }).build().unwrap();
-    let r = 0.005;
-    w.insert_open_box(DVec3::ZERO, 6.0 * r, 6.0 * r, MaterialId(0)).unwrap();
-    for k in 0..6 {
-        for j in 0..3 {
-            for i in 0..3 {
-                let c = DVec3::new(r * (1.0 + 2.0 * i as f64), r * (1.0 + 2.0 * j as f64), r * (1.0 + 2.0 * k as f64));
-                w.insert(SphereBuilder::new(r, c).build().unwrap()).unwrap();
-            }
-        }
-    }
-    w
 }
 
 /// The weight of the movable bodies (N).

@@ -1,25 +1,13 @@
 //! What a step does at its iteration cap (`NonConvergence`), and the sweep orders and
 //! relaxation of the convergence study: every choice reaches the same static answer.
 
-use granula_broadphase::BruteForce;
-use granula_core::{CoreError, DVec3, Material, MaterialId, SphereBuilder, StepWarning, World};
-use granula_nscd::{Criterion, NonConvergence, NscdConfig, NscdError, NscdSolver, SubspaceCorrection, SweepOrder};
+mod common;
 
-/// A 3×3×6 column of touching spheres (radius 5 mm) on the floor of a box, at rest.
-fn column() -> World {
-    let mut w = World::builder().material(Material { friction: 0.5, ..Material::named("m") }).build().unwrap();
-    let r = 0.005;
-    w.insert_open_box(DVec3::ZERO, 6.0 * r, 6.0 * r, MaterialId(0)).unwrap();
-    for k in 0..6 {
-        for j in 0..3 {
-            for i in 0..3 {
-                let c = DVec3::new(r * (1.0 + 2.0 * i as f64), r * (1.0 + 2.0 * j as f64), r * (1.0 + 2.0 * k as f64));
-                w.insert(SphereBuilder::new(r, c).build().unwrap()).unwrap();
-            }
-        }
-    }
-    w
-}
+use common::column;
+
+use granula_broadphase::BruteForce;
+use granula_core::{CoreError, DVec3, StepWarning, World};
+use granula_nscd::{Criterion, NonConvergence, NscdConfig, NscdError, NscdSolver, SubspaceCorrection, SweepOrder};
 
 fn local(max_iterations: u32) -> Criterion {
     Criterion::LocalRelative { epsilon: 1e-6, cutoff: 1e-9, max_iterations }
