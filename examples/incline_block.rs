@@ -22,17 +22,18 @@ use granula_integrators::VelocityVerlet;
 use granula_laws::prelude::*;
 use granula_laws::tangential::{Friction, TangentialDamping, TangentialStiffness};
 use granula_md::{MdConfig, MdSolver};
-use granula_nscd::{Criterion, NscdConfig, NscdSolver};
+use granula_nscd::{Criterion, NewtonSettings, NscdConfig, NscdSolver};
 use granula_validation::incline::{incline, slide_acceleration, stop_time, ALPHA, G, V0};
 use std::error::Error;
 use std::path::Path;
 
 /// The three friction coefficients of 003 §6.
 const FRICTIONS: [f64; 3] = [0.5, 0.58, 0.6];
-/// MD: normal stiffness per contact point (N/m) and time step (s), ~42 steps per period
-/// of the block on its six springs.
+/// MD: normal stiffness per contact point (N/m) and time step (s), ~84 steps per period
+/// of the block on its six springs (at 42 steps the block with μ = 0.58 creeps 1.5e-6 m/s:
+/// the springs' ringing is not resolved finely enough, see `tests/incline_md.rs`).
 const STIFFNESS: f64 = 1e8;
-const MD_DT: f64 = 1e-5;
+const MD_DT: f64 = 5e-6;
 /// NSCD: implicit Euler is exact for a constant deceleration; the step only sets how
 /// finely the stop is located.
 const NSCD_DT: f64 = 1e-4;
@@ -87,8 +88,11 @@ fn run(method: Method, mu: f64, after: f64) -> Result<Trace, Box<dyn Error>> {
         }
         Method::Nscd => {
             let (world, i) = incline(material, |_| 0.0)?;
-            let criterion = Criterion::LocalRelative { epsilon: 1e-6, cutoff: 1e-9, max_iterations: 1000 };
-            let solver = NscdSolver::new(BruteForce, NscdConfig { criterion, ..Default::default() })?;
+            // The sticking face's six contacts are hyperstatic: the sweeps alone reach any cap
+            // and creep; the nonsmooth Newton method holds μ = 0.6 (docs/validation.md, M7).
+            let criterion = Criterion::NaturalMap { epsilon: 1e-10, max_iterations: 2000 };
+            let newton = Some(NewtonSettings::default());
+            let solver = NscdSolver::new(BruteForce, NscdConfig { criterion, newton, ..Default::default() })?;
             trace(world, i, solver, NSCD_DT, after)
         }
     }

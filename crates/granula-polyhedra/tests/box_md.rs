@@ -136,8 +136,8 @@ fn a_box_slides_above_the_friction_angle_and_stays_below() {
     );
     // Sliding: the Coulomb slide ½ a t² = 7.2e-3 m. The slide is the small difference of
     // gravity and friction (a = 0.058 m/s² against μ g cos α = 4.4 m/s²), so a friction
-    // 0.45 % short of μ N (the point springs' ringing, as in M7's creep) makes it 4 %
-    // longer: measured 7.45e-3 m, +3.8 %. 5 % bounds that; a block that stuck, or slid
+    // 0.45 % short of μ N makes it 4 % longer: measured 7.45e-3 m, +3.8 %, the same at
+    // Δt = 2.5e-6 s (so not the time step; the cause is not known). 5 % bounds that; a block that stuck, or slid
     // at a = g (sin α − μ_d cos α) with any other friction, is far outside.
     assert!((slid / (0.5 * a * t * t) - 1.0).abs() < 0.05, "{slid}");
     // Holding: the tangential springs' stretch (~3e-7 m) and a creep of the point springs
