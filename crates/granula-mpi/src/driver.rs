@@ -269,10 +269,10 @@ impl<C: Communicator> DistributedRun<C> {
     }
 
     /// Copies the state of every body (gathered from the owners) into `mirror`, a world
-    /// built from the scene whose dense index is the global id (collective; only rank 0's
-    /// `mirror` is written). Shared bodies come from rank 0's own copy.
-    pub fn gather_into(&self, mirror: &mut World) -> Result<(), DistributedError> {
-        let Some(all) = self.gather_state()? else {
+    /// built from the scene whose dense index is the global id (collective; rank 0 passes
+    /// its world, the other ranks `None`). Shared bodies come from rank 0's own copy.
+    pub fn gather_into(&self, mirror: Option<&mut World>) -> Result<(), DistributedError> {
+        let (Some(all), Some(mirror)) = (self.gather_state()?, mirror) else {
             return Ok(());
         };
         let m = &mut mirror.bodies;
