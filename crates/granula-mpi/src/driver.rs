@@ -87,6 +87,21 @@ impl<C: Communicator> DistributedRun<C> {
     /// first step is taken with a ghost layer twice as deep, and the bodies are
     /// redistributed with the normal layer right after it.
     pub fn new(comm: C, scene: Scene, config: DistributedConfig) -> Result<Self, DistributedError> {
+        let world = scene.build_world()?;
+        Self::with_world(comm, scene, world, config)
+    }
+
+    /// [`DistributedRun::new`] for a world built by the caller (e.g. a packing read from a
+    /// file, whose soft contacts overlap): `scene` gives the solver, the time step, the
+    /// number of steps and the outputs, `world` the bodies (the same on every rank; global
+    /// ids are its handles, which must equal its dense indices: a world built by insertions
+    /// only).
+    pub fn with_world(
+        comm: C,
+        scene: Scene,
+        template: World,
+        config: DistributedConfig,
+    ) -> Result<Self, DistributedError> {
         let unsupported = |what: String| DistributedError::Unsupported { file: scene.file.clone(), what };
         if matches!(scene.spec.solver, SolverSpec::Nscd(_)) {
             return Err(unsupported("the NSCD solver (MD scenes only)".into()));
@@ -104,8 +119,10 @@ impl<C: Communicator> DistributedRun<C> {
                 return Err(unsupported(what.into()));
             }
         }
-        let template = scene.build_world()?;
         let b = &template.bodies;
+        if let Some(i) = (0..b.len()).find(|&i| b.handle[i].0 as usize != i) {
+            return Err(unsupported(format!("a world whose body {i} has handle {:?} (bodies removed)", b.handle[i])));
+        }
         if let Some(i) = (0..b.len()).find(|&i| b.motion[i] == MotionKind::Dynamic && !b.radius[i].is_finite()) {
             let name = scene.bodies.get(i).and_then(|p| p.name.clone()).unwrap_or_else(|| format!("#{i}"));
             return Err(unsupported(format!("body {name} is not a sphere (dynamic spheres only)")));
@@ -136,7 +153,7 @@ impl<C: Communicator> DistributedRun<C> {
                 ghosts.push((o as u32, record));
             }
         }
-        let world = scene.build_world()?;
+        let world = empty_world();
         let size = comm.size();
         let mut run = DistributedRun {
             comm,
@@ -325,7 +342,10 @@ impl<C: Communicator> DistributedRun<C> {
     /// ranks that hold ghosts of them; the ghosts are overwritten.
     fn refresh_ghosts(&mut self) -> Result<(), DistributedError> {
         let rank = self.comm.rank();
-        let state = self.distributed().integrator_state();
+        // The integrator's memory is copied out only when this rank has ghosts to send or
+        // receive (the exchange itself is collective and always takes place).
+        let busy = self.send.iter().chain(&self.recv).any(|l| !l.is_empty());
+        let state = if busy { self.distributed().integrator_state() } else { IntegratorState::default() };
         let memory = MemoryView::new(&state);
         let outgoing: Vec<Vec<u8>> = self
             .send
