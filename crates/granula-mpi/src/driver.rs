@@ -17,6 +17,9 @@ use granula_io::scene::spec::SolverSpec;
 use granula_io::Scene;
 use granula_run::{build_solver, DistributedMd, HistoryBytes, SimSolver};
 
+mod checkpoint;
+pub use checkpoint::DistributedCheckpoint;
+
 /// Owner mark of the bodies every rank holds (walls, fixed and kinematic bodies).
 const SHARED: u32 = u32::MAX;
 

@@ -22,7 +22,7 @@ mod record;
 
 pub use communicator::{Communicator, SingleProcess};
 pub use decomposition::{Decomposition, Subdomain};
-pub use driver::{DistributedConfig, DistributedRun, DistributedStats};
+pub use driver::{DistributedCheckpoint, DistributedConfig, DistributedRun, DistributedStats};
 pub use error::DistributedError;
 #[cfg(feature = "mpi")]
 pub use mpi_backend::Mpi;

@@ -185,3 +185,25 @@ fn a_loaded_tangential_spring_crossing_a_face_has_the_one_rank_history() {
     assert!(crossed, "the pair never straddled the face");
     assert!(loaded > 100, "the tangential spring was loaded on {loaded} steps only");
 }
+
+#[test]
+fn a_checkpoint_written_on_4_ranks_resumes_on_1_and_2_with_the_same_bits() {
+    let path = scene_path("sliding_pair.toml");
+    let file = std::env::temp_dir().join(format!("granula-mpi-ckpt-{}.bin", std::process::id()));
+    let file_arg = file.to_string_lossy().into_owned();
+    let (_, whole) = mpirun(4, &path, &["--no-balance", "--checkpoint-at", "1200", &file_arg]);
+    let whole: Vec<BodyRecord> = bincode::deserialize(&whole).unwrap();
+    // The uninterrupted run on one rank, for reference.
+    let reference = one_rank(&path, 2400, DistributedConfig { balance_margin: None }, false).pop().unwrap();
+    assert_eq!(whole, reference, "4 ranks vs 1");
+    let (_, resumed) = mpirun(2, &path, &["--no-balance", "--resume", &file_arg]);
+    let resumed: Vec<BodyRecord> = bincode::deserialize(&resumed).unwrap();
+    assert_eq!(resumed, reference, "resumed on 2 ranks");
+    let bytes = std::fs::read(&file).unwrap();
+    let scene = granula_run::load_scene(&path).unwrap();
+    let config = DistributedConfig { balance_margin: None };
+    let mut one = DistributedRun::resume(SingleProcess, scene, &bytes, &file_arg, config).unwrap();
+    one.run_to_end().unwrap();
+    assert_eq!(one.gather_state().unwrap().unwrap(), reference, "resumed on 1 rank");
+    let _ = std::fs::remove_file(&file);
+}

@@ -87,3 +87,37 @@ fn the_decomposition_covers_the_box_of_the_bodies() {
     assert_eq!(d.owned(), 800);
     assert_eq!(d.ghosts(), 0);
 }
+
+fn scene_file(name: &str) -> granula_io::Scene {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes").join(name);
+    granula_run::load_scene(&path).unwrap()
+}
+
+#[test]
+fn a_checkpoint_resumes_bit_identically_and_only_for_its_scene() {
+    // The two stacked beads with a loaded tangential spring: checkpoint at step 1200, in
+    // the middle of the loading; the resumed run must end with the uninterrupted run's bits
+    // (the history, the loads and the integrator's memory travel in the checkpoint).
+    let config = DistributedConfig { balance_margin: None };
+    let mut whole = DistributedRun::new(SingleProcess, scene_file("sliding_pair.toml"), config).unwrap();
+    let mut bytes = None;
+    while !whole.is_done() {
+        whole.step().unwrap();
+        if whole.world.step == 1200 {
+            bytes = whole.checkpoint().unwrap();
+        }
+    }
+    let bytes = bytes.unwrap();
+    let mut resumed =
+        DistributedRun::resume(SingleProcess, scene_file("sliding_pair.toml"), &bytes, "pair.ckpt", config).unwrap();
+    assert_eq!(resumed.world.step, 1200);
+    resumed.run_to_end().unwrap();
+    assert_eq!(resumed.gather_state().unwrap(), whole.gather_state().unwrap());
+    // Another scene's checkpoint is refused, naming the file and both scenes.
+    let Err(e) = DistributedRun::resume(SingleProcess, scene_file("stream.toml"), &bytes, "pair.ckpt", config) else {
+        panic!("a checkpoint of another scene was accepted");
+    };
+    assert!(matches!(e, DistributedError::CheckpointMismatch { .. }), "{e}");
+    let text = e.to_string();
+    assert!(text.contains("pair.ckpt") && text.contains("sliding_pair.toml") && text.contains("stream.toml"), "{text}");
+}

@@ -1,8 +1,11 @@
 //! Runs a scene distributed over the ranks of `mpirun` and writes what the tests of
 //! `granula-mpi` compare with the one-process run:
 //!
-//! `granula-mpi-check SCENE OUT [--steps N] [--no-balance] [--trace] [--conservation]`
+//! `granula-mpi-check SCENE OUT [--steps N] [--no-balance] [--trace] [--conservation]
+//! [--checkpoint-at K FILE] [--resume FILE]`
 //!
+//! - `--checkpoint-at K FILE` writes a checkpoint after step K (and goes on); `--resume
+//!   FILE` starts from one instead of the scene's initial state;
 //! - rank 0 writes to OUT (bincode) the gathered state of every body after the last step
 //!   (`Vec<BodyRecord>` sorted by global id), or with `--trace` after every step
 //!   (`Vec<Vec<BodyRecord>>`);
@@ -44,8 +47,17 @@ fn run(comm: Mpi) -> Result<(), Box<dyn std::error::Error>> {
         args.iter().position(|a| a == "--steps").and_then(|k| args.get(k + 1)).map(|s| s.parse()).transpose()?;
     let config =
         if flag("--no-balance") { DistributedConfig { balance_margin: None } } else { DistributedConfig::default() };
+    let value = |f: &str| args.iter().position(|a| a == f).and_then(|k| args.get(k + 1)).cloned();
+    let checkpoint_at: Option<u64> = value("--checkpoint-at").map(|s| s.parse()).transpose()?;
+    let checkpoint_file = args.iter().position(|a| a == "--checkpoint-at").and_then(|k| args.get(k + 2)).cloned();
     let scene = granula_run::load_scene(std::path::Path::new(&scene_path))?;
-    let mut run = DistributedRun::new(comm, scene, config)?;
+    let mut run = match value("--resume") {
+        Some(file) => {
+            let bytes = std::fs::read(&file)?;
+            DistributedRun::resume(comm, scene, &bytes, &file, config)?
+        }
+        None => DistributedRun::new(comm, scene, config)?,
+    };
     let end = steps.unwrap_or(run.scene.steps).min(run.scene.steps);
     let dynamic = run.scene.build_world()?;
     let n = (0..dynamic.bodies.len()).filter(|&i| dynamic.bodies.motion[i] == MotionKind::Dynamic).count();
@@ -69,6 +81,11 @@ fn run(comm: Mpi) -> Result<(), Box<dyn std::error::Error>> {
     let started = std::time::Instant::now();
     while run.world.step < end {
         run.step()?;
+        if checkpoint_at == Some(run.world.step) {
+            if let (Some(bytes), Some(file)) = (run.checkpoint()?, &checkpoint_file) {
+                std::fs::write(file, bytes)?;
+            }
+        }
         if flag("--conservation") {
             let (count, p, m) = total(&run);
             worst_count = worst_count.max((count - n as f64).abs());
