@@ -3,6 +3,8 @@
 
 mod cli;
 mod console;
+#[cfg(feature = "mpi")]
+mod distributed;
 mod energy_plot;
 mod planar;
 mod progress;
@@ -57,6 +59,10 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             let existing = if overwrite { ExistingOutput::Overwrite } else { ExistingOutput::Refuse };
             if is_planar_file(&scene) {
                 return planar::run(&scene, &out, quiet, existing, console);
+            }
+            #[cfg(feature = "mpi")]
+            if let Some(code) = distributed::run_if_launched(&scene, &out, quiet, existing, console)? {
+                return Ok(code);
             }
             start(granula_run::load_scene(&scene)?, &out, quiet, existing, console)
         }

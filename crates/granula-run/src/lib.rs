@@ -47,6 +47,7 @@
 mod adapters;
 mod checkpoint;
 mod compose;
+mod distributed;
 mod driver;
 mod folder;
 mod outputs;
@@ -59,6 +60,7 @@ mod warnings;
 pub use adapters::{AnyBroadphase, AnyIntegrator};
 pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
 pub use compose::build_solver;
+pub use distributed::{DistributedMd, HistoryBytes};
 pub use driver::{Progress, Run, RunEnd};
 pub use folder::{clear_outputs, prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
 pub use granula_io::{IoError, Result};

@@ -36,6 +36,11 @@ pub trait SimSolver {
     fn restarts_exactly(&self) -> bool {
         true
     }
+    /// The MD solver's hooks for a distributed run ([`crate::DistributedMd`]); `None` for
+    /// the other solvers.
+    fn distributed(&mut self) -> Option<&mut dyn crate::DistributedMd> {
+        None
+    }
 }
 
 /// The MD solver of a scene.
@@ -75,6 +80,10 @@ where
         let state: MdState<L::History> =
             bincode::deserialize(bytes).map_err(|e| format!("MD solver state unreadable: {e}"))?;
         self.solver.restore_state(&state, world).map_err(|e| format!("MD solver state rejected: {e}"))
+    }
+
+    fn distributed(&mut self) -> Option<&mut dyn crate::DistributedMd> {
+        Some(self)
     }
 }
 

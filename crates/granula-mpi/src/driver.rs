@@ -1,0 +1,750 @@
+//! The distributed MD run: each rank steps its own world (its owned bodies, ghost copies of
+//! the bodies near its subdomain, and every wall and prescribed body) with its own solver,
+//! refreshes its ghosts from their owners after every step, and redistributes the bodies
+//! (migration with contact histories and integrator memory, new ghost layers, optionally a
+//! new decomposition for load balance) once some body could have left its ghost layer's
+//! margin.
+
+use crate::communicator::Communicator;
+use crate::decomposition::Decomposition;
+use crate::error::DistributedError;
+use crate::record::{decode, encode, BodyRecord, HistoryRecord, Migration};
+use granula_core::body::{BodyState, MassSource, Motion, RigidBody};
+use granula_core::{
+    BodyHandle, ContactKey, CoreError, DVec3, IntegratorState, MassProperties, MotionKind, StepReport, World,
+};
+use granula_io::scene::spec::SolverSpec;
+use granula_io::Scene;
+use granula_run::{build_solver, DistributedMd, HistoryBytes, SimSolver};
+
+mod checkpoint;
+pub use checkpoint::DistributedCheckpoint;
+
+/// Owner mark of the bodies every rank holds (walls, fixed and kinematic bodies).
+const SHARED: u32 = u32::MAX;
+
+/// Settings of a distributed run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistributedConfig {
+    /// Rebalance by recursive coordinate bisection at a redistribution when the busiest
+    /// rank owns more than `1 + balance_margin` times the mean number of bodies; `None`
+    /// keeps the first (regular grid) decomposition.
+    pub balance_margin: Option<f64>,
+}
+
+impl Default for DistributedConfig {
+    /// Rebalance beyond 20 % above the mean.
+    fn default() -> Self {
+        DistributedConfig { balance_margin: Some(0.2) }
+    }
+}
+
+/// Counters of a distributed run (the same on every rank).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DistributedStats {
+    /// Redistributions of the bodies.
+    pub redistributions: u64,
+    /// Bodies that changed owner, summed over the redistributions and the ranks.
+    pub migrations: u64,
+    /// New decompositions by bisection.
+    pub rebalances: u64,
+}
+
+/// A distributed MD run of a scene over the ranks of a [`Communicator`].
+pub struct DistributedRun<C: Communicator> {
+    comm: C,
+    /// The scene.
+    pub scene: Scene,
+    /// The world built from the scene, untouched: the source of the bodies' constant data.
+    template: World,
+    /// This rank's world: shared, owned and ghost bodies, in global-id order.
+    pub world: World,
+    solver: Box<dyn SimSolver>,
+    /// Global id of each local body (dense order).
+    gid: Vec<u32>,
+    /// Owner rank of each local body, [`SHARED`] for the shared ones.
+    owner: Vec<u32>,
+    decomposition: Decomposition,
+    /// Positions at the last redistribution, per local body.
+    reference: Vec<DVec3>,
+    /// Per rank, the local owned bodies it holds ghosts of (gid order).
+    send: Vec<Vec<u32>>,
+    /// Per rank, the local ghosts it owns (gid order).
+    recv: Vec<Vec<u32>>,
+    cutoff: f64,
+    skin: f64,
+    config: DistributedConfig,
+    /// The first step is still to come (taken with a double ghost layer, see `new`).
+    fresh: bool,
+    stats: DistributedStats,
+    /// The report of this rank's last step.
+    pub last_report: StepReport,
+}
+
+impl<C: Communicator> DistributedRun<C> {
+    /// Sets up the run on every rank (collective): the same scene on each; the bodies are
+    /// split by a regular grid over the box of their centres.
+    ///
+    /// The first step primes each solver with the contact forces at the initial state, and
+    /// a ghost's priming force is complete only if all its partners are present: the
+    /// first step is taken with a ghost layer twice as deep, and the bodies are
+    /// redistributed with the normal layer right after it.
+    pub fn new(comm: C, scene: Scene, config: DistributedConfig) -> Result<Self, DistributedError> {
+        let world = scene.build_world()?;
+        Self::with_world(comm, scene, world, config)
+    }
+
+    /// [`DistributedRun::new`] for a world built by the caller (e.g. a packing read from a
+    /// file, whose soft contacts overlap): `scene` gives the solver, the time step, the
+    /// number of steps and the outputs, `world` the bodies (the same on every rank; global
+    /// ids are its handles, which must equal its dense indices: a world built by insertions
+    /// only).
+    pub fn with_world(
+        comm: C,
+        scene: Scene,
+        template: World,
+        config: DistributedConfig,
+    ) -> Result<Self, DistributedError> {
+        let unsupported = |what: String| DistributedError::Unsupported { file: scene.file.clone(), what };
+        if matches!(scene.spec.solver, SolverSpec::Nscd(_)) {
+            return Err(unsupported("the NSCD solver (MD scenes only)".into()));
+        }
+        if !scene.loads.is_empty() {
+            return Err(unsupported("time-dependent loads ([[loads]])".into()));
+        }
+        let out = &scene.spec.output;
+        for (present, what) in [
+            (out.flow.is_some(), "the flow output and its sink ([output] flow)"),
+            (out.contact_history.is_some(), "the contact history output ([output] contact_history)"),
+            (out.trajectories.is_some(), "trajectories ([output] trajectories)"),
+        ] {
+            if present {
+                return Err(unsupported(what.into()));
+            }
+        }
+        let b = &template.bodies;
+        if let Some(i) = (0..b.len()).find(|&i| b.handle[i].0 as usize != i) {
+            return Err(unsupported(format!("a world whose body {i} has handle {:?} (bodies removed)", b.handle[i])));
+        }
+        if let Some(i) = (0..b.len()).find(|&i| b.motion[i] == MotionKind::Dynamic && !b.radius[i].is_finite()) {
+            let name = scene.bodies.get(i).and_then(|p| p.name.clone()).unwrap_or_else(|| format!("#{i}"));
+            return Err(unsupported(format!("body {name} is not a sphere (dynamic spheres only)")));
+        }
+        let mut solver = build_solver(&scene)?;
+        let (range, skin) = solver
+            .distributed()
+            .ok_or_else(|| unsupported(format!("solver {}", solver_name(&scene))))?
+            .reach(&template);
+        let dynamic: Vec<usize> = (0..b.len()).filter(|&i| b.motion[i] == MotionKind::Dynamic).collect();
+        let r_max = dynamic.iter().map(|&i| b.radius[i]).fold(0.0, f64::max);
+        // A pair acts within r_i + r_j + range; a body may move half the skin before the next
+        // redistribution, and so may its partner.
+        let cutoff = 2.0 * r_max + range + skin;
+        let (lo, hi) = centre_box(dynamic.iter().map(|&i| b.position[i]));
+        let decomposition = Decomposition::grid(lo, hi, comm.size(), cutoff)?;
+        decomposition.check(lo, hi)?;
+        let rank = comm.rank();
+        let mut owned = Vec::new();
+        let mut ghosts = Vec::new();
+        for &i in &dynamic {
+            let x = b.position[i];
+            let o = decomposition.owner(x);
+            let record = template_record(&template, i);
+            if o == rank {
+                owned.push(record);
+            } else if decomposition.halo(x, o, 2.0 * cutoff).any(|r| r == rank) {
+                ghosts.push((o as u32, record));
+            }
+        }
+        let world = empty_world();
+        let size = comm.size();
+        let mut run = DistributedRun {
+            comm,
+            scene,
+            template,
+            world,
+            solver,
+            gid: Vec::new(),
+            owner: Vec::new(),
+            decomposition,
+            reference: Vec::new(),
+            send: vec![Vec::new(); size],
+            recv: vec![Vec::new(); size],
+            cutoff,
+            skin,
+            config,
+            fresh: true,
+            stats: DistributedStats::default(),
+            last_report: StepReport::default(),
+        };
+        let shared = run.shared_from(&run.template);
+        run.install(shared, owned, ghosts, Vec::new(), None, 2.0 * cutoff)?;
+        Ok(run)
+    }
+
+    /// This rank.
+    pub fn rank(&self) -> usize {
+        self.comm.rank()
+    }
+
+    /// The communicator.
+    pub fn comm(&self) -> &C {
+        &self.comm
+    }
+
+    /// The current decomposition.
+    pub fn decomposition(&self) -> &Decomposition {
+        &self.decomposition
+    }
+
+    /// The interaction range the ghost layers are built for (m).
+    pub fn cutoff(&self) -> f64 {
+        self.cutoff
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> DistributedStats {
+        self.stats
+    }
+
+    /// Number of bodies this rank owns.
+    pub fn owned(&self) -> usize {
+        self.owner.iter().filter(|&&o| o == self.comm.rank() as u32).count()
+    }
+
+    /// The owner rank of local body `i` (`None` for a body every rank holds: a wall, a
+    /// fixed or a kinematic body).
+    pub fn owner_of(&self, i: usize) -> Option<usize> {
+        self.owner.get(i).filter(|&&o| o != SHARED).map(|&o| o as usize)
+    }
+
+    /// Number of ghost bodies this rank holds.
+    pub fn ghosts(&self) -> usize {
+        self.owner.iter().filter(|&&o| o != SHARED && o != self.comm.rank() as u32).count()
+    }
+
+    /// Whether the scene's steps are all done.
+    pub fn is_done(&self) -> bool {
+        self.world.step >= self.scene.steps
+    }
+
+    /// One step on every rank (collective), then the ghosts' refresh and, when due, a
+    /// redistribution. An error on any rank stops every rank: the failing rank returns its
+    /// own error, the others name it.
+    pub fn step(&mut self) -> Result<(), DistributedError> {
+        let rank = self.comm.rank();
+        let dt = self.scene.dt();
+        let result = self.solver.step(&mut self.world, dt);
+        let failed = self.comm.all_gather(if result.is_err() { 1.0 } else { 0.0 });
+        match result {
+            Err(source) => return Err(DistributedError::Core { rank, source }),
+            Ok(report) => self.last_report = report,
+        }
+        if let Some(r) = failed.iter().position(|&f| f != 0.0) {
+            return Err(DistributedError::Core { rank, source: elsewhere(r) });
+        }
+        self.refresh_ghosts()?;
+        if self.fresh {
+            self.fresh = false;
+            return self.redistribute();
+        }
+        // The largest displacement since the last redistribution, plus two steps of travel
+        // at the current speed as the margin of the step to come.
+        let b = &self.world.bodies;
+        let me = rank as u32;
+        let mut reach: f64 = 0.0;
+        for i in (0..b.len()).filter(|&i| self.owner[i] == me) {
+            let moved = (b.position[i] - self.reference[i]).length();
+            reach = reach.max(moved + 2.0 * b.velocity[i].length() * dt);
+        }
+        if self.comm.max(reach) > 0.5 * self.skin {
+            self.redistribute()?;
+        }
+        Ok(())
+    }
+
+    /// Steps until the scene's end (collective).
+    pub fn run_to_end(&mut self) -> Result<(), DistributedError> {
+        while !self.is_done() {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// The owned bodies' states of every rank at rank 0, sorted by global id (collective;
+    /// `None` on the other ranks). Memory is left empty.
+    pub fn gather_state(&self) -> Result<Option<Vec<BodyRecord>>, DistributedError> {
+        let me = self.comm.rank() as u32;
+        let mine: Vec<BodyRecord> =
+            (0..self.gid.len()).filter(|&i| self.owner[i] == me).map(|i| self.record(i, None)).collect();
+        let Some(all) = self.comm.gather_to_root(encode(&mine)) else {
+            return Ok(None);
+        };
+        let mut bodies = Vec::new();
+        for (from, bytes) in all.iter().enumerate() {
+            bodies.extend(decode::<Vec<BodyRecord>>(bytes, 0, from)?);
+        }
+        bodies.sort_by_key(|r| r.gid);
+        Ok(Some(bodies))
+    }
+
+    /// Copies the state of every body (gathered from the owners) into `mirror`, a world
+    /// built from the scene whose dense index is the global id (collective; rank 0 passes
+    /// its world, the other ranks `None`). Shared bodies come from rank 0's own copy.
+    pub fn gather_into(&self, mirror: Option<&mut World>) -> Result<(), DistributedError> {
+        let (Some(all), Some(mirror)) = (self.gather_state()?, mirror) else {
+            return Ok(());
+        };
+        let m = &mut mirror.bodies;
+        for r in all {
+            let g = r.gid as usize;
+            m.position[g] = r.position;
+            m.orientation[g] = r.orientation;
+            m.velocity[g] = r.velocity;
+            m.angular_velocity[g] = r.angular_velocity;
+            m.force[g] = r.force;
+            m.torque[g] = r.torque;
+        }
+        let b = &self.world.bodies;
+        for i in (0..b.len()).filter(|&i| self.owner[i] == SHARED) {
+            let g = self.gid[i] as usize;
+            m.position[g] = b.position[i];
+            m.orientation[g] = b.orientation[i];
+            m.velocity[g] = b.velocity[i];
+            m.angular_velocity[g] = b.angular_velocity[i];
+            m.force[g] = b.force[i];
+            m.torque[g] = b.torque[i];
+        }
+        mirror.time = self.world.time;
+        mirror.step = self.world.step;
+        Ok(())
+    }
+
+    /// The state of local body `i` as its owner sends it, with its slice of the
+    /// integrator's memory if given.
+    fn record(&self, i: usize, memory: Option<&MemoryView<'_>>) -> BodyRecord {
+        let b = &self.world.bodies;
+        BodyRecord {
+            gid: self.gid[i],
+            position: b.position[i],
+            orientation: b.orientation[i],
+            velocity: b.velocity[i],
+            angular_velocity: b.angular_velocity[i],
+            force: b.force[i],
+            torque: b.torque[i],
+            memory: memory.map(|m| m.of(b.handle[i]).to_vec()).unwrap_or_default(),
+        }
+    }
+
+    fn distributed(&mut self) -> &mut dyn DistributedMd {
+        // Checked in `new`: the solver is an MD solver.
+        self.solver.distributed().expect("an MD solver")
+    }
+
+    /// Owners send the state of their bodies (and the integrator's memory for them) to the
+    /// ranks that hold ghosts of them; the ghosts are overwritten.
+    fn refresh_ghosts(&mut self) -> Result<(), DistributedError> {
+        let rank = self.comm.rank();
+        // The integrator's memory is copied out only when this rank has ghosts to send or
+        // receive (the exchange itself is collective and always takes place).
+        let busy = self.send.iter().chain(&self.recv).any(|l| !l.is_empty());
+        let state = if busy { self.distributed().integrator_state() } else { IntegratorState::default() };
+        let memory = MemoryView::new(&state);
+        let outgoing: Vec<Vec<u8>> = self
+            .send
+            .iter()
+            .map(|list| {
+                let records: Vec<BodyRecord> = list.iter().map(|&i| self.record(i as usize, Some(&memory))).collect();
+                if records.is_empty() {
+                    Vec::new()
+                } else {
+                    encode(&records)
+                }
+            })
+            .collect();
+        let received = self.comm.exchange(outgoing);
+        let mut patched = state.clone();
+        for (from, bytes) in received.iter().enumerate() {
+            let records: Vec<BodyRecord> = decode(bytes, rank, from)?;
+            if records.len() != self.recv[from].len() {
+                return Err(mismatch(
+                    rank,
+                    from,
+                    format!("{} ghosts, {} expected", records.len(), self.recv[from].len()),
+                ));
+            }
+            for (r, &i) in records.iter().zip(&self.recv[from]) {
+                let i = i as usize;
+                if r.gid != self.gid[i] {
+                    return Err(mismatch(rank, from, format!("body {} in place of {}", r.gid, self.gid[i])));
+                }
+                let b = &mut self.world.bodies;
+                b.position[i] = r.position;
+                b.orientation[i] = r.orientation;
+                b.velocity[i] = r.velocity;
+                b.angular_velocity[i] = r.angular_velocity;
+                b.force[i] = r.force;
+                b.torque[i] = r.torque;
+                write_memory(&mut patched, b.handle[i], &r.memory);
+            }
+        }
+        if patched.values_per_body() > 0 && self.recv.iter().any(|l| !l.is_empty()) {
+            let world = std::mem::replace(&mut self.world, empty_world());
+            let result = self.distributed().restore_integrator(&patched, &world);
+            self.world = world;
+            result.map_err(|source| DistributedError::Core { rank, source })?;
+        }
+        Ok(())
+    }
+
+    /// Moves every body to the rank that owns its position, with the histories of its
+    /// pairs and its integrator memory, and rebuilds the ghost layers (collective).
+    fn redistribute(&mut self) -> Result<(), DistributedError> {
+        let (rank, size) = (self.comm.rank(), self.comm.size());
+        let me = rank as u32;
+        self.rebalance_if_needed()?;
+        let histories =
+            self.distributed().export_histories().map_err(|source| DistributedError::Core { rank, source })?;
+        let state = self.distributed().integrator_state();
+        let memory = MemoryView::new(&state);
+        let b = &self.world.bodies;
+        let new_owner: Vec<u32> = (0..b.len())
+            .map(|i| if self.owner[i] == SHARED { SHARED } else { self.decomposition.owner(b.position[i]) as u32 })
+            .collect();
+        let mut out: Vec<Migration> = vec![Migration::default(); size];
+        for i in (0..b.len()).filter(|&i| self.owner[i] == me) {
+            let record = self.record(i, Some(&memory));
+            let o = new_owner[i] as usize;
+            for r in self.decomposition.halo(b.position[i], o, self.cutoff) {
+                out[r].ghosts.push((o as u32, record.clone()));
+            }
+            out[o].owned.push(record);
+        }
+        for h in histories {
+            let (Ok(i), Ok(j)) = (b.index(h.key.body1), b.index(h.key.body2)) else {
+                continue;
+            };
+            // Sent once, by the owner of the pair's first dynamic body, to the new owners of
+            // its dynamic bodies.
+            let first = if self.owner[i] != SHARED { i } else { j };
+            if self.owner[first] != me {
+                continue;
+            }
+            let record = HistoryRecord {
+                body1: self.gid[i],
+                body2: self.gid[j],
+                feature: h.key.feature,
+                history: h.history,
+                stored: h.stored,
+            };
+            let mut dests = [new_owner[i], new_owner[j]];
+            dests.sort_unstable();
+            for (k, &d) in dests.iter().enumerate() {
+                if d != SHARED && (k == 0 || d != dests[0]) {
+                    out[d as usize].histories.push(record.clone());
+                }
+            }
+        }
+        let received = self.comm.exchange(out.iter().map(encode).collect());
+        let mut owned = Vec::new();
+        let mut ghosts = Vec::new();
+        let mut histories = Vec::new();
+        let mut arrived = 0u64;
+        for (from, bytes) in received.iter().enumerate() {
+            let m: Migration = decode(bytes, rank, from)?;
+            if from != rank {
+                arrived += m.owned.len() as u64;
+            }
+            owned.extend(m.owned);
+            ghosts.extend(m.ghosts);
+            histories.extend(m.histories);
+        }
+        let shared = self.shared_from(&self.world);
+        let scalars = (state.name.clone(), state.scalars.clone());
+        self.install(shared, owned, ghosts, histories, Some(scalars), self.cutoff)?;
+        self.stats.redistributions += 1;
+        self.stats.migrations += self.comm.sum(arrived as f64) as u64;
+        Ok(())
+    }
+
+    /// A new decomposition by bisection when the busiest rank owns more than the margin
+    /// above the mean (collective). A box too small for the bisection keeps the old one.
+    fn rebalance_if_needed(&mut self) -> Result<(), DistributedError> {
+        let Some(margin) = self.config.balance_margin else {
+            return Ok(());
+        };
+        let size = self.comm.size();
+        if size == 1 {
+            return Ok(());
+        }
+        let counts = self.comm.all_gather(self.owned() as f64);
+        let mean = counts.iter().sum::<f64>() / size as f64;
+        let busiest = counts.iter().copied().fold(0.0, f64::max);
+        if busiest <= (1.0 + margin) * mean {
+            return Ok(());
+        }
+        let me = self.comm.rank() as u32;
+        let b = &self.world.bodies;
+        let mine: Vec<(u32, DVec3)> =
+            (0..b.len()).filter(|&i| self.owner[i] == me).map(|i| (self.gid[i], b.position[i])).collect();
+        let bytes = encode(&mine);
+        let received = self.comm.exchange(vec![bytes; size]);
+        let mut all: Vec<(u32, DVec3)> = Vec::new();
+        for (from, bytes) in received.iter().enumerate() {
+            all.extend(decode::<Vec<(u32, DVec3)>>(bytes, self.comm.rank(), from)?);
+        }
+        all.sort_by_key(|p| p.0);
+        let points: Vec<DVec3> = all.iter().map(|p| p.1).collect();
+        let (lo, hi) = centre_box(points.iter().copied());
+        if let Ok(d) = Decomposition::bisection(&points, lo, hi, size, self.cutoff) {
+            self.decomposition = d;
+            self.stats.rebalances += 1;
+        }
+        Ok(())
+    }
+
+    /// The shared bodies of `world` (non-dynamic), as (global id, body, force, torque).
+    fn shared_from(&self, world: &World) -> Vec<(u32, RigidBody, DVec3, DVec3)> {
+        let b = &world.bodies;
+        let from_template = std::ptr::eq(world, &self.template);
+        (0..b.len())
+            .filter(|&i| b.motion[i] != MotionKind::Dynamic)
+            .map(|i| {
+                let gid = if from_template { b.handle[i].0 } else { self.gid[i] };
+                let motion = match (b.motion[i], &b.drive[i]) {
+                    (MotionKind::Kinematic, Some(d)) => {
+                        Motion::Kinematic { linear: d.linear.clone(), angular: d.angular.clone() }
+                    }
+                    _ => Motion::Fixed,
+                };
+                let body = RigidBody {
+                    shape: b.shape[i].clone(),
+                    mass: MassSource::Explicit(MassProperties { mass: b.mass[i], inertia: b.inertia[i] }),
+                    material: b.material[i],
+                    motion,
+                    locked: b.locked[i],
+                    state: BodyState {
+                        position: b.position[i],
+                        orientation: b.orientation[i],
+                        velocity: b.velocity[i],
+                        angular_velocity: b.angular_velocity[i],
+                    },
+                    external_force: b.external_force[i],
+                    external_torque: b.external_torque[i],
+                };
+                (gid, body, b.force[i], b.torque[i])
+            })
+            .collect()
+    }
+
+    /// Builds this rank's world from the shared bodies, the owned ones and the ghosts (in
+    /// global-id order), re-seats the solver on it with `histories` and the integrator's
+    /// memory (`memory`: its name and scalars; `None` before the first step, when the
+    /// solver primes itself), and lays out the ghost lists for a layer `halo` deep.
+    fn install(
+        &mut self,
+        shared: Vec<(u32, RigidBody, DVec3, DVec3)>,
+        owned: Vec<BodyRecord>,
+        ghosts: Vec<(u32, BodyRecord)>,
+        histories: Vec<HistoryRecord>,
+        memory: Option<(String, Vec<f64>)>,
+        halo: f64,
+    ) -> Result<(), DistributedError> {
+        let rank = self.comm.rank();
+        let core = |source: CoreError| DistributedError::Core { rank, source };
+        let me = rank as u32;
+        let mut entries: Vec<(u32, u32, Entry)> = Vec::with_capacity(shared.len() + owned.len() + ghosts.len());
+        entries.extend(shared.into_iter().map(|(g, body, f, t)| (g, SHARED, Entry::Shared(Box::new(body), f, t))));
+        entries.extend(owned.into_iter().map(|r| (r.gid, me, Entry::Dynamic(r))));
+        entries.extend(ghosts.into_iter().map(|(o, r)| (r.gid, o, Entry::Dynamic(r))));
+        entries.sort_by_key(|e| e.0);
+        if let Some(w) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(mismatch(rank, rank, format!("body {} received twice", w[0].0)));
+        }
+        let t = &self.template;
+        let mut world = World::builder()
+            .gravity(t.gravity)
+            .planar(t.planar)
+            .max_overlap_ratio(t.max_overlap_ratio)
+            .max_travel_ratio(t.max_travel_ratio)
+            .energy_guard(None)
+            .energy_reads(t.energy_reads)
+            .build()
+            .map_err(core)?;
+        world.materials = t.materials.clone();
+        let mut per_body = Vec::new();
+        let mut handles = Vec::new();
+        let width = entries
+            .iter()
+            .find_map(|e| match &e.2 {
+                Entry::Dynamic(r) => Some(r.memory.len()),
+                _ => None,
+            })
+            .unwrap_or(0);
+        for (gid, _, entry) in &entries {
+            let (body, force, torque) = match entry {
+                Entry::Shared(body, f, t) => ((**body).clone(), *f, *t),
+                Entry::Dynamic(r) => (self.dynamic_body(r), r.force, r.torque),
+            };
+            let h = world.insert(body).map_err(core)?;
+            let i = world.bodies.len() - 1;
+            world.bodies.force[i] = force;
+            world.bodies.torque[i] = torque;
+            if let Entry::Dynamic(r) = entry {
+                if width > 0 && r.memory.len() == width {
+                    handles.push(h);
+                    per_body.extend_from_slice(&r.memory);
+                }
+            }
+            debug_assert_eq!(h, BodyHandle(i as u32), "body {gid}");
+        }
+        world.accept_overlaps();
+        world.set_clock(self.world.clock()).map_err(core)?;
+        self.gid = entries.iter().map(|e| e.0).collect();
+        self.owner = entries.iter().map(|e| e.1).collect();
+        if let Some((name, scalars)) = memory {
+            let state = IntegratorState { name, handles, per_body, scalars };
+            let keys: Vec<HistoryBytes> = histories
+                .into_iter()
+                .filter_map(|h| {
+                    let i = self.gid.binary_search(&h.body1).ok()?;
+                    let j = self.gid.binary_search(&h.body2).ok()?;
+                    let key =
+                        ContactKey { body1: BodyHandle(i as u32), body2: BodyHandle(j as u32), feature: h.feature };
+                    Some(HistoryBytes { key, history: h.history, stored: h.stored })
+                })
+                .collect();
+            let solver = self.solver.distributed().expect("an MD solver");
+            solver.adopt(&world, &keys).map_err(core)?;
+            if state.values_per_body() > 0 || !state.name.is_empty() {
+                solver.restore_integrator(&state, &world).map_err(core)?;
+            }
+        }
+        self.reference = world.bodies.position.clone();
+        for list in self.send.iter_mut().chain(self.recv.iter_mut()) {
+            list.clear();
+        }
+        for i in 0..world.bodies.len() {
+            let o = self.owner[i];
+            if o == me {
+                for r in self.decomposition.halo(world.bodies.position[i], rank, halo) {
+                    self.send[r].push(i as u32);
+                }
+            } else if o != SHARED {
+                self.recv[o as usize].push(i as u32);
+            }
+        }
+        self.world = world;
+        Ok(())
+    }
+
+    /// The body of a record: shape, mass, material, locked freedoms and loads from the scene.
+    fn dynamic_body(&self, r: &BodyRecord) -> RigidBody {
+        let b = &self.template.bodies;
+        let g = r.gid as usize;
+        RigidBody {
+            shape: b.shape[g].clone(),
+            mass: MassSource::Explicit(MassProperties { mass: b.mass[g], inertia: b.inertia[g] }),
+            material: b.material[g],
+            motion: Motion::Dynamic,
+            locked: b.locked[g],
+            state: BodyState {
+                position: r.position,
+                orientation: r.orientation,
+                velocity: r.velocity,
+                angular_velocity: r.angular_velocity,
+            },
+            external_force: b.external_force[g],
+            external_torque: b.external_torque[g],
+        }
+    }
+}
+
+/// A body of a rank's world being assembled.
+enum Entry {
+    /// A shared body with its force and torque.
+    Shared(Box<RigidBody>, DVec3, DVec3),
+    /// An owned or ghost body.
+    Dynamic(BodyRecord),
+}
+
+/// The record of body `i` of the scene's world, at rest in the integrator's sense (no
+/// force evaluated yet, no memory).
+fn template_record(world: &World, i: usize) -> BodyRecord {
+    let b = &world.bodies;
+    BodyRecord {
+        gid: b.handle[i].0,
+        position: b.position[i],
+        orientation: b.orientation[i],
+        velocity: b.velocity[i],
+        angular_velocity: b.angular_velocity[i],
+        force: DVec3::ZERO,
+        torque: DVec3::ZERO,
+        memory: Vec::new(),
+    }
+}
+
+/// The box of the centres (a point for no body).
+fn centre_box(points: impl Iterator<Item = DVec3>) -> (DVec3, DVec3) {
+    let (lo, hi) = points
+        .fold((DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    if lo.is_finite() {
+        (lo, hi)
+    } else {
+        (DVec3::ZERO, DVec3::ZERO)
+    }
+}
+
+/// The integrator's per-body memory by handle.
+struct MemoryView<'a> {
+    state: &'a IntegratorState,
+    width: usize,
+}
+
+impl<'a> MemoryView<'a> {
+    fn new(state: &'a IntegratorState) -> Self {
+        MemoryView { state, width: state.values_per_body() }
+    }
+
+    /// The values of `h` (empty if it has none).
+    fn of(&self, h: BodyHandle) -> &'a [f64] {
+        match self.state.handles.binary_search(&h) {
+            Ok(k) if self.width > 0 => &self.state.per_body[k * self.width..(k + 1) * self.width],
+            _ => &[],
+        }
+    }
+}
+
+/// Overwrites the memory of `h` in `state` with `values` (of the state's width).
+fn write_memory(state: &mut IntegratorState, h: BodyHandle, values: &[f64]) {
+    let width = state.values_per_body();
+    if width == 0 || values.len() != width {
+        return;
+    }
+    if let Ok(k) = state.handles.binary_search(&h) {
+        state.per_body[k * width..(k + 1) * width].copy_from_slice(values);
+    }
+}
+
+/// A world without bodies, to hold the place of one lent out.
+fn empty_world() -> World {
+    World::builder().build().expect("the default world is valid")
+}
+
+/// The error of a rank for a step that failed on rank `r`.
+fn elsewhere(r: usize) -> CoreError {
+    CoreError::InvalidWorld { field: "distributed step", value: format!("failed on rank {r}"), expected: "every rank" }
+}
+
+/// A message that does not fit what the receiver holds.
+fn mismatch(rank: usize, from: usize, reason: String) -> DistributedError {
+    DistributedError::Message { rank, from, reason }
+}
+
+/// The solver's name in the scene, for an error.
+fn solver_name(scene: &Scene) -> &'static str {
+    match scene.spec.solver {
+        SolverSpec::Md(_) => "md",
+        SolverSpec::Nscd(_) => "nscd",
+    }
+}

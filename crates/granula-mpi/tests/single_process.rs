@@ -1,0 +1,123 @@
+//! The distributed run on one process ([`SingleProcess`], no MPI library) against the
+//! plain one-process run of the same scene, and its refusals of bad input.
+
+use granula_core::DVec3;
+use granula_mpi::{Communicator, DistributedConfig, DistributedError, DistributedRun, SingleProcess};
+use granula_run::{ExistingOutput, Run};
+
+fn settling_box(end_time: &str) -> granula_io::Scene {
+    let text = include_str!("../../../examples/scenes/settling_box_md.toml");
+    let text = text.replace("end_time = 0.25", &format!("end_time = {end_time}"));
+    granula_run::parse_scene("settling_box_md.toml", &text).unwrap()
+}
+
+#[test]
+fn one_rank_equals_the_plain_run_bit_for_bit() {
+    // 4000 steps of the settling box: 41 redistributions re-seat the solver on a rebuilt
+    // world (new handles, histories and integrator memory carried over); the state must be
+    // the plain run's to the last bit.
+    let scene = settling_box("0.02");
+    let mut d = DistributedRun::new(SingleProcess, scene.clone(), DistributedConfig::default()).unwrap();
+    d.run_to_end().unwrap();
+    assert!(d.stats().redistributions > 20, "{:?}", d.stats());
+    let state = d.gather_state().unwrap().unwrap();
+    let out = std::env::temp_dir().join(format!("granula-mpi-plain-{}", std::process::id()));
+    let mut run = Run::start_with(scene, &out, ExistingOutput::Overwrite).unwrap();
+    while !run.is_done() {
+        run.step().unwrap();
+    }
+    let b = &run.world.bodies;
+    assert_eq!(state.len(), 800);
+    for r in &state {
+        let i = b.index(granula_core::BodyHandle(r.gid)).unwrap();
+        assert_eq!(r.position, b.position[i], "body {}", r.gid);
+        assert_eq!(r.velocity, b.velocity[i], "body {}", r.gid);
+        assert_eq!(r.angular_velocity, b.angular_velocity[i], "body {}", r.gid);
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A group that claims `size` ranks: enough for the checks made before any exchange.
+struct Pretend(usize);
+
+impl Communicator for Pretend {
+    fn rank(&self) -> usize {
+        0
+    }
+    fn size(&self) -> usize {
+        self.0
+    }
+    fn exchange(&self, _: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        unreachable!("the run must be refused before it communicates")
+    }
+    fn all_gather(&self, _: f64) -> Vec<f64> {
+        unreachable!("the run must be refused before it communicates")
+    }
+}
+
+#[test]
+fn more_ranks_than_the_box_can_hold_is_refused() {
+    // The box of the centres is about 19 × 19 × 49 mm and the interaction range about
+    // 1.15 mm (largest diameter 1.05 mm + skin 0.1 mm): 997 (prime) ranks would need 997
+    // slabs along one side.
+    let Err(e) = DistributedRun::new(Pretend(997), settling_box("0.01"), DistributedConfig::default()) else {
+        panic!("997 ranks accepted");
+    };
+    assert!(matches!(e, DistributedError::TooManyRanks { ranks: 997, .. }), "{e}");
+    assert!(e.to_string().contains("run on fewer ranks"), "{e}");
+}
+
+#[test]
+fn an_nscd_scene_is_refused_with_its_file() {
+    let text = include_str!("../../../examples/scenes/settling_box_nscd.toml");
+    let scene = granula_run::parse_scene("settling_box_nscd.toml", text).unwrap();
+    let Err(e) = DistributedRun::new(SingleProcess, scene, DistributedConfig::default()) else {
+        panic!("NSCD scene accepted");
+    };
+    assert!(matches!(e, DistributedError::Unsupported { .. }), "{e}");
+    assert!(e.to_string().starts_with("settling_box_nscd.toml"), "{e}");
+}
+
+#[test]
+fn the_decomposition_covers_the_box_of_the_bodies() {
+    let d = DistributedRun::new(SingleProcess, settling_box("0.01"), DistributedConfig::default()).unwrap();
+    // One rank: one subdomain, infinite, owning every body.
+    assert_eq!(d.decomposition().subdomains.len(), 1);
+    assert_eq!(d.decomposition().owner(DVec3::splat(1e9)), 0);
+    assert_eq!(d.owned(), 800);
+    assert_eq!(d.ghosts(), 0);
+}
+
+fn scene_file(name: &str) -> granula_io::Scene {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes").join(name);
+    granula_run::load_scene(&path).unwrap()
+}
+
+#[test]
+fn a_checkpoint_resumes_bit_identically_and_only_for_its_scene() {
+    // The two stacked beads with a loaded tangential spring: checkpoint at step 1200, in
+    // the middle of the loading; the resumed run must end with the uninterrupted run's bits
+    // (the history, the loads and the integrator's memory travel in the checkpoint).
+    let config = DistributedConfig { balance_margin: None };
+    let mut whole = DistributedRun::new(SingleProcess, scene_file("sliding_pair.toml"), config).unwrap();
+    let mut bytes = None;
+    while !whole.is_done() {
+        whole.step().unwrap();
+        if whole.world.step == 1200 {
+            bytes = whole.checkpoint().unwrap();
+        }
+    }
+    let bytes = bytes.unwrap();
+    let mut resumed =
+        DistributedRun::resume(SingleProcess, scene_file("sliding_pair.toml"), &bytes, "pair.ckpt", config).unwrap();
+    assert_eq!(resumed.world.step, 1200);
+    resumed.run_to_end().unwrap();
+    assert_eq!(resumed.gather_state().unwrap(), whole.gather_state().unwrap());
+    // Another scene's checkpoint is refused, naming the file and both scenes.
+    let Err(e) = DistributedRun::resume(SingleProcess, scene_file("stream.toml"), &bytes, "pair.ckpt", config) else {
+        panic!("a checkpoint of another scene was accepted");
+    };
+    assert!(matches!(e, DistributedError::CheckpointMismatch { .. }), "{e}");
+    let text = e.to_string();
+    assert!(text.contains("pair.ckpt") && text.contains("sliding_pair.toml") && text.contains("stream.toml"), "{text}");
+}

@@ -1,0 +1,96 @@
+//! What a distributed run (crate `granula-mpi`) needs of the MD solver a scene composes,
+//! behind an object-safe trait: contact histories as bytes (they travel between processes
+//! with their bodies), the integrator's memory, and the solver re-seated on a rebuilt world.
+
+use crate::sim_solver::MdRun;
+use granula_core::{ContactKey, ContactLaw, CoreError, Integrator, IntegratorState, World};
+use granula_md::TransferredHistory;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// One contact history with its key (bodies by handle) and stored elastic energy (J), the
+/// law's history as bincode bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct HistoryBytes {
+    /// The pair (bodies by handle, body 1 of smaller handle) and the feature.
+    pub key: ContactKey,
+    /// The law's history, bincode.
+    pub history: Vec<u8>,
+    /// Elastic energy stored at the last step (J).
+    pub stored: f64,
+}
+
+/// The MD solver of a scene as a distributed run drives it.
+pub trait DistributedMd {
+    /// Every contact history ([`granula_md::MdSolver::export_histories`]).
+    fn export_histories(&self) -> Result<Vec<HistoryBytes>, CoreError>;
+    /// Re-seats the solver on a rebuilt `world` with the histories of its pairs
+    /// ([`granula_md::MdSolver::adopt_body_set`]).
+    fn adopt(&mut self, world: &World, histories: &[HistoryBytes]) -> Result<(), CoreError>;
+    /// The integrator's memory ([`Integrator::save_state`]).
+    fn integrator_state(&self) -> IntegratorState;
+    /// Restores the integrator's memory ([`Integrator::restore_state`]) for `world`'s bodies.
+    fn restore_integrator(&mut self, state: &IntegratorState, world: &World) -> Result<(), CoreError>;
+    /// The largest range of the law over `world`'s material pairs and the Verlet skin (m).
+    fn reach(&self, world: &World) -> (f64, f64);
+}
+
+/// A history whose bytes do not decode or encode.
+fn unreadable(key: ContactKey, e: bincode::Error) -> CoreError {
+    CoreError::InvalidWorld {
+        field: "transferred contact history",
+        value: format!("{key:?}: {e}"),
+        expected: "bincode of the law's history",
+    }
+}
+
+impl<L: ContactLaw> DistributedMd for MdRun<L>
+where
+    L::History: Serialize + DeserializeOwned,
+{
+    fn export_histories(&self) -> Result<Vec<HistoryBytes>, CoreError> {
+        self.solver
+            .export_histories()
+            .into_iter()
+            .map(|h| {
+                let history = bincode::serialize(&h.history).map_err(|e| unreadable(h.key, e))?;
+                Ok(HistoryBytes { key: h.key, history, stored: h.stored })
+            })
+            .collect()
+    }
+
+    fn adopt(&mut self, world: &World, histories: &[HistoryBytes]) -> Result<(), CoreError> {
+        let decoded = histories
+            .iter()
+            .map(|h| {
+                let history = bincode::deserialize(&h.history).map_err(|e| unreadable(h.key, e))?;
+                Ok(TransferredHistory { key: h.key, history, stored: h.stored })
+            })
+            .collect::<Result<Vec<_>, CoreError>>()?;
+        self.solver.adopt_body_set(world, decoded).map_err(|e| CoreError::InvalidWorld {
+            field: "MD solver re-seated on a rebuilt world",
+            value: e.to_string(),
+            expected: "consistent histories",
+        })
+    }
+
+    fn integrator_state(&self) -> IntegratorState {
+        self.solver.integrator.save_state()
+    }
+
+    fn restore_integrator(&mut self, state: &IntegratorState, world: &World) -> Result<(), CoreError> {
+        self.solver.integrator.restore_state(state, &world.bodies)
+    }
+
+    fn reach(&self, world: &World) -> (f64, f64) {
+        let m = &world.materials;
+        let id = |k: usize| granula_core::MaterialId(k as u16);
+        let mut range: f64 = 0.0;
+        for a in 0..m.len() {
+            for b in 0..m.len() {
+                range = range.max(self.solver.law.range(m.pair(id(a), id(b))));
+            }
+        }
+        (range, self.solver.config().skin)
+    }
+}
