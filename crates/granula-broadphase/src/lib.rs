@@ -34,6 +34,7 @@ mod grid;
 mod linked_cells;
 mod pair_rows;
 mod partition;
+mod periodic_images;
 mod sweep_and_prune;
 mod verlet_list;
 
@@ -42,6 +43,7 @@ pub use error::{BroadphaseError, Result};
 pub use granula_core::Broadphase;
 pub use linked_cells::{CellSize, LinkedCells};
 pub use partition::is_void;
+pub use periodic_images::PeriodicImages;
 pub use sweep_and_prune::SweepAndPrune;
 pub use verlet_list::{VerletPairs, VerletState};
 

@@ -2,7 +2,8 @@
 //! reused until some body has moved far enough to make the list unsafe.
 
 use crate::error::{non_negative, BroadphaseError, Result};
-use granula_core::{Aabb, BodySet, Broadphase, DVec3, MotionKind};
+use crate::periodic_images::PeriodicImages;
+use granula_core::{Aabb, BodySet, Broadphase, DVec3, MotionKind, PeriodicDomain};
 use serde::{Deserialize, Serialize};
 
 /// What a [`VerletPairs`] carries from one update to the next, for checkpoints: with it a
@@ -60,6 +61,8 @@ pub struct VerletPairs<B: Broadphase> {
     stale: bool,
     rebuilds: u64,
     updates: u64,
+    /// The periodic images (empty work when no axis is periodic).
+    images: PeriodicImages,
 }
 
 impl<B: Broadphase> VerletPairs<B> {
@@ -78,7 +81,31 @@ impl<B: Broadphase> VerletPairs<B> {
             stale: true,
             rebuilds: 0,
             updates: 0,
+            images: PeriodicImages::default(),
         })
+    }
+
+    /// Sets the periodic axes of the bodies' space (default none): from the next rebuild
+    /// on, the list also holds the pairs whose boxes overlap across a periodic boundary
+    /// (one box and the image of the other one or more periods away), each pair once, in
+    /// the same sorted `(i, j)` list. Positions may be unwrapped (anywhere along a periodic
+    /// axis): boxes are wrapped into the range before the search. Which image of `j` a pair
+    /// means is the one nearest to `i`
+    /// ([`PeriodicDomain::minimum_image_shift`](granula_core::PeriodicDomain::minimum_image_shift)),
+    /// unique as long as every bounded box (inflated by the margin and the skin) is shorter
+    /// than half the period; the caller checks that (the MD solver does). Walls unbounded
+    /// along a periodic axis are not imaged along it (they repeat themselves). See
+    /// `docs/periodic.md`.
+    pub fn set_periodic(&mut self, domain: PeriodicDomain) {
+        if self.images.domain() != &domain {
+            self.images = PeriodicImages::new(domain);
+            self.stale = true;
+        }
+    }
+
+    /// The periodic axes ([`VerletPairs::set_periodic`]).
+    pub fn periodic(&self) -> &PeriodicDomain {
+        self.images.domain()
     }
 
     /// Sets the contact margin (m, finite, ≥ 0): pairs closer than `margin` are always listed,
@@ -257,7 +284,11 @@ impl<B: Broadphase> VerletPairs<B> {
         self.inflated.extend(self.boxes.iter().map(|b| b.inflated(grow)));
         self.reference_skip.clear();
         self.reference_skip.extend_from_slice(&self.skip);
-        self.backend.find_pairs(&self.inflated, &self.skip, &mut self.pairs);
+        if self.images.domain().is_periodic() {
+            self.images.find_pairs(&mut self.backend, &self.inflated, &self.skip, &mut self.pairs);
+        } else {
+            self.backend.find_pairs(&self.inflated, &self.skip, &mut self.pairs);
+        }
         self.rebuilds += 1;
         self.stale = false;
     }

@@ -228,6 +228,9 @@ pub enum CoreError {
         /// What was expected.
         expected: &'static str,
     },
+    /// Bad periodic input: bounds, a repeated axis, a period shorter than two body extents.
+    #[error(transparent)]
+    Periodic(#[from] crate::periodic::PeriodicError),
     /// A solver failed during a step.
     #[error("solver failed at step {step} (t = {time} s): {source}")]
     Solver {

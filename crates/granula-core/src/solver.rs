@@ -112,6 +112,9 @@ pub struct StepContext<'a> {
     pub narrowphase: &'a Narrowphase,
     /// Gravitational acceleration (m/s²).
     pub gravity: DVec3,
+    /// The periodic axes of the world ([`PeriodicDomain`](crate::periodic::PeriodicDomain);
+    /// none by default). Positions are unwrapped; pairs interact through the minimum image.
+    pub periodic: crate::periodic::PeriodicDomain,
     /// Simulated time at the start of the step (s).
     pub time: f64,
     /// Size of the step (s), finite and positive.

@@ -10,6 +10,7 @@ use crate::handle::{BodyHandle, MaterialId};
 use crate::material::{Material, MaterialTable};
 use crate::math::{DMat3, DVec3};
 use crate::narrowphase::Narrowphase;
+use crate::periodic::{Axis, PeriodicDomain, PeriodicError};
 use crate::solver::{Solver, StepContext, StepReport};
 use crate::step_scan;
 
@@ -68,6 +69,9 @@ pub struct World {
     pub step: u64,
     /// Planar (2D) mode: spheres act as discs (no z translation, rotation about z only).
     pub planar: bool,
+    /// The periodic axes ([`PeriodicDomain`]; set by [`WorldBuilder::periodic`]). Bodies are
+    /// checked against it at insertion; solvers see it in their [`StepContext`].
+    pub periodic: PeriodicDomain,
     /// Cumulative energy accounts.
     pub ledger: EnergyLedger,
     /// Largest allowed overlap as a fraction of the smaller radius of a pair; a step that
@@ -120,6 +124,7 @@ impl std::fmt::Debug for World {
 pub struct WorldBuilder {
     gravity: DVec3,
     planar: bool,
+    periodic: Result<PeriodicDomain, PeriodicError>,
     materials: Vec<Material>,
     max_overlap_ratio: f64,
     max_travel_ratio: f64,
@@ -133,6 +138,7 @@ impl Default for WorldBuilder {
         WorldBuilder {
             gravity: DVec3::new(0.0, 0.0, -9.81),
             planar: false,
+            periodic: Ok(PeriodicDomain::default()),
             materials: Vec::new(),
             max_overlap_ratio: 0.5,
             max_travel_ratio: 1.0,
@@ -152,6 +158,13 @@ impl WorldBuilder {
     /// Planar (2D) mode (default off).
     pub fn planar(mut self, on: bool) -> Self {
         self.planar = on;
+        self
+    }
+    /// Makes `axis` periodic over `[lo, hi)` (see [`granula_core::periodic`](crate::periodic)):
+    /// bodies interact with the images of the others one period away. Bad bounds or an
+    /// axis given twice make [`WorldBuilder::build`] fail with [`CoreError::Periodic`].
+    pub fn periodic(mut self, axis: Axis, lo: f64, hi: f64) -> Self {
+        self.periodic = self.periodic.and_then(|d| d.with_axis(axis, lo, hi));
         self
     }
     /// Adds a material; the first one added gets `MaterialId(0)`. Without any, the world
@@ -215,6 +228,7 @@ impl WorldBuilder {
         if let Some(g) = &self.energy_guard {
             g.validate()?;
         }
+        let periodic = self.periodic?;
         let mut materials = MaterialTable::new();
         if self.materials.is_empty() {
             materials.add(Material::default())?;
@@ -227,6 +241,7 @@ impl WorldBuilder {
             time: 0.0,
             step: 0,
             planar: self.planar,
+            periodic,
             ledger: EnergyLedger::default(),
             max_overlap_ratio: self.max_overlap_ratio,
             energy_guard: self.energy_guard,
@@ -257,7 +272,15 @@ impl World {
     }
 
     /// Inserts a body; errors name the field at fault or the unknown material.
+    /// In a periodic world, a body longer than half a period along a periodic axis is
+    /// refused ([`PeriodicError::PeriodTooShort`]: a sphere needs a period of at least two
+    /// diameters).
     pub fn insert(&mut self, body: impl Body) -> Result<BodyHandle> {
+        if self.periodic.is_periodic() {
+            let state = body.state();
+            let aabb = body.shape().aabb(state.position, state.orientation);
+            self.periodic.check_extent(&aabb, || "new body".to_string())?;
+        }
         self.bodies.insert(&body, &self.materials, self.planar)
     }
 
@@ -364,6 +387,7 @@ impl World {
             materials: &self.materials,
             narrowphase: &self.narrowphase,
             gravity: self.gravity,
+            periodic: self.periodic,
             time: self.time,
             dt,
             step: self.step,

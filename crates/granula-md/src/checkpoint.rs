@@ -124,6 +124,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // the solver as it was.
         self.sync_pair_parameters(&world.materials, true)?;
         self.integrator.restore_state(&state.integrator, bodies)?;
+        // The world's periodic axes first: setting them marks the skin layer stale, which
+        // the restored skin state then overrides.
+        self.follow_periodic(world.periodic);
         if primed {
             self.verlet.restore_state(&state.broadphase).map_err(|e| CoreError::InvalidWorld {
                 field: "MD solver state",
@@ -134,7 +137,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.max_range = self.law_margin(&world.materials);
         let (law, materials) = (&self.law, &world.materials);
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
-        self.pairs.restore(bodies, materials, dense.iter().copied(), margin);
+        // The image shifts come from the positions at the last rebuild (primed states only;
+        // otherwise the list is empty and the next step rebuilds it).
+        let rebuild_position = if primed { &state.reference_position } else { &bodies.position };
+        self.pairs.restore(bodies, materials, dense.iter().copied(), &world.periodic, rebuild_position, margin);
         // Lengths were checked above, so both restores succeed. Without priming, keys of
         // removed bodies are dropped by the next step's rebuild, as in the saving solver.
         let _ = self.store.restore(state.keys.clone(), state.histories.clone());

@@ -38,6 +38,23 @@ pub enum MdError {
         /// The reason the law gave.
         reason: String,
     },
+    /// A period of the world is too short for the solver's detection: a body's box grown by
+    /// the law's range and the skin must stay within half the period along every periodic
+    /// axis, so that a pair meets one image only ([`granula_core::periodic`]).
+    #[error(
+        "periodic axis {axis}: period {period} m is shorter than twice the detection extent {extent} m of {body} \
+         (its size plus the law's range plus the skin); use a longer period or a smaller skin"
+    )]
+    PeriodTooShort {
+        /// The axis.
+        axis: granula_core::Axis,
+        /// The period (m).
+        period: f64,
+        /// The body.
+        body: granula_core::BodyHandle,
+        /// Its extent along the axis with the range and the skin (m).
+        extent: f64,
+    },
     /// The private rayon thread pool could not be built.
     #[error("cannot build a rayon pool of {threads} threads: {reason}")]
     ThreadPool {

@@ -76,6 +76,9 @@ pub(crate) struct PassInput<'a, L: ContactLaw> {
     /// The law's own pair parameters, aligned with `materials`.
     pub pair_parameters: &'a [L::Pair],
     pub candidates: &'a [Candidate],
+    /// Per candidate, the translation of body 2's periodic image nearest to body 1
+    /// ([`PairList::shifts`](crate::pairs::PairList)); empty without periodic axes.
+    pub shifts: &'a [DVec3],
     pub dt: f64,
     /// Per body, the rotation vector since the previous force evaluation (002 eq. 15; zero
     /// in the priming pass).
@@ -89,6 +92,43 @@ pub(crate) struct PassInput<'a, L: ContactLaw> {
     pub commit: bool,
 }
 
+impl<L: ContactLaw> PassInput<'_, L> {
+    /// The position of the image of body 2 of candidate `p` (its own without periodic axes).
+    #[inline]
+    fn image_position(&self, p: usize, c: &Candidate) -> DVec3 {
+        let x = self.bodies.position[c.body2 as usize];
+        if self.shifts.is_empty() {
+            x
+        } else {
+            x + self.shifts[p]
+        }
+    }
+
+    /// The separation of candidate `p` ([`separation`], the periodic test at run time, for
+    /// the paths off the hot loop).
+    #[inline]
+    fn separation(&self, p: usize, c: &Candidate) -> DVec3 {
+        if self.shifts.is_empty() {
+            separation::<false>(&self.bodies.position, self.shifts, p, c)
+        } else {
+            separation::<true>(&self.bodies.position, self.shifts, p, c)
+        }
+    }
+}
+
+/// The separation x₂ − x₁ of candidate `p` (`c`), plus, when `PERIODIC`, the translation
+/// `shifts[p]` of body 2's nearest periodic image (the minimum image). A constant of each
+/// monomorphised loop: the path without periodic axes reads no shift and adds nothing.
+#[inline(always)]
+fn separation<const PERIODIC: bool>(position: &[DVec3], shifts: &[DVec3], p: usize, c: &Candidate) -> DVec3 {
+    let d = position[c.body2 as usize] - position[c.body1 as usize];
+    if PERIODIC {
+        d + shifts[p]
+    } else {
+        d
+    }
+}
+
 /// Contact geometry of a sphere pair within its margin, `Ok(None)` beyond it, `Err` for
 /// concentric spheres, with the typed narrowphase error put in `failure` if it holds none
 /// yet (the error stays out of the return value, which keeps the hot loop's code as small
@@ -96,15 +136,16 @@ pub(crate) struct PassInput<'a, L: ContactLaw> {
 ///
 /// The same formulas as the core's `sphere_sphere` (n = (x₂ − x₁)/|x₂ − x₁|,
 /// g = |x₂ − x₁| − r₁ − r₂, contact point at the middle of the overlap) but one reciprocal
-/// instead of divisions and R* precomputed per pair.
+/// instead of divisions and R* precomputed per pair. `d` is the pair's separation
+/// ([`separation`]: x₂ − x₁, or to the nearest periodic image of body 2).
 #[inline(always)]
 fn sphere_geometry(
     b: &BodySet,
     c: &Candidate,
+    d: DVec3,
     failure: &mut Option<NarrowphaseError>,
 ) -> Result<Option<ContactGeometry>, ()> {
-    let (i, j) = (c.body1 as usize, c.body2 as usize);
-    let d = b.position[j] - b.position[i];
+    let i = c.body1 as usize;
     let dist2 = d.length_squared();
     if dist2 > c.reach2 {
         return Ok(None);
@@ -225,15 +266,16 @@ impl BlockSummary {
 /// other pairs' point lists.
 type BlockState<'s, H> = (&'s mut [H], &'s mut [f64], &'s mut [Vec<PointState<H>>]);
 
-/// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
-fn block_pass<L: ContactLaw, S: LoadSink>(
+/// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`;
+/// `PERIODIC`: the pairs' separations include their image shifts.
+fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
     input: &PassInput<'_, L>,
     base: usize,
     (histories, stored, points): BlockState<'_, L::History>,
     sink: &mut S,
 ) -> BlockSummary {
     if input.commit && input.law.batches() {
-        return block_pass_batched(input, base, (histories, stored, points), sink);
+        return block_pass_batched::<L, S, PERIODIC>(input, base, (histories, stored, points), sink);
     }
     let b = input.bodies;
     // Kept in locals (registers) for the whole loop, written once by the caller.
@@ -250,7 +292,8 @@ fn block_pass<L: ContactLaw, S: LoadSink>(
             continue;
         }
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let g = match sphere_geometry(b, c, &mut failure) {
+        let d = separation::<PERIODIC>(&b.position, input.shifts, p, c);
+        let g = match sphere_geometry(b, c, d, &mut failure) {
             Ok(Some(g)) => g,
             Ok(None) => {
                 sink.none(p);
@@ -382,7 +425,7 @@ thread_local! {
 /// with stored energy): the lanes are run before it. So every body's loads and every summary field are
 /// summed in the scalar path's order, and with a batched form that equals the scalar law
 /// to the bit (the built-in ones) the two paths give the same bits.
-fn block_pass_batched<L: ContactLaw, S: LoadSink>(
+fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
     input: &PassInput<'_, L>,
     base: usize,
     (histories, stored, points): BlockState<'_, L::History>,
@@ -428,7 +471,7 @@ fn block_pass_batched<L: ContactLaw, S: LoadSink>(
             continue;
         }
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let d = position[j] - position[i];
+        let d = separation::<PERIODIC>(position, input.shifts, base + k, c);
         let dist2 = d.length_squared();
         if dist2 > c.reach2 {
             // Beyond the margin: no load, history reset.
@@ -499,7 +542,7 @@ fn wall_lane<L: ContactLaw, S: LoadSink>(
     let b = input.bodies;
     let (i, j) = (c.body1 as usize, c.body2 as usize);
     let p = base + k;
-    match wall_geometry(b, i, j, c.margin) {
+    match wall_geometry(b, i, j, input.image_position(p, c), c.margin) {
         Err(e) => {
             failure.get_or_insert(e);
             sink.none(p);
@@ -540,7 +583,8 @@ fn scalar_sphere_pair<L: ContactLaw, S: LoadSink>(
     summary: &mut BlockSummary,
 ) {
     let mut unused = None;
-    let Ok(Some(g)) = sphere_geometry(input.bodies, c, &mut unused) else { unreachable!("checked by the caller") };
+    let d = input.separation(p, c);
+    let Ok(Some(g)) = sphere_geometry(input.bodies, c, d, &mut unused) else { unreachable!("checked by the caller") };
     let kin = kinematics(input, c, &g, false);
     let cf = input.law.force(&kin, history);
     sink.add(p, c.body1 as usize, c.body2 as usize, pair_load(&g, &cf));
@@ -598,7 +642,8 @@ fn run_lanes<L: ContactLaw, S: LoadSink>(
         if S::RECORDS {
             let c = &input.candidates[base + k];
             let mut unused = None;
-            let Ok(Some(g)) = sphere_geometry(input.bodies, c, &mut unused) else { unreachable!("a contact") };
+            let d = input.separation(base + k, c);
+            let Ok(Some(g)) = sphere_geometry(input.bodies, c, d, &mut unused) else { unreachable!("a contact") };
             let cf = ContactForce {
                 force,
                 torque: DVec3::ZERO,
@@ -668,10 +713,17 @@ fn other_pair<L: ContactLaw, S: LoadSink>(
 
 /// The geometry of a sphere against a built-in wall, as the core's narrowphase gives it
 /// (the same calls of `sphere_plane` and `sphere_cylinder`, with the same orientation
-/// products and swaps), without its dispatch and point buffer.
+/// products and swaps), without its dispatch and point buffer. Body `j` is at `xj` (its
+/// position, or its nearest periodic image).
 #[inline(always)]
-fn wall_geometry(b: &BodySet, i: usize, j: usize, margin: f64) -> Result<Option<ContactGeometry>, NarrowphaseError> {
-    let (xi, xj) = (b.position[i], b.position[j]);
+fn wall_geometry(
+    b: &BodySet,
+    i: usize,
+    j: usize,
+    xj: DVec3,
+    margin: f64,
+) -> Result<Option<ContactGeometry>, NarrowphaseError> {
+    let xi = b.position[i];
     let degenerate = |reason| NarrowphaseError::Degenerate { body1: b.handle[i], body2: b.handle[j], reason };
     match (&b.shape[i], &b.shape[j]) {
         (Shape::Plane { normal }, Shape::Sphere { radius }) => {
@@ -711,7 +763,7 @@ fn wall_pair<L: ContactLaw, S: LoadSink>(
     failure: &mut Option<NarrowphaseError>,
 ) {
     let (i, j) = (c.body1 as usize, c.body2 as usize);
-    match wall_geometry(input.bodies, i, j, c.margin) {
+    match wall_geometry(input.bodies, i, j, input.image_position(p, c), c.margin) {
         Err(e) => {
             failure.get_or_insert(e);
             sink.none(p);
@@ -742,7 +794,13 @@ fn general_pair<L: ContactLaw, S: LoadSink>(
     // The thread's buffer, taken out for the call (the law may run arbitrary code).
     let mut found = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
     found.clear();
-    match input.narrowphase.collide(input.bodies, i, j, c.margin, &mut found) {
+    let collided = if input.shifts.is_empty() {
+        input.narrowphase.collide(input.bodies, i, j, c.margin, &mut found)
+    } else {
+        // The image of body 2 nearest to body 1: a shifted pose.
+        input.narrowphase.collide_at(input.bodies, i, j, input.image_position(p, c), c.margin, &mut found)
+    };
+    match collided {
         Err(e) => {
             // The list stays as it was: the step fails with this error.
             failure.get_or_insert(e);
@@ -839,15 +897,41 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     let blocks = (histories, stored, points);
     // Four monomorphised loops (window or buffer sink, recording or not), so the hot loop
     // carries no test of either choice.
-    match (accumulation.uses_windows(), record) {
-        (true, None) => each_block(input, block, blocks, summaries, accumulation.window_sinks()),
-        (true, Some(out)) => {
-            each_block(input, block, blocks, summaries, recording(accumulation.window_sinks(), out, block))
-        }
-        (false, None) => each_block(input, block, blocks, summaries, accumulation.buffer_sinks()),
-        (false, Some(out)) => {
-            each_block(input, block, blocks, summaries, recording(accumulation.buffer_sinks(), out, block))
-        }
+    // Periodic or not: twice as many, so that the loop without periodic axes reads no shift.
+    let periodic = !input.shifts.is_empty();
+    match (accumulation.uses_windows(), record, periodic) {
+        (true, None, false) => each_block::<_, _, false>(input, block, blocks, summaries, accumulation.window_sinks()),
+        (true, None, true) => each_block::<_, _, true>(input, block, blocks, summaries, accumulation.window_sinks()),
+        (true, Some(out), false) => each_block::<_, _, false>(
+            input,
+            block,
+            blocks,
+            summaries,
+            recording(accumulation.window_sinks(), out, block),
+        ),
+        (true, Some(out), true) => each_block::<_, _, true>(
+            input,
+            block,
+            blocks,
+            summaries,
+            recording(accumulation.window_sinks(), out, block),
+        ),
+        (false, None, false) => each_block::<_, _, false>(input, block, blocks, summaries, accumulation.buffer_sinks()),
+        (false, None, true) => each_block::<_, _, true>(input, block, blocks, summaries, accumulation.buffer_sinks()),
+        (false, Some(out), false) => each_block::<_, _, false>(
+            input,
+            block,
+            blocks,
+            summaries,
+            recording(accumulation.buffer_sinks(), out, block),
+        ),
+        (false, Some(out), true) => each_block::<_, _, true>(
+            input,
+            block,
+            blocks,
+            summaries,
+            recording(accumulation.buffer_sinks(), out, block),
+        ),
     }
     if accumulation.uses_windows() {
         accumulation.merge(force, torque);
@@ -858,7 +942,7 @@ pub(crate) fn pair_pass<L: ContactLaw>(
 
 /// Runs [`block_pass`] for every block of `block` pairs in parallel, block k into the k-th
 /// sink of `sinks`, its summary into the k-th of `summaries`.
-fn each_block<L: ContactLaw, S: LoadSink + Send>(
+fn each_block<L: ContactLaw, S: LoadSink + Send, const PERIODIC: bool>(
     input: &PassInput<'_, L>,
     block: usize,
     (histories, stored, points): BlockState<'_, L::History>,
@@ -874,7 +958,7 @@ fn each_block<L: ContactLaw, S: LoadSink + Send>(
         .with_min_len(parallel::min_len(1))
         .enumerate()
         .for_each(|(k, ((((h, e), l), s), mut sink))| {
-            *s = block_pass(input, k * block, (h, e, l), &mut sink);
+            *s = block_pass::<L, S, PERIODIC>(input, k * block, (h, e, l), &mut sink);
         });
 }
 

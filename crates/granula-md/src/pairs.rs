@@ -1,6 +1,6 @@
 //! The candidate pair list of the Verlet skin and its per-body incidence (CSR).
 
-use granula_core::{BodySet, ContactKey, MaterialTable, Shape};
+use granula_core::{BodySet, ContactKey, DVec3, MaterialTable, PeriodicDomain, Shape};
 
 /// How the narrowphase treats a candidate pair, decided once per rebuild.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,13 +78,25 @@ fn candidate(bodies: &BodySet, materials: &MaterialTable, i: usize, j: usize, ma
     }
 }
 
+/// The minimum-image translation of candidate `c` at the bodies' current positions.
+fn image_shift(bodies: &BodySet, domain: &PeriodicDomain, c: &Candidate) -> DVec3 {
+    domain.minimum_image_shift(bodies.position[c.body1 as usize], bodies.position[c.body2 as usize])
+}
+
 /// The candidate pairs between two rebuilds, with a compressed-sparse-row incidence list:
 /// the entries of body i are `incidence[offsets[i]..offsets[i + 1]]`, each `(pair << 1) | role`
 /// with role 0 for body 1 and 1 for body 2, in increasing pair order. Gathering forces over it
 /// in that fixed order makes the sums independent of the thread count.
+///
+/// In a periodic world, `shifts` holds per candidate the translation `t` of body 2's image
+/// nearest to body 1 at the rebuild ([`PeriodicDomain::minimum_image_shift`]), so that the
+/// pair's separation is `(x₂ − x₁) + t` until the next rebuild (bodies move by less than
+/// half the skin in between, so that image stays the nearest); empty otherwise, and the
+/// force pass then takes a path without it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairList {
     pub candidates: Vec<Candidate>,
+    pub shifts: Vec<DVec3>,
     pub offsets: Vec<u32>,
     pub incidence: Vec<u32>,
     cursor: Vec<u32>,
@@ -104,21 +116,34 @@ impl PairList {
         materials: &MaterialTable,
         raw: &[(u32, u32)],
         reach: f64,
+        domain: &PeriodicDomain,
         margin: impl Fn(usize, usize) -> f64,
     ) {
         self.candidates.clear();
+        self.shifts.clear();
+        let periodic = domain.is_periodic();
         for &(i, j) in raw {
             let (iu, ju) = (i as usize, j as usize);
             if bodies.inv_mass[iu] == 0.0 && bodies.inv_mass[ju] == 0.0 {
                 continue;
             }
+            let c = candidate(bodies, materials, iu, ju, margin(iu, ju));
+            let shift = if periodic { image_shift(bodies, domain, &c) } else { DVec3::ZERO };
             if bodies.radius[iu].is_finite() && bodies.radius[ju].is_finite() {
                 let limit = bodies.radius[iu] + bodies.radius[ju] + reach;
-                if (bodies.position[iu] - bodies.position[ju]).length_squared() > limit * limit {
+                let d = if periodic {
+                    (bodies.position[c.body2 as usize] - bodies.position[c.body1 as usize]) + shift
+                } else {
+                    bodies.position[iu] - bodies.position[ju]
+                };
+                if d.length_squared() > limit * limit {
                     continue;
                 }
             }
-            self.candidates.push(candidate(bodies, materials, iu, ju, margin(iu, ju)));
+            self.candidates.push(c);
+            if periodic {
+                self.shifts.push(shift);
+            }
         }
         self.index(bodies.len());
     }
@@ -126,17 +151,27 @@ impl PairList {
     /// Restores a saved list: `pairs` are the candidates' dense index pairs `(i, j)`, `i < j`,
     /// in list order (as [`PairList::rebuild`] left them, which the caller checked: sorted,
     /// in range, not two non-dynamic bodies). The per-pair data that depends on shapes,
-    /// materials and masses only is recomputed, so the list equals the saved one.
+    /// materials and masses only is recomputed, and so are the periodic shifts, from the
+    /// positions at the last rebuild `rebuild_position` (saved with the skin state), so the
+    /// list equals the saved one.
     pub fn restore(
         &mut self,
         bodies: &BodySet,
         materials: &MaterialTable,
         pairs: impl IntoIterator<Item = (usize, usize)>,
+        domain: &PeriodicDomain,
+        rebuild_position: &[DVec3],
         margin: impl Fn(usize, usize) -> f64,
     ) {
         self.candidates.clear();
+        self.shifts.clear();
         for (i, j) in pairs {
-            self.candidates.push(candidate(bodies, materials, i, j, margin(i, j)));
+            let c = candidate(bodies, materials, i, j, margin(i, j));
+            if domain.is_periodic() {
+                let (a, b) = (c.body1 as usize, c.body2 as usize);
+                self.shifts.push(domain.minimum_image_shift(rebuild_position[a], rebuild_position[b]));
+            }
+            self.candidates.push(c);
         }
         self.index(bodies.len());
     }

@@ -10,8 +10,8 @@ use crate::points::PointStore;
 use granula_broadphase::VerletPairs;
 use granula_core::{
     rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactKey, ContactLaw, ContactRecord,
-    ContactStore, DQuat, DVec3, Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, Solver, StepContext,
-    StepReport, StepWarning,
+    ContactStore, DQuat, DVec3, Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, PeriodicDomain,
+    Solver, StepContext, StepReport, StepWarning,
 };
 use std::sync::Arc;
 
@@ -126,6 +126,8 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     block_contacts: Vec<Vec<ContactRecord>>,
     /// The contacts of the last step, in candidate order ([`Solver::contacts`]).
     contacts: Vec<ContactRecord>,
+    /// The world's periodic axes the candidate list was built for.
+    pub(crate) periodic: PeriodicDomain,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -171,6 +173,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             publish: false,
             block_contacts: Vec::new(),
             contacts: Vec::new(),
+            periodic: PeriodicDomain::default(),
         })
     }
 
@@ -304,7 +307,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let reach = self.max_range + self.config.skin;
         let law = &self.law;
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
-        self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, margin);
+        self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, &self.periodic, margin);
         // The points first: they are realigned from the old keys the store still holds.
         self.points.rebuild(self.store.keys(), self.pairs.keys(bodies));
         self.store.rebuild(self.pairs.keys(bodies));
@@ -343,6 +346,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             materials: materials.pairs(),
             pair_parameters: &self.pair_parameters,
             candidates: &self.pairs.candidates,
+            shifts: &self.pairs.shifts,
             dt,
             rotation: &self.rotation,
             // Only within a step (the priming pass sees the state's own velocities).
@@ -406,6 +410,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // material-pair positions), or this is the first step.
         self.sync_pair_parameters(ctx.materials, true)?;
         self.max_range = self.law_margin(ctx.materials);
+        self.check_periods(ctx.bodies)?;
         self.verlet.invalidate();
         ctx.bodies.set_kinematic_velocities(ctx.time);
         self.refresh_pairs(ctx.bodies, ctx.materials);
@@ -420,6 +425,36 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.primed_version = Some(version);
         self.primed_materials = ctx.materials.len();
         self.primed_handles.clone_from(&ctx.bodies.handle);
+        Ok(())
+    }
+
+    /// Follows the world's periodic axes: a change of them makes the next step start afresh
+    /// (new candidate list with its image shifts).
+    pub(crate) fn follow_periodic(&mut self, domain: PeriodicDomain) {
+        if domain != self.periodic {
+            self.periodic = domain;
+            self.verlet.set_periodic(domain);
+            self.primed_version = None;
+        }
+    }
+
+    /// Checks that every bounded body, grown by the law's largest range and the skin, is at
+    /// most half a period long along each periodic axis: then a pair's boxes can overlap
+    /// through one image only, and that image stays the nearest one between two rebuilds
+    /// ([`MdError::PeriodTooShort`]). Checked when the solver primes (bodies or materials
+    /// changed); a body that turns changes its box by less than the skin between rebuilds.
+    fn check_periods(&self, bodies: &BodySet) -> Result<(), MdError> {
+        let grow = self.max_range + self.config.skin;
+        for (axis, p) in self.periodic.periodic_axes() {
+            let k = axis.index();
+            for i in 0..bodies.len() {
+                let b = bodies.aabb(i);
+                let extent = b.max[k] - b.min[k] + grow;
+                if extent.is_finite() && 2.0 * extent > p.length() {
+                    return Err(MdError::PeriodTooShort { axis, period: p.length(), body: bodies.handle[i], extent });
+                }
+            }
+        }
         Ok(())
     }
 
@@ -465,6 +500,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
 
     fn step_inner(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, MdError> {
         let (t, dt) = (ctx.time, ctx.dt);
+        self.follow_periodic(ctx.periodic);
         self.prime(&mut ctx)?;
         self.sync_pair_parameters(ctx.materials, false)?;
         let loaded = self.remember_loaded_start(ctx.bodies);

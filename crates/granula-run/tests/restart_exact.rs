@@ -457,3 +457,35 @@ vtk = { every = 900 }
 "#;
     assert_exact_restart("md_drum", text, &[1237, 3001]);
 }
+
+/// A floor, a layer of 6 × 6 spheres sliding on it and 40 loose ones falling onto it, in a
+/// box periodic along x and y over [0, 12 mm) without side walls: the layer touches its
+/// images across both faces, and bodies leave the box (their positions are unwrapped).
+const PERIODIC_BOX: &str = r#"
+[[planes]]
+point = [0.0, 0.0, 0.0]
+normal = [0.0, 0.0, 1.0]
+
+[[lattices]]
+origin = [0.001, 0.001, 0.001]
+counts = [6, 6, 1]
+spacing = 0.002
+radius = 0.001
+velocity = [0.05, -0.03, 0.0]
+
+[[packings]]
+count = 40
+seed = 11
+region = { shape = "box", min = [0.0, 0.0, 0.0025], max = [0.012, 0.012, 0.008] }
+size = { distribution = "uniform", min = 0.0008, max = 0.0012 }
+"#;
+
+/// Periodic boundaries restart bit-identically: the candidates across the faces, their
+/// image shifts (recomputed from the positions of the last rebuild) and their histories.
+#[test]
+fn md_periodic() {
+    let text = md_scene_of(PERIODIC_BOX, 6237, "broadphase = \"linked_cells\"", "", "")
+        .replace("steps = 6237\n", "steps = 6237\nperiodic = { x = [0.0, 0.012], y = [0.0, 0.012] }\n");
+    assert!(text.contains("periodic = "));
+    assert_exact_restart("md_periodic", &text, &[1237]);
+}

@@ -19,6 +19,7 @@ pub use sphere_sphere::sphere_sphere;
 use crate::body_set::BodySet;
 use crate::contact::ContactGeometry;
 use crate::error::Result;
+use crate::math::DVec3;
 use crate::shape::Shape;
 
 impl ContactGeometry {
@@ -49,7 +50,19 @@ pub(crate) fn collide_builtin(
     j: usize,
     margin: f64,
 ) -> std::result::Result<Option<ContactGeometry>, NarrowphaseError> {
-    let (xi, xj) = (bodies.position[i], bodies.position[j]);
+    collide_builtin_at(bodies, i, j, bodies.position[j], margin)
+}
+
+/// [`collide_builtin`] with body `j` at position `xj` instead of its own (a periodic image).
+#[inline]
+pub(crate) fn collide_builtin_at(
+    bodies: &BodySet,
+    i: usize,
+    j: usize,
+    xj: DVec3,
+    margin: f64,
+) -> std::result::Result<Option<ContactGeometry>, NarrowphaseError> {
+    let xi = bodies.position[i];
     let degenerate = |reason| NarrowphaseError::Degenerate { body1: bodies.handle[i], body2: bodies.handle[j], reason };
     let result = match (&bodies.shape[i], &bodies.shape[j]) {
         (Shape::Sphere { radius: ri }, Shape::Sphere { radius: rj }) => sphere_sphere(xi, *ri, xj, *rj, margin),

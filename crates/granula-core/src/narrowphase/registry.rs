@@ -5,7 +5,7 @@
 //! The built-in pairs (sphere–sphere, plane–sphere, cylinder–sphere) are matched first,
 //! without a virtual call; only the pairs a host registered go through a trait object.
 
-use super::collide_builtin;
+use super::{collide_builtin, collide_builtin_at};
 use crate::body_set::BodySet;
 use crate::contact::ContactGeometry;
 use crate::error::CoreError;
@@ -300,9 +300,25 @@ impl Narrowphase {
         margin: f64,
         out: &mut Vec<ContactGeometry>,
     ) -> Result<(), NarrowphaseError> {
+        self.collide_at(bodies, i, j, bodies.position[j], margin, out)
+    }
+
+    /// [`Narrowphase::collide`] with body `j` posed at `xj` instead of its own position (its
+    /// orientation unchanged): the periodic image of `j` nearest to `i`
+    /// ([`PeriodicDomain::minimum_image_shift`](crate::periodic::PeriodicDomain::minimum_image_shift)).
+    /// Branch vectors are measured from `i`'s position and from `xj`.
+    pub fn collide_at(
+        &self,
+        bodies: &BodySet,
+        i: usize,
+        j: usize,
+        xj: DVec3,
+        margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), NarrowphaseError> {
         let (a, b) = (&bodies.shape[i], &bodies.shape[j]);
         if !matches!(a, Shape::Custom(_)) && !matches!(b, Shape::Custom(_)) {
-            if let Some(g) = collide_builtin(bodies, i, j, margin)? {
+            if let Some(g) = collide_builtin_at(bodies, i, j, xj, margin)? {
                 out.push(g);
             }
             return Ok(());
@@ -319,7 +335,7 @@ impl Narrowphase {
             body2: bodies.handle[j],
             reason: e.reason,
         };
-        let (pi, pj) = (PosedShape::of(bodies, i), PosedShape::of(bodies, j));
+        let (pi, pj) = (PosedShape::of(bodies, i), PosedShape { position: xj, ..PosedShape::of(bodies, j) });
         let from = out.len();
         if turned {
             generator.generate(pj, pi, margin, out).map_err(degenerate)?;

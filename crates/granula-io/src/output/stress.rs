@@ -35,14 +35,23 @@ impl RegionStress {
 /// volume of each sphere whose centre is inside (an approximation at the box's faces of the
 /// order of the surface-to-volume ratio times the radius). In planar mode V is the box's
 /// x-y area and volumes are disc areas.
+///
+/// In a periodic world ([`World::periodic`]) a sphere's centre is taken wrapped into the
+/// periodic range, and the branch vectors are the minimum-image ones the solver computed
+/// the force with: over the whole periodic box, each bond (across a boundary too) counts
+/// once, as f ⊗ (x₂' − x₁) with x₂' the image of body 2 nearest to body 1.
 pub fn love_weber_stress<C: Contact>(world: &World, contacts: &[C], min: DVec3, max: DVec3) -> RegionStress {
     let b = &world.bodies;
     let planar = world.planar;
+    // In a periodic world, positions are unwrapped: a sphere is in the box by its position
+    // wrapped into the periodic range (the identity without periodic axes).
+    let periodic = world.periodic.is_periodic();
     let inside = |i: usize| {
+        let x = if periodic { world.periodic.wrap(b.position[i]).0 } else { b.position[i] };
         b.motion[i] == MotionKind::Dynamic
             && b.shape[i].sphere_radius().is_some()
-            && b.position[i].cmpge(min).all()
-            && b.position[i].cmple(max).all()
+            && x.cmpge(min).all()
+            && x.cmple(max).all()
     };
     let e = max - min;
     let volume = if planar { e.x * e.y } else { e.x * e.y * e.z };

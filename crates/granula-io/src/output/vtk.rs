@@ -24,11 +24,20 @@ pub struct WallDisplay {
 
 /// Writes the spheres of `world` to a `.vtp` file: point data `id` (the body handle),
 /// `radius`, `velocity`, `angular_velocity` and `force` (the contact force of the last step).
+/// In a periodic world ([`World::periodic`]) the points are the centres wrapped into the
+/// periodic range and the point data `unwrapped_position` holds the continuous positions
+/// (a displacement is a difference of those).
 pub fn write_particles(path: &Path, world: &World) -> Result<()> {
     let b = &world.bodies;
     let idx: Vec<usize> = (0..b.len()).filter(|&i| b.shape[i].sphere_radius().is_some()).collect();
-    let pd = PolyData {
-        points: idx.iter().map(|&i| b.position[i].to_array()).collect(),
+    let periodic = world.periodic.is_periodic();
+    let mut pd = PolyData {
+        // In a periodic world, the points are the positions wrapped into the box (what a
+        // viewer should draw); the unwrapped ones follow as point data.
+        points: idx
+            .iter()
+            .map(|&i| if periodic { world.periodic.wrap(b.position[i]).0 } else { b.position[i] }.to_array())
+            .collect(),
         verts: (0..idx.len() as i64).collect(),
         point_data: vec![
             VtkArray::Ids("id", idx.iter().map(|&i| b.handle[i].0 as i64).collect()),
@@ -39,6 +48,10 @@ pub fn write_particles(path: &Path, world: &World) -> Result<()> {
         ],
         ..Default::default()
     };
+    if periodic {
+        let unwrapped = idx.iter().map(|&i| b.position[i].to_array()).collect();
+        pd.point_data.push(VtkArray::Vectors("unwrapped_position", unwrapped));
+    }
     write_atomic(path, &pd.to_xml())
 }
 

@@ -11,6 +11,7 @@ mod models;
 mod output_spec;
 mod overlap;
 mod parse_error;
+pub mod periodic;
 mod polyhedra_spec;
 mod selection;
 pub mod shape_maker;
@@ -194,6 +195,7 @@ impl Scene {
         }
         let r_max = plans.iter().filter_map(|p| particle_radius(&p.body)).reduce(f64::max);
         validate::skin(&c, &spec.solver, r_max)?;
+        periodic::validate(&c, &spec, &plans, r_max)?;
         overlap::check_overlaps(file, text, &plans)?;
         let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
         validate::outputs(&c, &spec.output, &names)?;
@@ -301,6 +303,9 @@ impl Scene {
             }));
         for m in &self.materials {
             b = b.material(m.clone());
+        }
+        for (axis, p) in periodic::domain(&self.spec).map_err(granula_core::CoreError::from)?.periodic_axes() {
+            b = b.periodic(axis, p.lo, p.hi);
         }
         let mut world = b.build()?;
         for &(a, c, p) in &self.pairs {

@@ -100,6 +100,10 @@ pub struct SimulationSpec {
     /// that counts as a strike of the guard (two in a row stop the run). Default 0.5.
     #[serde(default = "default_guard_gain")]
     pub energy_guard_max_gain: f64,
+    /// Periodic axes, each with its range `[lo, hi]` (m), e.g.
+    /// `periodic = { x = [0.0, 0.1] }` (MD only; see `granula_core::periodic`). Default none.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub periodic: std::collections::BTreeMap<String, [f64; 2]>,
 }
 
 fn default_gravity() -> [f64; 3] {

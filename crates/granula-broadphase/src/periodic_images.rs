@@ -1,0 +1,167 @@
+//! Pairs across periodic boundaries: boxes wrapped into the periodic range, and images
+//! (ghost boxes) of the boxes near its faces, searched by any backend together.
+//!
+//! Along a periodic axis of range `[lo, hi)` and period `L`, a bounded box is first moved
+//! by a whole number of periods so that its centre lies in `[lo, hi)` (positions may be
+//! unwrapped). If `e` is the longest bounded edge along the axis, a box `j` whose image
+//! one period away overlaps a box `i` has its centre within `e` of the face it is imaged
+//! across: `|c_j ± L − c_i| ≤ (e_i + e_j)/2 ≤ e` with `c_i` in the range. So only the
+//! boxes whose centre lies within `e` of `lo` get an image at `+L`, and those within `e`
+//! of `hi` one at `−L` (on several axes: every combination, up to 7 images for a box in
+//! a corner). The backend then finds the pairs among the wrapped boxes and their images;
+//! a pair of a box and an image of `j` is the pair `(i, j)`, and a pair of two images
+//! repeats one of those (it is the translate of a pair of a box and an image, which
+//! exists by the argument above) and is dropped. The same pair may come from both sides
+//! (the image of `j` near `i` and the image of `i` near `j`, which round-off may make
+//! disagree at exact touching): the list is sorted and each pair kept once.
+//!
+//! A box unbounded along a periodic axis (a floor spanning a periodic x) is neither
+//! wrapped nor imaged along it: it overlaps every image anyway, and its pairs with the
+//! images of a box are the same pair as with the box.
+//!
+//! The images are extra boxes in the backend's search, a fraction `≈ 2e/L` per periodic
+//! axis of all boxes; the wrapping and the final sort cost `O(n + P log P)` per rebuild.
+
+use crate::partition::is_void;
+use granula_core::{Aabb, Broadphase, PeriodicDomain};
+
+/// Wrapped boxes, their images, and the buffers of the search (reused from call to call).
+#[derive(Clone, Debug, Default)]
+pub struct PeriodicImages {
+    domain: PeriodicDomain,
+    /// The wrapped boxes, then the images.
+    boxes: Vec<Aabb>,
+    /// Skip flags of `boxes`.
+    skip: Vec<bool>,
+    /// For each image, the body it is an image of.
+    image_of: Vec<u32>,
+    /// The backend's pairs among `boxes`.
+    raw: Vec<(u32, u32)>,
+}
+
+impl PeriodicImages {
+    /// The images of the periodic axes of `domain`.
+    pub fn new(domain: PeriodicDomain) -> Self {
+        PeriodicImages { domain, ..Default::default() }
+    }
+
+    /// The periodic axes.
+    pub fn domain(&self) -> &PeriodicDomain {
+        &self.domain
+    }
+
+    /// Number of images made at the last call.
+    pub fn images(&self) -> usize {
+        self.image_of.len()
+    }
+
+    /// Fills `pairs` with every `(i, j)`, `i < j`, sorted, without duplicates, such that
+    /// `boxes[i]` overlaps `boxes[j]` or one of its images a whole number of periods away
+    /// along the periodic axes, leaving out pairs whose two `skip` flags are set. Exact when
+    /// every bounded box is at most half a period long along each periodic axis (else a
+    /// pair may also be missed beyond the nearest image).
+    pub fn find_pairs<B: Broadphase + ?Sized>(
+        &mut self,
+        backend: &mut B,
+        boxes: &[Aabb],
+        skip: &[bool],
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
+        let n = boxes.len();
+        // (axis index, lower bound, period) of each periodic axis, without allocating.
+        let mut axes = [(0usize, 0.0f64, 0.0f64); 3];
+        let mut count = 0;
+        for (a, p) in self.domain.periodic_axes() {
+            axes[count] = (a.index(), p.lo, p.length());
+            count += 1;
+        }
+        let periodic = &axes[..count];
+        // The longest bounded edge along each periodic axis.
+        let mut reach = [0.0f64; 3];
+        for b in boxes.iter().filter(|b| !is_void(b)) {
+            for &(k, _, _) in periodic {
+                let e = b.max[k] - b.min[k];
+                if e.is_finite() {
+                    reach[k] = reach[k].max(e);
+                }
+            }
+        }
+        self.boxes.clear();
+        self.skip.clear();
+        self.image_of.clear();
+        for (i, b) in boxes.iter().enumerate() {
+            let mut w = *b;
+            if !is_void(b) {
+                for &(k, lo, l) in periodic {
+                    if (b.max[k] - b.min[k]).is_finite() {
+                        let centre = 0.5 * (b.min[k] + b.max[k]);
+                        let shift = l * ((centre - lo) / l).floor();
+                        w.min[k] -= shift;
+                        w.max[k] -= shift;
+                    }
+                }
+            }
+            self.boxes.push(w);
+            self.skip.push(skip.get(i).copied().unwrap_or(false));
+        }
+        for i in 0..n {
+            let w = self.boxes[i];
+            if is_void(&w) {
+                continue;
+            }
+            // Per axis, the shifts (in periods) of the images: 0 and, near a face, ±1.
+            let mut options = [[0i8; 3]; 3];
+            let mut counts = [1usize; 3];
+            for &(k, lo, l) in periodic {
+                if !(w.max[k] - w.min[k]).is_finite() {
+                    continue;
+                }
+                let centre = 0.5 * (w.min[k] + w.max[k]);
+                if centre < lo + reach[k] {
+                    options[k][counts[k]] = 1;
+                    counts[k] += 1;
+                }
+                if centre >= lo + l - reach[k] {
+                    options[k][counts[k]] = -1;
+                    counts[k] += 1;
+                }
+            }
+            for &gx in &options[0][..counts[0]] {
+                for &gy in &options[1][..counts[1]] {
+                    for &gz in &options[2][..counts[2]] {
+                        if (gx, gy, gz) == (0, 0, 0) {
+                            continue;
+                        }
+                        let mut image = w;
+                        for (k, g) in [gx, gy, gz].into_iter().enumerate() {
+                            if g != 0 {
+                                let l = self.domain.period(granula_core::Axis::ALL[k]).map_or(0.0, |p| p.length());
+                                image.min[k] += f64::from(g) * l;
+                                image.max[k] += f64::from(g) * l;
+                            }
+                        }
+                        self.boxes.push(image);
+                        self.skip.push(self.skip[i]);
+                        self.image_of.push(i as u32);
+                    }
+                }
+            }
+        }
+        backend.find_pairs(&self.boxes, &self.skip, &mut self.raw);
+        pairs.clear();
+        for &(a, b) in &self.raw {
+            let (a, b) = (a as usize, b as usize);
+            if a >= n {
+                // Two images: the translate of a pair of a box and an image.
+                continue;
+            }
+            let j = if b < n { b as u32 } else { self.image_of[b - n] };
+            let a = a as u32;
+            if a != j {
+                pairs.push((a.min(j), a.max(j)));
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+    }
+}
