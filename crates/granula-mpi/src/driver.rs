@@ -112,6 +112,10 @@ impl<C: Communicator> DistributedRun<C> {
         if !scene.loads.is_empty() {
             return Err(unsupported("time-dependent loads ([[loads]])".into()));
         }
+        // Ghosts across a periodic face would need the images: not built.
+        if template.periodic.is_periodic() {
+            return Err(unsupported("periodic boundaries ([simulation] periodic)".into()));
+        }
         let out = &scene.spec.output;
         for (present, what) in [
             (out.flow.is_some(), "the flow output and its sink ([output] flow)"),

@@ -79,6 +79,19 @@ fn an_nscd_scene_is_refused_with_its_file() {
 }
 
 #[test]
+fn a_periodic_scene_is_refused_with_its_file() {
+    // Ghosts across a periodic face would need the images, which the decomposition does
+    // not make: the run must stop before it starts, not run without the periodicity.
+    let text = include_str!("../../../examples/scenes/periodic_chute_md.toml");
+    let scene = granula_run::parse_scene("periodic_chute_md.toml", text).unwrap();
+    let Err(e) = DistributedRun::new(SingleProcess, scene, DistributedConfig::default()) else {
+        panic!("periodic scene accepted");
+    };
+    assert!(matches!(e, DistributedError::Unsupported { .. }), "{e}");
+    assert!(e.to_string().contains("periodic"), "{e}");
+}
+
+#[test]
 fn the_decomposition_covers_the_box_of_the_bodies() {
     let d = DistributedRun::new(SingleProcess, settling_box("0.01"), DistributedConfig::default()).unwrap();
     // One rank: one subdomain, infinite, owning every body.
