@@ -103,6 +103,7 @@ fn a_too_low_cap_is_reported() {
     let mut sim = column(8, 1e-12, 100_000);
     let r = sim.step().unwrap();
     assert!(r.converged && !r.cap_reached && r.residual <= 1e-12 && r.sweeps > 3, "{r:?}");
+    println!("column of 8 from rest: {r:?}");
 }
 
 /// A square on a floor under gravity tilted by α (the incline's frame): (x velocity after
