@@ -51,6 +51,7 @@ pub mod relaxation;
 pub mod shape;
 pub mod shear_cell;
 pub mod simulation;
+mod state;
 
 pub use bodies::{Bodies, BodyBuilder, Motion};
 pub use contact_dynamics::{
