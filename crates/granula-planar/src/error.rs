@@ -65,6 +65,15 @@ pub enum PlanarError {
         /// Step index.
         step: u64,
     },
+    /// Bytes given to [`crate::Simulation::restore_state`] are not a state of this
+    /// simulation.
+    #[error("saved state, {field}: {problem}")]
+    BadState {
+        /// The part of the state at fault.
+        field: &'static str,
+        /// What is wrong.
+        problem: &'static str,
+    },
 }
 
 /// Result with this crate's error.

@@ -16,6 +16,9 @@
 //!   the result does not depend on the number of threads), rough walls of prescribed
 //!   particles ([`BodyBuilder::prescribed`]) and straight walls ([`HalfPlane`]), the
 //!   Love-Weber stress ([`Simulation::stress`]).
+//! - [`ContactDynamics`]: the same bodies as rigid bodies under non-smooth contact
+//!   dynamics (Moreau-Jean θ-method, nonlinear Gauss-Seidel with the 2D coupled local
+//!   solver of 004 §2.3.3.4; [`contact_dynamics`]).
 //!
 //! ```
 //! use granula_planar::prelude::*;
@@ -39,6 +42,7 @@
 #![deny(missing_docs)]
 
 pub mod bodies;
+pub mod contact_dynamics;
 pub mod domain;
 pub mod error;
 pub mod law;
@@ -47,8 +51,12 @@ pub mod relaxation;
 pub mod shape;
 pub mod shear_cell;
 pub mod simulation;
+mod state;
 
 pub use bodies::{Bodies, BodyBuilder, Motion};
+pub use contact_dynamics::{
+    CdConfig, ContactDynamics, ContactDynamicsBuilder, ImpulseContact, LocalStatus, SolveReport,
+};
 pub use domain::{Axis, Domain, Image};
 pub use error::{PlanarError, Result};
 pub use law::{
@@ -73,8 +81,8 @@ pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Re
 pub mod prelude {
     pub use crate::with_threads;
     pub use crate::{
-        contact_time, damping_from_restitution, Axis, BodyBuilder, Cell, ContactLaw, Domain, HalfPlane, Motion,
-        Particles, PlanarError, Shape2, ShearCell, Simulation, Tangential,
+        contact_time, damping_from_restitution, Axis, BodyBuilder, CdConfig, Cell, ContactDynamics, ContactLaw, Domain,
+        HalfPlane, Motion, Particles, PlanarError, Shape2, ShearCell, Simulation, SolveReport, Tangential,
     };
     pub use glam::DVec2;
     pub use granula_integrators::GearCoefficients;

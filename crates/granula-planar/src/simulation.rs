@@ -49,10 +49,10 @@ pub struct Contact {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Pair {
-    i: u32,
-    j: u32,
-    image: Image,
+pub(crate) struct Pair {
+    pub(crate) i: u32,
+    pub(crate) j: u32,
+    pub(crate) image: Image,
     state: ContactState,
     result: Option<(DVec2, DVec2, f64, PairForce)>,
 }
@@ -182,20 +182,20 @@ impl SimulationBuilder {
 pub struct Simulation {
     /// The bodies (public columns; edit velocities or prescribed velocities between steps).
     pub bodies: Bodies,
-    walls: Vec<HalfPlane>,
-    domain: Domain,
-    law: ContactLaw,
-    config: Config,
-    time: f64,
-    steps: u64,
-    started: usize,
-    contacts: Vec<Contact>,
-    pairs: Vec<Pair>,
-    cells: Cells,
-    chunk_pairs: Vec<(Vec<u32>, Vec<Pair>)>,
-    rotations: Vec<Rotation>,
-    old_walls: Vec<Contact>,
-    scratch: OverlapScratch,
+    pub(crate) walls: Vec<HalfPlane>,
+    pub(crate) domain: Domain,
+    pub(crate) law: ContactLaw,
+    pub(crate) config: Config,
+    pub(crate) time: f64,
+    pub(crate) steps: u64,
+    pub(crate) started: usize,
+    pub(crate) contacts: Vec<Contact>,
+    pub(crate) pairs: Vec<Pair>,
+    pub(crate) cells: Cells,
+    pub(crate) chunk_pairs: Vec<(Vec<u32>, Vec<Pair>)>,
+    pub(crate) rotations: Vec<Rotation>,
+    pub(crate) old_walls: Vec<Contact>,
+    pub(crate) scratch: OverlapScratch,
 }
 
 /// Bodies per broadphase chunk.
@@ -667,7 +667,10 @@ fn reduced_mass(inv_i: f64, inv_j: f64) -> f64 {
 /// The cell list: bodies binned by their wrapped centre into square-ish cells at least
 /// one interaction range (twice the largest bounding radius) wide.
 #[derive(Clone, Debug, Default)]
-struct Cells {
+pub(crate) struct Cells {
+    /// Extra reach (m) added to the bounding discs: two bodies whose bounding discs are
+    /// closer than this are a pair (0 for MD, the alert distance for contact dynamics).
+    pub(crate) margin: f64,
     origin: DVec2,
     width: DVec2,
     range: f64,
@@ -681,10 +684,10 @@ struct Cells {
 }
 
 impl Cells {
-    fn build(&mut self, b: &Bodies, domain: &Domain, time: f64) {
+    pub(crate) fn build(&mut self, b: &Bodies, domain: &Domain, time: f64) {
         let n = b.len();
         let max_r = b.circumradius.iter().cloned().fold(0.0, f64::max);
-        self.range = (2.0 * max_r).max(f64::MIN_POSITIVE);
+        self.range = (2.0 * max_r + self.margin).max(f64::MIN_POSITIVE);
         self.wrapped.clear();
         self.wrapped.extend(b.position.iter().map(|&p| domain.wrap(p, time)));
         let (mut lo, mut hi) = (DVec2::splat(f64::MAX), DVec2::splat(f64::MIN));
@@ -763,7 +766,7 @@ impl Cells {
 
     /// Pairs (i < j, not both prescribed) whose bounding discs overlap through the minimum
     /// image, sorted by (i, j).
-    fn find_pairs(
+    pub(crate) fn find_pairs(
         &self,
         b: &Bodies,
         domain: &Domain,
@@ -835,7 +838,7 @@ impl Cells {
                     continue;
                 }
                 let image = domain.minimum_image(b.position[ju] - b.position[i], time);
-                let reach = b.circumradius[i] + b.circumradius[ju];
+                let reach = b.circumradius[i] + b.circumradius[ju] + self.margin;
                 if image.separation.length_squared() < reach * reach {
                     pairs.push(Pair { i: i as u32, j, image, state: ContactState::default(), result: None });
                 }

@@ -96,7 +96,7 @@ fn parse(text: &str) -> Result<PlanarScene, granula_io::IoError> {
 fn every_key_is_read() {
     assert!(is_planar(ALL_KEYS) && !is_planar("[simulation]\ndt = 1.0\n"));
     let s = parse(ALL_KEYS).unwrap();
-    let b = &s.sim.bodies;
+    let b = &s.solver.bodies();
     // 4 bodies, a wall of 4, a lattice of 3 × 2.
     assert_eq!(b.len(), 14);
     assert_eq!(s.steps, 20);
@@ -105,12 +105,12 @@ fn every_key_is_read() {
     // dt = 0.01 t_c with t_c from k_n = 1e4, ε_n = 0.9 and m_r = 0.05 (002 eqs. 8-10).
     let nu = granula_planar::damping_from_restitution(0.9, 1e4, 0.05);
     let tc = granula_planar::contact_time(1e4, nu, 0.05);
-    assert!((s.sim.dt() / (0.01 * tc) - 1.0).abs() < 1e-14 && (s.contact_time - tc).abs() < 1e-18);
-    let law = s.sim.law();
+    assert!((s.solver.dt() / (0.01 * tc) - 1.0).abs() < 1e-14 && (s.contact_time.unwrap() - tc).abs() < 1e-18);
+    let law = s.solver.md().unwrap().law();
     assert_eq!(law.tangential, granula_planar::Tangential::Predictor);
     assert!((law.tangential_stiffness - 2500.0).abs() < 1e-9 && law.friction == 0.4);
     assert!((law.normal_damping - nu).abs() < 1e-12);
-    let d = s.sim.domain();
+    let d = s.solver.domain();
     assert_eq!(d.x, granula_planar::Axis::Periodic { min: -0.5, length: 1.0 });
     assert_eq!(d.shear_rate, Some(0.1));
     // Body 0: the disc with its mass, angle, velocities, force.
@@ -134,8 +134,8 @@ fn every_key_is_read() {
     // The lattice: row 1 shifted by half a spacing, rows 0.05 √3/2 apart.
     assert!((b.position[11] - b.position[8] - glam::DVec2::new(0.025, 0.05 * 3f64.sqrt() / 2.0)).length() < 1e-15);
     assert!((b.mass[8] / (900.0 * b.shape[8].area()) - 1.0).abs() < 1e-12);
-    assert_eq!(s.sim.walls().len(), 1);
-    assert_eq!(s.sim.walls()[0].normal, glam::DVec2::Y, "normal normalised");
+    assert_eq!(s.solver.md().unwrap().walls().len(), 1);
+    assert_eq!(s.solver.md().unwrap().walls()[0].normal, glam::DVec2::Y, "normal normalised");
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn defaults_and_alternatives() {
     let text = "dimension = 2\n[simulation]\ndt = 1e-4\nduration = 0.01\n[law]\nnormal_stiffness = 1e3\nnormal_damping = 5.0\n[[bodies]]\nshape = { kind = \"disc\", radius = 0.01 }\nposition = [0.0, 0.0]\n";
     let s = parse(text).unwrap();
     assert_eq!(s.steps, 100);
-    let law = s.sim.law();
+    let law = s.solver.md().unwrap().law();
     assert_eq!((law.normal_damping, law.friction, law.tangential), (5.0, 0.0, granula_planar::Tangential::Cundall));
     assert!((law.tangential_stiffness - 1e3 / 3.0).abs() < 1e-9);
     assert_eq!((s.series_every, s.vtk_every, s.positions), (1, None, PositionFrame::Wrapped));
@@ -209,8 +209,8 @@ fn the_shear_cell_scene_parses_runs_and_writes_polygons() {
     let text = include_str!("../../../examples/scenes/shear_cell_2d.toml");
     assert!(is_planar(text));
     let mut scene = parse(text).unwrap();
-    assert_eq!(scene.sim.bodies.len(), 256 + 32);
-    assert_eq!(scene.sim.law().friction, 0.5);
+    assert_eq!(scene.solver.bodies().len(), 256 + 32);
+    assert_eq!(scene.solver.md().unwrap().law().friction, 0.5);
     scene.steps = 20;
     scene.vtk_every = Some(10);
     scene.series_every = 5;
@@ -219,7 +219,7 @@ fn the_shear_cell_scene_parses_runs_and_writes_polygons() {
     while !run.is_done() {
         run.step().unwrap();
     }
-    let sim = &run.scene.sim;
+    let sim = run.scene.solver.md().unwrap();
     // The series: header, the row of time 0 and one every 5 steps.
     let series = std::fs::read_to_string(dir.join("series.csv")).unwrap();
     let rows: Vec<&str> = series.lines().collect();
@@ -267,4 +267,36 @@ fn the_shear_cell_scene_parses_runs_and_writes_polygons() {
         start = end;
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every planar scene under `examples/scenes/` (the 3D scenes are run by scenes_run.rs)
+/// parses, runs a few steps and writes its series.
+#[test]
+fn every_planar_example_scene_runs_a_few_steps() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .filter(|p| is_planar(&std::fs::read_to_string(p).unwrap()))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 2, "the MD shear cell and the contact dynamics column: {names:?}");
+    for path in names {
+        let mut scene = granula_run::planar::PlanarScene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        scene.steps = 5;
+        let out = std::env::temp_dir().join(format!(
+            "granula-planar-example-{}-{}",
+            path.file_stem().unwrap().to_string_lossy(),
+            std::process::id()
+        ));
+        let mut run = PlanarRun::start(scene, &out, ExistingOutput::Overwrite).unwrap();
+        while !run.is_done() {
+            run.step().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+        assert!(run.scene.solver.bodies().velocity.iter().all(|v| v.is_finite()), "{}", path.display());
+        let series = std::fs::read_to_string(out.join("series.csv")).unwrap();
+        assert!(series.starts_with("time,kinetic_energy"), "{}", path.display());
+        let _ = std::fs::remove_dir_all(&out);
+    }
 }

@@ -31,7 +31,7 @@
 //! position = [0.0, 0.1]
 //! "#;
 //! let scene = PlanarScene::parse("drop.toml", text)?;
-//! assert_eq!((scene.steps, scene.sim.bodies.len()), (100, 1));
+//! assert_eq!((scene.steps, scene.solver.bodies().len()), (100, 1));
 //! let bad = PlanarScene::parse("drop.toml", &text.replace("1e5", "-1e5")).unwrap_err();
 //! assert!(bad.to_string().contains("law.normal_stiffness"), "{bad}");
 //! # Ok(())
@@ -41,7 +41,7 @@
 mod run;
 mod spec;
 
-pub use run::{PlanarRun, PLANAR_SERIES_HEADER};
+pub use run::{PlanarRun, PLANAR_NSCD_SERIES_HEADER, PLANAR_SERIES_HEADER};
 pub use spec::PositionFrame;
 
 use glam::DVec2;
@@ -49,8 +49,11 @@ use granula_io::error::Location;
 use granula_io::scene::{line_column, line_of, KeyPath};
 use granula_io::{IoError, Result};
 use granula_planar::prelude::*;
+use granula_planar::Bodies;
 use granula_planar::{contact_time, damping_from_restitution};
-use spec::{BodySpec, PlanarSpec, ShapeKind, ShapeSpec, TangentialSpec};
+use spec::{
+    BodySpec, ImpactSpec, LawSpec, OnCapSpec, PlanarSpec, ShapeKind, ShapeSpec, SolverKind, SolverSpec, TangentialSpec,
+};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -59,8 +62,8 @@ use std::sync::Arc;
 pub struct PlanarScene {
     /// The scene file's name, as given.
     pub file: String,
-    /// The simulation, built and checked.
-    pub sim: Simulation,
+    /// The solver with its bodies, built and checked.
+    pub solver: PlanarSolver,
     /// Steps to run.
     pub steps: u64,
     /// A row of `series.csv` every this many steps.
@@ -73,8 +76,124 @@ pub struct PlanarScene {
     pub stress_area: f64,
     /// Threads of the pair evaluation (`None`: rayon's default).
     pub threads: Option<usize>,
-    /// The contact time t_c of the law with its reduced mass (002 eq. 9) (s).
-    pub contact_time: f64,
+    /// The contact time t_c of the MD law with its reduced mass (002 eq. 9) (s); `None`
+    /// under contact dynamics (rigid contacts).
+    pub contact_time: Option<f64>,
+}
+
+/// The solver of a planar scene: `[solver] kind = "md"` (default) or `"nscd"`.
+#[derive(Clone, Debug)]
+pub enum PlanarSolver {
+    /// Soft contacts of 002, Gear predictor-corrector.
+    Md(Box<Simulation>),
+    /// Rigid contacts, contact dynamics (004 §2.3.3).
+    Nscd {
+        /// The solver.
+        solver: Box<ContactDynamics>,
+        /// `solver.on_cap`: what a step that reached the sweep cap does to the run.
+        on_cap: OnCap,
+    },
+}
+
+/// What a contact dynamics step that stopped at its sweep cap does to the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnCap {
+    /// Counted, announced once, summarised at the end (`"warn"`; also `"extend"`, whose
+    /// hard cap is the solver's cap).
+    Warn,
+    /// Stops the run with an error (`"error"`).
+    Error,
+}
+
+impl PlanarSolver {
+    /// The bodies.
+    pub fn bodies(&self) -> &Bodies {
+        match self {
+            PlanarSolver::Md(s) => &s.bodies,
+            PlanarSolver::Nscd { solver, .. } => &solver.bodies,
+        }
+    }
+
+    /// The MD simulation, if this is one.
+    pub fn md(&self) -> Option<&Simulation> {
+        match self {
+            PlanarSolver::Md(s) => Some(s),
+            PlanarSolver::Nscd { .. } => None,
+        }
+    }
+
+    /// The contact dynamics solver, if this is one.
+    pub fn nscd(&self) -> Option<&ContactDynamics> {
+        match self {
+            PlanarSolver::Md(_) => None,
+            PlanarSolver::Nscd { solver, .. } => Some(solver),
+        }
+    }
+
+    /// Time (s).
+    pub fn time(&self) -> f64 {
+        match self {
+            PlanarSolver::Md(s) => s.time(),
+            PlanarSolver::Nscd { solver, .. } => solver.time(),
+        }
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> u64 {
+        match self {
+            PlanarSolver::Md(s) => s.steps(),
+            PlanarSolver::Nscd { solver, .. } => solver.steps(),
+        }
+    }
+
+    /// Time step (s).
+    pub fn dt(&self) -> f64 {
+        match self {
+            PlanarSolver::Md(s) => s.dt(),
+            PlanarSolver::Nscd { solver, .. } => solver.dt(),
+        }
+    }
+
+    /// The domain.
+    pub fn domain(&self) -> &Domain {
+        match self {
+            PlanarSolver::Md(s) => s.domain(),
+            PlanarSolver::Nscd { solver, .. } => solver.domain(),
+        }
+    }
+
+    /// Contacts of the last step: MD's overlapping pairs, or contact dynamics' contact
+    /// points carrying an impulse.
+    pub fn contact_count(&self) -> usize {
+        match self {
+            PlanarSolver::Md(s) => s.contacts().len(),
+            PlanarSolver::Nscd { solver, .. } => solver.report().active,
+        }
+    }
+
+    /// The Love-Weber stress of the body-body contacts over `area` (N/m).
+    pub fn stress(&self, area: f64) -> [[f64; 2]; 2] {
+        match self {
+            PlanarSolver::Md(s) => s.stress(area),
+            PlanarSolver::Nscd { solver, .. } => solver.stress(area),
+        }
+    }
+
+    /// Body `i`'s centre mapped into the periodic box.
+    pub fn wrapped_position(&self, i: usize) -> DVec2 {
+        match self {
+            PlanarSolver::Md(s) => s.wrapped_position(i),
+            PlanarSolver::Nscd { solver, .. } => solver.wrapped_position(i),
+        }
+    }
+
+    /// One step; contact dynamics returns its Gauss-Seidel report.
+    pub fn step(&mut self) -> std::result::Result<Option<SolveReport>, PlanarError> {
+        match self {
+            PlanarSolver::Md(s) => s.step().map(|_| None),
+            PlanarSolver::Nscd { solver, .. } => solver.step().map(Some),
+        }
+    }
 }
 
 /// `true` when `text` is a planar scene: a top-level `dimension = 2`. A file that does not
@@ -343,91 +462,13 @@ impl PlanarScene {
             domain = domain.with_shear(rate);
         }
 
-        // The law: ε_n → ν_n with the reduced mass (002 eq. 8).
-        let l = &spec.law;
-        let at_l = root.key("law");
-        c.positive(&at_l.key("normal_stiffness"), l.normal_stiffness)?;
-        let masses: Vec<f64> = placed.iter().filter(|p| p.dynamic).map(|p| p.mass).collect();
-        let reduced_mass = match l.reduced_mass {
-            Some(m) => {
-                c.positive(&at_l.key("reduced_mass"), m)?;
-                m
-            }
-            None if masses.is_empty() => 1.0,
-            None => 0.5 * masses.iter().sum::<f64>() / masses.len() as f64,
-        };
-        let damping = match (l.restitution, l.normal_damping) {
-            (Some(_), Some(_)) => {
-                return Err(c.invalid(
-                    &at_l.key("normal_damping"),
-                    "",
-                    "give `restitution` or `normal_damping`, not both",
-                ))
-            }
-            (Some(e), None) => {
-                if !(e > 0.0 && e <= 1.0) {
-                    return Err(c.invalid(&at_l.key("restitution"), e, "expected 0 < ε_n ≤ 1"));
-                }
-                damping_from_restitution(e, l.normal_stiffness, reduced_mass)
-            }
-            (None, Some(nu)) => {
-                if !(nu.is_finite() && nu >= 0.0) {
-                    return Err(c.invalid(&at_l.key("normal_damping"), nu, "expected a finite number ≥ 0"));
-                }
-                nu
-            }
-            (None, None) => 0.0,
-        };
-        if !(l.tangential_ratio.is_finite() && l.tangential_ratio >= 0.0) {
-            return Err(c.invalid(&at_l.key("tangential_ratio"), l.tangential_ratio, "expected a finite number ≥ 0"));
-        }
-        if !(l.friction.is_finite() && l.friction >= 0.0) {
-            return Err(c.invalid(&at_l.key("friction"), l.friction, "expected a finite number ≥ 0"));
-        }
-        let rule = match l.tangential {
-            TangentialSpec::Cundall => Tangential::Cundall,
-            TangentialSpec::Predictor => Tangential::Predictor,
-        };
-        let law = ContactLaw::builder(l.normal_stiffness)
-            .normal_damping(damping)
-            .tangential_ratio(l.tangential_ratio)
-            .friction(l.friction)
-            .tangential(rule)
-            .build()
-            .map_err(|e| c.invalid(&at_l, "", e.to_string()))?;
-        let tc = contact_time(l.normal_stiffness, damping, reduced_mass);
-
-        // Time step and length of the run.
         let s = &spec.simulation;
         let at_s = root.key("simulation");
-        let dt = match (s.dt, s.dt_fraction) {
-            (Some(dt), None) => {
-                c.positive(&at_s.key("dt"), dt)?;
-                dt
-            }
-            (None, Some(f)) => {
-                c.positive(&at_s.key("dt_fraction"), f)?;
-                if !tc.is_finite() {
-                    return Err(c.invalid(&at_s.key("dt_fraction"), f, "the law is overdamped: t_c is not defined"));
-                }
-                f * tc
-            }
-            _ => return Err(c.invalid(&at_s.key("dt"), "", "give exactly one of `dt` and `dt_fraction`")),
-        };
-        let steps = match (s.steps, s.duration) {
-            (Some(n), None) => n,
-            (None, Some(t)) => {
-                c.positive(&at_s.key("duration"), t)?;
-                (t / dt).round() as u64
-            }
-            _ => return Err(c.invalid(&at_s.key("steps"), "", "give exactly one of `steps` and `duration`")),
-        };
         c.finite(&at_s.key("gravity"), &s.gravity)?;
         if s.threads == Some(0) {
             return Err(c.invalid(&at_s.key("threads"), 0, "expected at least one thread"));
         }
-
-        let mut builder = Simulation::builder(law).domain(domain).dt(dt).gravity(DVec2::from_array(s.gravity));
+        let mut walls = Vec::new();
         for (k, w) in spec.walls.iter().enumerate() {
             let at = root.key("walls").index(k);
             c.finite(&at.key("point"), &w.point)?;
@@ -436,18 +477,73 @@ impl PlanarScene {
             if n.length() < 1e-12 {
                 return Err(c.invalid(&at.key("normal"), format!("{:?}", w.normal), "expected a non-zero vector"));
             }
-            builder = builder.wall(HalfPlane { point: DVec2::from_array(w.point), normal: n.normalize() });
+            walls.push(HalfPlane { point: DVec2::from_array(w.point), normal: n.normalize() });
         }
         let paths: Vec<KeyPath> = placed.iter().map(|p| p.at.clone()).collect();
-        for p in placed {
-            builder = builder.body(p.body);
-        }
-        let sim = builder.build().map_err(|e| match &e {
+        let built = |e: PlanarError| match &e {
             PlanarError::BadPolygon { body, .. } | PlanarError::BadBody { body, .. } => {
                 c.invalid(&paths[*body], "", e.to_string())
             }
             _ => c.invalid(&root, "", e.to_string()),
-        })?;
+        };
+        let gravity = DVec2::from_array(s.gravity);
+
+        let (solver, steps, contact_time) = match spec.solver.kind {
+            SolverKind::Md => {
+                refuse_nscd_keys(&c, &spec.solver)?;
+                let (law, tc) = md_law(&c, spec.law.as_ref(), &placed)?;
+                let dt = match (s.dt, s.dt_fraction) {
+                    (Some(dt), None) => {
+                        c.positive(&at_s.key("dt"), dt)?;
+                        dt
+                    }
+                    (None, Some(f)) => {
+                        c.positive(&at_s.key("dt_fraction"), f)?;
+                        if !tc.is_finite() {
+                            return Err(c.invalid(
+                                &at_s.key("dt_fraction"),
+                                f,
+                                "the law is overdamped: t_c is not defined",
+                            ));
+                        }
+                        f * tc
+                    }
+                    _ => return Err(c.invalid(&at_s.key("dt"), "", "give exactly one of `dt` and `dt_fraction`")),
+                };
+                let steps = run_length(&c, s, dt)?;
+                let mut builder = Simulation::builder(law).domain(domain).dt(dt).gravity(gravity);
+                for w in walls {
+                    builder = builder.wall(w);
+                }
+                for p in placed {
+                    builder = builder.body(p.body);
+                }
+                (PlanarSolver::Md(Box::new(builder.build().map_err(built)?)), steps, Some(tc))
+            }
+            SolverKind::Nscd => {
+                let (config, on_cap) = nscd_config(&c, spec.law.as_ref(), &spec.solver)?;
+                if s.dt_fraction.is_some() {
+                    return Err(c.invalid(
+                        &at_s.key("dt_fraction"),
+                        "",
+                        "rigid contacts have no contact time: give `dt` (s) under solver.kind = \"nscd\"",
+                    ));
+                }
+                let dt = s.dt.ok_or_else(|| c.invalid(&at_s.key("dt"), "none", "give the time step `dt` (s)"))?;
+                c.positive(&at_s.key("dt"), dt)?;
+                let steps = run_length(&c, s, dt)?;
+                let config = CdConfig { dt, gravity, ..config };
+                let mut builder = ContactDynamics::builder().config(config).domain(domain);
+                for w in walls {
+                    builder = builder.wall(w);
+                }
+                for p in placed {
+                    builder = builder.body(p.body);
+                }
+                let on_cap = if on_cap == OnCapSpec::Error { OnCap::Error } else { OnCap::Warn };
+                (PlanarSolver::Nscd { solver: Box::new(builder.build().map_err(built)?), on_cap }, steps, None)
+            }
+        };
 
         let o = &spec.output;
         let at_o = root.key("output");
@@ -461,26 +557,207 @@ impl PlanarScene {
                 c.positive(&at_o.key("stress_area"), a)?;
                 a
             }
-            None => default_area(&sim),
+            None => default_area(solver.bodies(), solver.domain()),
         };
         Ok(PlanarScene {
             file: file.to_string(),
-            sim,
+            solver,
             steps,
             series_every: o.series_every.unwrap_or((steps / 1000).max(1)),
             vtk_every: o.vtk_every,
             positions: o.positions,
             stress_area,
             threads: s.threads,
-            contact_time: tc,
+            contact_time,
         })
     }
 }
 
+/// Steps of the run: `steps`, or `duration / dt` rounded.
+fn run_length(c: &Ctx, s: &spec::SimulationSpec, dt: f64) -> Result<u64> {
+    let at_s = KeyPath::root().key("simulation");
+    match (s.steps, s.duration) {
+        (Some(n), None) => Ok(n),
+        (None, Some(t)) => {
+            c.positive(&at_s.key("duration"), t)?;
+            Ok((t / dt).round() as u64)
+        }
+        _ => Err(c.invalid(&at_s.key("steps"), "", "give exactly one of `steps` and `duration`")),
+    }
+}
+
+/// A key of `[solver]` that only contact dynamics reads, set under MD: an error naming it.
+fn refuse_nscd_keys(c: &Ctx, s: &SolverSpec) -> Result<()> {
+    let set = [
+        ("theta", s.theta.is_some()),
+        ("tolerance", s.tolerance.is_some()),
+        ("max_iterations", s.max_iterations.is_some()),
+        ("warm_start", s.warm_start.is_some()),
+        ("margin", s.margin.is_some()),
+        ("impact", s.impact.is_some()),
+        ("on_cap", s.on_cap.is_some()),
+        ("hard_cap", s.hard_cap.is_some()),
+    ];
+    match set.iter().find(|(_, on)| *on) {
+        Some((key, _)) => Err(c.invalid(
+            &KeyPath::root().key("solver").key(key),
+            "",
+            "a key of contact dynamics: set solver.kind = \"nscd\" or remove it",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The MD law of 002 §2 from `[law]`, with the contact time t_c (002 eq. 9): ε_n → ν_n
+/// with the reduced mass (002 eq. 8).
+fn md_law(c: &Ctx, law: Option<&LawSpec>, placed: &[Placed]) -> Result<(ContactLaw, f64)> {
+    let at_l = KeyPath::root().key("law");
+    let l = law.ok_or_else(|| c.invalid(&at_l, "none", "an MD scene needs a [law] table"))?;
+    let k_n = l
+        .normal_stiffness
+        .ok_or_else(|| c.invalid(&at_l.key("normal_stiffness"), "none", "MD needs the stiffness k_n (N/m)"))?;
+    c.positive(&at_l.key("normal_stiffness"), k_n)?;
+    let masses: Vec<f64> = placed.iter().filter(|p| p.dynamic).map(|p| p.mass).collect();
+    let reduced_mass = match l.reduced_mass {
+        Some(m) => {
+            c.positive(&at_l.key("reduced_mass"), m)?;
+            m
+        }
+        None if masses.is_empty() => 1.0,
+        None => 0.5 * masses.iter().sum::<f64>() / masses.len() as f64,
+    };
+    let damping = match (l.restitution, l.normal_damping) {
+        (Some(_), Some(_)) => {
+            return Err(c.invalid(&at_l.key("normal_damping"), "", "give `restitution` or `normal_damping`, not both"))
+        }
+        (Some(e), None) => {
+            if !(e > 0.0 && e <= 1.0) {
+                return Err(c.invalid(&at_l.key("restitution"), e, "expected 0 < ε_n ≤ 1"));
+            }
+            damping_from_restitution(e, k_n, reduced_mass)
+        }
+        (None, Some(nu)) => {
+            if !(nu.is_finite() && nu >= 0.0) {
+                return Err(c.invalid(&at_l.key("normal_damping"), nu, "expected a finite number ≥ 0"));
+            }
+            nu
+        }
+        (None, None) => 0.0,
+    };
+    let ratio = l.tangential_ratio.unwrap_or(1.0 / 3.0);
+    if !(ratio.is_finite() && ratio >= 0.0) {
+        return Err(c.invalid(&at_l.key("tangential_ratio"), ratio, "expected a finite number ≥ 0"));
+    }
+    let friction = l.friction.unwrap_or(0.0);
+    if !(friction.is_finite() && friction >= 0.0) {
+        return Err(c.invalid(&at_l.key("friction"), friction, "expected a finite number ≥ 0"));
+    }
+    let rule = match l.tangential.unwrap_or_default() {
+        TangentialSpec::Cundall => Tangential::Cundall,
+        TangentialSpec::Predictor => Tangential::Predictor,
+    };
+    let law = ContactLaw::builder(k_n)
+        .normal_damping(damping)
+        .tangential_ratio(ratio)
+        .friction(friction)
+        .tangential(rule)
+        .build()
+        .map_err(|e| c.invalid(&at_l, "", e.to_string()))?;
+    Ok((law, contact_time(k_n, damping, reduced_mass)))
+}
+
+/// The contact dynamics settings from `[solver]` and `[law]` (friction; restitution with
+/// `impact = "newton"`); the MD-only keys of `[law]` are refused, naming them.
+fn nscd_config(c: &Ctx, law: Option<&LawSpec>, s: &SolverSpec) -> Result<(CdConfig, OnCapSpec)> {
+    let at_l = KeyPath::root().key("law");
+    let at_s = KeyPath::root().key("solver");
+    let mut config = CdConfig::default();
+    let impact = s.impact.unwrap_or_default();
+    if let Some(l) = law {
+        for (key, set) in [
+            ("normal_stiffness", l.normal_stiffness.is_some()),
+            ("normal_damping", l.normal_damping.is_some()),
+            ("reduced_mass", l.reduced_mass.is_some()),
+            ("tangential_ratio", l.tangential_ratio.is_some()),
+            ("tangential", l.tangential.is_some()),
+        ] {
+            if set {
+                return Err(c.invalid(
+                    &at_l.key(key),
+                    "",
+                    "an MD key: contact dynamics (solver.kind = \"nscd\") treats contacts as rigid",
+                ));
+            }
+        }
+        if let Some(mu) = l.friction {
+            if !(mu.is_finite() && mu >= 0.0) {
+                return Err(c.invalid(&at_l.key("friction"), mu, "expected a finite number ≥ 0"));
+            }
+            config.friction = mu;
+        }
+        if let Some(e) = l.restitution {
+            if impact != ImpactSpec::Newton {
+                return Err(c.invalid(
+                    &at_l.key("restitution"),
+                    e,
+                    "used by contact dynamics only with solver.impact = \"newton\"",
+                ));
+            }
+            if !(0.0..=1.0).contains(&e) {
+                return Err(c.invalid(&at_l.key("restitution"), e, "expected 0 ≤ e ≤ 1"));
+            }
+            config.restitution = e;
+        }
+    }
+    if impact == ImpactSpec::Newton && law.and_then(|l| l.restitution).is_none() {
+        return Err(c.invalid(&at_l.key("restitution"), "none", "solver.impact = \"newton\" needs law.restitution"));
+    }
+    if let Some(theta) = s.theta {
+        if !(0.5..=1.0).contains(&theta) {
+            return Err(c.invalid(&at_s.key("theta"), theta, "expected θ in [0.5, 1]"));
+        }
+        config.theta = theta;
+    }
+    if let Some(eps) = s.tolerance {
+        c.positive(&at_s.key("tolerance"), eps)?;
+        config.tolerance = eps;
+    }
+    if let Some(n) = s.max_iterations {
+        if !(1..=1_000_000).contains(&n) {
+            return Err(c.invalid(&at_s.key("max_iterations"), n, "expected 1 to 10⁶"));
+        }
+        config.max_sweeps = n;
+    }
+    if let Some(w) = s.warm_start {
+        config.warm_start = w;
+    }
+    if let Some(m) = s.margin {
+        if !(m.is_finite() && m >= 0.0) {
+            return Err(c.invalid(&at_s.key("margin"), m, "expected a finite number ≥ 0"));
+        }
+        config.margin = m;
+    }
+    let on_cap = s.on_cap.unwrap_or_default();
+    match (on_cap, s.hard_cap) {
+        (OnCapSpec::Extend, hard) => {
+            // Sweeping on to the hard cap is a cap of `hard_cap` (default 10 × max_iterations).
+            let hard = hard.unwrap_or(config.max_sweeps.saturating_mul(10)).min(1_000_000);
+            if hard < config.max_sweeps {
+                return Err(c.invalid(&at_s.key("hard_cap"), hard, "expected at least max_iterations"));
+            }
+            config.max_sweeps = hard;
+        }
+        (_, Some(h)) => {
+            return Err(c.invalid(&at_s.key("hard_cap"), h, "used only with on_cap = \"extend\""));
+        }
+        _ => {}
+    }
+    Ok((config, on_cap))
+}
+
 /// The default stress area: the periodic length along each periodic axis, the extent of
 /// the bodies' centres plus one largest diameter along an open one.
-fn default_area(sim: &Simulation) -> f64 {
-    let b = &sim.bodies;
+fn default_area(b: &Bodies, domain: &Domain) -> f64 {
     let r = b.circumradius.iter().copied().fold(0.0, f64::max);
     let extent = |get: fn(DVec2) -> f64, axis: Axis| match axis {
         Axis::Periodic { length, .. } => length,
@@ -490,5 +767,5 @@ fn default_area(sim: &Simulation) -> f64 {
             hi - lo + 2.0 * r
         }
     };
-    extent(|p| p.x, sim.domain().x) * extent(|p| p.y, sim.domain().y)
+    extent(|p| p.x, domain.x) * extent(|p| p.y, domain.y)
 }

@@ -1,12 +1,14 @@
 //! The run of a planar scene: steps, the CSV time series and the VTK series of the bodies
 //! as polygons.
 
-use super::{PlanarScene, PositionFrame};
+use super::{OnCap, PlanarScene, PlanarSolver, PositionFrame};
 use crate::folder::{prepare_new, ExistingOutput};
+use crate::warnings::WarningSummary;
 use glam::DVec2;
+use granula_core::{StepReport, StepWarning};
 use granula_io::output::{open_csv, write_atomic, PolyData, PvdCollection, VtkArray};
 use granula_io::{IoError, Result};
-use granula_planar::{Shape2, Simulation};
+use granula_planar::Shape2;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -14,6 +16,12 @@ use std::path::{Path, PathBuf};
 /// (J per unit thickness), the Love-Weber stress components (N/m, compression positive),
 /// the number of contacts (body-body and body-wall).
 pub const PLANAR_SERIES_HEADER: &str = "time,kinetic_energy,sigma_xx,sigma_xy,sigma_yx,sigma_yy,contacts";
+
+/// Header of a contact dynamics run's `series.csv`: as [`PLANAR_SERIES_HEADER`] (contacts
+/// are the contact points carrying an impulse), then the Gauss-Seidel sweeps of the last
+/// step and its residual Σ|ΔP|/Σ|P| (000 eq. 36).
+pub const PLANAR_NSCD_SERIES_HEADER: &str =
+    "time,kinetic_energy,sigma_xx,sigma_xy,sigma_yx,sigma_yy,contacts,sweeps,residual";
 
 /// Segments of the outline written for a disc.
 const DISC_SEGMENTS: usize = 24;
@@ -29,6 +37,9 @@ pub struct PlanarRun {
     /// The pool of the pair evaluation when the scene sets `threads` (rayon's global pool
     /// otherwise).
     pool: Option<rayon::ThreadPool>,
+    /// The steps that stopped at the contact solver's sweep cap (contact dynamics), as a 3D
+    /// run counts them.
+    pub warnings: WarningSummary,
 }
 
 impl PlanarRun {
@@ -36,7 +47,11 @@ impl PlanarRun {
     /// results) and writes the frame and row of time 0.
     pub fn start(scene: PlanarScene, dir: &Path, existing: ExistingOutput) -> Result<PlanarRun> {
         let dir = prepare_new(dir, existing)?;
-        let series = open_csv(&dir.join("series.csv"), PLANAR_SERIES_HEADER, false)?;
+        let (header, tolerance) = match &scene.solver {
+            PlanarSolver::Md(_) => (PLANAR_SERIES_HEADER, None),
+            PlanarSolver::Nscd { solver, .. } => (PLANAR_NSCD_SERIES_HEADER, Some(solver.config().tolerance)),
+        };
+        let series = open_csv(&dir.join("series.csv"), header, false)?;
         let pvd = scene.vtk_every.map(|_| PvdCollection::new(dir.join("bodies.pvd")));
         let pool = match scene.threads {
             Some(n) => Some(
@@ -47,7 +62,8 @@ impl PlanarRun {
             ),
             None => None,
         };
-        let mut run = PlanarRun { scene, dir, series, pvd, frames: 0, pool };
+        let warnings = WarningSummary::new(tolerance);
+        let mut run = PlanarRun { scene, dir, series, pvd, frames: 0, pool, warnings };
         run.write_row()?;
         run.write_frame()?;
         Ok(run)
@@ -60,18 +76,39 @@ impl PlanarRun {
 
     /// `true` when every step of the scene is taken.
     pub fn is_done(&self) -> bool {
-        self.scene.sim.steps() >= self.scene.steps
+        self.scene.solver.steps() >= self.scene.steps
     }
 
-    /// One step, and the outputs due after it.
-    pub fn step(&mut self) -> Result<()> {
-        let sim = &mut self.scene.sim;
+    /// One step, and the outputs due after it. Returns `true` when the step brought the
+    /// run's first warning (a contact dynamics step that stopped at its sweep cap; the
+    /// line to show is [`WarningSummary::first_line`]).
+    pub fn step(&mut self) -> Result<bool> {
+        let solver = &mut self.scene.solver;
         let stepped = match &self.pool {
-            Some(pool) => pool.install(|| sim.step()),
-            None => sim.step(),
+            Some(pool) => pool.install(|| solver.step()),
+            None => solver.step(),
         };
-        stepped.map_err(|e| IoError::Solver(e.to_string()))?;
-        let n = self.scene.sim.steps();
+        let report = stepped.map_err(|e| IoError::Solver(e.to_string()))?;
+        let n = self.scene.solver.steps();
+        let time = self.scene.solver.time();
+        let mut first = false;
+        if let Some(r) = report {
+            let mut step_report = StepReport::default();
+            if r.cap_reached {
+                step_report
+                    .warnings
+                    .push(StepWarning::IterationCapReached { iterations: r.sweeps, residual: r.residual });
+                if let PlanarSolver::Nscd { on_cap: OnCap::Error, solver } = &self.scene.solver {
+                    return Err(IoError::Solver(format!(
+                        "step {n} (t = {time} s): the contact solver stopped at its cap of {} sweeps with residual {:.3e} > tolerance {:.1e} (solver.on_cap = \"error\")",
+                        r.sweeps,
+                        r.residual,
+                        solver.config().tolerance
+                    )));
+                }
+            }
+            first = self.warnings.record(&step_report, n, time);
+        }
         if n.is_multiple_of(self.scene.series_every) || self.is_done() {
             self.write_row()?;
         }
@@ -83,32 +120,36 @@ impl PlanarRun {
         if self.is_done() {
             self.series.flush().map_err(|e| IoError::file(self.dir.join("series.csv"), e))?;
         }
-        Ok(())
+        Ok(first)
     }
 
     fn write_row(&mut self) -> Result<()> {
-        let sim = &self.scene.sim;
+        let sim = &self.scene.solver;
         let s = sim.stress(self.scene.stress_area);
-        writeln!(
+        write!(
             self.series,
             "{:?},{:?},{:?},{:?},{:?},{:?},{}",
             sim.time(),
-            sim.bodies.kinetic_energy(),
+            sim.bodies().kinetic_energy(),
             s[0][0],
             s[0][1],
             s[1][0],
             s[1][1],
-            sim.contacts().len()
+            sim.contact_count()
         )
+        .and_then(|_| match sim.nscd() {
+            Some(cd) => writeln!(self.series, ",{},{:?}", cd.report().sweeps, cd.report().residual),
+            None => writeln!(self.series),
+        })
         .map_err(|e| IoError::file(self.dir.join("series.csv"), e))
     }
 
     fn write_frame(&mut self) -> Result<()> {
         let Some(pvd) = self.pvd.as_mut() else { return Ok(()) };
         let name = format!("bodies_{:06}.vtp", self.frames);
-        let data = polygons(&self.scene.sim, self.scene.positions);
+        let data = polygons(&self.scene.solver, self.scene.positions);
         write_atomic(&self.dir.join(&name), &data.to_xml())?;
-        pvd.push(self.scene.sim.time(), &name)?;
+        pvd.push(self.scene.solver.time(), &name)?;
         self.frames += 1;
         Ok(())
     }
@@ -118,8 +159,8 @@ impl PlanarRun {
 /// a disc as a regular polygon of 24 sides), with cell arrays `id`, `velocity` (z = 0),
 /// `angular_velocity`, `angle` and `prescribed` (1 for the walls' glued particles).
 /// `positions` chooses the centres: wrapped into the periodic box or unwrapped.
-pub fn polygons(sim: &Simulation, positions: PositionFrame) -> PolyData {
-    let b = &sim.bodies;
+pub fn polygons(sim: &PlanarSolver, positions: PositionFrame) -> PolyData {
+    let b = sim.bodies();
     let mut data = PolyData::default();
     let mut outline = Vec::new();
     for i in 0..b.len() {

@@ -10,7 +10,10 @@ pub(crate) struct PlanarSpec {
     /// Must be 2: what tells the runner that the file is a planar scene.
     pub dimension: u32,
     pub simulation: SimulationSpec,
-    pub law: LawSpec,
+    /// Required by MD; optional under contact dynamics (friction and restitution only).
+    pub law: Option<LawSpec>,
+    #[serde(default)]
+    pub solver: SolverSpec,
     #[serde(default)]
     pub domain: DomainSpec,
     #[serde(default)]
@@ -49,24 +52,68 @@ pub(crate) enum TangentialSpec {
     Predictor,
 }
 
-/// `[law]`: the contact law of 002.
+/// `[law]`: the contact law of 002 (MD), or friction and restitution (contact dynamics).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LawSpec {
-    pub normal_stiffness: f64,
+    pub normal_stiffness: Option<f64>,
     pub restitution: Option<f64>,
     pub normal_damping: Option<f64>,
     pub reduced_mass: Option<f64>,
-    #[serde(default = "one_third")]
-    pub tangential_ratio: f64,
-    #[serde(default)]
-    pub friction: f64,
-    #[serde(default)]
-    pub tangential: TangentialSpec,
+    pub tangential_ratio: Option<f64>,
+    pub friction: Option<f64>,
+    pub tangential: Option<TangentialSpec>,
 }
 
-fn one_third() -> f64 {
-    1.0 / 3.0
+/// `[solver] kind`.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum SolverKind {
+    /// Soft contacts, Gear (002).
+    #[default]
+    Md,
+    /// Rigid contacts, Moreau-Jean and nonlinear Gauss-Seidel (004 §2.3.3).
+    Nscd,
+}
+
+/// `[solver] impact` of contact dynamics.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ImpactSpec {
+    /// Perfectly inelastic (000 eq. 34).
+    #[default]
+    None,
+    /// Newton's law with `law.restitution`.
+    Newton,
+}
+
+/// `[solver] on_cap` of contact dynamics.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum OnCapSpec {
+    /// Finish the step, count it, summarise at the end.
+    #[default]
+    Warn,
+    /// Stop the run.
+    Error,
+    /// Sweep on up to `hard_cap`.
+    Extend,
+}
+
+/// `[solver]`: the same key names as a 3D scene's `[solver]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SolverSpec {
+    #[serde(default)]
+    pub kind: SolverKind,
+    pub theta: Option<f64>,
+    pub tolerance: Option<f64>,
+    pub max_iterations: Option<u32>,
+    pub warm_start: Option<bool>,
+    pub margin: Option<f64>,
+    pub impact: Option<ImpactSpec>,
+    pub on_cap: Option<OnCapSpec>,
+    pub hard_cap: Option<u32>,
 }
 
 /// One periodic axis.

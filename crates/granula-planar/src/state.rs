@@ -1,0 +1,225 @@
+//! The evolving state of an MD [`Simulation`] as bytes, for checkpoints: what the next
+//! steps depend on and the scene file does not give. Restored into a simulation built
+//! from the same scene, the run continues with the same bits as if never interrupted.
+//!
+//! Saved: the clock (time, steps, Δt), every body's position, angle, velocity, angular
+//! velocity, motion (a prescribed velocity may have been changed), the last evaluation's
+//! force and torque, the Gear derivatives r₂ … r₅ of x and θ (002 Appendix A), how many
+//! bodies have been started, and every contact of the last evaluation with its history
+//! (the tangential elongation ξ and the branch vectors and angles of the predictor rule).
+//! Every f64 is written as its 8 little-endian bytes, so nothing is rounded.
+//!
+//! Not saved (from the scene): shapes, masses, inertias, external forces, the law, the
+//! domain, the walls, the thread settings.
+
+use crate::bodies::Motion;
+use crate::error::{PlanarError, Result};
+use crate::law::{ContactState, PairForce};
+use crate::simulation::{Contact, Simulation};
+use crate::Image;
+use glam::DVec2;
+
+/// First bytes of a saved state.
+const MAGIC: &[u8; 8] = b"GRPLAN01";
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn f(&mut self, v: f64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn v(&mut self, v: DVec2) {
+        self.f(v.x);
+        self.f(v.y);
+    }
+    fn u(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, field: &'static str) -> Result<[u8; 8]> {
+        let end = self.at + 8;
+        let chunk =
+            self.bytes.get(self.at..end).ok_or(PlanarError::BadState { field, problem: "the data ends early" })?;
+        self.at = end;
+        let mut out = [0u8; 8];
+        out.copy_from_slice(chunk);
+        Ok(out)
+    }
+    fn f(&mut self, field: &'static str) -> Result<f64> {
+        Ok(f64::from_le_bytes(self.take(field)?))
+    }
+    fn v(&mut self, field: &'static str) -> Result<DVec2> {
+        Ok(DVec2::new(self.f(field)?, self.f(field)?))
+    }
+    fn u(&mut self, field: &'static str) -> Result<u64> {
+        Ok(u64::from_le_bytes(self.take(field)?))
+    }
+}
+
+impl Simulation {
+    /// The evolving state as bytes (see the module documentation).
+    pub fn save_state(&self) -> Vec<u8> {
+        let mut w = Writer(MAGIC.to_vec());
+        let b = &self.bodies;
+        w.u(b.len() as u64);
+        w.f(self.time);
+        w.u(self.steps);
+        w.f(self.config.dt);
+        w.u(self.started as u64);
+        for i in 0..b.len() {
+            w.v(b.position[i]);
+            w.f(b.angle[i]);
+            w.v(b.velocity[i]);
+            w.f(b.angular_velocity[i]);
+            w.v(b.force[i]);
+            w.f(b.torque[i]);
+            match b.motion[i] {
+                Motion::Dynamic => {
+                    w.u(0);
+                    w.v(DVec2::ZERO);
+                }
+                Motion::Prescribed { velocity } => {
+                    w.u(1);
+                    w.v(velocity);
+                }
+            }
+            for k in 0..4 {
+                w.v(b.gear_linear[i][k]);
+                w.f(b.gear_angular[i][k]);
+            }
+        }
+        w.u(self.contacts.len() as u64);
+        for c in &self.contacts {
+            w.u(u64::from(c.i) | (u64::from(c.j) << 32));
+            w.u(u64::from(c.wall));
+            w.v(c.image.separation);
+            w.v(c.image.velocity_shift);
+            w.v(c.branch_i);
+            w.v(c.normal);
+            w.f(c.area);
+            let f = &c.force;
+            w.v(f.force_i);
+            w.f(f.torque_i);
+            w.f(f.torque_j);
+            w.f(f.normal);
+            w.f(f.tangential);
+            let s = &c.state;
+            w.f(s.xi);
+            w.v(s.branch_i);
+            w.v(s.branch_j);
+            w.f(s.angle_i);
+            w.f(s.angle_j);
+            w.u(u64::from(s.evaluated) | (u64::from(s.sliding) << 1));
+        }
+        w.0
+    }
+
+    /// Restores a state saved by [`Simulation::save_state`] from a simulation with the same
+    /// bodies (built from the same scene). `Err` naming the field when the bytes are not
+    /// such a state or the body count differs; the simulation is unchanged then.
+    pub fn restore_state(&mut self, bytes: &[u8]) -> Result<()> {
+        if bytes.get(..8) != Some(MAGIC.as_slice()) {
+            return Err(PlanarError::BadState { field: "header", problem: "not a saved planar state" });
+        }
+        let mut r = Reader { bytes, at: 8 };
+        let n = r.u("bodies")? as usize;
+        if n != self.bodies.len() {
+            return Err(PlanarError::BadState { field: "bodies", problem: "the body count differs from the scene's" });
+        }
+        // Read everything into a copy first, so that a bad state leaves `self` unchanged.
+        let mut b = self.bodies.clone();
+        let time = r.f("time")?;
+        let steps = r.u("steps")?;
+        let dt = r.f("dt")?;
+        let started = r.u("started")? as usize;
+        if started > n || !(dt.is_finite() && dt > 0.0) {
+            return Err(PlanarError::BadState { field: "started", problem: "inconsistent clock" });
+        }
+        for i in 0..n {
+            b.position[i] = r.v("position")?;
+            b.angle[i] = r.f("angle")?;
+            b.velocity[i] = r.v("velocity")?;
+            b.angular_velocity[i] = r.f("angular velocity")?;
+            b.force[i] = r.v("force")?;
+            b.torque[i] = r.f("torque")?;
+            let kind = r.u("motion")?;
+            let velocity = r.v("motion")?;
+            let dynamic = b.is_dynamic(i);
+            b.motion[i] = match (kind, dynamic) {
+                (0, true) => Motion::Dynamic,
+                (1, false) => Motion::Prescribed { velocity },
+                _ => {
+                    return Err(PlanarError::BadState { field: "motion", problem: "a body changed its kind of motion" })
+                }
+            };
+            for k in 0..4 {
+                b.gear_linear[i][k] = r.v("gear")?;
+                b.gear_angular[i][k] = r.f("gear")?;
+            }
+        }
+        let count = r.u("contacts")? as usize;
+        let mut contacts = Vec::with_capacity(count.min(bytes.len() / 8));
+        for _ in 0..count {
+            let ij = r.u("contact")?;
+            let wall = r.u("contact")? != 0;
+            let image = Image { separation: r.v("contact")?, velocity_shift: r.v("contact")? };
+            let branch_i = r.v("contact")?;
+            let normal = r.v("contact")?;
+            let area = r.f("contact")?;
+            let force = PairForce {
+                force_i: r.v("contact")?,
+                torque_i: r.f("contact")?,
+                torque_j: r.f("contact")?,
+                normal: r.f("contact")?,
+                tangential: r.f("contact")?,
+            };
+            let xi = r.f("contact")?;
+            let (sb_i, sb_j) = (r.v("contact")?, r.v("contact")?);
+            let (angle_i, angle_j) = (r.f("contact")?, r.f("contact")?);
+            let flags = r.u("contact")?;
+            let (i, j) = ((ij & 0xFFFF_FFFF) as u32, (ij >> 32) as u32);
+            if j as usize >= n || (!wall && i as usize >= n) {
+                return Err(PlanarError::BadState {
+                    field: "contact",
+                    problem: "a contact names a body beyond the scene's",
+                });
+            }
+            contacts.push(Contact {
+                i,
+                j,
+                wall,
+                image,
+                branch_i,
+                normal,
+                area,
+                force,
+                state: ContactState {
+                    xi,
+                    branch_i: sb_i,
+                    branch_j: sb_j,
+                    angle_i,
+                    angle_j,
+                    evaluated: flags & 1 != 0,
+                    sliding: flags & 2 != 0,
+                },
+            });
+        }
+        if r.at != bytes.len() {
+            return Err(PlanarError::BadState { field: "end", problem: "bytes left over after the state" });
+        }
+        self.bodies = b;
+        self.time = time;
+        self.steps = steps;
+        self.config.dt = dt;
+        self.started = started;
+        self.contacts = contacts;
+        Ok(())
+    }
+}
