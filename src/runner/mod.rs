@@ -66,6 +66,9 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             }
             start(granula_run::load_scene(&scene)?, &out, quiet, existing, console)
         }
+        Some(Command::Resume { checkpoint, out, quiet }) if granula_run::planar::is_planar_checkpoint(&checkpoint) => {
+            planar::resume(&checkpoint, out.as_deref(), quiet, console)
+        }
         Some(Command::Resume { checkpoint, out, quiet }) => {
             let run = Run::resume(&checkpoint, out.as_deref())?;
             drive(run, quiet, console)

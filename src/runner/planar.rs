@@ -1,13 +1,17 @@
-//! `granula run` and `granula check` of a planar scene (`dimension = 2`, the 2D mode of
-//! seed 002, MD or contact dynamics): no checkpoints; progress as a line every tenth of the
+//! `granula run`, `granula resume` and `granula check` of a planar scene (`dimension = 2`,
+//! the 2D mode of seed 002, MD or contact dynamics): progress as a line every tenth of the
 //! run; contact dynamics steps that stopped at the sweep cap are announced once and
-//! summarised at the end, as in 3D runs.
+//! summarised at the end, as in 3D runs. MD runs write a checkpoint at the end and when
+//! interrupted (SIGINT, SIGTERM, SIGHUP), which `granula resume` continues; contact
+//! dynamics runs have no state save yet and stop without one.
 
 use super::console::{say, Console};
 use granula_io::IoError;
 use granula_run::planar::{PlanarRun, PlanarScene, PlanarSolver};
 use granula_run::ExistingOutput;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Runs the planar scene at `path` into `out`.
 pub fn run(
@@ -18,22 +22,48 @@ pub fn run(
     console: &mut Console,
 ) -> Result<i32, IoError> {
     let scene = PlanarScene::load(path)?;
-    let total = scene.steps;
-    let mut run = PlanarRun::start(scene, out, existing)?;
-    let kind = match run.scene.solver {
-        PlanarSolver::Md(_) => "MD",
-        PlanarSolver::Nscd { .. } => "contact dynamics",
-    };
+    let run = PlanarRun::start(scene, out, existing)?;
+    drive(run, quiet, console)
+}
+
+/// Continues the planar run saved in `checkpoint` (into `out`, default its folder).
+pub fn resume(checkpoint: &Path, out: Option<&Path>, quiet: bool, console: &mut Console) -> Result<i32, IoError> {
+    let run = PlanarRun::resume(checkpoint, out)?;
+    drive(run, quiet, console)
+}
+
+/// Steps `run` to its end or to a signal, then checkpoints it (MD) and reports.
+fn drive(mut run: PlanarRun, quiet: bool, console: &mut Console) -> Result<i32, IoError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let md = matches!(run.scene.solver, PlanarSolver::Md(_));
+    if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
+        say!(console, "warning: signal handler not installed ({e}); Ctrl-C will stop without a checkpoint");
+    }
+    let total = run.scene.steps;
+    let kind = if md { "MD" } else { "contact dynamics" };
     say!(
         console,
-        "granula: planar scene {} ({kind}), {} bodies, {} steps, output in {}",
-        path.display(),
+        "granula: planar scene {} ({kind}), {} bodies, steps {} to {}, output in {}",
+        run.scene.file,
         run.scene.solver.bodies().len(),
+        run.scene.solver.steps(),
         total,
         run.dir().display()
     );
     let tenth = (total / 10).max(1);
     while !run.is_done() {
+        if stop.load(Ordering::SeqCst) {
+            let n = run.scene.solver.steps();
+            say!(console, "interrupted at step {n} (t = {:.6} s)", run.scene.solver.time());
+            if md {
+                let ckpt = run.checkpoint()?;
+                say!(console, "checkpoint written: continue with `granula resume {}`", ckpt.display());
+            } else {
+                say!(console, "no checkpoint: planar contact dynamics runs have no state save yet");
+            }
+            return Ok(super::INTERRUPTED);
+        }
         if run.step()? {
             if let Some(line) = run.warnings.first_line() {
                 say!(console, "{line}");
@@ -54,6 +84,10 @@ pub fn run(
         say!(console, "{line}");
     }
     say!(console, "done: {} steps, t = {} s", run.scene.solver.steps(), run.scene.solver.time());
+    if md {
+        let ckpt = run.checkpoint()?;
+        say!(console, "final checkpoint {}", ckpt.display());
+    }
     Ok(0)
 }
 

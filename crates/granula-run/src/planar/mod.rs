@@ -38,9 +38,11 @@
 //! # }
 //! ```
 
+mod checkpoint;
 mod run;
 mod spec;
 
+pub use checkpoint::{is_planar_checkpoint, PLANAR_CHECKPOINT_FILE, PLANAR_CHECKPOINT_TAG};
 pub use run::{PlanarRun, PLANAR_NSCD_SERIES_HEADER, PLANAR_SERIES_HEADER};
 pub use spec::PositionFrame;
 
@@ -62,6 +64,8 @@ use std::sync::Arc;
 pub struct PlanarScene {
     /// The scene file's name, as given.
     pub file: String,
+    /// The scene file's text (checkpoints rebuild the run from it).
+    pub text: String,
     /// The solver with its bodies, built and checked.
     pub solver: PlanarSolver,
     /// Steps to run.
@@ -561,6 +565,7 @@ impl PlanarScene {
         };
         Ok(PlanarScene {
             file: file.to_string(),
+            text: text.to_string(),
             solver,
             steps,
             series_every: o.series_every.unwrap_or((steps / 1000).max(1)),

@@ -69,6 +69,33 @@ impl PlanarRun {
         Ok(run)
     }
 
+    /// A run continued from a checkpoint: `series` open for appending after the saved
+    /// rows, `pvd` holding the frames written before.
+    pub(super) fn resumed(
+        scene: PlanarScene,
+        dir: PathBuf,
+        series: std::io::BufWriter<std::fs::File>,
+        pvd: Option<PvdCollection>,
+        warnings: WarningSummary,
+    ) -> PlanarRun {
+        let frames = pvd.as_ref().map_or(0, |p| p.frames.len());
+        // The pool is rebuilt as at the start; its size does not change the bits.
+        let pool = scene.threads.and_then(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build().ok());
+        PlanarRun { scene, dir, series, pvd, frames, pool, warnings }
+    }
+
+    /// Flushes `series.csv` and returns its length in bytes.
+    pub(super) fn flush_series(&mut self) -> Result<u64> {
+        let path = self.dir.join("series.csv");
+        self.series.flush().map_err(|e| IoError::file(&path, e))?;
+        Ok(std::fs::metadata(&path).map_err(|e| IoError::file(&path, e))?.len())
+    }
+
+    /// The VTK frames written so far (time, file name).
+    pub(super) fn pvd_frames(&self) -> Vec<(f64, String)> {
+        self.pvd.as_ref().map_or_else(Vec::new, |p| p.frames.clone())
+    }
+
     /// The output folder (absolute).
     pub fn dir(&self) -> &Path {
         &self.dir
