@@ -1,5 +1,6 @@
 //! Solver settings: configuration structs with public fields and defaults.
 
+use crate::coarse::CoarseCorrection;
 use crate::convergence::Criterion;
 use crate::error::NscdError;
 use crate::newton::NewtonSettings;
@@ -108,6 +109,14 @@ pub struct NscdConfig {
     /// forward sweep with momentum (1315), and it does not reach 1e-4 on dense_8000 within
     /// 6000 (docs/contact-dynamics.md).
     pub newton: Option<NewtonSettings>,
+    /// Two-level aggregation correction of the long-wavelength modes ([`crate::coarse`]):
+    /// every [`CoarseCorrection::sweeps_between`] sweeps, the bodies grouped into rigid
+    /// aggregates, a small frictional contact problem between the aggregates solved for
+    /// the interface force corrections, spread over the interfaces' contacts and
+    /// projected onto their cones. Not applied under [`Criterion::Fixed`], nor to laws
+    /// without a Signorini-Coulomb form and a projection, nor with
+    /// [`NscdConfig::newton`]. Default `None` (sweeps only).
+    pub coarse: Option<CoarseCorrection>,
 }
 
 impl Default for NscdConfig {
@@ -126,6 +135,7 @@ impl Default for NscdConfig {
             momentum: false,
             correction: None,
             newton: None,
+            coarse: None,
         }
     }
 }
@@ -181,6 +191,27 @@ impl NscdConfig {
             }
             if !(n.forcing > 0.0 && n.forcing < 1.0) {
                 return Err(NscdError::InvalidSetting { param: "forcing", value: n.forcing, expected: "in (0, 1)" });
+            }
+        }
+        if let Some(c) = self.coarse {
+            if !(c.cell > 0.0 && c.cell.is_finite()) {
+                return Err(NscdError::InvalidSetting {
+                    param: "coarse cell",
+                    value: c.cell,
+                    expected: "finite and > 0",
+                });
+            }
+            for (param, value) in [("coarse sweeps_between", c.sweeps_between), ("coarse_sweeps", c.coarse_sweeps)] {
+                if value == 0 {
+                    return Err(NscdError::InvalidSetting { param, value: 0.0, expected: ">= 1" });
+                }
+            }
+            if !(c.coarse_tolerance > 0.0 && c.coarse_tolerance < 1.0) {
+                return Err(NscdError::InvalidSetting {
+                    param: "coarse_tolerance",
+                    value: c.coarse_tolerance,
+                    expected: "in (0, 1)",
+                });
             }
         }
         if let NonConvergence::Extend { hard_cap } = self.on_cap {

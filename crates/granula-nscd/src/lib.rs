@@ -11,6 +11,7 @@
 
 pub mod bodies;
 pub mod checkpoint;
+pub mod coarse;
 pub mod coloured;
 pub mod config;
 pub mod contacts;
@@ -31,6 +32,7 @@ pub mod subspace;
 pub mod sweep;
 
 pub use checkpoint::NscdState;
+pub use coarse::{Aggregates, CoarseCorrection};
 pub use config::{GapMode, NonConvergence, NscdConfig};
 pub use convergence::Criterion;
 pub use error::NscdError;
@@ -46,7 +48,7 @@ pub use sweep::SweepOrder;
 /// The types a host program needs most.
 pub mod prelude {
     pub use crate::{
-        Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw, NscdConfig, NscdError, NscdSolver,
-        SignoriniCoulomb, SubspaceCorrection, SweepOrder,
+        Aggregates, CoarseCorrection, Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw, NscdConfig,
+        NscdError, NscdSolver, SignoriniCoulomb, SubspaceCorrection, SweepOrder,
     };
 }

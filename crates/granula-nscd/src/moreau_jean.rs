@@ -11,6 +11,7 @@
 //! 6. v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
 
 use crate::bodies::{BodyMobility, BodyVelocity};
+use crate::coarse::CoarseWork;
 use crate::coloured::{update_shared, SharedVelocities};
 use crate::config::{NonConvergence, NscdConfig};
 use crate::contacts::{ContactList, Couple, HotContact};
@@ -116,6 +117,13 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     /// The last step's work with Newton: (sweeps, Newton steps accepted, W products and
     /// preconditioner passes).
     pub(crate) newton_stats: (u32, u32, u32),
+    /// Work arrays of the aggregation correction.
+    pub(crate) coarse: CoarseWork,
+    /// The last step's aggregation work: (corrections, coarse interface updates, internal
+    /// contact updates).
+    pub(crate) coarse_stats: (u32, u64, u64),
+    /// The unit vector against gravity of the last step (zero without gravity).
+    pub(crate) up: DVec3,
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {
@@ -169,6 +177,9 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             sweep_out: Vec::new(),
             newton: NewtonWork::default(),
             newton_stats: (0, 0, 0),
+            coarse: CoarseWork::default(),
+            coarse_stats: (0, 0, 0),
+            up: DVec3::ZERO,
         })
     }
 
@@ -201,6 +212,13 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// Newton did not run.
     pub fn last_newton_work(&self) -> (u32, u32, u32) {
         self.newton_stats
+    }
+
+    /// The last step's work under [`NscdConfig::coarse`]: corrections done, coarse
+    /// interface updates (each a 3×3 local solve on two aggregates, about the cost of three
+    /// contact updates of a sweep) and contact updates of the internal sweeps.
+    pub fn last_coarse_work(&self) -> (u32, u64, u64) {
+        self.coarse_stats
     }
 
     /// Number of colours of the last step's contact graph under [`SweepOrder::Coloured`]
@@ -301,6 +319,13 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             _ => self.config.newton,
         };
         self.newton_stats = (0, 0, 0);
+        self.coarse_stats = (0, 0, 0);
+        self.coarse.reset();
+        let coarse = match self.config.criterion {
+            Criterion::Fixed { .. } => None,
+            _ if L::COUPLES => None,
+            _ => self.config.coarse,
+        };
         if let Some(settings) = newton {
             return self.iterate_newton(&settings, criterion, &mut monitor);
         }
@@ -328,7 +353,28 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                     }
                 }
             }
-            if accelerate {
+            let mut corrected = false;
+            if let Some(settings) = coarse {
+                if sweeps % settings.sweeps_between == 0 {
+                    let ContactList { hot, cold, coupled, .. } = &mut self.contacts;
+                    if let Some(k) =
+                        self.coarse.correct(&self.law, &settings, self.up, hot, cold, coupled, &mut self.vel, &self.mob)
+                    {
+                        self.coarse_stats.0 += 1;
+                        self.coarse_stats.1 += k;
+                        self.coarse_stats.2 +=
+                            (settings.internal_sweeps as usize * self.coarse.internal_contacts()) as u64;
+                        corrected = true;
+                    }
+                }
+            }
+            if accelerate && corrected {
+                // The correction jumps the impulses: the momentum schedule restarts from them.
+                since_restart = 0;
+                last_residual = f64::INFINITY;
+                self.previous.clear();
+                self.previous.extend(self.contacts.hot.iter().map(|c| c.p));
+            } else if accelerate {
                 since_restart += 1;
                 if residual > last_residual {
                     since_restart = 1;
