@@ -39,7 +39,7 @@ use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
 use granula::nscd::{
-    Aggregates, CoarseCorrection, Criterion, NewtonSettings, NscdConfig, NscdSolver, Preconditioner,
+    Aggregates, ApgdSettings, CoarseCorrection, Criterion, NewtonSettings, NscdConfig, NscdSolver, Preconditioner,
     SubspaceCorrection, SweepOrder,
 };
 use granula_validation::scenes::dense_packing;
@@ -152,8 +152,9 @@ fn cd_versus_md() {
 /// defaults; −3: ω = 1 with the nonsmooth Newton method, `NSCD_BENCH_NEWTON=warm,fallback,gmres`
 /// sets its sweeps and GMRES iterations, `NSCD_BENCH_PRE=bj|gs|sgs` its preconditioner, `NSCD_BENCH_LAMBDA` its regularization;
 /// −4: ω = 1 with the aggregation correction of [`CoarseCorrection`], −5: the same with
-/// momentum; `NSCD_BENCH_COARSE=cell,sweeps_between,coarse_sweeps,tolerance,cubes|columns,internal_sweeps` sets it).
+/// momentum; −6: APGD (W products counted as sweeps); `NSCD_BENCH_COARSE=cell,sweeps_between,coarse_sweeps,tolerance,cubes|columns,internal_sweeps` sets it).
 const METHODS: &[(&str, SweepOrder, f64)] = &[
+    ("apgd", SweepOrder::Forward, -6.0),
     ("forward + coarse", SweepOrder::Forward, -4.0),
     ("forward + momentum + coarse", SweepOrder::Forward, -5.0),
     ("random + coarse", SweepOrder::Random, -4.0),
@@ -221,6 +222,7 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
     };
     let config = NscdConfig {
         coarse: (omega == -4.0 || omega == -5.0).then_some(coarse),
+        apgd: (omega == -6.0).then(ApgdSettings::default),
         criterion,
         sweep: order,
         relaxation: omega.max(1.0),

@@ -1,5 +1,6 @@
 //! Solver settings: configuration structs with public fields and defaults.
 
+use crate::apgd::ApgdSettings;
 use crate::coarse::CoarseCorrection;
 use crate::convergence::Criterion;
 use crate::error::NscdError;
@@ -121,6 +122,13 @@ pub struct NscdConfig {
     /// 1e-4 with the forward sweep, more than the 1315 of forward + momentum; dense_8000
     /// and dense_27000: no better or worse; docs/contact-dynamics.md).
     pub coarse: Option<CoarseCorrection>,
+    /// Accelerated projected gradient descent on the whole step ([`crate::apgd`]; Mazhar
+    /// et al. 2015) instead of sweeps: it solves the cone-constrained quadratic program
+    /// (Coulomb's law without De Saxcé's term) and stops on the natural-map residual at the
+    /// criterion's tolerance whatever the criterion, counting W products against the cap.
+    /// Not applied under [`Criterion::Fixed`], with couples, or with
+    /// [`NscdConfig::newton`]. Default `None`.
+    pub apgd: Option<ApgdSettings>,
 }
 
 impl Default for NscdConfig {
@@ -140,6 +148,7 @@ impl Default for NscdConfig {
             correction: None,
             newton: None,
             coarse: None,
+            apgd: None,
         }
     }
 }
@@ -196,6 +205,9 @@ impl NscdConfig {
             if !(n.forcing > 0.0 && n.forcing < 1.0) {
                 return Err(NscdError::InvalidSetting { param: "forcing", value: n.forcing, expected: "in (0, 1)" });
             }
+        }
+        if self.apgd.is_some_and(|a| a.check_every == 0) {
+            return Err(NscdError::InvalidSetting { param: "apgd check_every", value: 0.0, expected: ">= 1" });
         }
         if let Some(c) = self.coarse {
             if !(c.cell > 0.0 && c.cell.is_finite()) {

@@ -9,6 +9,7 @@
 //! [`World::step`](granula_core::World::step).
 #![deny(missing_docs)]
 
+pub mod apgd;
 pub mod bodies;
 pub mod checkpoint;
 pub mod coarse;
@@ -31,6 +32,7 @@ pub mod residual;
 pub mod subspace;
 pub mod sweep;
 
+pub use apgd::ApgdSettings;
 pub use checkpoint::NscdState;
 pub use coarse::{Aggregates, CoarseCorrection};
 pub use config::{GapMode, NonConvergence, NscdConfig};
@@ -48,7 +50,7 @@ pub use sweep::SweepOrder;
 /// The types a host program needs most.
 pub mod prelude {
     pub use crate::{
-        Aggregates, CoarseCorrection, Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw, NscdConfig,
-        NscdError, NscdSolver, SignoriniCoulomb, SubspaceCorrection, SweepOrder,
+        Aggregates, ApgdSettings, CoarseCorrection, Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw,
+        NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SubspaceCorrection, SweepOrder,
     };
 }

@@ -10,6 +10,7 @@
 //! 5. Gauss-Seidel sweeps until the criterion (000 eqs. 35-37);
 //! 6. v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
 
+use crate::apgd::{ApgdSettings, ApgdWork};
 use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::coarse::CoarseWork;
 use crate::coloured::{update_shared, SharedVelocities};
@@ -122,6 +123,10 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     /// The last step's aggregation work: (corrections, coarse interface updates, internal
     /// contact updates).
     pub(crate) coarse_stats: (u32, u64, u64),
+    /// Work arrays of APGD.
+    pub(crate) apgd: ApgdWork,
+    /// The last step's APGD work: (iterations, W products).
+    pub(crate) apgd_stats: (u32, u32),
     /// The unit vector against gravity of the last step (zero without gravity).
     pub(crate) up: DVec3,
 }
@@ -180,6 +185,8 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             coarse: CoarseWork::default(),
             coarse_stats: (0, 0, 0),
             up: DVec3::ZERO,
+            apgd: ApgdWork::default(),
+            apgd_stats: (0, 0),
         })
     }
 
@@ -219,6 +226,12 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// contact updates of a sweep) and contact updates of the internal sweeps.
     pub fn last_coarse_work(&self) -> (u32, u64, u64) {
         self.coarse_stats
+    }
+
+    /// The last step's work under [`NscdConfig::apgd`]: iterations and W products (each
+    /// about the cost of a sweep). Zeros when APGD did not run.
+    pub fn last_apgd_work(&self) -> (u32, u32) {
+        self.apgd_stats
     }
 
     /// Number of colours of the last step's contact graph under [`SweepOrder::Coloured`]
@@ -328,6 +341,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         };
         if let Some(settings) = newton {
             return self.iterate_newton(&settings, criterion, &mut monitor);
+        }
+        self.apgd_stats = (0, 0);
+        let apgd = match self.config.criterion {
+            Criterion::Fixed { .. } => None,
+            _ if L::COUPLES => None,
+            _ => self.config.apgd,
+        };
+        if let Some(settings) = apgd {
+            return self.iterate_apgd(&settings, criterion, &mut monitor);
         }
         loop {
             sweeps += 1;
@@ -532,6 +554,46 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 return (sweeps + products, false, residual);
             }
         }
+    }
+
+    /// Step 5 with APGD ([`crate::apgd`]): iterations until the natural map meets the
+    /// criterion's tolerance (checked every `check_every` iterations) or the W products
+    /// reach its cap. Returns (products, converged, residual).
+    fn iterate_apgd(
+        &mut self,
+        settings: &ApgdSettings,
+        criterion: Criterion,
+        monitor: &mut ConvergenceMonitor,
+    ) -> (u32, bool, f64) {
+        let epsilon = criterion.tolerance().unwrap_or(0.0);
+        let cap = criterion.cap();
+        let n_bodies = self.vel.len();
+        {
+            let ContactList { hot, cold, .. } = &self.contacts;
+            if !self.apgd.setup(&self.law, hot, cold, &self.mob, n_bodies) {
+                return self.iterate_sweeps_only(criterion, monitor);
+            }
+        }
+        let mut lipschitz = self.apgd.lipschitz(&self.contacts.hot, &self.mob);
+        // The set-up's product of the warm start and the Lipschitz estimate.
+        let (mut theta, mut iterations, mut products) = (1.0, 0u32, 2u32);
+        while let Some((t, l, p)) = self.apgd.iterate(&self.law, &self.contacts.hot, &self.mob, theta, lipschitz) {
+            (theta, lipschitz, products) = (t, l, products + p);
+            iterations += 1;
+            if iterations % settings.check_every == 0 || products >= cap {
+                let ContactList { hot, cold, .. } = &mut self.contacts;
+                self.apgd.publish(hot, &mut self.vel, &self.mob);
+                let residual = natural_map_residual(&self.law, hot, cold, &self.vel).unwrap_or(f64::INFINITY);
+                if residual <= epsilon || products >= cap {
+                    break;
+                }
+            }
+        }
+        let ContactList { hot, cold, .. } = &mut self.contacts;
+        self.apgd.publish(hot, &mut self.vel, &self.mob);
+        let residual = natural_map_residual(&self.law, hot, cold, &self.vel).unwrap_or(f64::INFINITY);
+        self.apgd_stats = (iterations, products);
+        (products, residual <= epsilon, residual)
     }
 
     /// Sweeps alone on `criterion` (the fallback of [`Self::iterate_newton`]).
