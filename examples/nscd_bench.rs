@@ -39,7 +39,8 @@ use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
 use granula::nscd::{
-    Criterion, NewtonSettings, NscdConfig, NscdSolver, Preconditioner, SubspaceCorrection, SweepOrder,
+    Aggregates, ApgdSettings, CoarseCorrection, Criterion, NewtonSettings, NscdConfig, NscdSolver, Preconditioner,
+    SubspaceCorrection, SweepOrder,
 };
 use granula_validation::scenes::dense_packing;
 use std::io::BufReader;
@@ -149,8 +150,14 @@ fn cd_versus_md() {
 /// The methods compared by `--converge`: name, order, relaxation ω (−1: ω = 1 with
 /// Nesterov momentum; −2: ω = 1 with the subspace correction of [`SubspaceCorrection`]'s
 /// defaults; −3: ω = 1 with the nonsmooth Newton method, `NSCD_BENCH_NEWTON=warm,fallback,gmres`
-/// sets its sweeps and GMRES iterations, `NSCD_BENCH_PRE=bj|gs|sgs` its preconditioner, `NSCD_BENCH_LAMBDA` its regularization).
+/// sets its sweeps and GMRES iterations, `NSCD_BENCH_PRE=bj|gs|sgs` its preconditioner, `NSCD_BENCH_LAMBDA` its regularization;
+/// −4: ω = 1 with the aggregation correction of [`CoarseCorrection`], −5: the same with
+/// momentum; −6: APGD (W products counted as sweeps); `NSCD_BENCH_COARSE=cell,sweeps_between,coarse_sweeps,tolerance,cubes|columns,internal_sweeps` sets it).
 const METHODS: &[(&str, SweepOrder, f64)] = &[
+    ("apgd", SweepOrder::Forward, -6.0),
+    ("forward + coarse", SweepOrder::Forward, -4.0),
+    ("forward + momentum + coarse", SweepOrder::Forward, -5.0),
+    ("random + coarse", SweepOrder::Random, -4.0),
     ("newton + random", SweepOrder::Random, -3.0),
     ("newton + coloured", SweepOrder::Coloured, -3.0),
     ("newton + forward", SweepOrder::Forward, -3.0),
@@ -197,11 +204,29 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
     let regularization =
         std::env::var("NSCD_BENCH_LAMBDA").ok().and_then(|v| v.parse().ok()).unwrap_or(newton.regularization);
     let newton = NewtonSettings { preconditioner, regularization, ..newton };
+    let coarse = match std::env::var("NSCD_BENCH_COARSE").ok() {
+        Some(v) => {
+            let f: Vec<&str> = v.split(',').collect();
+            let num = |k: usize| f.get(k).and_then(|x| x.parse::<f64>().ok());
+            let d = CoarseCorrection::default();
+            CoarseCorrection {
+                cell: num(0).unwrap_or(d.cell),
+                sweeps_between: num(1).map_or(d.sweeps_between, |x| x as u32),
+                coarse_sweeps: num(2).map_or(d.coarse_sweeps, |x| x as u32),
+                coarse_tolerance: num(3).unwrap_or(d.coarse_tolerance),
+                internal_sweeps: num(5).map_or(d.internal_sweeps, |x| x as u32),
+                aggregates: if f.get(4) == Some(&"columns") { Aggregates::Columns } else { Aggregates::Cubes },
+            }
+        }
+        None => CoarseCorrection::default(),
+    };
     let config = NscdConfig {
+        coarse: (omega == -4.0 || omega == -5.0).then_some(coarse),
+        apgd: (omega == -6.0).then(ApgdSettings::default),
         criterion,
         sweep: order,
         relaxation: omega.max(1.0),
-        momentum: omega == -1.0,
+        momentum: omega == -1.0 || omega == -5.0,
         correction: (omega == -2.0).then_some(correction),
         newton: (omega == -3.0).then_some(newton),
         ..Default::default()
@@ -232,6 +257,7 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
         sweeps: report.iterations,
         cg: solver.last_cg_iterations(),
         newton: solver.last_newton_work(),
+        coarse: solver.last_coarse_work(),
         colours: solver.last_colour_count(),
         wall,
         cpu,
@@ -249,6 +275,8 @@ struct Converged {
     cg: u32,
     /// Newton's work: sweeps, accepted Newton steps, W products.
     newton: (u32, u32, u32),
+    /// Aggregation work: corrections, coarse interface updates, internal contact updates.
+    coarse: (u32, u64, u64),
     /// Colours of the contact graph (coloured sweep only).
     colours: usize,
     /// Wall time of the step (s).
@@ -340,8 +368,8 @@ fn main() {
                     }
                     let r = converge(&world, order, omega, criterion);
                     println!(
-                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  newton (sweeps, steps, products) {:?}  colours {}  wall {:8.3} s  cpu {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
-                        r.sweeps, r.cg, r.newton, r.colours, r.wall, r.cpu, r.residual, r.natural, r.floor
+                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  newton (sweeps, steps, products) {:?}  coarse (corrections, updates, internal) {:?}  colours {}  wall {:8.3} s  cpu {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
+                        r.sweeps, r.cg, r.newton, r.coarse, r.colours, r.wall, r.cpu, r.residual, r.natural, r.floor
                     );
                 }
             }

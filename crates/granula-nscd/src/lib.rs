@@ -9,8 +9,10 @@
 //! [`World::step`](granula_core::World::step).
 #![deny(missing_docs)]
 
+pub mod apgd;
 pub mod bodies;
 pub mod checkpoint;
+pub mod coarse;
 pub mod coloured;
 pub mod config;
 pub mod contacts;
@@ -30,7 +32,9 @@ pub mod residual;
 pub mod subspace;
 pub mod sweep;
 
+pub use apgd::ApgdSettings;
 pub use checkpoint::NscdState;
+pub use coarse::{Aggregates, CoarseCorrection};
 pub use config::{GapMode, NonConvergence, NscdConfig};
 pub use convergence::Criterion;
 pub use error::NscdError;
@@ -46,7 +50,7 @@ pub use sweep::SweepOrder;
 /// The types a host program needs most.
 pub mod prelude {
     pub use crate::{
-        Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw, NscdConfig, NscdError, NscdSolver,
-        SignoriniCoulomb, SubspaceCorrection, SweepOrder,
+        Aggregates, ApgdSettings, CoarseCorrection, Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw,
+        NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SubspaceCorrection, SweepOrder,
     };
 }

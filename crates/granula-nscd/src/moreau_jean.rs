@@ -10,7 +10,9 @@
 //! 5. Gauss-Seidel sweeps until the criterion (000 eqs. 35-37);
 //! 6. v = v_free + M⁻¹ H P, q = q_m + θ Δt v.
 
+use crate::apgd::{ApgdSettings, ApgdWork};
 use crate::bodies::{BodyMobility, BodyVelocity};
+use crate::coarse::CoarseWork;
 use crate::coloured::{update_shared, SharedVelocities};
 use crate::config::{NonConvergence, NscdConfig};
 use crate::contacts::{ContactList, Couple, HotContact};
@@ -116,6 +118,17 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     /// The last step's work with Newton: (sweeps, Newton steps accepted, W products and
     /// preconditioner passes).
     pub(crate) newton_stats: (u32, u32, u32),
+    /// Work arrays of the aggregation correction.
+    pub(crate) coarse: CoarseWork,
+    /// The last step's aggregation work: (corrections, coarse interface updates, internal
+    /// contact updates).
+    pub(crate) coarse_stats: (u32, u64, u64),
+    /// Work arrays of APGD.
+    pub(crate) apgd: ApgdWork,
+    /// The last step's APGD work: (iterations, W products).
+    pub(crate) apgd_stats: (u32, u32),
+    /// The unit vector against gravity of the last step (zero without gravity).
+    pub(crate) up: DVec3,
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {
@@ -169,6 +182,11 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             sweep_out: Vec::new(),
             newton: NewtonWork::default(),
             newton_stats: (0, 0, 0),
+            coarse: CoarseWork::default(),
+            coarse_stats: (0, 0, 0),
+            up: DVec3::ZERO,
+            apgd: ApgdWork::default(),
+            apgd_stats: (0, 0),
         })
     }
 
@@ -201,6 +219,19 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// Newton did not run.
     pub fn last_newton_work(&self) -> (u32, u32, u32) {
         self.newton_stats
+    }
+
+    /// The last step's work under [`NscdConfig::coarse`]: corrections done, coarse
+    /// interface updates (each a 3×3 local solve on two aggregates, about the cost of three
+    /// contact updates of a sweep) and contact updates of the internal sweeps.
+    pub fn last_coarse_work(&self) -> (u32, u64, u64) {
+        self.coarse_stats
+    }
+
+    /// The last step's work under [`NscdConfig::apgd`]: iterations and W products (each
+    /// about the cost of a sweep). Zeros when APGD did not run.
+    pub fn last_apgd_work(&self) -> (u32, u32) {
+        self.apgd_stats
     }
 
     /// Number of colours of the last step's contact graph under [`SweepOrder::Coloured`]
@@ -301,8 +332,24 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             _ => self.config.newton,
         };
         self.newton_stats = (0, 0, 0);
+        self.coarse_stats = (0, 0, 0);
+        self.coarse.reset();
+        let coarse = match self.config.criterion {
+            Criterion::Fixed { .. } => None,
+            _ if L::COUPLES => None,
+            _ => self.config.coarse,
+        };
         if let Some(settings) = newton {
             return self.iterate_newton(&settings, criterion, &mut monitor);
+        }
+        self.apgd_stats = (0, 0);
+        let apgd = match self.config.criterion {
+            Criterion::Fixed { .. } => None,
+            _ if L::COUPLES => None,
+            _ => self.config.apgd,
+        };
+        if let Some(settings) = apgd {
+            return self.iterate_apgd(&settings, criterion, &mut monitor);
         }
         loop {
             sweeps += 1;
@@ -328,7 +375,28 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                     }
                 }
             }
-            if accelerate {
+            let mut corrected = false;
+            if let Some(settings) = coarse {
+                if sweeps % settings.sweeps_between == 0 {
+                    let ContactList { hot, cold, coupled, .. } = &mut self.contacts;
+                    if let Some(k) =
+                        self.coarse.correct(&self.law, &settings, self.up, hot, cold, coupled, &mut self.vel, &self.mob)
+                    {
+                        self.coarse_stats.0 += 1;
+                        self.coarse_stats.1 += k;
+                        self.coarse_stats.2 +=
+                            (settings.internal_sweeps as usize * self.coarse.internal_contacts()) as u64;
+                        corrected = true;
+                    }
+                }
+            }
+            if accelerate && corrected {
+                // The correction jumps the impulses: the momentum schedule restarts from them.
+                since_restart = 0;
+                last_residual = f64::INFINITY;
+                self.previous.clear();
+                self.previous.extend(self.contacts.hot.iter().map(|c| c.p));
+            } else if accelerate {
                 since_restart += 1;
                 if residual > last_residual {
                     since_restart = 1;
@@ -486,6 +554,46 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 return (sweeps + products, false, residual);
             }
         }
+    }
+
+    /// Step 5 with APGD ([`crate::apgd`]): iterations until the natural map meets the
+    /// criterion's tolerance (checked every `check_every` iterations) or the W products
+    /// reach its cap. Returns (products, converged, residual).
+    fn iterate_apgd(
+        &mut self,
+        settings: &ApgdSettings,
+        criterion: Criterion,
+        monitor: &mut ConvergenceMonitor,
+    ) -> (u32, bool, f64) {
+        let epsilon = criterion.tolerance().unwrap_or(0.0);
+        let cap = criterion.cap();
+        let n_bodies = self.vel.len();
+        {
+            let ContactList { hot, cold, .. } = &self.contacts;
+            if !self.apgd.setup(&self.law, hot, cold, &self.mob, n_bodies) {
+                return self.iterate_sweeps_only(criterion, monitor);
+            }
+        }
+        let mut lipschitz = self.apgd.lipschitz(&self.contacts.hot, &self.mob);
+        // The set-up's product of the warm start and the Lipschitz estimate.
+        let (mut theta, mut iterations, mut products) = (1.0, 0u32, 2u32);
+        while let Some((t, l, p)) = self.apgd.iterate(&self.law, &self.contacts.hot, &self.mob, theta, lipschitz) {
+            (theta, lipschitz, products) = (t, l, products + p);
+            iterations += 1;
+            if iterations % settings.check_every == 0 || products >= cap {
+                let ContactList { hot, cold, .. } = &mut self.contacts;
+                self.apgd.publish(hot, &mut self.vel, &self.mob);
+                let residual = natural_map_residual(&self.law, hot, cold, &self.vel).unwrap_or(f64::INFINITY);
+                if residual <= epsilon || products >= cap {
+                    break;
+                }
+            }
+        }
+        let ContactList { hot, cold, .. } = &mut self.contacts;
+        self.apgd.publish(hot, &mut self.vel, &self.mob);
+        let residual = natural_map_residual(&self.law, hot, cold, &self.vel).unwrap_or(f64::INFINITY);
+        self.apgd_stats = (iterations, products);
+        (products, residual <= epsilon, residual)
     }
 
     /// Sweeps alone on `criterion` (the fallback of [`Self::iterate_newton`]).

@@ -21,6 +21,8 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     pub(crate) fn prepare(&mut self, ctx: &mut StepContext<'_>) -> Result<(), NscdError> {
         let (theta, dt) = (self.config.theta, ctx.dt);
         let vmax = self.free_velocities(ctx.bodies, ctx.gravity, ctx.time, dt)?;
+        let g = ctx.gravity;
+        self.up = if g.length() > 0.0 { -g / g.length() } else { DVec3::ZERO };
         self.move_to_intermediate(ctx.bodies, dt);
         let range = max_range(ctx.materials, &self.law);
         let margin = self.config.margin + 2.0 * theta * dt * vmax + range;

@@ -5,7 +5,9 @@
 
 use granula_broadphase::BruteForce;
 use granula_core::{DVec3, Material, MaterialId, SphereBuilder, World};
-use granula_nscd::{Criterion, NewtonSettings, NscdConfig, NscdSolver, NscdState, SweepOrder};
+use granula_nscd::{
+    ApgdSettings, CoarseCorrection, Criterion, NewtonSettings, NscdConfig, NscdSolver, NscdState, SweepOrder,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -56,14 +58,32 @@ fn solver_with(sweep: SweepOrder, relaxation: f64) -> NscdSolver<BruteForce> {
     // tolerance (it is not applied under a fixed N_I): a tight one with a small cap, so
     // that every step does both sweeps and Newton steps.
     let newton = (relaxation == -2.0).then(NewtonSettings::default);
-    let (relaxation, momentum) = if newton.is_some() { (1.0, false) } else { config_relaxation(relaxation) };
-    let criterion = if newton.is_some() {
+    // Relaxation −3: ω = 1 with the aggregation correction (cubes of 2 diameters, every
+    // 3 sweeps), under the same tight natural-map criterion so that it runs.
+    let coarse = (relaxation == -3.0).then(|| CoarseCorrection { cell: 2.0, sweeps_between: 3, ..Default::default() });
+    // Relaxation −4: APGD instead of sweeps, under the same criterion.
+    let apgd = (relaxation == -4.0).then(ApgdSettings::default);
+    let (relaxation, momentum) = if newton.is_some() || coarse.is_some() || apgd.is_some() {
+        (1.0, false)
+    } else {
+        config_relaxation(relaxation)
+    };
+    let criterion = if newton.is_some() || coarse.is_some() || apgd.is_some() {
         Criterion::NaturalMap { epsilon: 1e-12, max_iterations: 80 }
     } else {
         Criterion::Fixed { iterations: 8 }
     };
-    let config =
-        NscdConfig { sweep, relaxation, momentum, newton, warm_start: true, criterion, seed: 3, ..Default::default() };
+    let config = NscdConfig {
+        sweep,
+        relaxation,
+        momentum,
+        newton,
+        coarse,
+        warm_start: true,
+        criterion,
+        seed: 3,
+        ..Default::default()
+    };
     NscdSolver::new(BruteForce, config).unwrap()
 }
 
@@ -138,6 +158,9 @@ fn every_sweep_order_and_relaxation_restarts_bit_identically() {
         (SweepOrder::Coloured, -1.0),
         (SweepOrder::Random, -2.0),
         (SweepOrder::Coloured, -2.0),
+        (SweepOrder::Random, -3.0),
+        (SweepOrder::Coloured, -3.0),
+        (SweepOrder::Random, -4.0),
     ] {
         assert!(restart_matches_with(order, omega, |_| {}), "{order:?}, relaxation {omega}");
     }

@@ -8,7 +8,7 @@ use common::column;
 
 use granula_broadphase::{BruteForce, LinkedCells};
 use granula_core::{Broadphase, DVec3, Dofs, Material, MaterialId, PlaneBuilder, SphereBuilder, World};
-use granula_nscd::{Criterion, NewtonSettings, NscdConfig, NscdSolver, SweepOrder};
+use granula_nscd::{ApgdSettings, CoarseCorrection, Criterion, NewtonSettings, NscdConfig, NscdSolver, SweepOrder};
 
 /// Newton from the first step on (no warm-start sweeps) with the plain generalized
 /// Jacobian (no regularization), so that the tests see Newton's own convergence.
@@ -214,6 +214,23 @@ fn coloured_sweeps_and_newton_give_the_same_bits_on_1_2_and_3_threads() {
                 sweep: SweepOrder::Coloured,
                 criterion: Criterion::NaturalMap { epsilon: 1e-6, max_iterations: 300 },
                 newton: Some(NewtonSettings::default()),
+                ..Default::default()
+            },
+        ),
+        (
+            "coloured + coarse",
+            NscdConfig {
+                sweep: SweepOrder::Coloured,
+                criterion: Criterion::NaturalMap { epsilon: 1e-8, max_iterations: 200 },
+                coarse: Some(CoarseCorrection { cell: 3.0, sweeps_between: 5, ..Default::default() }),
+                ..Default::default()
+            },
+        ),
+        (
+            "apgd",
+            NscdConfig {
+                criterion: Criterion::NaturalMap { epsilon: 1e-8, max_iterations: 200 },
+                apgd: Some(ApgdSettings::default()),
                 ..Default::default()
             },
         ),

@@ -20,8 +20,8 @@ use granula_laws::{
 };
 use granula_md::{MdConfig, MdSolver};
 use granula_nscd::{
-    CohesiveSignoriniCoulomb, Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdSolver, Restitution,
-    RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
+    CoarseCorrection, CohesiveSignoriniCoulomb, Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw,
+    NscdConfig, NscdSolver, Restitution, RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -240,6 +240,8 @@ fn nscd_config(s: &NscdSpec) -> NscdConfig {
         on_cap,
         relaxation: s.relaxation,
         momentum: s.momentum,
+        newton: s.newton.then(NewtonSettings::default),
+        coarse: s.coarse_cell.map(|cell| CoarseCorrection { cell, ..Default::default() }),
         ..Default::default()
     }
 }

@@ -307,6 +307,14 @@ pub struct NscdSpec {
     /// false.
     #[serde(default)]
     pub momentum: bool,
+    /// The nonsmooth Newton method (Alart-Curnier, GMRES, line search) with its default
+    /// settings instead of sweeps alone. Default false.
+    #[serde(default)]
+    pub newton: bool,
+    /// Edge (mean particle diameters, > 0) of the cells of the two-level aggregation
+    /// correction, which is on when set. Default: off.
+    #[serde(default)]
+    pub coarse_cell: Option<f64>,
 }
 
 fn default_relaxation() -> f64 {
