@@ -7,6 +7,13 @@ use thiserror::Error;
 /// fault and the offending value.
 #[derive(Debug, Error)]
 pub enum NscdError {
+    /// The world has periodic axes, which the contact dynamics solver does not handle
+    /// (no images in its detection): refused rather than run without the periodicity.
+    #[error("periodic boundaries are not supported by the contact dynamics solver (world periodic along {axes})")]
+    PeriodicWorld {
+        /// The periodic axes, e.g. "x, y".
+        axes: String,
+    },
     /// The θ of the θ-method (004 §2.3.3.1) is outside [0.5, 1].
     #[error("theta must be in [0.5, 1] (004 §2.3.3.1), got {value}")]
     ThetaOutOfRange {
