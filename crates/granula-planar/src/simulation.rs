@@ -142,21 +142,7 @@ impl SimulationBuilder {
                 expected: "finite",
             });
         }
-        let mut bodies = Bodies::default();
-        for b in self.bodies {
-            b.add_to(&mut bodies)?;
-        }
-        for w in &self.walls {
-            if !(w.point.is_finite() && (w.normal.length() - 1.0).abs() < 1e-9) {
-                return Err(PlanarError::BadParameter {
-                    name: "wall.normal",
-                    value: w.normal.length(),
-                    expected: "a unit normal and a finite point",
-                });
-            }
-        }
-        let max_r = bodies.circumradius.iter().cloned().fold(0.0, f64::max);
-        self.domain.check(max_r)?;
+        let bodies = checked_bodies(self.bodies, &self.walls, &self.domain)?;
         Ok(Simulation {
             bodies,
             walls: self.walls,
@@ -175,6 +161,28 @@ impl SimulationBuilder {
             scratch: OverlapScratch::default(),
         })
     }
+}
+
+/// The bodies of `builders` (errors name the body), after checking that every wall has a
+/// unit normal and a finite point and that the domain's periods hold the largest body:
+/// what the MD and the contact dynamics builders share.
+pub(crate) fn checked_bodies(builders: Vec<BodyBuilder>, walls: &[HalfPlane], domain: &Domain) -> Result<Bodies> {
+    let mut bodies = Bodies::default();
+    for b in builders {
+        b.add_to(&mut bodies)?;
+    }
+    for w in walls {
+        if !(w.point.is_finite() && (w.normal.length() - 1.0).abs() < 1e-9) {
+            return Err(PlanarError::BadParameter {
+                name: "wall.normal",
+                value: w.normal.length(),
+                expected: "a unit normal and a finite point",
+            });
+        }
+    }
+    let max_r = bodies.circumradius.iter().cloned().fold(0.0, f64::max);
+    domain.check(max_r)?;
+    Ok(bodies)
 }
 
 /// A planar MD simulation: bodies, walls, domain, law and the Gear state.

@@ -248,21 +248,7 @@ impl ContactDynamicsBuilder {
     /// domain against the largest body.
     pub fn build(self) -> Result<ContactDynamics> {
         self.config.check()?;
-        let mut bodies = Bodies::default();
-        for b in self.bodies {
-            b.add_to(&mut bodies)?;
-        }
-        for w in &self.walls {
-            if !(w.point.is_finite() && (w.normal.length() - 1.0).abs() < 1e-9) {
-                return Err(PlanarError::BadParameter {
-                    name: "wall.normal",
-                    value: w.normal.length(),
-                    expected: "a unit normal and a finite point",
-                });
-            }
-        }
-        let max_r = bodies.circumradius.iter().cloned().fold(0.0, f64::max);
-        self.domain.check(max_r)?;
+        let bodies = crate::simulation::checked_bodies(self.bodies, &self.walls, &self.domain)?;
         Ok(ContactDynamics {
             bodies,
             walls: self.walls,
