@@ -1,10 +1,11 @@
-//! The "dense" benchmark scenario, shared by the `md_step` bench and the `md_bench` example:
+//! The "dense" benchmark scenario, shared by the `md_step` bench, the `md_bench` and
+//! `nscd_bench` examples and granula-mpi's `dense_bench`:
 //! a settled packing of 1 mm spheres (ρ = 2500 kg/m³) read from `benches/data`, five flat
 //! walls (x = 0, x = L, y = 0, y = L, z = 0), gravity 9.81 m/s² along −z, and the material
 //! E = 1e7 Pa, ν = 0.3, e = 0.5, μ = 0.5 for spheres and walls.
 
 use flate2::read::GzDecoder;
-use granula::core::{DVec3, Material, MaterialId, SphereBuilder, World};
+use granula_core::{DVec3, Material, MaterialId, SphereBuilder, World};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
@@ -13,9 +14,13 @@ pub const DT: f64 = 5e-6;
 /// Verlet skin of the scenario (m).
 pub const SKIN: f64 = 1e-4;
 
-/// Path of the packing with `n` spheres.
+/// Path of the packing with `n` spheres: `benches/data` of the repository, found above the
+/// manifest folder of the crate that includes this module (the root package or a crate
+/// under `crates/`).
 pub fn packing_path(n: usize) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches").join("data").join(format!("dense_{n}.xyzr.gz"))
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let data = manifest.ancestors().map(|a| a.join("benches").join("data")).find(|d| d.is_dir());
+    data.unwrap_or_else(|| manifest.join("benches").join("data")).join(format!("dense_{n}.xyzr.gz"))
 }
 
 /// Builds the world of the packing with `n` spheres (1000, 8000 or 27000).

@@ -8,47 +8,25 @@
 //! Rank 0 prints ns per particle-step (wall time of the steps, set-up excluded). Speed is
 //! printed, never asserted.
 
-use flate2::read::GzDecoder;
-use granula_core::{DVec3, Material, MaterialId, SphereBuilder, World};
+#[path = "../../../benches/md_dense/mod.rs"]
+mod md_dense;
+
 use granula_mpi::{Communicator, DistributedConfig, DistributedRun, Mpi};
-use std::io::{BufRead, BufReader};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let comm = Mpi::init().ok_or("MPI could not be initialised")?;
     let args: Vec<String> = std::env::args().collect();
     let steps: u64 = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(200);
     let threads: usize = args.get(2).map(|s| s.parse()).transpose()?.unwrap_or(1);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/data/dense_27000.xyzr.gz");
-    let mut lines = BufReader::new(GzDecoder::new(std::fs::File::open(path)?)).lines();
-    let header = lines.next().ok_or("empty packing file")??;
-    let l: f64 = header
-        .trim_start_matches('#')
-        .split_whitespace()
-        .find_map(|f| f.strip_prefix("L="))
-        .ok_or("no box size L in the header")?
-        .parse()?;
-    let glass = Material {
-        name: "glass".into(),
-        density: 2500.0,
-        friction: 0.5,
-        restitution: 0.5,
-        young_modulus: 1e7,
-        poisson_ratio: 0.3,
-        ..Material::default()
-    };
-    let mut world = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(glass).build()?;
-    world.insert_open_box(DVec3::ZERO, l, l, MaterialId(0))?;
-    for line in lines {
-        let v: Vec<f64> = line?.split_whitespace().map(str::parse).collect::<Result<_, _>>()?;
-        world.insert(SphereBuilder::new(v[3], DVec3::new(v[0], v[1], v[2])).build()?)?;
-    }
-    world.accept_overlaps();
+    let world = md_dense::dense_world(27000)?;
     let n = world.bodies.len() - 5;
     let text = format!(
-        "[simulation]\ndt = 5e-6\nsteps = {steps}\n[solver]\nkind = \"md\"\nnormal = \"hertz\"\n\
+        "[simulation]\ndt = {dt}\nsteps = {steps}\n[solver]\nkind = \"md\"\nnormal = \"hertz\"\n\
          tangential = \"cundall_strack\"\nintegrator = \"verlet\"\nbroadphase = \"linked_cells\"\n\
-         skin = 1e-4\nthreads = {threads}\n[[materials]]\nname = \"glass\"\ndensity = 2500.0\n\
-         young_modulus = 1e7\npoisson_ratio = 0.3\nrestitution = 0.5\nfriction = 0.5\n"
+         skin = {skin}\nthreads = {threads}\n[[materials]]\nname = \"glass\"\ndensity = 2500.0\n\
+         young_modulus = 1e7\npoisson_ratio = 0.3\nrestitution = 0.5\nfriction = 0.5\n",
+        dt = md_dense::DT,
+        skin = md_dense::SKIN
     );
     let scene = granula_run::parse_scene("dense_27000", &text)?;
     let (rank, size) = (comm.rank(), comm.size());
