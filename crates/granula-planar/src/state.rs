@@ -12,7 +12,7 @@
 //! Not saved (from the scene): shapes, masses, inertias, external forces, the law, the
 //! domain, the walls, the thread settings.
 
-use crate::bodies::Motion;
+use crate::bodies::{Bodies, Motion};
 use crate::error::{PlanarError, Result};
 use crate::law::{ContactState, PairForce};
 use crate::simulation::{Contact, Simulation};
@@ -22,24 +22,26 @@ use glam::DVec2;
 /// First bytes of a saved state.
 const MAGIC: &[u8; 8] = b"GRPLAN01";
 
-struct Writer(Vec<u8>);
+/// Little-endian writer of a saved state.
+pub(crate) struct Writer(pub(crate) Vec<u8>);
 
 impl Writer {
-    fn f(&mut self, v: f64) {
+    pub(crate) fn f(&mut self, v: f64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
-    fn v(&mut self, v: DVec2) {
+    pub(crate) fn v(&mut self, v: DVec2) {
         self.f(v.x);
         self.f(v.y);
     }
-    fn u(&mut self, v: u64) {
+    pub(crate) fn u(&mut self, v: u64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// Reader of a saved state; every read names the field it was reading when the bytes end.
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) at: usize,
 }
 
 impl Reader<'_> {
@@ -52,13 +54,13 @@ impl Reader<'_> {
         out.copy_from_slice(chunk);
         Ok(out)
     }
-    fn f(&mut self, field: &'static str) -> Result<f64> {
+    pub(crate) fn f(&mut self, field: &'static str) -> Result<f64> {
         Ok(f64::from_le_bytes(self.take(field)?))
     }
-    fn v(&mut self, field: &'static str) -> Result<DVec2> {
+    pub(crate) fn v(&mut self, field: &'static str) -> Result<DVec2> {
         Ok(DVec2::new(self.f(field)?, self.f(field)?))
     }
-    fn u(&mut self, field: &'static str) -> Result<u64> {
+    pub(crate) fn u(&mut self, field: &'static str) -> Result<u64> {
         Ok(u64::from_le_bytes(self.take(field)?))
     }
 }
@@ -74,22 +76,7 @@ impl Simulation {
         w.f(self.config.dt);
         w.u(self.started as u64);
         for i in 0..b.len() {
-            w.v(b.position[i]);
-            w.f(b.angle[i]);
-            w.v(b.velocity[i]);
-            w.f(b.angular_velocity[i]);
-            w.v(b.force[i]);
-            w.f(b.torque[i]);
-            match b.motion[i] {
-                Motion::Dynamic => {
-                    w.u(0);
-                    w.v(DVec2::ZERO);
-                }
-                Motion::Prescribed { velocity } => {
-                    w.u(1);
-                    w.v(velocity);
-                }
-            }
+            write_kinematics(&mut w, b, i);
             for k in 0..4 {
                 w.v(b.gear_linear[i][k]);
                 w.f(b.gear_angular[i][k]);
@@ -143,22 +130,7 @@ impl Simulation {
             return Err(PlanarError::BadState { field: "started", problem: "inconsistent clock" });
         }
         for i in 0..n {
-            b.position[i] = r.v("position")?;
-            b.angle[i] = r.f("angle")?;
-            b.velocity[i] = r.v("velocity")?;
-            b.angular_velocity[i] = r.f("angular velocity")?;
-            b.force[i] = r.v("force")?;
-            b.torque[i] = r.f("torque")?;
-            let kind = r.u("motion")?;
-            let velocity = r.v("motion")?;
-            let dynamic = b.is_dynamic(i);
-            b.motion[i] = match (kind, dynamic) {
-                (0, true) => Motion::Dynamic,
-                (1, false) => Motion::Prescribed { velocity },
-                _ => {
-                    return Err(PlanarError::BadState { field: "motion", problem: "a body changed its kind of motion" })
-                }
-            };
+            read_kinematics(&mut r, &mut b, i)?;
             for k in 0..4 {
                 b.gear_linear[i][k] = r.v("gear")?;
                 b.gear_angular[i][k] = r.f("gear")?;
@@ -222,4 +194,44 @@ impl Simulation {
         self.contacts = contacts;
         Ok(())
     }
+}
+
+/// Writes body `i`'s position, angle, velocity, angular velocity, last force and torque and
+/// its motion (a prescribed velocity may have been changed since the scene was read).
+pub(crate) fn write_kinematics(w: &mut Writer, b: &Bodies, i: usize) {
+    w.v(b.position[i]);
+    w.f(b.angle[i]);
+    w.v(b.velocity[i]);
+    w.f(b.angular_velocity[i]);
+    w.v(b.force[i]);
+    w.f(b.torque[i]);
+    match b.motion[i] {
+        Motion::Dynamic => {
+            w.u(0);
+            w.v(DVec2::ZERO);
+        }
+        Motion::Prescribed { velocity } => {
+            w.u(1);
+            w.v(velocity);
+        }
+    }
+}
+
+/// Reads what [`write_kinematics`] wrote into body `i` of `b`; a body whose kind of motion
+/// differs from the scene's (dynamic against prescribed) is refused.
+pub(crate) fn read_kinematics(r: &mut Reader<'_>, b: &mut Bodies, i: usize) -> Result<()> {
+    b.position[i] = r.v("position")?;
+    b.angle[i] = r.f("angle")?;
+    b.velocity[i] = r.v("velocity")?;
+    b.angular_velocity[i] = r.f("angular velocity")?;
+    b.force[i] = r.v("force")?;
+    b.torque[i] = r.f("torque")?;
+    let kind = r.u("motion")?;
+    let velocity = r.v("motion")?;
+    b.motion[i] = match (kind, b.is_dynamic(i)) {
+        (0, true) => Motion::Dynamic,
+        (1, false) => Motion::Prescribed { velocity },
+        _ => return Err(PlanarError::BadState { field: "motion", problem: "a body changed its kind of motion" }),
+    };
+    Ok(())
 }

@@ -31,6 +31,7 @@
 
 pub mod geometry;
 pub mod local;
+mod state;
 
 use crate::bodies::{Bodies, BodyBuilder};
 use crate::domain::Domain;
