@@ -26,6 +26,15 @@ const MAGIC: &[u8; 8] = b"GRPLAN01";
 pub(crate) struct Writer(pub(crate) Vec<u8>);
 
 impl Writer {
+    /// A state's first fields: the tag `magic`, the body count and the clock.
+    pub(crate) fn header(magic: &[u8; 8], bodies: usize, time: f64, steps: u64, dt: f64) -> Writer {
+        let mut w = Writer(magic.to_vec());
+        w.u(bodies as u64);
+        w.f(time);
+        w.u(steps);
+        w.f(dt);
+        w
+    }
     pub(crate) fn f(&mut self, v: f64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
@@ -44,7 +53,37 @@ pub(crate) struct Reader<'a> {
     pub(crate) at: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// Reads what [`Writer::header`] wrote and returns the reader after it with the time,
+    /// the step count and Δt. Refused: another tag (`not_this`: what the bytes are not), a
+    /// body count other than `bodies`, a clock that is not finite or a Δt that is not > 0.
+    pub(crate) fn header(
+        bytes: &'a [u8],
+        magic: &[u8; 8],
+        not_this: &'static str,
+        bodies: usize,
+    ) -> Result<(Reader<'a>, f64, u64, f64)> {
+        if bytes.get(..8) != Some(magic.as_slice()) {
+            return Err(PlanarError::BadState { field: "header", problem: not_this });
+        }
+        let mut r = Reader { bytes, at: 8 };
+        if r.u("bodies")? as usize != bodies {
+            return Err(PlanarError::BadState { field: "bodies", problem: "the body count differs from the scene's" });
+        }
+        let (time, steps, dt) = (r.f("time")?, r.u("steps")?, r.f("dt")?);
+        if !(dt.is_finite() && dt > 0.0 && time.is_finite()) {
+            return Err(PlanarError::BadState { field: "dt", problem: "inconsistent clock" });
+        }
+        Ok((r, time, steps, dt))
+    }
+
+    /// `Err` when bytes are left after the state (another format, or two states glued).
+    pub(crate) fn finish(&self) -> Result<()> {
+        if self.at != self.bytes.len() {
+            return Err(PlanarError::BadState { field: "end", problem: "bytes left over after the state" });
+        }
+        Ok(())
+    }
     fn take(&mut self, field: &'static str) -> Result<[u8; 8]> {
         let end = self.at + 8;
         let chunk =
@@ -68,12 +107,8 @@ impl Reader<'_> {
 impl Simulation {
     /// The evolving state as bytes (see the module documentation).
     pub fn save_state(&self) -> Vec<u8> {
-        let mut w = Writer(MAGIC.to_vec());
         let b = &self.bodies;
-        w.u(b.len() as u64);
-        w.f(self.time);
-        w.u(self.steps);
-        w.f(self.config.dt);
+        let mut w = Writer::header(MAGIC, b.len(), self.time, self.steps, self.config.dt);
         w.u(self.started as u64);
         for i in 0..b.len() {
             write_kinematics(&mut w, b, i);
@@ -112,21 +147,12 @@ impl Simulation {
     /// bodies (built from the same scene). `Err` naming the field when the bytes are not
     /// such a state or the body count differs; the simulation is unchanged then.
     pub fn restore_state(&mut self, bytes: &[u8]) -> Result<()> {
-        if bytes.get(..8) != Some(MAGIC.as_slice()) {
-            return Err(PlanarError::BadState { field: "header", problem: "not a saved planar state" });
-        }
-        let mut r = Reader { bytes, at: 8 };
-        let n = r.u("bodies")? as usize;
-        if n != self.bodies.len() {
-            return Err(PlanarError::BadState { field: "bodies", problem: "the body count differs from the scene's" });
-        }
+        let n = self.bodies.len();
+        let (mut r, time, steps, dt) = Reader::header(bytes, MAGIC, "not a saved planar state", n)?;
         // Read everything into a copy first, so that a bad state leaves `self` unchanged.
         let mut b = self.bodies.clone();
-        let time = r.f("time")?;
-        let steps = r.u("steps")?;
-        let dt = r.f("dt")?;
         let started = r.u("started")? as usize;
-        if started > n || !(dt.is_finite() && dt > 0.0) {
+        if started > n {
             return Err(PlanarError::BadState { field: "started", problem: "inconsistent clock" });
         }
         for i in 0..n {
@@ -183,9 +209,7 @@ impl Simulation {
                 },
             });
         }
-        if r.at != bytes.len() {
-            return Err(PlanarError::BadState { field: "end", problem: "bytes left over after the state" });
-        }
+        r.finish()?;
         self.bodies = b;
         self.time = time;
         self.steps = steps;

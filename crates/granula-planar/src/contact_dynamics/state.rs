@@ -32,12 +32,8 @@ fn status_code(s: LocalStatus) -> u64 {
 impl ContactDynamics {
     /// The evolving state as bytes (see the module documentation).
     pub fn save_state(&self) -> Vec<u8> {
-        let mut w = Writer(MAGIC.to_vec());
         let b = &self.bodies;
-        w.u(b.len() as u64);
-        w.f(self.time);
-        w.u(self.steps);
-        w.f(self.config.dt);
+        let mut w = Writer::header(MAGIC, b.len(), self.time, self.steps, self.config.dt);
         for i in 0..b.len() {
             write_kinematics(&mut w, b, i);
         }
@@ -60,22 +56,10 @@ impl ContactDynamics {
     /// count differs, a body changed its kind of motion or a contact names a body or wall
     /// the scene does not have; the solver is unchanged then.
     pub fn restore_state(&mut self, bytes: &[u8]) -> Result<()> {
-        if bytes.get(..8) != Some(MAGIC.as_slice()) {
-            return Err(PlanarError::BadState { field: "header", problem: "not a saved contact dynamics state" });
-        }
-        let mut r = Reader { bytes, at: 8 };
-        let n = r.u("bodies")? as usize;
-        if n != self.bodies.len() {
-            return Err(PlanarError::BadState { field: "bodies", problem: "the body count differs from the scene's" });
-        }
+        let n = self.bodies.len();
+        let (mut r, time, steps, dt) = Reader::header(bytes, MAGIC, "not a saved contact dynamics state", n)?;
         // Everything is read into copies first, so that a bad state leaves `self` unchanged.
         let mut b = self.bodies.clone();
-        let time = r.f("time")?;
-        let steps = r.u("steps")?;
-        let dt = r.f("dt")?;
-        if !(dt.is_finite() && dt > 0.0 && time.is_finite()) {
-            return Err(PlanarError::BadState { field: "dt", problem: "inconsistent clock" });
-        }
         for i in 0..n {
             read_kinematics(&mut r, &mut b, i)?;
         }
@@ -125,9 +109,7 @@ impl ContactDynamics {
                 newton: f[5],
             });
         }
-        if r.at != bytes.len() {
-            return Err(PlanarError::BadState { field: "end", problem: "bytes left over after the state" });
-        }
+        r.finish()?;
         self.bodies = b;
         self.time = time;
         self.steps = steps;
