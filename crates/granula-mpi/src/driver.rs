@@ -18,7 +18,9 @@ use granula_io::Scene;
 use granula_run::{build_solver, DistributedMd, HistoryBytes, SimSolver};
 
 mod checkpoint;
-pub use checkpoint::DistributedCheckpoint;
+mod outputs;
+pub use checkpoint::{DistributedCheckpoint, DistributedCheckpointFile};
+pub use outputs::GatheredContacts;
 
 /// Owner mark of the bodies every rank holds (walls, fixed and kinematic bodies).
 const SHARED: u32 = u32::MAX;
@@ -79,6 +81,8 @@ pub struct DistributedRun<C: Communicator> {
     stats: DistributedStats,
     /// The report of this rank's last step.
     pub last_report: StepReport,
+    /// The contacts this rank owns of the last step, when they are published.
+    contact_outputs: outputs::ContactCapture,
 }
 
 impl<C: Communicator> DistributedRun<C> {
@@ -180,6 +184,7 @@ impl<C: Communicator> DistributedRun<C> {
             fresh: true,
             stats: DistributedStats::default(),
             last_report: StepReport::default(),
+            contact_outputs: Default::default(),
         };
         let shared = run.shared_from(&run.template);
         run.install(shared, owned, ghosts, Vec::new(), None, 2.0 * cutoff)?;
@@ -247,6 +252,7 @@ impl<C: Communicator> DistributedRun<C> {
         if let Some(r) = failed.iter().position(|&f| f != 0.0) {
             return Err(DistributedError::Core { rank, source: elsewhere(r) });
         }
+        self.capture_contacts()?;
         self.refresh_ghosts()?;
         if self.fresh {
             self.fresh = false;
