@@ -116,10 +116,6 @@ impl<C: Communicator> DistributedRun<C> {
         if !scene.loads.is_empty() {
             return Err(unsupported("time-dependent loads ([[loads]])".into()));
         }
-        // Ghosts across a periodic face would need the images: not built.
-        if template.periodic.is_periodic() {
-            return Err(unsupported("periodic boundaries ([simulation] periodic)".into()));
-        }
         let out = &scene.spec.output;
         for (present, what) in [
             (out.flow.is_some(), "the flow output and its sink ([output] flow)"),
@@ -139,18 +135,17 @@ impl<C: Communicator> DistributedRun<C> {
             return Err(unsupported(format!("body {name} is not a sphere (dynamic spheres only)")));
         }
         let mut solver = build_solver(&scene)?;
-        let (range, skin) = solver
-            .distributed()
-            .ok_or_else(|| unsupported(format!("solver {}", solver_name(&scene))))?
-            .reach(&template);
+        let md = solver.distributed().ok_or_else(|| unsupported(format!("solver {}", solver_name(&scene))))?;
+        // Partner order: a rank's per-body sums do not depend on its subset of the pairs.
+        md.set_partner_order(true);
+        let (range, skin) = md.reach(&template);
         let dynamic: Vec<usize> = (0..b.len()).filter(|&i| b.motion[i] == MotionKind::Dynamic).collect();
         let r_max = dynamic.iter().map(|&i| b.radius[i]).fold(0.0, f64::max);
         // A pair acts within r_i + r_j + range; a body may move half the skin before the next
         // redistribution, and so may its partner.
         let cutoff = 2.0 * r_max + range + skin;
-        let (lo, hi) = centre_box(dynamic.iter().map(|&i| b.position[i]));
-        let decomposition = Decomposition::grid(lo, hi, comm.size(), cutoff)?;
-        decomposition.check(lo, hi)?;
+        let centres = dynamic.iter().map(|&i| b.position[i]);
+        let decomposition = Decomposition::grid_over(centres, &template.periodic, comm.size(), cutoff)?;
         let rank = comm.rank();
         let mut owned = Vec::new();
         let mut ghosts = Vec::new();
@@ -189,6 +184,13 @@ impl<C: Communicator> DistributedRun<C> {
         let shared = run.shared_from(&run.template);
         run.install(shared, owned, ghosts, Vec::new(), None, 2.0 * cutoff)?;
         Ok(run)
+    }
+
+    /// Sums each body's pair loads in partner order (`true`, set by [`DistributedRun::new`]:
+    /// the same bits on any number of ranks) or by blocks of each rank's candidate list
+    /// (`false`: the last bits then depend on the rank count; for the test that shows it).
+    pub fn set_partner_order(&mut self, on: bool) {
+        self.distributed().set_partner_order(on);
     }
 
     /// This rank.
@@ -505,8 +507,7 @@ impl<C: Communicator> DistributedRun<C> {
         }
         all.sort_by_key(|p| p.0);
         let points: Vec<DVec3> = all.iter().map(|p| p.1).collect();
-        let (lo, hi) = centre_box(points.iter().copied());
-        if let Ok(d) = Decomposition::bisection(&points, lo, hi, size, self.cutoff) {
+        if let Ok(d) = Decomposition::bisection_over(&points, &self.template.periodic, size, self.cutoff) {
             self.decomposition = d;
             self.stats.rebalances += 1;
         }
@@ -582,6 +583,7 @@ impl<C: Communicator> DistributedRun<C> {
             .build()
             .map_err(core)?;
         world.materials = t.materials.clone();
+        world.periodic = t.periodic;
         let mut per_body = Vec::new();
         let mut handles = Vec::new();
         let width = entries
@@ -691,17 +693,6 @@ fn template_record(world: &World, i: usize) -> BodyRecord {
         force: DVec3::ZERO,
         torque: DVec3::ZERO,
         memory: Vec::new(),
-    }
-}
-
-/// The box of the centres (a point for no body).
-fn centre_box(points: impl Iterator<Item = DVec3>) -> (DVec3, DVec3) {
-    let (lo, hi) = points
-        .fold((DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)), |(lo, hi), x| (lo.min(x), hi.max(x)));
-    if lo.is_finite() {
-        (lo, hi)
-    } else {
-        (DVec3::ZERO, DVec3::ZERO)
     }
 }
 

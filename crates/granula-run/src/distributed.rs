@@ -4,7 +4,7 @@
 
 use crate::sim_solver::MdRun;
 use granula_core::{ContactKey, ContactLaw, CoreError, Integrator, IntegratorState, World};
-use granula_md::TransferredHistory;
+use granula_md::{LoadOrder, TransferredHistory};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -33,6 +33,10 @@ pub trait DistributedMd {
     fn restore_integrator(&mut self, state: &IntegratorState, world: &World) -> Result<(), CoreError>;
     /// The largest range of the law over `world`'s material pairs and the Verlet skin (m).
     fn reach(&self, world: &World) -> (f64, f64);
+    /// Sums each body's pair loads in partner order (`true`,
+    /// [`granula_md::LoadOrder::Partner`]: the same bits whatever subset of the pairs a
+    /// process holds) or by blocks of the candidate list (`false`, the one-process default).
+    fn set_partner_order(&mut self, on: bool);
 }
 
 /// A history whose bytes do not decode or encode.
@@ -92,5 +96,9 @@ where
             }
         }
         (range, self.solver.config().skin)
+    }
+
+    fn set_partner_order(&mut self, on: bool) {
+        self.solver.set_load_order(if on { LoadOrder::Partner } else { LoadOrder::Blocks });
     }
 }

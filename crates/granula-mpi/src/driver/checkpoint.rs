@@ -225,8 +225,9 @@ impl<C: Communicator> DistributedRun<C> {
             });
         }
         let positions: Vec<DVec3> = c.bodies.iter().map(|r| r.position).collect();
-        let (lo, hi) = super::centre_box(positions.iter().copied());
-        run.decomposition = Decomposition::grid(lo, hi, run.comm.size(), run.cutoff)?;
+        let periodic = run.template.periodic;
+        run.decomposition =
+            Decomposition::grid_over(positions.iter().copied(), &periodic, run.comm.size(), run.cutoff)?;
         let rank = run.comm.rank();
         let mut owned = Vec::new();
         let mut ghosts = Vec::new();
