@@ -16,15 +16,18 @@ fn one_rank_equals_the_plain_run_bit_for_bit() {
     // 4000 steps of the settling box: 41 redistributions re-seat the solver on a rebuilt
     // world (new handles, histories and integrator memory carried over); the state must be
     // the plain run's to the last bit, the plain run summing the pair loads in the partner
-    // order a distributed run uses.
+    // order a distributed run uses (scene key `load_order = "partner"`).
     let scene = settling_box("0.02");
     let mut d = DistributedRun::new(SingleProcess, scene.clone(), DistributedConfig::default()).unwrap();
+    // The plain run asks for the partner order through the scene key.
+    let text = scene.text.replace("kind = \"md\"", "kind = \"md\"\nload_order = \"partner\"");
+    assert_ne!(text, scene.text);
+    let scene = granula_run::parse_scene("settling_box_md.toml", &text).unwrap();
     d.run_to_end().unwrap();
     assert!(d.stats().redistributions > 20, "{:?}", d.stats());
     let state = d.gather_state().unwrap().unwrap();
     let out = std::env::temp_dir().join(format!("granula-mpi-plain-{}", std::process::id()));
     let mut run = Run::start_with(scene, &out, ExistingOutput::Overwrite).unwrap();
-    run.solver.distributed().expect("an MD solver").set_partner_order(true);
     while !run.is_done() {
         run.step().unwrap();
     }

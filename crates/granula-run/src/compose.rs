@@ -7,8 +7,8 @@ use crate::adapters::{AnyBroadphase, AnyIntegrator};
 use crate::sim_solver::{MdRun, SimSolver};
 use granula_core::ContactLaw;
 use granula_io::scene::spec::{
-    CriterionKind, DampingKind, GapKind, ImpactKind, MdSpec, NormalKind, NscdLawKind, NscdSpec, OnCapKind, SolverSpec,
-    SweepKind, TangentialDampingKind, TangentialKind, TensionKind,
+    CriterionKind, DampingKind, GapKind, ImpactKind, LoadOrderKind, MdSpec, NormalKind, NscdLawKind, NscdSpec,
+    OnCapKind, SolverSpec, SweepKind, TangentialDampingKind, TangentialKind, TensionKind,
 };
 use granula_io::scene::{Check, KeyPath};
 use granula_io::{IoError, Result, Scene};
@@ -18,7 +18,7 @@ use granula_laws::{
     RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance, ViscousFriction,
     VolumetricSpring,
 };
-use granula_md::{MdConfig, MdSolver};
+use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
     CoarseCorrection, CohesiveSignoriniCoulomb, Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw,
     NscdConfig, NscdSolver, Restitution, RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
@@ -142,7 +142,11 @@ where
 {
     let local_damping =
         if s.local_damping > 0.0 { Some(LocalDamping::new(s.local_damping).map_err(solver_err)?) } else { None };
-    let config = MdConfig { skin: s.skin, threads: s.threads, local_damping, ..Default::default() };
+    let load_order = match s.load_order {
+        LoadOrderKind::Blocks => LoadOrder::Blocks,
+        LoadOrderKind::Partner => LoadOrder::Partner,
+    };
+    let config = MdConfig { skin: s.skin, threads: s.threads, local_damping, load_order, ..Default::default() };
     let solver =
         MdSolver::new(law, AnyIntegrator::from_name(s.integrator), AnyBroadphase::from_name(s.broadphase), config)
             .map_err(solver_err)?;

@@ -108,6 +108,18 @@ pub enum IntegratorKind {
     Gear6,
 }
 
+/// `[solver] load_order` (MD): how each body sums the loads of its pairs.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadOrderKind {
+    /// By blocks of the candidate list (the fastest; the same bits on any thread count).
+    #[default]
+    Blocks,
+    /// In partner order: the same bits on any thread count and on any number of MPI ranks,
+    /// so a one-process run equals `mpirun -np N` of the same scene bit for bit.
+    Partner,
+}
+
 /// `[solver] broadphase` (MD and NSCD).
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]

@@ -224,6 +224,10 @@ pub struct MdSpec {
     /// Threads of the force computation (results are identical for any count); default:
     /// all cores.
     pub threads: Option<usize>,
+    /// Summation order of each body's pair loads: `"blocks"` (default) or `"partner"` (the
+    /// order of distributed runs, for a one-process run equal to them bit for bit).
+    #[serde(default)]
+    pub load_order: LoadOrderKind,
 }
 
 fn default_skin() -> f64 {
