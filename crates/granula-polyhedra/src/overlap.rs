@@ -106,7 +106,8 @@ struct Side {
 }
 
 /// The divergence-theorem sums of A ∩ B in b's frame (a mapped by x ↦ rot·x + shift),
-/// `None` when the bodies are apart (a proof by GJK on the vertex sets, or no volume).
+/// `None` when the bodies are apart (an empty slab along the centre line, a proof by GJK
+/// on the vertex sets, or no volume).
 ///
 /// Three culls keep the clipping to the triangles and planes near the overlap, all exact:
 /// - A ∩ B lies in the slab between A's lowest and B's highest point along the centre
