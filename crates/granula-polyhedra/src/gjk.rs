@@ -35,6 +35,23 @@ fn support(points: &[DVec3], dir: DVec3) -> DVec3 {
 /// `start` is the first search direction (from b toward a, e.g. the centre line); any
 /// non-zero vector works.
 pub fn separated(a: &[DVec3], b: &[DVec3], margin: f64, start: DVec3) -> bool {
+    relation(a, b, margin, start) == Relation::Separated
+}
+
+/// What the iteration proved about two convex point sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// Some direction separates the hulls by more than the margin.
+    Separated,
+    /// A tetrahedron of points of A − B encloses the origin: the hulls share a point
+    /// (to the round-off of that enclosure test).
+    Intersecting,
+    /// Neither proven: touching, within the margin, or out of iterations.
+    Undecided,
+}
+
+/// [`separated`] with the answer in full: apart, proven intersecting, or neither.
+pub fn relation(a: &[DVec3], b: &[DVec3], margin: f64, start: DVec3) -> Relation {
     separated_by(|d| support(a, d), |d| support(b, d), margin, start)
 }
 
@@ -43,7 +60,7 @@ pub fn separated(a: &[DVec3], b: &[DVec3], margin: f64, start: DVec3) -> bool {
 /// along the centre line (`shift`, from b's origin to a's).
 pub fn separated_mapped(a: &[DVec3], rot: DMat3, shift: DVec3, b: &[DVec3], margin: f64) -> bool {
     let back = rot.transpose();
-    separated_by(|d| rot * support(a, back * d) + shift, |d| support(b, d), margin, shift)
+    separated_by(|d| rot * support(a, back * d) + shift, |d| support(b, d), margin, shift) == Relation::Separated
 }
 
 /// The iteration over any two support functions (point of each set farthest along a
@@ -53,7 +70,7 @@ fn separated_by(
     support_b: impl Fn(DVec3) -> DVec3,
     margin: f64,
     start: DVec3,
-) -> bool {
+) -> Relation {
     let margin = margin.max(0.0);
     let mut simplex = [DVec3::ZERO; 4];
     let dir = if start.length_squared() > 0.0 { start } else { DVec3::X };
@@ -63,33 +80,33 @@ fn separated_by(
     simplex[0] = support_a(-dir) - support_b(dir);
     let dd = dir.length_squared();
     if dir.dot(simplex[0]) > margin * dd.sqrt() {
-        return true;
+        return Relation::Separated;
     }
     let mut n = 1;
     let mut v = simplex[0];
     for _ in 0..MAX_ITERATIONS {
         let vv = v.length_squared();
         if !(vv > 0.0) {
-            return false;
+            return Relation::Undecided;
         }
         let s = support_a(-v) - support_b(v);
         let vs = v.dot(s);
         if vs > margin * vv.sqrt() {
-            return true;
+            return Relation::Separated;
         }
         // No progress: v is (to round-off) the closest point of D, within the margin.
         if vv - vs <= 1e-12 * vv {
-            return false;
+            return Relation::Undecided;
         }
         simplex[n] = s;
         n += 1;
         v = closest(&mut simplex, &mut n);
         if n == 4 {
             // The origin is inside the tetrahedron: overlap.
-            return false;
+            return Relation::Intersecting;
         }
     }
-    false
+    Relation::Undecided
 }
 
 /// The point of the simplex `s[..n]` closest to the origin; the simplex is reduced to the

@@ -73,6 +73,7 @@ pub struct Polyhedron {
     equivalent_radius: f64,
     convex: bool,
     planes: Vec<(DVec3, f64)>,
+    face_planes: Vec<u32>,
     bvh: Bvh,
 }
 
@@ -121,10 +122,15 @@ impl Polyhedron {
             normals[f0].dot(vertices[opposite as usize] - vertices[e.vertices[0] as usize]) <= tol
         });
         let mut planes: Vec<(DVec3, f64)> = Vec::new();
+        let mut face_planes = Vec::with_capacity(faces.len());
         for (f, n) in faces.iter().zip(&normals) {
             let d = n.dot(vertices[f[0] as usize]);
-            if !planes.iter().any(|(m, e)| m.dot(*n) > COPLANAR_COS && (e - d).abs() <= tol) {
-                planes.push((*n, d));
+            match planes.iter().position(|(m, e)| m.dot(*n) > COPLANAR_COS && (e - d).abs() <= tol) {
+                Some(k) => face_planes.push(k as u32),
+                None => {
+                    face_planes.push(planes.len() as u32);
+                    planes.push((*n, d));
+                }
             }
         }
         let triangles: Vec<[DVec3; 3]> = faces.iter().map(tri).collect();
@@ -140,6 +146,7 @@ impl Polyhedron {
             equivalent_radius: (3.0 * m.volume / (4.0 * std::f64::consts::PI)).cbrt(),
             convex,
             planes,
+            face_planes,
             bvh,
         })
     }
@@ -227,6 +234,13 @@ impl Polyhedron {
     #[inline]
     pub fn planes(&self) -> &[(DVec3, f64)] {
         &self.planes
+    }
+
+    /// For each face, the index of its plane in [`Polyhedron::planes`] (coplanar faces
+    /// share one).
+    #[inline]
+    pub fn face_planes(&self) -> &[u32] {
+        &self.face_planes
     }
 
     /// The face hierarchy (body frame).
@@ -321,6 +335,11 @@ mod tests {
         let c = shapes::cube(1.0).unwrap();
         assert!(c.is_convex());
         assert_eq!(c.planes().len(), 6);
+        // Each face's plane holds its corners.
+        for (f, &k) in c.face_planes().iter().enumerate() {
+            let (n, d) = c.planes()[k as usize];
+            assert!(c.triangle(f as u32).iter().all(|x| (n.dot(*x) - d).abs() < 1e-15));
+        }
         assert_eq!(c.edges().iter().filter(|e| e.sharp).count(), 12);
         let l = shapes::l_block(1.0).unwrap();
         assert!(!l.is_convex());
