@@ -9,6 +9,7 @@ use crate::communicator::Communicator;
 use crate::decomposition::Decomposition;
 use crate::error::DistributedError;
 use crate::record::{decode, encode, BodyRecord, HistoryRecord, Migration};
+use crate::timings::{lap, traffic, DistributedTimings};
 use granula_core::body::{BodyState, MassSource, Motion, RigidBody};
 use granula_core::{
     BodyHandle, ContactKey, CoreError, DVec3, IntegratorState, MassProperties, MotionKind, StepReport, World,
@@ -16,6 +17,7 @@ use granula_core::{
 use granula_io::scene::spec::SolverSpec;
 use granula_io::Scene;
 use granula_run::{build_solver, DistributedMd, HistoryBytes, SimSolver};
+use std::time::Instant;
 
 mod checkpoint;
 pub use checkpoint::DistributedCheckpoint;
@@ -77,6 +79,7 @@ pub struct DistributedRun<C: Communicator> {
     /// The first step is still to come (taken with a double ghost layer, see `new`).
     fresh: bool,
     stats: DistributedStats,
+    timings: DistributedTimings,
     /// The report of this rank's last step.
     pub last_report: StepReport,
 }
@@ -179,6 +182,7 @@ impl<C: Communicator> DistributedRun<C> {
             config,
             fresh: true,
             stats: DistributedStats::default(),
+            timings: DistributedTimings::default(),
             last_report: StepReport::default(),
         };
         let shared = run.shared_from(&run.template);
@@ -211,6 +215,16 @@ impl<C: Communicator> DistributedRun<C> {
         self.stats
     }
 
+    /// This rank's time per phase and traffic so far.
+    pub fn timings(&self) -> DistributedTimings {
+        self.timings
+    }
+
+    /// Restarts this rank's timings (e.g. after a warm-up).
+    pub fn reset_timings(&mut self) {
+        self.timings = DistributedTimings::default();
+    }
+
     /// Number of bodies this rank owns.
     pub fn owned(&self) -> usize {
         self.owner.iter().filter(|&&o| o == self.comm.rank() as u32).count()
@@ -238,31 +252,43 @@ impl<C: Communicator> DistributedRun<C> {
     pub fn step(&mut self) -> Result<(), DistributedError> {
         let rank = self.comm.rank();
         let dt = self.scene.dt();
+        let mut clock = Instant::now();
         let result = self.solver.step(&mut self.world, dt);
-        let failed = self.comm.all_gather(if result.is_err() { 1.0 } else { 0.0 });
+        self.timings.compute += lap(&mut clock);
+        self.timings.steps += 1;
+        // One reduction per step: each rank's largest displacement since the last
+        // redistribution plus two steps of travel at the current speed (the margin of the
+        // step to come), or -1 if its step failed. Owned bodies only, which the ghost
+        // refresh does not touch.
+        let reach = match &result {
+            Err(_) => -1.0,
+            Ok(_) => {
+                let b = &self.world.bodies;
+                let me = rank as u32;
+                let mut reach: f64 = 0.0;
+                for i in (0..b.len()).filter(|&i| self.owner[i] == me) {
+                    let moved = (b.position[i] - self.reference[i]).length();
+                    reach = reach.max(moved + 2.0 * b.velocity[i].length() * dt);
+                }
+                reach
+            }
+        };
+        let reaches = self.comm.all_gather(reach);
+        self.timings.reductions += lap(&mut clock);
         match result {
             Err(source) => return Err(DistributedError::Core { rank, source }),
             Ok(report) => self.last_report = report,
         }
-        if let Some(r) = failed.iter().position(|&f| f != 0.0) {
+        if let Some(r) = reaches.iter().position(|&f| f < 0.0) {
             return Err(DistributedError::Core { rank, source: elsewhere(r) });
         }
         self.refresh_ghosts()?;
-        if self.fresh {
-            self.fresh = false;
-            return self.redistribute();
-        }
-        // The largest displacement since the last redistribution, plus two steps of travel
-        // at the current speed as the margin of the step to come.
-        let b = &self.world.bodies;
-        let me = rank as u32;
-        let mut reach: f64 = 0.0;
-        for i in (0..b.len()).filter(|&i| self.owner[i] == me) {
-            let moved = (b.position[i] - self.reference[i]).length();
-            reach = reach.max(moved + 2.0 * b.velocity[i].length() * dt);
-        }
-        if self.comm.max(reach) > 0.5 * self.skin {
+        let redistribute = std::mem::take(&mut self.fresh)
+            || reaches.iter().copied().fold(f64::NEG_INFINITY, f64::max) > 0.5 * self.skin;
+        if redistribute {
+            let mut clock = Instant::now();
             self.redistribute()?;
+            self.timings.redistribute += lap(&mut clock);
         }
         Ok(())
     }
@@ -349,6 +375,7 @@ impl<C: Communicator> DistributedRun<C> {
     /// ranks that hold ghosts of them; the ghosts are overwritten.
     fn refresh_ghosts(&mut self) -> Result<(), DistributedError> {
         let rank = self.comm.rank();
+        let mut clock = Instant::now();
         // The integrator's memory is copied out only when this rank has ghosts to send or
         // receive (the exchange itself is collective and always takes place).
         let busy = self.send.iter().chain(&self.recv).any(|l| !l.is_empty());
@@ -366,7 +393,12 @@ impl<C: Communicator> DistributedRun<C> {
                 }
             })
             .collect();
+        self.timings.refresh_pack += lap(&mut clock);
+        let (messages, bytes) = traffic(rank, outgoing.iter().map(|b| &b[..]).enumerate());
+        self.timings.refresh_messages += messages;
+        self.timings.refresh_bytes += bytes;
         let received = self.comm.exchange(outgoing);
+        self.timings.refresh_exchange += lap(&mut clock);
         let mut patched = state.clone();
         for (from, bytes) in received.iter().enumerate() {
             let records: Vec<BodyRecord> = decode(bytes, rank, from)?;
@@ -398,6 +430,7 @@ impl<C: Communicator> DistributedRun<C> {
             self.world = world;
             result.map_err(|source| DistributedError::Core { rank, source })?;
         }
+        self.timings.refresh_unpack += lap(&mut clock);
         Ok(())
     }
 
@@ -449,7 +482,11 @@ impl<C: Communicator> DistributedRun<C> {
                 }
             }
         }
-        let received = self.comm.exchange(out.iter().map(encode).collect());
+        let outgoing: Vec<Vec<u8>> = out.iter().map(encode).collect();
+        let (messages, bytes) = traffic(rank, outgoing.iter().map(|b| &b[..]).enumerate());
+        self.timings.redistribute_messages += messages;
+        self.timings.redistribute_bytes += bytes;
+        let received = self.comm.exchange(outgoing);
         let mut owned = Vec::new();
         let mut ghosts = Vec::new();
         let mut histories = Vec::new();

@@ -19,6 +19,7 @@ mod error;
 #[cfg(feature = "mpi")]
 mod mpi_backend;
 mod record;
+mod timings;
 
 pub use communicator::{Communicator, SingleProcess};
 pub use decomposition::{Decomposition, Subdomain};
@@ -27,3 +28,4 @@ pub use error::DistributedError;
 #[cfg(feature = "mpi")]
 pub use mpi_backend::Mpi;
 pub use record::{BodyRecord, HistoryRecord, Migration};
+pub use timings::DistributedTimings;
