@@ -377,30 +377,29 @@ impl<C: Communicator> DistributedRun<C> {
         let rank = self.comm.rank();
         let mut clock = Instant::now();
         // The integrator's memory is copied out only when this rank has ghosts to send or
-        // receive (the exchange itself is collective and always takes place).
+        // receive.
         let busy = self.send.iter().chain(&self.recv).any(|l| !l.is_empty());
         let state = if busy { self.distributed().integrator_state() } else { IntegratorState::default() };
         let memory = MemoryView::new(&state);
-        let outgoing: Vec<Vec<u8>> = self
-            .send
-            .iter()
-            .map(|list| {
+        // Messages go only to the ranks that hold ghosts of this rank's bodies and come only
+        // from the ranks this rank holds ghosts of, in rank order (`install` checked that
+        // both ends agree).
+        let outgoing: Vec<(usize, Vec<u8>)> = (self.send.iter().enumerate())
+            .filter(|(_, list)| !list.is_empty())
+            .map(|(to, list)| {
                 let records: Vec<BodyRecord> = list.iter().map(|&i| self.record(i as usize, Some(&memory))).collect();
-                if records.is_empty() {
-                    Vec::new()
-                } else {
-                    encode(&records)
-                }
+                (to, encode(&records))
             })
             .collect();
+        let sources: Vec<usize> = (0..self.recv.len()).filter(|&r| !self.recv[r].is_empty()).collect();
         self.timings.refresh_pack += lap(&mut clock);
-        let (messages, bytes) = traffic(rank, outgoing.iter().map(|b| &b[..]).enumerate());
+        let (messages, bytes) = traffic(rank, outgoing.iter().map(|(to, b)| (*to, &b[..])));
         self.timings.refresh_messages += messages;
         self.timings.refresh_bytes += bytes;
-        let received = self.comm.exchange(outgoing);
+        let received = self.comm.exchange_with_neighbours(outgoing, &sources);
         self.timings.refresh_exchange += lap(&mut clock);
         let mut patched = state.clone();
-        for (from, bytes) in received.iter().enumerate() {
+        for (&from, bytes) in sources.iter().zip(&received) {
             let records: Vec<BodyRecord> = decode(bytes, rank, from)?;
             if records.len() != self.recv[from].len() {
                 return Err(mismatch(
@@ -676,7 +675,39 @@ impl<C: Communicator> DistributedRun<C> {
             }
         }
         self.world = world;
-        Ok(())
+        self.check_neighbours()
+    }
+
+    /// Checks that each rank expects from every other as many ghosts as that rank sends it
+    /// (collective): the ghost refresh exchanges messages with the neighbours only, and a
+    /// message one end does not expect would hang or go astray.
+    fn check_neighbours(&self) -> Result<(), DistributedError> {
+        let rank = self.comm.rank();
+        let expected: Vec<Vec<u8>> = self.recv.iter().map(|l| (l.len() as u64).to_le_bytes().to_vec()).collect();
+        let asked = self.comm.exchange(expected);
+        let mut verdict = Ok(());
+        for (from, bytes) in asked.iter().enumerate() {
+            let count = <[u8; 8]>::try_from(&bytes[..]).ok().map(u64::from_le_bytes);
+            if count != Some(self.send[from].len() as u64) {
+                verdict = Err(mismatch(
+                    rank,
+                    from,
+                    format!(
+                        "rank {from} expects {count:?} ghosts from rank {rank}, which sends it {}",
+                        self.send[from].len()
+                    ),
+                ));
+                break;
+            }
+        }
+        // Every rank learns of a disagreement, so that none waits for a message that will
+        // not come.
+        let failed = self.comm.all_gather(if verdict.is_err() { 1.0 } else { 0.0 });
+        verdict?;
+        match failed.iter().position(|&f| f != 0.0) {
+            Some(r) => Err(mismatch(rank, r, format!("rank {r} found ghost lists that disagree with its neighbours'"))),
+            None => Ok(()),
+        }
     }
 
     /// The body of a record: shape, mass, material, locked freedoms and loads from the scene.
