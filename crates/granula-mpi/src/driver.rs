@@ -376,21 +376,33 @@ impl<C: Communicator> DistributedRun<C> {
     fn refresh_ghosts(&mut self) -> Result<(), DistributedError> {
         let rank = self.comm.rank();
         let mut clock = Instant::now();
-        // The integrator's memory is copied out only when this rank has ghosts to send or
-        // receive.
         let busy = self.send.iter().chain(&self.recv).any(|l| !l.is_empty());
-        let state = if busy { self.distributed().integrator_state() } else { IntegratorState::default() };
+        if !busy {
+            self.timings.refresh_pack += lap(&mut clock);
+            return Ok(());
+        }
+        // The integrator's memory of one body at a time when the integrator gives it
+        // (velocity Verlet): only the entries of the bodies sent and of the ghosts are
+        // copied. Otherwise (Gear) the whole memory is copied out, patched and restored.
+        let mut probe = Vec::new();
+        let direct = !self.world.bodies.is_empty()
+            && self.solver.distributed().expect("an MD solver").body_memory(&self.world, 0, &mut probe);
+        let state = if direct { IntegratorState::default() } else { self.distributed().integrator_state() };
         let memory = MemoryView::new(&state);
         // Messages go only to the ranks that hold ghosts of this rank's bodies and come only
         // from the ranks this rank holds ghosts of, in rank order (`install` checked that
         // both ends agree).
-        let outgoing: Vec<(usize, Vec<u8>)> = (self.send.iter().enumerate())
-            .filter(|(_, list)| !list.is_empty())
-            .map(|(to, list)| {
-                let records: Vec<BodyRecord> = list.iter().map(|&i| self.record(i as usize, Some(&memory))).collect();
-                (to, encode(&records))
-            })
-            .collect();
+        let mut outgoing: Vec<(usize, Vec<u8>)> = Vec::new();
+        for (to, list) in self.send.iter().enumerate().filter(|(_, list)| !list.is_empty()) {
+            let mut records: Vec<BodyRecord> = list.iter().map(|&i| self.record(i as usize, Some(&memory))).collect();
+            if direct {
+                let md = self.solver.distributed().expect("an MD solver");
+                for (r, &i) in records.iter_mut().zip(list) {
+                    md.body_memory(&self.world, i as usize, &mut r.memory);
+                }
+            }
+            outgoing.push((to, encode(&records)));
+        }
         let sources: Vec<usize> = (0..self.recv.len()).filter(|&r| !self.recv[r].is_empty()).collect();
         self.timings.refresh_pack += lap(&mut clock);
         let (messages, bytes) = traffic(rank, outgoing.iter().map(|(to, b)| (*to, &b[..])));
@@ -398,7 +410,7 @@ impl<C: Communicator> DistributedRun<C> {
         self.timings.refresh_bytes += bytes;
         let received = self.comm.exchange_with_neighbours(outgoing, &sources);
         self.timings.refresh_exchange += lap(&mut clock);
-        let mut patched = state.clone();
+        let mut patched = state;
         for (&from, bytes) in sources.iter().zip(&received) {
             let records: Vec<BodyRecord> = decode(bytes, rank, from)?;
             if records.len() != self.recv[from].len() {
@@ -420,10 +432,16 @@ impl<C: Communicator> DistributedRun<C> {
                 b.angular_velocity[i] = r.angular_velocity;
                 b.force[i] = r.force;
                 b.torque[i] = r.torque;
-                write_memory(&mut patched, b.handle[i], &r.memory);
+                if !direct {
+                    write_memory(&mut patched, b.handle[i], &r.memory);
+                } else if !self.solver.distributed().expect("an MD solver").set_body_memory(&self.world, i, &r.memory) {
+                    let reason =
+                        format!("integrator memory of body {} ({} values) does not fit", r.gid, r.memory.len());
+                    return Err(mismatch(rank, from, reason));
+                }
             }
         }
-        if patched.values_per_body() > 0 && self.recv.iter().any(|l| !l.is_empty()) {
+        if !direct && patched.values_per_body() > 0 && !sources.is_empty() {
             let world = std::mem::replace(&mut self.world, empty_world());
             let result = self.distributed().restore_integrator(&patched, &world);
             self.world = world;
@@ -659,6 +677,12 @@ impl<C: Communicator> DistributedRun<C> {
             if state.values_per_body() > 0 || !state.name.is_empty() {
                 solver.restore_integrator(&state, &world).map_err(core)?;
             }
+            // The pairs of two ghosts (or of a ghost and a wall) are left out: their forces
+            // land on ghosts only, which their owners overwrite after every step. Not
+            // before the first step (no memory yet): its priming pass needs every ghost's
+            // complete force (see `with_world`).
+            let passive: Vec<bool> = self.owner.iter().map(|&o| o != me && o != SHARED).collect();
+            solver.set_passive(&passive);
         }
         self.reference = world.bodies.position.clone();
         for list in self.send.iter_mut().chain(self.recv.iter_mut()) {
