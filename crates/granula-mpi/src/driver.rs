@@ -8,6 +8,7 @@
 use crate::communicator::Communicator;
 use crate::decomposition::Decomposition;
 use crate::error::DistributedError;
+use crate::ghost_message::{self, GhostState};
 use crate::record::{decode, encode, BodyRecord, HistoryRecord, Migration};
 use crate::timings::{lap, traffic, DistributedTimings};
 use granula_core::body::{BodyState, MassSource, Motion, RigidBody};
@@ -391,17 +392,27 @@ impl<C: Communicator> DistributedRun<C> {
         let memory = MemoryView::new(&state);
         // Messages go only to the ranks that hold ghosts of this rank's bodies and come only
         // from the ranks this rank holds ghosts of, in rank order (`install` checked that
-        // both ends agree).
+        // both ends agree). Flat records, no allocation per body.
+        let mut values: Vec<f64> = Vec::new();
         let mut outgoing: Vec<(usize, Vec<u8>)> = Vec::new();
-        for (to, list) in self.send.iter().enumerate().filter(|(_, list)| !list.is_empty()) {
-            let mut records: Vec<BodyRecord> = list.iter().map(|&i| self.record(i as usize, Some(&memory))).collect();
-            if direct {
-                let md = self.solver.distributed().expect("an MD solver");
-                for (r, &i) in records.iter_mut().zip(list) {
-                    md.body_memory(&self.world, i as usize, &mut r.memory);
+        {
+            let mut md = if direct { self.solver.distributed() } else { None };
+            let b = &self.world.bodies;
+            for (to, list) in self.send.iter().enumerate().filter(|(_, list)| !list.is_empty()) {
+                let mut bytes = Vec::with_capacity(list.len() * ghost_message::record_bytes(probe.len()));
+                for &i in list {
+                    let i = i as usize;
+                    values.clear();
+                    match md.as_deref_mut() {
+                        Some(md) => {
+                            md.body_memory(&self.world, i, &mut values);
+                        }
+                        None => values.extend_from_slice(memory.of(b.handle[i])),
+                    }
+                    ghost_message::push(&mut bytes, self.gid[i], &ghost_state(b, i), &values);
                 }
+                outgoing.push((to, bytes));
             }
-            outgoing.push((to, encode(&records)));
         }
         let sources: Vec<usize> = (0..self.recv.len()).filter(|&r| !self.recv[r].is_empty()).collect();
         self.timings.refresh_pack += lap(&mut clock);
@@ -412,33 +423,32 @@ impl<C: Communicator> DistributedRun<C> {
         self.timings.refresh_exchange += lap(&mut clock);
         let mut patched = state;
         for (&from, bytes) in sources.iter().zip(&received) {
-            let records: Vec<BodyRecord> = decode(bytes, rank, from)?;
-            if records.len() != self.recv[from].len() {
-                return Err(mismatch(
-                    rank,
-                    from,
-                    format!("{} ghosts, {} expected", records.len(), self.recv[from].len()),
-                ));
-            }
-            for (r, &i) in records.iter().zip(&self.recv[from]) {
+            let mut reader = ghost_message::Reader::new(bytes, rank, from);
+            let expected = self.recv[from].len();
+            for (k, &i) in self.recv[from].iter().enumerate() {
                 let i = i as usize;
-                if r.gid != self.gid[i] {
-                    return Err(mismatch(rank, from, format!("body {} in place of {}", r.gid, self.gid[i])));
+                let Some((gid, s)) = reader.next(&mut values)? else {
+                    return Err(mismatch(rank, from, format!("{k} ghosts, {expected} expected")));
+                };
+                if gid != self.gid[i] {
+                    return Err(mismatch(rank, from, format!("body {gid} in place of {}", self.gid[i])));
                 }
                 let b = &mut self.world.bodies;
-                b.position[i] = r.position;
-                b.orientation[i] = r.orientation;
-                b.velocity[i] = r.velocity;
-                b.angular_velocity[i] = r.angular_velocity;
-                b.force[i] = r.force;
-                b.torque[i] = r.torque;
+                b.position[i] = s.position;
+                b.orientation[i] = s.orientation;
+                b.velocity[i] = s.velocity;
+                b.angular_velocity[i] = s.angular_velocity;
+                b.force[i] = s.force;
+                b.torque[i] = s.torque;
                 if !direct {
-                    write_memory(&mut patched, b.handle[i], &r.memory);
-                } else if !self.solver.distributed().expect("an MD solver").set_body_memory(&self.world, i, &r.memory) {
-                    let reason =
-                        format!("integrator memory of body {} ({} values) does not fit", r.gid, r.memory.len());
+                    write_memory(&mut patched, b.handle[i], &values);
+                } else if !self.solver.distributed().expect("an MD solver").set_body_memory(&self.world, i, &values) {
+                    let reason = format!("integrator memory of body {gid} ({} values) does not fit", values.len());
                     return Err(mismatch(rank, from, reason));
                 }
+            }
+            if reader.next(&mut values)?.is_some() {
+                return Err(mismatch(rank, from, format!("more ghosts than the {expected} expected")));
             }
         }
         if !direct && patched.values_per_body() > 0 && !sources.is_empty() {
@@ -777,6 +787,18 @@ fn template_record(world: &World, i: usize) -> BodyRecord {
         force: DVec3::ZERO,
         torque: DVec3::ZERO,
         memory: Vec::new(),
+    }
+}
+
+/// The state of body `i` of `b` as the ghost refresh sends it.
+fn ghost_state(b: &granula_core::BodySet, i: usize) -> GhostState {
+    GhostState {
+        position: b.position[i],
+        orientation: b.orientation[i],
+        velocity: b.velocity[i],
+        angular_velocity: b.angular_velocity[i],
+        force: b.force[i],
+        torque: b.torque[i],
     }
 }
 

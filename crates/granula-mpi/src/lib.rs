@@ -16,6 +16,7 @@ mod communicator;
 mod decomposition;
 mod driver;
 mod error;
+mod ghost_message;
 #[cfg(feature = "mpi")]
 mod mpi_backend;
 mod record;
