@@ -13,7 +13,8 @@
 //! measures energies only where they are read (`EnergyReads::WhenRead`: the runaway-energy
 //! guard's one-step check on its interval steps); `MD_BENCH_ENERGY=every` runs that check
 //! after every step, the world's default; `MD_BENCH_MIN_PAIRS=K` sets
-//! `MdConfig::parallel_min_pairs`. Besides wall time it prints the process CPU time per particle-step, which
+//! `MdConfig::parallel_min_pairs`; `MD_BENCH_ORDER=partner` sums each body's pair loads in
+//! partner order (`LoadOrder::Partner`, the distributed run's). Besides wall time it prints the process CPU time per particle-step, which
 //! is the figure to trust on a loaded machine.
 //!
 //! **Generated packings.** An N other than 1000, 8000 or 27000 (for example 1000000) builds a
@@ -67,6 +68,9 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
     // stays on the calling thread), to measure where a second thread starts to pay.
     if let Some(k) = std::env::var("MD_BENCH_MIN_PAIRS").ok().and_then(|v| v.parse().ok()) {
         config.parallel_min_pairs = k;
+    }
+    if std::env::var("MD_BENCH_ORDER").as_deref() == Ok("partner") {
+        config.load_order = granula::md::LoadOrder::Partner;
     }
     // `MD_BENCH_LAW=damped` adds the tangential dashpot of LIGGGHTS' hertz/history model.
     let law = match std::env::var("MD_BENCH_LAW").as_deref() {

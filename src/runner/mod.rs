@@ -70,6 +70,10 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             planar::resume(&checkpoint, out.as_deref(), quiet, console)
         }
         Some(Command::Resume { checkpoint, out, quiet }) => {
+            #[cfg(feature = "mpi")]
+            if let Some(code) = distributed::resume_if_distributed(&checkpoint, out.as_deref(), quiet, console)? {
+                return Ok(code);
+            }
             let run = Run::resume(&checkpoint, out.as_deref())?;
             drive(run, quiet, console)
         }

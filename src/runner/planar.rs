@@ -1,9 +1,8 @@
 //! `granula run`, `granula resume` and `granula check` of a planar scene (`dimension = 2`,
 //! the 2D mode of seed 002, MD or contact dynamics): progress as a line every tenth of the
 //! run; contact dynamics steps that stopped at the sweep cap are announced once and
-//! summarised at the end, as in 3D runs. MD runs write a checkpoint at the end and when
-//! interrupted (SIGINT, SIGTERM, SIGHUP), which `granula resume` continues; contact
-//! dynamics runs have no state save yet and stop without one.
+//! summarised at the end, as in 3D runs. Runs of both solvers write a checkpoint at the end
+//! and when interrupted (SIGINT, SIGTERM, SIGHUP), which `granula resume` continues.
 
 use super::console::{say, Console};
 use granula_io::IoError;
@@ -32,7 +31,7 @@ pub fn resume(checkpoint: &Path, out: Option<&Path>, quiet: bool, console: &mut 
     drive(run, quiet, console)
 }
 
-/// Steps `run` to its end or to a signal, then checkpoints it (MD) and reports.
+/// Steps `run` to its end or to a signal, then checkpoints it and reports.
 fn drive(mut run: PlanarRun, quiet: bool, console: &mut Console) -> Result<i32, IoError> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
@@ -56,12 +55,8 @@ fn drive(mut run: PlanarRun, quiet: bool, console: &mut Console) -> Result<i32, 
         if stop.load(Ordering::SeqCst) {
             let n = run.scene.solver.steps();
             say!(console, "interrupted at step {n} (t = {:.6} s)", run.scene.solver.time());
-            if md {
-                let ckpt = run.checkpoint()?;
-                say!(console, "checkpoint written: continue with `granula resume {}`", ckpt.display());
-            } else {
-                say!(console, "no checkpoint: planar contact dynamics runs have no state save yet");
-            }
+            let ckpt = run.checkpoint()?;
+            say!(console, "checkpoint written: continue with `granula resume {}`", ckpt.display());
             return Ok(super::INTERRUPTED);
         }
         if run.step()? {
@@ -84,10 +79,8 @@ fn drive(mut run: PlanarRun, quiet: bool, console: &mut Console) -> Result<i32, 
         say!(console, "{line}");
     }
     say!(console, "done: {} steps, t = {} s", run.scene.solver.steps(), run.scene.solver.time());
-    if md {
-        let ckpt = run.checkpoint()?;
-        say!(console, "final checkpoint {}", ckpt.display());
-    }
+    let ckpt = run.checkpoint()?;
+    say!(console, "final checkpoint {}", ckpt.display());
     Ok(0)
 }
 

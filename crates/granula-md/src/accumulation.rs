@@ -17,8 +17,15 @@
 //!
 //! Either way every floating-point sum has an order fixed by the pair list, so 1 and n
 //! threads give bit-identical forces.
+//!
+//! Under [`LoadOrder::Partner`] the gather is always used, over a copy of the incidence
+//! lists with each body's entries sorted by the partner's dense index: each body's sum then
+//! has an order fixed by its partners alone, whatever the blocks, the length or the order
+//! of the candidate list (a pair without load adds exact zeros, which change no sum: the
+//! running sum starts at +0 and never becomes −0, and x + 0 = x for every other x).
 
-use crate::pairs::{Candidate, PairList};
+use crate::config::LoadOrder;
+use crate::pairs::PairList;
 use granula_core::{parallel, ContactKey, ContactRecord, DVec3};
 use rayon::prelude::*;
 
@@ -149,6 +156,11 @@ pub(crate) struct Accumulation {
     overflow: Vec<Vec<(u32, DVec3, DVec3)>>,
     /// The per-pair buffer of the gather.
     loads: Vec<PairLoad>,
+    /// The summation order the layout was made for.
+    order: LoadOrder,
+    /// Under [`LoadOrder::Partner`]: the list's CSR incidence (offsets of the list's) with
+    /// each body's entries sorted by partner; empty otherwise.
+    partner_incidence: Vec<u32>,
 }
 
 impl Accumulation {
@@ -160,8 +172,13 @@ impl Accumulation {
     /// windows have the same length, the 98th percentile of the offsets of the blocks'
     /// dynamic bodies from their window's start, so that a few far-numbered neighbours go
     /// to the overflow lists instead of stretching every window.
-    pub fn rebuild(&mut self, candidates: &[Candidate], bodies: usize, dynamic: impl Fn(usize) -> bool) {
+    ///
+    /// Under [`LoadOrder::Partner`] the gather is chosen, with the incidence of `pairs`
+    /// sorted by partner.
+    pub fn rebuild(&mut self, pairs: &PairList, bodies: usize, dynamic: impl Fn(usize) -> bool, order: LoadOrder) {
+        let candidates = &pairs.candidates;
         let n = candidates.len();
+        self.order = order;
         // About 16 blocks for a small list (parallel work for a few threads), at most 4096
         // pairs (windows of a few thousand bodies, which stay in cache) for a large one.
         self.block = n.div_ceil(16).clamp(256, 4096);
@@ -198,7 +215,11 @@ impl Accumulation {
             let k = k.min(self.offsets.len() - 1);
             *self.offsets.select_nth_unstable(k).1 + 1
         };
-        self.windows = blocks * self.stride <= WINDOW_BUDGET * bodies + 4096;
+        self.windows = order == LoadOrder::Blocks && blocks * self.stride <= WINDOW_BUDGET * bodies + 4096;
+        self.partner_incidence.clear();
+        if order == LoadOrder::Partner {
+            self.sort_by_partner(pairs);
+        }
         // Cleared here too, not only by the sinks of each step: with no pair at all there is
         // no sink, and the merge must not see the last list's loads.
         self.overflow.resize_with(blocks, Vec::new);
@@ -213,6 +234,46 @@ impl Accumulation {
         } else {
             self.loads.resize(n, PairLoad::default());
         }
+    }
+
+    /// Copies the incidence of `pairs` with each body's entries sorted by the partner's
+    /// dense index (ties, only possible for a list holding a pair twice, by pair index).
+    /// The list's own order is already that one when it comes sorted from the
+    /// broadphase; sorting makes the gather's order independent of it. Allocation-free
+    /// once warm.
+    fn sort_by_partner(&mut self, pairs: &PairList) {
+        self.partner_incidence.extend_from_slice(&pairs.incidence);
+        let candidates = &pairs.candidates;
+        let partner = |e: u32| {
+            let c = &candidates[(e >> 1) as usize];
+            (if e & 1 == 0 { c.body2 } else { c.body1 }, e)
+        };
+        for w in pairs.offsets.windows(2) {
+            let entries = &mut self.partner_incidence[w[0] as usize..w[1] as usize];
+            // Checked before sorting: the broadphase's sorted list needs no sort.
+            if !entries.is_sorted_by_key(|&e| partner(e)) {
+                entries.sort_unstable_by_key(|&e| partner(e));
+            }
+        }
+    }
+
+    /// The incidence entries of body `i` in the order of the gather.
+    #[inline]
+    fn incident<'a>(&'a self, pairs: &'a PairList, i: usize) -> &'a [u32] {
+        if self.order == LoadOrder::Partner {
+            // A list never indexed (no pair) has no offsets: no entries.
+            match pairs.offsets.get(i..i + 2) {
+                Some(w) => &self.partner_incidence[w[0] as usize..w[1] as usize],
+                None => &[],
+            }
+        } else {
+            pairs.incident(i)
+        }
+    }
+
+    /// The summation order of the layout.
+    pub fn order(&self) -> LoadOrder {
+        self.order
     }
 
     /// Pairs per block.
@@ -295,12 +356,13 @@ impl Accumulation {
     }
 
     /// Gather strategy: the loads of every body into `force` and `torque` (overwritten),
-    /// summing its incident pairs in CSR order. Parallel over bodies.
+    /// summing its incident pairs in CSR order (list order, or partner order under
+    /// [`LoadOrder::Partner`]). Parallel over bodies.
     pub fn gather(&self, pairs: &PairList, force: &mut [DVec3], torque: &mut [DVec3]) {
         let loads = &self.loads;
         let body = |i: usize, f: &mut DVec3, t: &mut DVec3| {
             let (mut fs, mut ts) = (DVec3::ZERO, DVec3::ZERO);
-            for &e in pairs.incident(i) {
+            for &e in self.incident(pairs, i) {
                 let l = &loads[(e >> 1) as usize];
                 if e & 1 == 0 {
                     fs -= l.force;
@@ -329,7 +391,7 @@ impl Accumulation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pairs::PairKind;
+    use crate::pairs::{Candidate, PairKind};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -374,17 +436,25 @@ mod tests {
 
     fn loads(count: usize, seed: u64) -> Vec<PairLoad> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut v =
-            || DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        // Products of two uniform numbers: full 53-bit mantissas (the uniform numbers alone
+        // lie on a fixed-point grid, whose short sums are exact in any order).
+        let mut x = || rng.random_range(-1.0..1.0) * rng.random_range(0.5..2.0);
+        let mut v = || DVec3::new(x(), x(), x());
         (0..count).map(|_| PairLoad { force: v(), torque1: v(), torque2: v() }).collect()
     }
 
     /// The summed loads through `Accumulation` on a pool of `threads` threads.
-    fn accumulate(list: &PairList, n: usize, loads: &[PairLoad], threads: usize) -> (Vec<DVec3>, Vec<DVec3>, bool) {
+    fn accumulate(
+        list: &PairList,
+        n: usize,
+        loads: &[PairLoad],
+        threads: usize,
+        order: LoadOrder,
+    ) -> (Vec<DVec3>, Vec<DVec3>, bool) {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
             let mut acc = Accumulation::default();
-            acc.rebuild(&list.candidates, n, |i| i >= 2);
+            acc.rebuild(list, n, |i| i >= 2, order);
             let block = acc.block();
             let (mut force, mut torque) = (vec![DVec3::ONE; n], vec![DVec3::ONE; n]);
             let add = |k: usize, sink: &mut dyn FnMut(usize, usize, usize, PairLoad)| {
@@ -418,18 +488,24 @@ mod tests {
     }
 
     fn check(n: usize, pairs: usize, reach: usize, expect_windows: bool) {
+        check_in(n, pairs, reach, expect_windows, LoadOrder::Blocks);
+        // Partner order: always the gather.
+        check_in(n, pairs, reach, false, LoadOrder::Partner);
+    }
+
+    fn check_in(n: usize, pairs: usize, reach: usize, expect_windows: bool, order: LoadOrder) {
         let list = pair_list(n, pairs, reach, 7);
         let l = loads(list.candidates.len(), 11);
-        let (f1, t1, windows) = accumulate(&list, n, &l, 1);
+        let (f1, t1, windows) = accumulate(&list, n, &l, 1, order);
         assert_eq!(windows, expect_windows, "strategy for n = {n}, reach = {reach}");
-        let (f2, t2, _) = accumulate(&list, n, &l, 2);
+        let (f2, t2, _) = accumulate(&list, n, &l, 2, order);
         // Bit-identical on 1 and 2 threads: every sum has an order fixed by the list.
         assert_eq!(f1, f2);
         assert_eq!(t1, t2);
         let (fr, tr) = direct(&list, n, &l);
         for i in 0..n {
             // Same terms summed in another grouping: each body has a few dozen terms of
-            // size ≤ √3, so the difference is a few ulps of 1e1.
+            // size ≤ 2√3, so the difference is a few ulps of 1e1.
             assert!((f1[i] - fr[i]).length() < 1e-13, "force of body {i}");
             assert!((t1[i] - tr[i]).length() < 1e-13, "torque of body {i}");
         }
@@ -453,7 +529,7 @@ mod tests {
         let list = pair_list(50, 100, 10, 3);
         let l = loads(list.candidates.len(), 5);
         let mut acc = Accumulation::default();
-        acc.rebuild(&list.candidates, 50, |i| i >= 2);
+        acc.rebuild(&list, 50, |i| i >= 2, LoadOrder::Blocks);
         let block = acc.block();
         acc.window_sinks().enumerate().for_each(|(k, mut s)| {
             for (p, (c, l)) in list.candidates.iter().zip(&l).enumerate().skip(k * block).take(block) {
@@ -461,7 +537,7 @@ mod tests {
             }
         });
         // Every pair leaves range: the next list is empty and nothing is added any more.
-        acc.rebuild(&[], 50, |i| i >= 2);
+        acc.rebuild(&PairList::default(), 50, |i| i >= 2, LoadOrder::Blocks);
         let (mut force, mut torque) = (vec![DVec3::ONE; 50], vec![DVec3::ONE; 50]);
         acc.merge(&mut force, &mut torque);
         assert!(force.iter().chain(&torque).all(|v| *v == DVec3::ZERO));
@@ -471,8 +547,59 @@ mod tests {
     fn small_and_empty_lists() {
         check(50, 100, 10, true);
         let list = PairList::default();
-        let (f, t, _) = accumulate(&list, 3, &[], 2);
+        let (f, t, _) = accumulate(&list, 3, &[], 2, LoadOrder::Partner);
         // No pair: every load is zero (the initial values are overwritten).
         assert!(f.iter().chain(&t).all(|v| *v == DVec3::ZERO));
+    }
+
+    /// `list` with its candidates in another order, cut into other blocks by extra pairs
+    /// without load (`extra` zero-load pairs between random bodies), and each body's
+    /// partners listed in reverse, and the loads to match: the same loads on the same pairs.
+    fn shuffled(list: &PairList, n: usize, loads: &[PairLoad], seed: u64) -> (PairList, Vec<PairLoad>) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut entries: Vec<(Candidate, PairLoad)> =
+            list.candidates.iter().copied().zip(loads.iter().copied()).collect();
+        for _ in 0..list.candidates.len() / 3 {
+            let i = rng.random_range(2..n as u32 - 1);
+            let j = rng.random_range(i + 1..n as u32);
+            if !list.candidates.iter().any(|c| (c.body1, c.body2) == (i, j)) {
+                let c = Candidate { body1: i, body2: j, ..list.candidates[0] };
+                entries.push((c, PairLoad::default()));
+            }
+        }
+        // Descending: every body meets its partners in the reverse of the sorted order.
+        entries.sort_by_key(|(c, _)| std::cmp::Reverse((c.body1, c.body2)));
+        entries.dedup_by_key(|(c, _)| (c.body1, c.body2));
+        let mut other = PairList::default();
+        other.candidates = entries.iter().map(|e| e.0).collect();
+        other.index(n);
+        (other, entries.into_iter().map(|e| e.1).collect())
+    }
+
+    #[test]
+    fn partner_order_does_not_depend_on_the_list() {
+        // The same loads on the same pairs, summed from a list in another order, with a
+        // third more candidates that carry no load (other blocks, other windows): the
+        // partner order gives every body the same bits, the block order does not.
+        let n = 3000;
+        let list = pair_list(n, 9000, 40, 17);
+        let l = loads(list.candidates.len(), 19);
+        let (other, other_loads) = shuffled(&list, n, &l, 23);
+        let (f1, t1, _) = accumulate(&list, n, &l, 1, LoadOrder::Partner);
+        let (f2, t2, _) = accumulate(&other, n, &other_loads, 2, LoadOrder::Partner);
+        assert_eq!(f1, f2);
+        assert_eq!(t1, t2);
+        let (b1, _, _) = accumulate(&list, n, &l, 1, LoadOrder::Blocks);
+        let (b2, _, _) = accumulate(&other, n, &other_loads, 1, LoadOrder::Blocks);
+        // So that the equality above is known to depend on the order: with three terms or
+        // more per body in random order, some body's sum differs in its last bits (the
+        // loads are random numbers of unit size, so a regrouping changes ~ half the sums).
+        let differing = b1.iter().zip(&b2).filter(|(a, b)| a != b).count();
+        assert!(differing > n / 10, "only {differing} of {n} bodies changed under the block order");
+        // And the partner sums are the plain sums to rounding (as in `check`).
+        let (fr, _) = direct(&list, n, &l);
+        for i in 0..n {
+            assert!((f1[i] - fr[i]).length() < 1e-13, "force of body {i}");
+        }
     }
 }

@@ -32,11 +32,43 @@ pub struct MdConfig {
     ///
     /// [`StepWarning::TimeStepTooLarge`]: granula_core::StepWarning::TimeStepTooLarge
     pub max_time_step: Option<f64>,
+    /// In which order each body's pair loads are summed ([`LoadOrder`]). Both orders give
+    /// bit-identical results on any thread count; [`LoadOrder::Partner`] also makes them
+    /// independent of the candidate list (its length, blocks and order), which a run split
+    /// over processes needs. Default [`LoadOrder::Blocks`], the faster one.
+    pub load_order: LoadOrder,
+}
+
+/// The order in which the MD solver sums the loads of a body's pairs. Floating-point
+/// addition is not associative, so the order decides the last bits of every force.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LoadOrder {
+    /// Grouped by fixed blocks of the candidate list (windows of body indices merged in
+    /// block order, or a gather in list order for bodies numbered at random). Fixed by the
+    /// list, so the same for any thread count, but a list with other blocks (a subset of
+    /// the pairs, as on one process of a distributed run, or a list rebuilt at another
+    /// step) may group a body's terms differently.
+    #[default]
+    Blocks,
+    /// Each body sums its incident pairs in increasing dense index of the partner (the
+    /// several contact points of one pair are summed first, in feature order, into the
+    /// pair's load). Candidates that carry no load add exact zeros, so the sum of a body is
+    /// the same whatever other pairs the list holds: two processes that hold a body with
+    /// the same partners, in the same relative order, compute the same bits. Costs a
+    /// per-pair buffer and a gather (measured in `docs/distributed.md`).
+    Partner,
 }
 
 impl Default for MdConfig {
     fn default() -> Self {
-        MdConfig { skin: 1e-4, threads: None, parallel_min_pairs: 16_384, local_damping: None, max_time_step: None }
+        MdConfig {
+            skin: 1e-4,
+            threads: None,
+            parallel_min_pairs: 16_384,
+            local_damping: None,
+            max_time_step: None,
+            load_order: LoadOrder::Blocks,
+        }
     }
 }
 

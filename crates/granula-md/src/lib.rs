@@ -19,7 +19,7 @@ mod points;
 mod solver;
 
 pub use checkpoint::MdState;
-pub use config::MdConfig;
+pub use config::{LoadOrder, MdConfig};
 pub use error::MdError;
 pub use history_transfer::TransferredHistory;
 pub use points::PointState;

@@ -2,7 +2,7 @@
 
 use crate::accumulation::Accumulation;
 use crate::body_loads::{apply_local_damping, external_load_work, kinematic_power};
-use crate::config::MdConfig;
+use crate::config::{LoadOrder, MdConfig};
 use crate::error::MdError;
 use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::{PairKind, PairList};
@@ -39,7 +39,8 @@ use std::sync::Arc;
 ///    [`Integrator::force_velocity_offsets`], if any, to the force's time level;
 /// 5. the pair loads summed per body in an order fixed by the pair list (per-block windows
 ///    of body indices merged in block order, or a CSR gather; bit-identical for any thread
-///    count), plus local damping if enabled;
+///    count), or under [`LoadOrder::Partner`] in the partners' order whatever the list,
+///    plus local damping if enabled;
 /// 6. correct ([`Integrator::correct`]).
 ///
 /// When asked ([`Solver::publish_contacts`]), step 4 also keeps a [`ContactRecord`] of
@@ -185,6 +186,13 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         &self.config
     }
 
+    /// Sets the order in which each body's pair loads are summed
+    /// ([`MdConfig::load_order`]); takes effect at the next force evaluation, with the
+    /// current candidate list.
+    pub fn set_load_order(&mut self, order: LoadOrder) {
+        self.config.load_order = order;
+    }
+
     /// The histories of the sphere pairs, aligned with the current candidate pairs (keys by
     /// body handles, feature 0). A pair that is not two spheres has an unused entry here:
     /// its points carry their histories ([`MdSolver::contact_histories`]).
@@ -323,7 +331,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// The block layout of the force pass for the current candidate list (a function of the
     /// list and the bodies' motion kinds only).
     pub(crate) fn lay_out_blocks(&mut self, bodies: &BodySet) {
-        self.accumulation.rebuild(&self.pairs.candidates, bodies.len(), |i| bodies.motion[i] == MotionKind::Dynamic);
+        let dynamic = |i: usize| bodies.motion[i] == MotionKind::Dynamic;
+        self.accumulation.rebuild(&self.pairs, bodies.len(), dynamic, self.config.load_order);
         self.summaries.clear();
         self.summaries.resize(self.accumulation.blocks(), BlockSummary::default());
     }
@@ -338,6 +347,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         dt: f64,
         commit: bool,
     ) -> Result<BlockSummary, MdError> {
+        if self.accumulation.order() != self.config.load_order {
+            // Changed by `set_load_order` since the list was laid out.
+            self.lay_out_blocks(bodies);
+        }
         // The load columns leave the body set for the pass (a move, no copy), which reads the
         // rest of it.
         let mut force = std::mem::take(&mut bodies.force);

@@ -2,9 +2,18 @@
 //! grid chosen from the rank count and the box's shape, or recursive coordinate bisection
 //! (RCB) of the bodies themselves for load balance. The outer faces of the outer subdomains
 //! lie at infinity, so that every position has exactly one owner.
+//!
+//! **Periodic axes.** Along a periodic axis of period L = hi − lo, the subdomains cut the
+//! period `[lo, hi)`: a body is owned by the subdomain that holds its wrapped position
+//! (positions are stored unwrapped), and its distance to a subdomain is the smallest over
+//! its images, so that a body near the face x = hi is a ghost of the rank at x = lo. A rank
+//! holds every body at most once, whatever the images within its halo: the solver pairs
+//! each owned body with the image of each partner nearest to it (the minimum image, as on
+//! one process), which is the image in contact when L is at least twice the interaction
+//! range ([`DistributedError::PeriodTooShort`] otherwise).
 
 use crate::error::DistributedError;
-use granula_core::DVec3;
+use granula_core::{DVec3, PeriodicDomain};
 
 /// One rank's subdomain: the half-open box `lo <= x < hi` (faces may be infinite).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,6 +45,9 @@ pub struct Decomposition {
     pub subdomains: Vec<Subdomain>,
     /// The interaction range (m): largest diameter + law range + skin.
     pub cutoff: f64,
+    /// The world's periodic axes (none by default): owners and distances are taken
+    /// modulo their periods.
+    pub periodic: PeriodicDomain,
 }
 
 const AXES: [char; 3] = ['x', 'y', 'z'];
@@ -84,7 +96,7 @@ impl Decomposition {
                 }
             }
         }
-        Ok(Decomposition { subdomains, cutoff })
+        Ok(Decomposition { subdomains, cutoff, periodic: PeriodicDomain::default() })
     }
 
     /// Recursive coordinate bisection of `points` (positions) within the box `[lo, hi]`
@@ -105,7 +117,7 @@ impl Decomposition {
         let mut idx: Vec<u32> = (0..points.len() as u32).collect();
         bisect(points, &mut idx, outer, lo, hi, ranks, cutoff, &mut subdomains)
             .map_err(|fit| DistributedError::TooManyRanks { ranks, extent: (hi - lo).to_array(), cutoff, fit })?;
-        let d = Decomposition { subdomains, cutoff };
+        let d = Decomposition { subdomains, cutoff, periodic: PeriodicDomain::default() };
         d.check(lo, hi)?;
         Ok(d)
     }
@@ -133,15 +145,101 @@ impl Decomposition {
         Ok(())
     }
 
-    /// The rank whose subdomain contains `x` (the first one if faces were to overlap).
+    /// The rank whose subdomain contains `x` (wrapped along the periodic axes; the first
+    /// one if faces were to overlap).
     pub fn owner(&self, x: DVec3) -> usize {
+        let x = self.periodic.wrap(x).0;
         self.subdomains.iter().position(|s| s.contains(x)).unwrap_or(0)
     }
 
-    /// The ranks other than `owner` within `range` of `x`: those that need a ghost copy
-    /// of a body at `x`.
+    /// The ranks other than `owner` within `range` of `x` ([`Decomposition::distance`]):
+    /// those that need a ghost copy of a body at `x`.
     pub fn halo(&self, x: DVec3, owner: usize, range: f64) -> impl Iterator<Item = usize> + '_ {
-        self.subdomains.iter().enumerate().filter(move |(r, s)| *r != owner && s.distance(x) <= range).map(|(r, _)| r)
+        let x = self.periodic.wrap(x).0;
+        (0..self.subdomains.len()).filter(move |&r| r != owner && self.distance(r, x) <= range)
+    }
+
+    /// Distance from `x` to the subdomain of `rank`: along a periodic axis, from the
+    /// nearest image of `x` to the subdomain's part of the period (`x` wrapped, so its
+    /// images one period below and above are the only candidates); along the others, as
+    /// [`Subdomain::distance`].
+    pub fn distance(&self, rank: usize, x: DVec3) -> f64 {
+        let s = &self.subdomains[rank];
+        let gap = |v: f64, lo: f64, hi: f64| (lo - v).max(0.0) + (v - hi).max(0.0);
+        let mut sum = 0.0;
+        for k in 0..3 {
+            let d = match self.periodic.period(granula_core::Axis::ALL[k]) {
+                Some(p) => {
+                    let (lo, hi, l) = (s.lo[k].max(p.lo), s.hi[k].min(p.hi), p.length());
+                    gap(x[k], lo, hi).min(gap(x[k] - l, lo, hi)).min(gap(x[k] + l, lo, hi))
+                }
+                None => gap(x[k], s.lo[k], s.hi[k]),
+            };
+            sum += d * d;
+        }
+        sum.sqrt()
+    }
+
+    /// The box to decompose for bodies at `points` in a world of periodic axes `periodic`:
+    /// the box of the centres (wrapped), replaced along each periodic axis by its period;
+    /// a point for no body.
+    pub fn bounds(points: impl Iterator<Item = DVec3>, periodic: &PeriodicDomain) -> (DVec3, DVec3) {
+        let (mut lo, mut hi) = points
+            .map(|x| periodic.wrap(x).0)
+            .fold((DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        if !lo.is_finite() {
+            (lo, hi) = (DVec3::ZERO, DVec3::ZERO);
+        }
+        for (axis, p) in periodic.periodic_axes() {
+            lo[axis.index()] = p.lo;
+            hi[axis.index()] = p.hi;
+        }
+        (lo, hi)
+    }
+
+    /// [`Decomposition::grid`] over [`Decomposition::bounds`] of `points`, in the periodic
+    /// world `periodic`, checked ([`Decomposition::check`] and the periods).
+    pub fn grid_over(
+        points: impl Iterator<Item = DVec3>,
+        periodic: &PeriodicDomain,
+        ranks: usize,
+        cutoff: f64,
+    ) -> Result<Decomposition, DistributedError> {
+        let (lo, hi) = Self::bounds(points, periodic);
+        let mut d = Self::grid(lo, hi, ranks, cutoff)?;
+        d.periodic = *periodic;
+        d.check_periods()?;
+        d.check(lo, hi)?;
+        Ok(d)
+    }
+
+    /// [`Decomposition::bisection`] of `points` (wrapped) over their
+    /// [`Decomposition::bounds`] in the periodic world `periodic`, checked.
+    pub fn bisection_over(
+        points: &[DVec3],
+        periodic: &PeriodicDomain,
+        ranks: usize,
+        cutoff: f64,
+    ) -> Result<Decomposition, DistributedError> {
+        let wrapped: Vec<DVec3> = points.iter().map(|x| periodic.wrap(*x).0).collect();
+        let (lo, hi) = Self::bounds(wrapped.iter().copied(), periodic);
+        let mut d = Self::bisection(&wrapped, lo, hi, ranks, cutoff)?;
+        d.periodic = *periodic;
+        d.check_periods()?;
+        Ok(d)
+    }
+
+    /// Checks that every period is at least twice the interaction range: then a body is
+    /// within the range of one image of a partner at most, and the solver's minimum image
+    /// is that one ([`DistributedError::PeriodTooShort`] otherwise).
+    pub fn check_periods(&self) -> Result<(), DistributedError> {
+        for (axis, p) in self.periodic.periodic_axes() {
+            if p.length() < 2.0 * self.cutoff {
+                let axis = AXES[axis.index()];
+                return Err(DistributedError::PeriodTooShort { axis, period: p.length(), cutoff: self.cutoff });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -266,6 +364,61 @@ mod tests {
         // A box too small for two slabs is refused.
         let e = Decomposition::bisection(&p, lo, DVec3::splat(0.3), 2, 0.2).unwrap_err();
         assert!(matches!(e, DistributedError::TooManyRanks { .. }), "{e}");
+    }
+
+    /// Periodic along x over [0, 1).
+    fn periodic_x() -> PeriodicDomain {
+        PeriodicDomain::default().with_axis(granula_core::Axis::X, 0.0, 1.0).unwrap()
+    }
+
+    #[test]
+    fn along_a_periodic_axis_owners_and_ghosts_wrap_around() {
+        // Bodies in 0.2 < x < 0.8 only, in a thin rod (only x can be cut), but x periodic
+        // over [0, 1): the cuts split the period (0.25, 0.5, 0.75), not the box of the
+        // centres.
+        let points = [DVec3::new(0.2, 0.0, 0.0), DVec3::new(0.8, 0.05, 0.05)];
+        let d = Decomposition::grid_over(points.into_iter(), &periodic_x(), 4, 0.1).unwrap();
+        assert_eq!(d.subdomains[1].lo.x, 0.25);
+        // A body 3 periods to the right of x = 0.3 (stored unwrapped) is rank 1's.
+        assert_eq!(d.owner(DVec3::new(3.3, 0.0, 0.0)), 1);
+        assert_eq!(d.owner(DVec3::new(-0.05, 0.0, 0.0)), 3);
+        // A body at x = 0.97 (rank 3) is 0.03 from rank 0 through the face x = 1 ≡ 0, so
+        // rank 0 holds a ghost of it; rank 2 is 0.22 away, beyond the range 0.1.
+        let x = DVec3::new(0.97, 0.1, 0.1);
+        // 0.97 − 1 rounds within 1e-16 of −0.03.
+        assert!((d.distance(0, x) - 0.03).abs() < 1e-12);
+        assert_eq!(d.halo(x, 3, 0.1).collect::<Vec<_>>(), vec![0]);
+        // The same body one period further: the same ghosts.
+        assert_eq!(d.halo(x + DVec3::X, 3, 0.1).collect::<Vec<_>>(), vec![0]);
+        // Without the periodic axis, the cuts split the box of the centres (0.35, 0.5,
+        // 0.65) and the body has no neighbour rank within range.
+        let plain = Decomposition::grid(points[0], points[1], 4, 0.1).unwrap();
+        assert_eq!(plain.halo(x, 3, 0.1).count(), 0);
+    }
+
+    #[test]
+    fn a_period_shorter_than_two_ranges_is_refused_naming_the_axis() {
+        // A period of 1 m and a range of 0.6 m: a body could touch two images of a partner.
+        let e = Decomposition::grid_over([DVec3::ZERO].into_iter(), &periodic_x(), 1, 0.6).unwrap_err();
+        assert!(matches!(e, DistributedError::PeriodTooShort { axis: 'x', .. }), "{e}");
+        assert!(e.to_string().contains("along x"), "{e}");
+        // Bisection after a rebalance checks the same.
+        let e = Decomposition::bisection_over(&[DVec3::ZERO], &periodic_x(), 1, 0.6).unwrap_err();
+        assert!(matches!(e, DistributedError::PeriodTooShort { .. }), "{e}");
+    }
+
+    #[test]
+    fn bisection_over_a_periodic_axis_cuts_the_wrapped_positions() {
+        // 1000 lattice points in the unit cube, each moved by a whole number of periods
+        // along x (as unwrapped positions are): the same balance as without the moves.
+        let p: Vec<DVec3> =
+            lattice(10, 1.0).into_iter().enumerate().map(|(k, x)| x + DVec3::X * (k % 5) as f64 - DVec3::X).collect();
+        let d = Decomposition::bisection_over(&p, &periodic_x(), 4, 0.1).unwrap();
+        let mut counts = [0usize; 4];
+        for x in &p {
+            counts[d.owner(*x)] += 1;
+        }
+        assert_eq!(counts, [250; 4]);
     }
 
     #[test]

@@ -21,7 +21,9 @@ use granula_run::{build_solver, DistributedMd, HistoryBytes, SimSolver};
 use std::time::Instant;
 
 mod checkpoint;
-pub use checkpoint::DistributedCheckpoint;
+mod outputs;
+pub use checkpoint::{DistributedCheckpoint, DistributedCheckpointFile};
+pub use outputs::GatheredContacts;
 
 /// Owner mark of the bodies every rank holds (walls, fixed and kinematic bodies).
 const SHARED: u32 = u32::MAX;
@@ -83,6 +85,8 @@ pub struct DistributedRun<C: Communicator> {
     timings: DistributedTimings,
     /// The report of this rank's last step.
     pub last_report: StepReport,
+    /// The contacts this rank owns of the last step, when they are published.
+    contact_outputs: outputs::ContactCapture,
 }
 
 impl<C: Communicator> DistributedRun<C> {
@@ -116,10 +120,6 @@ impl<C: Communicator> DistributedRun<C> {
         if !scene.loads.is_empty() {
             return Err(unsupported("time-dependent loads ([[loads]])".into()));
         }
-        // Ghosts across a periodic face would need the images: not built.
-        if template.periodic.is_periodic() {
-            return Err(unsupported("periodic boundaries ([simulation] periodic)".into()));
-        }
         let out = &scene.spec.output;
         for (present, what) in [
             (out.flow.is_some(), "the flow output and its sink ([output] flow)"),
@@ -139,18 +139,17 @@ impl<C: Communicator> DistributedRun<C> {
             return Err(unsupported(format!("body {name} is not a sphere (dynamic spheres only)")));
         }
         let mut solver = build_solver(&scene)?;
-        let (range, skin) = solver
-            .distributed()
-            .ok_or_else(|| unsupported(format!("solver {}", solver_name(&scene))))?
-            .reach(&template);
+        let md = solver.distributed().ok_or_else(|| unsupported(format!("solver {}", solver_name(&scene))))?;
+        // Partner order: a rank's per-body sums do not depend on its subset of the pairs.
+        md.set_partner_order(true);
+        let (range, skin) = md.reach(&template);
         let dynamic: Vec<usize> = (0..b.len()).filter(|&i| b.motion[i] == MotionKind::Dynamic).collect();
         let r_max = dynamic.iter().map(|&i| b.radius[i]).fold(0.0, f64::max);
         // A pair acts within r_i + r_j + range; a body may move half the skin before the next
         // redistribution, and so may its partner.
         let cutoff = 2.0 * r_max + range + skin;
-        let (lo, hi) = centre_box(dynamic.iter().map(|&i| b.position[i]));
-        let decomposition = Decomposition::grid(lo, hi, comm.size(), cutoff)?;
-        decomposition.check(lo, hi)?;
+        let centres = dynamic.iter().map(|&i| b.position[i]);
+        let decomposition = Decomposition::grid_over(centres, &template.periodic, comm.size(), cutoff)?;
         let rank = comm.rank();
         let mut owned = Vec::new();
         let mut ghosts = Vec::new();
@@ -185,10 +184,18 @@ impl<C: Communicator> DistributedRun<C> {
             stats: DistributedStats::default(),
             timings: DistributedTimings::default(),
             last_report: StepReport::default(),
+            contact_outputs: Default::default(),
         };
         let shared = run.shared_from(&run.template);
         run.install(shared, owned, ghosts, Vec::new(), None, 2.0 * cutoff)?;
         Ok(run)
+    }
+
+    /// Sums each body's pair loads in partner order (`true`, set by [`DistributedRun::new`]:
+    /// the same bits on any number of ranks) or by blocks of each rank's candidate list
+    /// (`false`: the last bits then depend on the rank count; for the test that shows it).
+    pub fn set_partner_order(&mut self, on: bool) {
+        self.distributed().set_partner_order(on);
     }
 
     /// This rank.
@@ -283,6 +290,7 @@ impl<C: Communicator> DistributedRun<C> {
         if let Some(r) = reaches.iter().position(|&f| f < 0.0) {
             return Err(DistributedError::Core { rank, source: elsewhere(r) });
         }
+        self.capture_contacts()?;
         self.refresh_ghosts()?;
         let redistribute = std::mem::take(&mut self.fresh)
             || reaches.iter().copied().fold(f64::NEG_INFINITY, f64::max) > 0.5 * self.skin;
@@ -563,8 +571,7 @@ impl<C: Communicator> DistributedRun<C> {
         }
         all.sort_by_key(|p| p.0);
         let points: Vec<DVec3> = all.iter().map(|p| p.1).collect();
-        let (lo, hi) = centre_box(points.iter().copied());
-        if let Ok(d) = Decomposition::bisection(&points, lo, hi, size, self.cutoff) {
+        if let Ok(d) = Decomposition::bisection_over(&points, &self.template.periodic, size, self.cutoff) {
             self.decomposition = d;
             self.stats.rebalances += 1;
         }
@@ -640,6 +647,7 @@ impl<C: Communicator> DistributedRun<C> {
             .build()
             .map_err(core)?;
         world.materials = t.materials.clone();
+        world.periodic = t.periodic;
         let mut per_body = Vec::new();
         let mut handles = Vec::new();
         let width = entries
@@ -799,17 +807,6 @@ fn ghost_state(b: &granula_core::BodySet, i: usize) -> GhostState {
         angular_velocity: b.angular_velocity[i],
         force: b.force[i],
         torque: b.torque[i],
-    }
-}
-
-/// The box of the centres (a point for no body).
-fn centre_box(points: impl Iterator<Item = DVec3>) -> (DVec3, DVec3) {
-    let (lo, hi) = points
-        .fold((DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)), |(lo, hi), x| (lo.min(x), hi.max(x)));
-    if lo.is_finite() {
-        (lo, hi)
-    } else {
-        (DVec3::ZERO, DVec3::ZERO)
     }
 }
 

@@ -36,6 +36,20 @@ pub enum DistributedError {
         /// The interaction range (m).
         cutoff: f64,
     },
+    /// A periodic axis whose period is shorter than two interaction ranges: a body could
+    /// then reach two images of one partner.
+    #[error(
+        "the period along {axis} is {period:.3e} m, less than twice the interaction range {cutoff:.3e} m \
+         (largest diameter + law range + skin): lengthen the period"
+    )]
+    PeriodTooShort {
+        /// Axis name (x, y or z).
+        axis: char,
+        /// The period (m).
+        period: f64,
+        /// The interaction range (m).
+        cutoff: f64,
+    },
     /// A scene or solver the distributed run does not handle.
     #[error("{file}: not supported in a distributed run: {what}")]
     Unsupported {

@@ -24,7 +24,10 @@ mod timings;
 
 pub use communicator::{Communicator, SingleProcess};
 pub use decomposition::{Decomposition, Subdomain};
-pub use driver::{DistributedCheckpoint, DistributedConfig, DistributedRun, DistributedStats};
+pub use driver::{
+    DistributedCheckpoint, DistributedCheckpointFile, DistributedConfig, DistributedRun, DistributedStats,
+    GatheredContacts,
+};
 pub use error::DistributedError;
 #[cfg(feature = "mpi")]
 pub use mpi_backend::Mpi;

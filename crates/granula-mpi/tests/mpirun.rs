@@ -74,44 +74,6 @@ fn one_rank(scene: &Path, steps: u64, config: DistributedConfig, trace: bool) ->
 }
 
 #[test]
-fn dense_settling_agrees_with_one_rank_on_2_and_4_ranks() {
-    // The default settling box poured from 3.5 cm instead of 5 cm: at 7000 steps (35 ms)
-    // the lower layers are landing and are in dense contact.
-    let text = std::fs::read_to_string(scene_path("../../../../examples/scenes/settling_box_md.toml")).unwrap();
-    let text = text.replace("max = [0.02, 0.02, 0.05]", "max = [0.02, 0.02, 0.035]");
-    let dir = std::env::temp_dir().join(format!("granula-mpi-dense-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("dense_settling.toml");
-    std::fs::write(&path, text).unwrap();
-    let steps = 7000;
-    let reference = one_rank(&path, steps, DistributedConfig::default(), false).pop().unwrap();
-    for ranks in [2, 4] {
-        let (stdout, bytes) = mpirun(ranks, &path, &["--steps", "7000"]);
-        let state: Vec<BodyRecord> = bincode::deserialize(&bytes).unwrap();
-        assert_eq!(state.len(), reference.len());
-        let mut worst: f64 = 0.0;
-        let mut identical = 0;
-        for (a, b) in state.iter().zip(&reference) {
-            assert_eq!(a.gid, b.gid);
-            worst = worst.max((a.position - b.position).length());
-            identical += usize::from(a.position == b.position && a.velocity == b.velocity);
-        }
-        eprintln!("{ranks} ranks: {identical}/800 bodies bit-identical, largest position difference {worst:e} m");
-        eprintln!("{stdout}");
-        // The per-body force sums of a rank group the pairs in other blocks than one rank
-        // does (granula-md's deterministic windows), so their last bits may differ once a
-        // body has several contacts; dense contact networks amplify such differences
-        // exponentially. Measured at 7000 steps: 2.8e-15 m (a few ulps of 1e-2 m) on 2
-        // ranks; 1e-12 m (1e-9 of a diameter) bounds rounding and fails for any real error
-        // (a missing ghost partner changes a position by the overlap, ~1e-6 m, within a
-        // few steps).
-        assert!(worst < 1e-12, "{ranks} ranks: {worst:e} m");
-        assert!(figure(&stdout, "migrations") > 0.0, "no body changed rank: the test shows nothing");
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
 fn mass_and_momentum_are_conserved_across_ten_thousand_migrations() {
     // The frictionless gas between two walls normal to x, 4 ranks in slabs across x (no
     // rebalancing, so the faces stay across the bodies' bounces): the walls push along x

@@ -15,7 +15,8 @@ fn settling_box(end_time: &str) -> granula_io::Scene {
 fn one_rank_equals_the_plain_run_bit_for_bit() {
     // 4000 steps of the settling box: 41 redistributions re-seat the solver on a rebuilt
     // world (new handles, histories and integrator memory carried over); the state must be
-    // the plain run's to the last bit.
+    // the plain run's to the last bit, the plain run summing the pair loads in the partner
+    // order a distributed run uses.
     let scene = settling_box("0.02");
     let mut d = DistributedRun::new(SingleProcess, scene.clone(), DistributedConfig::default()).unwrap();
     d.run_to_end().unwrap();
@@ -23,6 +24,7 @@ fn one_rank_equals_the_plain_run_bit_for_bit() {
     let state = d.gather_state().unwrap().unwrap();
     let out = std::env::temp_dir().join(format!("granula-mpi-plain-{}", std::process::id()));
     let mut run = Run::start_with(scene, &out, ExistingOutput::Overwrite).unwrap();
+    run.solver.distributed().expect("an MD solver").set_partner_order(true);
     while !run.is_done() {
         run.step().unwrap();
     }
@@ -79,16 +81,34 @@ fn an_nscd_scene_is_refused_with_its_file() {
 }
 
 #[test]
-fn a_periodic_scene_is_refused_with_its_file() {
-    // Ghosts across a periodic face would need the images, which the decomposition does
-    // not make: the run must stop before it starts, not run without the periodicity.
-    let text = include_str!("../../../examples/scenes/periodic_chute_md.toml");
-    let scene = granula_run::parse_scene("periodic_chute_md.toml", text).unwrap();
-    let Err(e) = DistributedRun::new(SingleProcess, scene, DistributedConfig::default()) else {
-        panic!("periodic scene accepted");
+fn a_period_shorter_than_two_interaction_ranges_is_refused_naming_the_axis() {
+    // Beads of radius 1 mm with a skin of 0.1 mm: interaction range 2 mm + 0.1 mm. The
+    // scene's own check keeps its periods at least twice that (without a law range, the
+    // same condition); a world built by the caller with a period of 4.1 mm along x must be
+    // refused by the distributed run before it starts, naming the axis (a bead could be
+    // within range of two images of one partner).
+    let text = r#"
+        [simulation]
+        dt = 1e-5
+        end_time = 1e-4
+        periodic = { x = [0.0, 0.005] }
+        [solver]
+        kind = "md"
+        skin = 1e-4
+        [[lattices]]
+        origin = [0.002, 0.0, 0.0]
+        counts = [1, 1, 2]
+        spacing = 0.003
+        radius = 0.001
+    "#;
+    let scene = granula_run::parse_scene("short_period.toml", text).unwrap();
+    let mut world = scene.build_world().unwrap();
+    world.periodic = granula_core::PeriodicDomain::default().with_axis(granula_core::Axis::X, 0.0, 0.0041).unwrap();
+    let Err(e) = DistributedRun::with_world(SingleProcess, scene, world, DistributedConfig::default()) else {
+        panic!("a period shorter than two interaction ranges was accepted");
     };
-    assert!(matches!(e, DistributedError::Unsupported { .. }), "{e}");
-    assert!(e.to_string().contains("periodic"), "{e}");
+    assert!(matches!(e, DistributedError::PeriodTooShort { axis: 'x', .. }), "{e}");
+    assert!(e.to_string().contains("along x"), "{e}");
 }
 
 #[test]

@@ -2,9 +2,18 @@
 //! (004 §2.3.3.1-2.3.3.3): broadphase on boxes inflated by the detection margin, then the
 //! world's narrowphase (built-in pairs and host generators; a pair may give several points,
 //! one contact each, told apart by their feature).
+//!
+//! In a periodic world the backend searches the wrapped boxes and their images
+//! ([`PeriodicImages`]), and each pair is collided with body 2 at its image nearest to body
+//! 1 (the minimum-image shift of the centres, [`PeriodicDomain::minimum_image_shift`]), so
+//! the branch vectors, the Delassus blocks and the sweeps see the pair as if it were not cut
+//! by the face. Positions stay unwrapped. Exact when every body, grown by the margin, is at
+//! most half a period long along each periodic axis (checked: [`NscdError::PeriodTooShort`]).
 
+use crate::error::NscdError;
+use granula_broadphase::PeriodicImages;
 use granula_core::narrowphase::{can_touch, Narrowphase};
-use granula_core::{Aabb, BodySet, Broadphase, ContactGeometry, CoreError, MotionKind};
+use granula_core::{Aabb, BodySet, Broadphase, ContactGeometry, CoreError, MotionKind, PeriodicDomain};
 
 /// Reusable buffers of the detection stage.
 #[derive(Clone, Debug, Default)]
@@ -13,20 +22,22 @@ pub struct Detection {
     skip: Vec<bool>,
     pairs: Vec<(u32, u32)>,
     points: Vec<ContactGeometry>,
+    images: PeriodicImages,
     /// Detected contacts: dense indices (body 1, body 2) and geometry, normal from 1 to 2.
     pub found: Vec<(u32, u32, ContactGeometry)>,
 }
 
 impl Detection {
     /// Finds every contact point of the bodies whose gap is at most `margin` (m), through
-    /// `narrowphase`.
+    /// `narrowphase`, across the faces of `periodic` (module documentation).
     pub fn run<B: Broadphase>(
         &mut self,
         bodies: &BodySet,
         narrowphase: &Narrowphase,
         broadphase: &mut B,
+        periodic: &PeriodicDomain,
         margin: f64,
-    ) -> Result<(), CoreError> {
+    ) -> Result<(), NscdError> {
         let n = bodies.len();
         self.boxes.clear();
         self.skip.clear();
@@ -34,7 +45,16 @@ impl Detection {
             self.boxes.push(bodies.aabb(i).inflated(0.5 * margin));
             self.skip.push(bodies.motion[i] != MotionKind::Dynamic);
         }
-        broadphase.find_pairs(&self.boxes, &self.skip, &mut self.pairs);
+        let is_periodic = periodic.is_periodic();
+        if is_periodic {
+            check_periods(bodies, &self.boxes, periodic)?;
+            if self.images.domain() != periodic {
+                self.images = PeriodicImages::new(*periodic);
+            }
+            self.images.find_pairs(broadphase, &self.boxes, &self.skip, &mut self.pairs);
+        } else {
+            broadphase.find_pairs(&self.boxes, &self.skip, &mut self.pairs);
+        }
         self.found.clear();
         for &(i, j) in &self.pairs {
             let (iu, ju) = (i as usize, j as usize);
@@ -42,9 +62,31 @@ impl Detection {
                 continue;
             }
             self.points.clear();
-            narrowphase.collide(bodies, iu, ju, margin, &mut self.points)?;
+            if is_periodic {
+                let (xi, xj) = (bodies.position[iu], bodies.position[ju]);
+                let image = xj + periodic.minimum_image_shift(xi, xj);
+                narrowphase.collide_at(bodies, iu, ju, image, margin, &mut self.points).map_err(CoreError::from)?;
+            } else {
+                narrowphase.collide(bodies, iu, ju, margin, &mut self.points).map_err(CoreError::from)?;
+            }
             self.found.extend(self.points.iter().map(|&g| (i, j, g)));
         }
         Ok(())
     }
+}
+
+/// Every bounded box (a body grown by half the margin on each side) at most half a period
+/// long along each periodic axis: then two boxes overlap through one image at most, the
+/// nearest one, which is the image [`Detection::run`] collides.
+fn check_periods(bodies: &BodySet, boxes: &[Aabb], periodic: &PeriodicDomain) -> Result<(), NscdError> {
+    for (axis, p) in periodic.periodic_axes() {
+        let k = axis.index();
+        for (i, b) in boxes.iter().enumerate() {
+            let extent = b.max[k] - b.min[k];
+            if extent.is_finite() && 2.0 * extent > p.length() {
+                return Err(NscdError::PeriodTooShort { axis, period: p.length(), body: bodies.handle[i], extent });
+            }
+        }
+    }
+    Ok(())
 }

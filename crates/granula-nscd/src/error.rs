@@ -7,12 +7,21 @@ use thiserror::Error;
 /// fault and the offending value.
 #[derive(Debug, Error)]
 pub enum NscdError {
-    /// The world has periodic axes, which the contact dynamics solver does not handle
-    /// (no images in its detection): refused rather than run without the periodicity.
-    #[error("periodic boundaries are not supported by the contact dynamics solver (world periodic along {axes})")]
-    PeriodicWorld {
-        /// The periodic axes, e.g. "x, y".
-        axes: String,
+    /// A body, grown by the detection margin, is longer than half a period along a
+    /// periodic axis: two of its images could touch the same body at once.
+    #[error(
+        "periodic axis {axis}: period {period} m is shorter than twice the detection extent {extent} m of {body} \
+         (its size plus the detection margin); use a longer period or a smaller margin"
+    )]
+    PeriodTooShort {
+        /// The axis.
+        axis: granula_core::Axis,
+        /// The period (m).
+        period: f64,
+        /// The body.
+        body: granula_core::BodyHandle,
+        /// Its extent along the axis with the margin (m).
+        extent: f64,
     },
     /// The θ of the θ-method (004 §2.3.3.1) is outside [0.5, 1].
     #[error("theta must be in [0.5, 1] (004 §2.3.3.1), got {value}")]

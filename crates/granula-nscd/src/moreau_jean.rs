@@ -745,10 +745,6 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
 
     fn step(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, NscdError> {
         let dt = ctx.dt;
-        if ctx.periodic.is_periodic() {
-            let axes: Vec<&str> = ctx.periodic.periodic_axes().map(|(a, _)| a.name()).collect();
-            return Err(NscdError::PeriodicWorld { axes: axes.join(", ") });
-        }
         self.config.validate()?;
         self.law.validate()?;
         check_materials(ctx.materials)?;

@@ -26,7 +26,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         self.move_to_intermediate(ctx.bodies, dt);
         let range = max_range(ctx.materials, &self.law);
         let margin = self.config.margin + 2.0 * theta * dt * vmax + range;
-        self.detection.run(ctx.bodies, ctx.narrowphase, &mut self.broadphase, margin)?;
+        self.detection.run(ctx.bodies, ctx.narrowphase, &mut self.broadphase, &ctx.periodic, margin)?;
         self.build_contacts(ctx.bodies, ctx.materials, dt);
         if self.config.spatial_sort {
             self.sort_spatially(&ctx.bodies.position);

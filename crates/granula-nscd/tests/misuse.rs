@@ -21,21 +21,3 @@ fn a_body_made_kinematic_by_hand_without_a_drive_is_an_error_naming_it() {
     );
     assert!(err.to_string().contains(&h.to_string()), "{err}");
 }
-
-#[test]
-fn a_periodic_world_is_refused_instead_of_run_without_its_images() {
-    // The contact dynamics detection makes no periodic images: a world periodic along x
-    // and y would silently lose every contact across a face.
-    let mut w = World::builder()
-        .periodic(granula_core::Axis::X, 0.0, 0.1)
-        .periodic(granula_core::Axis::Y, 0.0, 0.1)
-        .build()
-        .unwrap();
-    w.insert(SphereBuilder::new(0.01, DVec3::new(0.05, 0.05, 0.01)).build().unwrap()).unwrap();
-    let mut s = NscdSolver::new(BruteForce, NscdConfig::default()).unwrap();
-    let err = w.step(&mut s, 1e-3).expect_err("periodic world");
-    let CoreError::Solver { source, .. } = &err else { panic!("expected a solver error, got {err}") };
-    let inner = source.downcast_ref::<NscdError>().expect("the NSCD solver's error");
-    assert!(matches!(inner, NscdError::PeriodicWorld { axes } if axes == "x, y"), "{inner}");
-    assert_eq!(w.step, 0, "nothing stepped");
-}

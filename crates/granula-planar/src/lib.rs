@@ -30,7 +30,7 @@
 //! let mut sim = Simulation::builder(law)
 //!     .gravity(DVec2::new(0.0, -9.81))
 //!     .dt(1e-5)
-//!     .wall(HalfPlane { point: DVec2::ZERO, normal: DVec2::Y })
+//!     .wall(HalfPlane::new(DVec2::ZERO, DVec2::Y))
 //!     .body(BodyBuilder::polygon(square.into()).position(DVec2::new(0.0, 0.06)).mass(1.0))
 //!     .build()?;
 //! sim.run(20_000)?;

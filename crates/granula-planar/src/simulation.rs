@@ -14,15 +14,36 @@ use rayon::prelude::*;
 use std::cell::RefCell;
 
 /// A straight wall: the half-plane behind the line through `point` with unit `normal`
-/// pointing to the free side. Fixed, infinite mass. Its contacts use l_c = 2r of the body
+/// pointing to the free side, fixed or translating at a constant `velocity` (a belt, a
+/// piston, the plates of a shear cell): at time t the line passes through
+/// `point + velocity · t`. Infinite mass, no rotation. Its contacts use l_c = 2r of the body
 /// (as against an equal particle: the same force per overlap area as between two equal
-/// bodies) and the body's mass as reduced mass.
+/// bodies), the body's mass as reduced mass, and the body's velocity relative to the wall.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HalfPlane {
-    /// A point of the line (m).
+    /// A point of the line at t = 0 (m).
     pub point: DVec2,
     /// Unit normal to the free side.
     pub normal: DVec2,
+    /// Translation velocity (m/s); zero for a fixed wall.
+    pub velocity: DVec2,
+}
+
+impl HalfPlane {
+    /// A fixed wall through `point` with unit `normal` towards the free side.
+    pub fn new(point: DVec2, normal: DVec2) -> Self {
+        HalfPlane { point, normal, velocity: DVec2::ZERO }
+    }
+
+    /// The same wall translating at `velocity` (m/s).
+    pub fn moving(self, velocity: DVec2) -> Self {
+        HalfPlane { velocity, ..self }
+    }
+
+    /// A point of the line at time `t` (s): `point + velocity · t`.
+    pub fn point_at(&self, t: f64) -> DVec2 {
+        self.point + self.velocity * t
+    }
 }
 
 /// One contact (a pair with a non-empty overlap), as published after a step.
@@ -177,6 +198,13 @@ pub(crate) fn checked_bodies(builders: Vec<BodyBuilder>, walls: &[HalfPlane], do
                 name: "wall.normal",
                 value: w.normal.length(),
                 expected: "a unit normal and a finite point",
+            });
+        }
+        if !w.velocity.is_finite() {
+            return Err(PlanarError::BadParameter {
+                name: "wall.velocity",
+                value: w.velocity.length(),
+                expected: "a finite velocity",
             });
         }
     }
@@ -588,7 +616,7 @@ impl Simulation {
                 if !b.is_dynamic(j) {
                     continue;
                 }
-                let rel = b.position[j] - wall.point;
+                let rel = b.position[j] - wall.point_at(time);
                 if rel.dot(wall.normal) >= b.circumradius[j] {
                     continue;
                 }
@@ -608,7 +636,7 @@ impl Simulation {
                     reduced_mass: b.mass[j],
                     length: 2.0 * b.equivalent_radius[j],
                     separation: rel,
-                    velocity_i: DVec2::ZERO,
+                    velocity_i: wall.velocity,
                     velocity_j: b.velocity[j],
                     spin_i: 0.0,
                     spin_j: b.angular_velocity[j],

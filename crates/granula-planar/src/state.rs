@@ -12,7 +12,7 @@
 //! Not saved (from the scene): shapes, masses, inertias, external forces, the law, the
 //! domain, the walls, the thread settings.
 
-use crate::bodies::Motion;
+use crate::bodies::{Bodies, Motion};
 use crate::error::{PlanarError, Result};
 use crate::law::{ContactState, PairForce};
 use crate::simulation::{Contact, Simulation};
@@ -22,27 +22,68 @@ use glam::DVec2;
 /// First bytes of a saved state.
 const MAGIC: &[u8; 8] = b"GRPLAN01";
 
-struct Writer(Vec<u8>);
+/// Little-endian writer of a saved state.
+pub(crate) struct Writer(pub(crate) Vec<u8>);
 
 impl Writer {
-    fn f(&mut self, v: f64) {
+    /// A state's first fields: the tag `magic`, the body count and the clock.
+    pub(crate) fn header(magic: &[u8; 8], bodies: usize, time: f64, steps: u64, dt: f64) -> Writer {
+        let mut w = Writer(magic.to_vec());
+        w.u(bodies as u64);
+        w.f(time);
+        w.u(steps);
+        w.f(dt);
+        w
+    }
+    pub(crate) fn f(&mut self, v: f64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
-    fn v(&mut self, v: DVec2) {
+    pub(crate) fn v(&mut self, v: DVec2) {
         self.f(v.x);
         self.f(v.y);
     }
-    fn u(&mut self, v: u64) {
+    pub(crate) fn u(&mut self, v: u64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// Reader of a saved state; every read names the field it was reading when the bytes end.
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) at: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// Reads what [`Writer::header`] wrote and returns the reader after it with the time,
+    /// the step count and Δt. Refused: another tag (`not_this`: what the bytes are not), a
+    /// body count other than `bodies`, a clock that is not finite or a Δt that is not > 0.
+    pub(crate) fn header(
+        bytes: &'a [u8],
+        magic: &[u8; 8],
+        not_this: &'static str,
+        bodies: usize,
+    ) -> Result<(Reader<'a>, f64, u64, f64)> {
+        if bytes.get(..8) != Some(magic.as_slice()) {
+            return Err(PlanarError::BadState { field: "header", problem: not_this });
+        }
+        let mut r = Reader { bytes, at: 8 };
+        if r.u("bodies")? as usize != bodies {
+            return Err(PlanarError::BadState { field: "bodies", problem: "the body count differs from the scene's" });
+        }
+        let (time, steps, dt) = (r.f("time")?, r.u("steps")?, r.f("dt")?);
+        if !(dt.is_finite() && dt > 0.0 && time.is_finite()) {
+            return Err(PlanarError::BadState { field: "dt", problem: "inconsistent clock" });
+        }
+        Ok((r, time, steps, dt))
+    }
+
+    /// `Err` when bytes are left after the state (another format, or two states glued).
+    pub(crate) fn finish(&self) -> Result<()> {
+        if self.at != self.bytes.len() {
+            return Err(PlanarError::BadState { field: "end", problem: "bytes left over after the state" });
+        }
+        Ok(())
+    }
     fn take(&mut self, field: &'static str) -> Result<[u8; 8]> {
         let end = self.at + 8;
         let chunk =
@@ -52,13 +93,13 @@ impl Reader<'_> {
         out.copy_from_slice(chunk);
         Ok(out)
     }
-    fn f(&mut self, field: &'static str) -> Result<f64> {
+    pub(crate) fn f(&mut self, field: &'static str) -> Result<f64> {
         Ok(f64::from_le_bytes(self.take(field)?))
     }
-    fn v(&mut self, field: &'static str) -> Result<DVec2> {
+    pub(crate) fn v(&mut self, field: &'static str) -> Result<DVec2> {
         Ok(DVec2::new(self.f(field)?, self.f(field)?))
     }
-    fn u(&mut self, field: &'static str) -> Result<u64> {
+    pub(crate) fn u(&mut self, field: &'static str) -> Result<u64> {
         Ok(u64::from_le_bytes(self.take(field)?))
     }
 }
@@ -66,30 +107,11 @@ impl Reader<'_> {
 impl Simulation {
     /// The evolving state as bytes (see the module documentation).
     pub fn save_state(&self) -> Vec<u8> {
-        let mut w = Writer(MAGIC.to_vec());
         let b = &self.bodies;
-        w.u(b.len() as u64);
-        w.f(self.time);
-        w.u(self.steps);
-        w.f(self.config.dt);
+        let mut w = Writer::header(MAGIC, b.len(), self.time, self.steps, self.config.dt);
         w.u(self.started as u64);
         for i in 0..b.len() {
-            w.v(b.position[i]);
-            w.f(b.angle[i]);
-            w.v(b.velocity[i]);
-            w.f(b.angular_velocity[i]);
-            w.v(b.force[i]);
-            w.f(b.torque[i]);
-            match b.motion[i] {
-                Motion::Dynamic => {
-                    w.u(0);
-                    w.v(DVec2::ZERO);
-                }
-                Motion::Prescribed { velocity } => {
-                    w.u(1);
-                    w.v(velocity);
-                }
-            }
+            write_kinematics(&mut w, b, i);
             for k in 0..4 {
                 w.v(b.gear_linear[i][k]);
                 w.f(b.gear_angular[i][k]);
@@ -125,40 +147,16 @@ impl Simulation {
     /// bodies (built from the same scene). `Err` naming the field when the bytes are not
     /// such a state or the body count differs; the simulation is unchanged then.
     pub fn restore_state(&mut self, bytes: &[u8]) -> Result<()> {
-        if bytes.get(..8) != Some(MAGIC.as_slice()) {
-            return Err(PlanarError::BadState { field: "header", problem: "not a saved planar state" });
-        }
-        let mut r = Reader { bytes, at: 8 };
-        let n = r.u("bodies")? as usize;
-        if n != self.bodies.len() {
-            return Err(PlanarError::BadState { field: "bodies", problem: "the body count differs from the scene's" });
-        }
+        let n = self.bodies.len();
+        let (mut r, time, steps, dt) = Reader::header(bytes, MAGIC, "not a saved planar state", n)?;
         // Read everything into a copy first, so that a bad state leaves `self` unchanged.
         let mut b = self.bodies.clone();
-        let time = r.f("time")?;
-        let steps = r.u("steps")?;
-        let dt = r.f("dt")?;
         let started = r.u("started")? as usize;
-        if started > n || !(dt.is_finite() && dt > 0.0) {
+        if started > n {
             return Err(PlanarError::BadState { field: "started", problem: "inconsistent clock" });
         }
         for i in 0..n {
-            b.position[i] = r.v("position")?;
-            b.angle[i] = r.f("angle")?;
-            b.velocity[i] = r.v("velocity")?;
-            b.angular_velocity[i] = r.f("angular velocity")?;
-            b.force[i] = r.v("force")?;
-            b.torque[i] = r.f("torque")?;
-            let kind = r.u("motion")?;
-            let velocity = r.v("motion")?;
-            let dynamic = b.is_dynamic(i);
-            b.motion[i] = match (kind, dynamic) {
-                (0, true) => Motion::Dynamic,
-                (1, false) => Motion::Prescribed { velocity },
-                _ => {
-                    return Err(PlanarError::BadState { field: "motion", problem: "a body changed its kind of motion" })
-                }
-            };
+            read_kinematics(&mut r, &mut b, i)?;
             for k in 0..4 {
                 b.gear_linear[i][k] = r.v("gear")?;
                 b.gear_angular[i][k] = r.f("gear")?;
@@ -211,9 +209,7 @@ impl Simulation {
                 },
             });
         }
-        if r.at != bytes.len() {
-            return Err(PlanarError::BadState { field: "end", problem: "bytes left over after the state" });
-        }
+        r.finish()?;
         self.bodies = b;
         self.time = time;
         self.steps = steps;
@@ -222,4 +218,44 @@ impl Simulation {
         self.contacts = contacts;
         Ok(())
     }
+}
+
+/// Writes body `i`'s position, angle, velocity, angular velocity, last force and torque and
+/// its motion (a prescribed velocity may have been changed since the scene was read).
+pub(crate) fn write_kinematics(w: &mut Writer, b: &Bodies, i: usize) {
+    w.v(b.position[i]);
+    w.f(b.angle[i]);
+    w.v(b.velocity[i]);
+    w.f(b.angular_velocity[i]);
+    w.v(b.force[i]);
+    w.f(b.torque[i]);
+    match b.motion[i] {
+        Motion::Dynamic => {
+            w.u(0);
+            w.v(DVec2::ZERO);
+        }
+        Motion::Prescribed { velocity } => {
+            w.u(1);
+            w.v(velocity);
+        }
+    }
+}
+
+/// Reads what [`write_kinematics`] wrote into body `i` of `b`; a body whose kind of motion
+/// differs from the scene's (dynamic against prescribed) is refused.
+pub(crate) fn read_kinematics(r: &mut Reader<'_>, b: &mut Bodies, i: usize) -> Result<()> {
+    b.position[i] = r.v("position")?;
+    b.angle[i] = r.f("angle")?;
+    b.velocity[i] = r.v("velocity")?;
+    b.angular_velocity[i] = r.f("angular velocity")?;
+    b.force[i] = r.v("force")?;
+    b.torque[i] = r.f("torque")?;
+    let kind = r.u("motion")?;
+    let velocity = r.v("motion")?;
+    b.motion[i] = match (kind, b.is_dynamic(i)) {
+        (0, true) => Motion::Dynamic,
+        (1, false) => Motion::Prescribed { velocity },
+        _ => return Err(PlanarError::BadState { field: "motion", problem: "a body changed its kind of motion" }),
+    };
+    Ok(())
 }

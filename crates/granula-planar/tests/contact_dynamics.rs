@@ -8,7 +8,7 @@ use std::sync::Arc;
 const G: f64 = 9.81;
 
 fn floor() -> HalfPlane {
-    HalfPlane { point: DVec2::ZERO, normal: DVec2::Y }
+    HalfPlane::new(DVec2::ZERO, DVec2::Y)
 }
 
 fn square(side: f64) -> Arc<ConvexPolygon> {
@@ -210,8 +210,8 @@ fn a_box_of_polygons_settles_and_the_walls_carry_the_weight() {
         .tolerance(1e-6)
         .max_sweeps(2000)
         .wall(floor())
-        .wall(HalfPlane { point: DVec2::ZERO, normal: DVec2::X })
-        .wall(HalfPlane { point: DVec2::new(width, 0.0), normal: -DVec2::X });
+        .wall(HalfPlane::new(DVec2::ZERO, DVec2::X))
+        .wall(HalfPlane::new(DVec2::new(width, 0.0), -DVec2::X));
     let mut k = 0u64;
     for row in 0..16 {
         for col in 0..13 {

@@ -15,7 +15,7 @@ fn law() -> ContactLaw {
 fn settle(body: BodyBuilder, floor: &str) -> Simulation {
     let mut b = Simulation::builder(law()).gravity(DVec2::new(0.0, -G)).dt(2e-5);
     b = match floor {
-        "half-plane" => b.wall(HalfPlane { point: DVec2::ZERO, normal: DVec2::Y }),
+        "half-plane" => b.wall(HalfPlane::new(DVec2::ZERO, DVec2::Y)),
         _ => b,
     };
     let mut sim = b.body(body).build().unwrap();

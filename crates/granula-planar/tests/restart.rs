@@ -19,7 +19,7 @@ fn build() -> Simulation {
         .domain(Domain::periodic_x(0.0, 0.2))
         .dt(2e-5)
         .gravity(DVec2::new(0.0, -9.81))
-        .wall(HalfPlane { point: DVec2::ZERO, normal: DVec2::Y });
+        .wall(HalfPlane::new(DVec2::ZERO, DVec2::Y));
     for k in 0..8 {
         b = b.body(
             BodyBuilder::disc(0.01).position(DVec2::new(0.025 * k as f64, 0.005)).prescribed(DVec2::new(0.05, 0.0)),

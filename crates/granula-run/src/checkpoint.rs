@@ -29,6 +29,11 @@ use std::path::{Path, PathBuf};
 /// Files of another format are refused with an error that names both formats.
 pub const CHECKPOINT_FORMAT: u32 = 5;
 
+/// The first bytes of the checkpoint file of a distributed run (crate `granula-mpi`, which
+/// writes and reads it); a one-process checkpoint starts with its format number. Read here
+/// so that a one-process resume of such a file says what it is.
+pub const DISTRIBUTED_CHECKPOINT_MAGIC: [u8; 8] = *b"GRNLMPI1";
+
 /// Bytes of the file header: format (`u32`), CRC-32 (`u32`), payload length (`u64`).
 const HEADER: usize = 16;
 
@@ -268,6 +273,14 @@ impl Checkpoint {
         let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         if bytes.len() < 4 {
             return Err(damaged(format!("{} bytes, too short for a checkpoint", bytes.len())));
+        }
+        if bytes.starts_with(&DISTRIBUTED_CHECKPOINT_MAGIC) {
+            return Err(IoError::Checkpoint {
+                path: path.to_path_buf(),
+                problem: "written by a distributed run (granula under mpirun); resume it with a granula built \
+                          with the cargo feature `mpi`"
+                    .into(),
+            });
         }
         let format = word(0);
         if format != CHECKPOINT_FORMAT {

@@ -5,7 +5,7 @@
 use crate::adapters::AnyIntegrator;
 use crate::sim_solver::MdRun;
 use granula_core::{ContactKey, ContactLaw, CoreError, Integrator, IntegratorState, World};
-use granula_md::TransferredHistory;
+use granula_md::{LoadOrder, TransferredHistory};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -46,6 +46,10 @@ pub trait DistributedMd {
     /// Marks bodies passive by dense index: pairs of two bodies each passive or non-dynamic
     /// are left out of the candidate list ([`granula_md::MdSolver::set_passive_bodies`]).
     fn set_passive(&mut self, passive: &[bool]);
+    /// Sums each body's pair loads in partner order (`true`,
+    /// [`granula_md::LoadOrder::Partner`]: the same bits whatever subset of the pairs a
+    /// process holds) or by blocks of the candidate list (`false`, the one-process default).
+    fn set_partner_order(&mut self, on: bool);
 }
 
 /// A history whose bytes do not decode or encode.
@@ -124,5 +128,9 @@ where
 
     fn set_passive(&mut self, passive: &[bool]) {
         self.solver.set_passive_bodies(passive);
+    }
+
+    fn set_partner_order(&mut self, on: bool) {
+        self.solver.set_load_order(if on { LoadOrder::Partner } else { LoadOrder::Blocks });
     }
 }

@@ -58,7 +58,7 @@ pub mod time_step;
 mod warnings;
 
 pub use adapters::{AnyBroadphase, AnyIntegrator};
-pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT, DISTRIBUTED_CHECKPOINT_MAGIC};
 pub use compose::build_solver;
 pub use distributed::{DistributedMd, HistoryBytes};
 pub use driver::{Progress, Run, RunEnd};

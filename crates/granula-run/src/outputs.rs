@@ -158,13 +158,25 @@ impl Outputs {
 
     /// Writes everything due at the world's current step.
     pub fn write(&mut self, world: &World, report: &StepReport, solver: &dyn SimSolver, dt: f64) -> Result<()> {
+        self.write_published(world, report, solver.contacts(), dt)
+    }
+
+    /// [`Outputs::write`] from the contacts published for the step (body indices of
+    /// `world`) instead of a solver's: a distributed run gathers them from its ranks.
+    pub fn write_published(
+        &mut self,
+        world: &World,
+        report: &StepReport,
+        published: &[ContactRecord],
+        dt: f64,
+    ) -> Result<()> {
         let step = world.step;
         let due = |e: Option<u64>| e.is_some_and(|e| step.is_multiple_of(e));
         if self.needs_contact_records(step) {
-            loaded_contacts(world, solver.contacts(), &mut self.records);
+            loaded_contacts(world, published, &mut self.records);
         }
         if let Some(h) = &mut self.contact_history {
-            h.observe(world, solver.contacts(), dt)?;
+            h.observe(world, published, dt)?;
         }
         let t = world.time;
         if due(self.spec.series.map(|e| e.every)) {

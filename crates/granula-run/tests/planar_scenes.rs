@@ -80,6 +80,7 @@ seed = 5
 [[walls]]
 point = [0.0, -0.45]
 normal = [0.0, 2.0]
+velocity = [0.02, 0.0]
 
 [output]
 series_every = 5
@@ -136,6 +137,7 @@ fn every_key_is_read() {
     assert!((b.mass[8] / (900.0 * b.shape[8].area()) - 1.0).abs() < 1e-12);
     assert_eq!(s.solver.md().unwrap().walls().len(), 1);
     assert_eq!(s.solver.md().unwrap().walls()[0].normal, glam::DVec2::Y, "normal normalised");
+    assert_eq!(s.solver.md().unwrap().walls()[0].velocity, glam::DVec2::new(0.02, 0.0), "a belt");
 }
 
 #[test]
@@ -155,7 +157,7 @@ fn error_of(text: &str) -> String {
 
 #[test]
 fn bad_input_names_the_key() {
-    let cases: [(&str, &str, &str); 9] = [
+    let cases: [(&str, &str, &str); 10] = [
         (
             "kind = \"vertices\", vertices = [[0.0, 0.0], [0.03, 0.0], [0.0, 0.03]]",
             "kind = \"vertices\", vertices = [[0.0, 0.0], [0.03, 0.0], [0.005, 0.005], [0.0, 0.03]]",
@@ -169,6 +171,7 @@ fn bad_input_names_the_key() {
         ("restitution = 0.9", "restitution = 1.5", "law.restitution"),
         ("sides = 7, radius", "sides = 2, radius", "bodies[2].shape.sides"),
         ("dt_fraction = 0.01", "dt_fraction = 0.01\ndt = 1e-5", "simulation.dt"),
+        ("velocity = [0.02, 0.0]", "velocity = [nan, 0.0]", "walls[0].velocity"),
     ];
     for (from, to, key) in cases {
         assert!(ALL_KEYS.contains(from), "{from}");

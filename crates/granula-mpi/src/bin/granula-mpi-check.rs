@@ -2,8 +2,10 @@
 //! `granula-mpi` compare with the one-process run:
 //!
 //! `granula-mpi-check SCENE OUT [--steps N] [--no-balance] [--trace] [--conservation]
-//! [--checkpoint-at K FILE] [--resume FILE]`
+//! [--blocks-order] [--checkpoint-at K FILE] [--resume FILE]`
 //!
+//! - `--blocks-order` sums each body's pair loads by blocks of each rank's candidate list
+//!   instead of in partner order (`DistributedRun::set_partner_order`);
 //! - `--checkpoint-at K FILE` writes a checkpoint after step K (and goes on); `--resume
 //!   FILE` starts from one instead of the scene's initial state;
 //! - rank 0 writes to OUT (bincode) the gathered state of every body after the last step
@@ -58,6 +60,9 @@ fn run(comm: Mpi) -> Result<(), Box<dyn std::error::Error>> {
         }
         None => DistributedRun::new(comm, scene, config)?,
     };
+    if flag("--blocks-order") {
+        run.set_partner_order(false);
+    }
     let end = steps.unwrap_or(run.scene.steps).min(run.scene.steps);
     let dynamic = run.scene.build_world()?;
     let n = (0..dynamic.bodies.len()).filter(|&i| dynamic.bodies.motion[i] == MotionKind::Dynamic).count();

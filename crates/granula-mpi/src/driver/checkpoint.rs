@@ -2,6 +2,13 @@
 //! body (with the integrator's memory for it), every contact history keyed by global ids
 //! and the shared bodies' state; any number of ranks resumes from the file by the same
 //! redistribution as a run's first one, without a fresh start of the solvers.
+//!
+//! The runner's file ([`DistributedCheckpointFile`], `checkpoint.bin` in the output folder
+//! as for one process) adds the output folder and the outputs' state. Layout
+//! (little-endian): the 8 bytes [`DISTRIBUTED_CHECKPOINT_MAGIC`], a CRC-32 (`u32`, IEEE, of
+//! the payload), the payload's length (`u64`), the payload (bincode). A one-process
+//! checkpoint starts with its format number instead, so each reader recognises the other's
+//! file and says so.
 
 use super::{empty_world, DistributedRun, SHARED};
 use crate::communicator::Communicator;
@@ -9,8 +16,14 @@ use crate::decomposition::Decomposition;
 use crate::error::DistributedError;
 use crate::record::{decode, encode, BodyRecord, HistoryRecord};
 use granula_core::{Clock, DVec3, MotionKind};
-use granula_io::Scene;
+use granula_io::{IoError, Scene};
+use granula_run::OutputState;
+pub use granula_run::DISTRIBUTED_CHECKPOINT_MAGIC;
 use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Bytes before the payload: magic (8), CRC-32 (4), payload length (8).
+const HEADER: usize = 20;
 
 /// What one rank contributes to a checkpoint.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -38,10 +51,84 @@ pub struct DistributedCheckpoint {
     pub integrator: (String, Vec<f64>),
 }
 
+/// The checkpoint file the runner writes: the run's checkpoint, its output folder and the
+/// state of its outputs (the frames of the `.pvd` collections).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DistributedCheckpointFile {
+    /// The output folder, absolute.
+    pub out_dir: PathBuf,
+    /// The outputs' state.
+    pub outputs: OutputState,
+    /// The run.
+    pub run: DistributedCheckpoint,
+}
+
+impl DistributedCheckpointFile {
+    /// The file's bytes (see the module documentation for the layout).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = encode(self);
+        let mut out = Vec::with_capacity(HEADER + payload.len());
+        out.extend_from_slice(&DISTRIBUTED_CHECKPOINT_MAGIC);
+        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Reads the bytes of a file; `path` names it in the errors: a file that is not a
+    /// distributed checkpoint, and one whose length, checksum or content does not hold
+    /// together, are refused.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self, DistributedError> {
+        let damaged = |problem: String| IoError::CheckpointDamaged { path: path.to_path_buf(), problem };
+        if !bytes.starts_with(&DISTRIBUTED_CHECKPOINT_MAGIC) {
+            return Err(IoError::Checkpoint {
+                path: path.to_path_buf(),
+                problem: "not the checkpoint of a distributed run (one process's checkpoints resume with \
+                          `granula resume` without mpirun)"
+                    .into(),
+            }
+            .into());
+        }
+        if bytes.len() < HEADER {
+            return Err(damaged(format!("{} bytes, shorter than the {HEADER}-byte header", bytes.len())).into());
+        }
+        let mut word = [0; 4];
+        word.copy_from_slice(&bytes[8..12]);
+        let stored = u32::from_le_bytes(word);
+        let mut length = [0; 8];
+        length.copy_from_slice(&bytes[12..20]);
+        let length = u64::from_le_bytes(length);
+        let payload = &bytes[HEADER..];
+        if length != payload.len() as u64 {
+            return Err(damaged(format!(
+                "the header announces {length} bytes of content, the file has {}",
+                payload.len()
+            ))
+            .into());
+        }
+        let computed = crc32fast::hash(payload);
+        if computed != stored {
+            return Err(damaged(format!("checksum {computed:08x} of the content, {stored:08x} recorded")).into());
+        }
+        bincode::deserialize(payload).map_err(|e| damaged(format!("content unreadable: {e}")).into())
+    }
+
+    /// Writes the file (through a temporary file and a rename).
+    pub fn save(&self, path: &Path) -> Result<(), DistributedError> {
+        Ok(granula_io::output::write_atomic_bytes(path, &self.to_bytes())?)
+    }
+}
+
 impl<C: Communicator> DistributedRun<C> {
     /// The checkpoint of the current step as bytes at rank 0, `None` on the other ranks
     /// (collective).
     pub fn checkpoint(&mut self) -> Result<Option<Vec<u8>>, DistributedError> {
+        Ok(self.checkpoint_state()?.map(|c| encode(&c)))
+    }
+
+    /// The checkpoint of the current step at rank 0, `None` on the other ranks
+    /// (collective).
+    pub fn checkpoint_state(&mut self) -> Result<Option<DistributedCheckpoint>, DistributedError> {
         let rank = self.comm.rank();
         let me = rank as u32;
         let histories =
@@ -89,7 +176,7 @@ impl<C: Communicator> DistributedRun<C> {
             shared,
             integrator: (state.name.clone(), state.scalars.clone()),
         };
-        Ok(Some(encode(&checkpoint)))
+        Ok(Some(checkpoint))
     }
 
     /// Resumes on the ranks of `comm` (any number) from checkpoint bytes read from `path`
@@ -108,6 +195,17 @@ impl<C: Communicator> DistributedRun<C> {
                 found: format!("unreadable bytes ({e})"),
                 expected: "a distributed checkpoint".into(),
             })?;
+        Self::resume_from(comm, scene, c, path, config)
+    }
+
+    /// [`DistributedRun::resume`] from a decoded checkpoint.
+    pub fn resume_from(
+        comm: C,
+        scene: Scene,
+        c: DistributedCheckpoint,
+        path: &str,
+        config: super::DistributedConfig,
+    ) -> Result<Self, DistributedError> {
         if c.scene_text != scene.text {
             return Err(DistributedError::CheckpointMismatch {
                 path: path.into(),
@@ -127,8 +225,9 @@ impl<C: Communicator> DistributedRun<C> {
             });
         }
         let positions: Vec<DVec3> = c.bodies.iter().map(|r| r.position).collect();
-        let (lo, hi) = super::centre_box(positions.iter().copied());
-        run.decomposition = Decomposition::grid(lo, hi, run.comm.size(), run.cutoff)?;
+        let periodic = run.template.periodic;
+        run.decomposition =
+            Decomposition::grid_over(positions.iter().copied(), &periodic, run.comm.size(), run.cutoff)?;
         let rank = run.comm.rank();
         let mut owned = Vec::new();
         let mut ghosts = Vec::new();

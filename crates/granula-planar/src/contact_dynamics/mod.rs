@@ -31,6 +31,7 @@
 
 pub mod geometry;
 pub mod local;
+mod state;
 
 use crate::bodies::{Bodies, BodyBuilder};
 use crate::domain::Domain;
@@ -426,7 +427,7 @@ impl ContactDynamics {
                 if !self.bodies.is_dynamic(j) {
                     continue;
                 }
-                let rel = self.bodies.position[j] - wall.point;
+                let rel = self.bodies.position[j] - wall.point_at(t_m);
                 if rel.dot(wall.normal) > self.bodies.circumradius[j] + alert {
                     continue;
                 }
@@ -439,7 +440,8 @@ impl ContactDynamics {
                         geometry::wall_polygon(wall.normal, &self.verts_j, alert)
                     }
                 };
-                self.push_points(points, w as u32, j as u32, true, rel, DVec2::ZERO);
+                // The wall's velocity enters as the velocity shift: U = v_j − v_wall + ω_j × l_j.
+                self.push_points(points, w as u32, j as u32, true, rel, -wall.velocity);
             }
         }
         // 4: Delassus blocks, law shifts, warm start.

@@ -1,14 +1,14 @@
-//! Checkpoints of planar MD runs: the whole run in one file, so that `granula resume`
+//! Checkpoints of planar runs, MD and contact dynamics: the whole run in one file, so that `granula resume`
 //! continues an interrupted run and ends with the same bits, and the same output files, as
 //! the uninterrupted run.
 //!
 //! A checkpoint holds the scene's text (the run is rebuilt from it, so a changed or moved
 //! scene file does not matter), the simulation's evolving state
 //! ([`granula_planar::Simulation::save_state`]: clock, bodies, Gear derivatives, contacts
-//! with their histories), the length of `series.csv` at that step (rows written after it
+//! with their histories; [`granula_planar::ContactDynamics::save_state`]: clock, bodies,
+//! the last step's contacts with the impulses that warm-start the next), the length of `series.csv` at that step (rows written after it
 //! are cut on resume), the VTK frames written so far and the warning summary. It is
-//! bincode behind an 8-byte tag, written atomically. Contact dynamics has no state save
-//! yet, so its runs write no checkpoint and say so.
+//! bincode behind an 8-byte tag, written atomically.
 
 use super::run::PlanarRun;
 use super::{PlanarScene, PlanarSolver};
@@ -46,22 +46,20 @@ pub fn is_planar_checkpoint(path: &Path) -> bool {
 impl PlanarRun {
     /// Writes the run's checkpoint into its folder and returns its path. Series rows are
     /// flushed first, so the recorded length covers every row of the steps done. Errors:
-    /// contact dynamics runs (no state save), and files that cannot be written.
+    /// files that cannot be written.
     pub fn checkpoint(&mut self) -> Result<PathBuf> {
-        if !matches!(self.scene.solver, PlanarSolver::Md(_)) {
-            return Err(IoError::Solver(
-                "planar contact dynamics runs cannot be checkpointed yet (no state save)".into(),
-            ));
-        }
         let series_bytes = self.flush_series()?;
-        let PlanarSolver::Md(sim) = &self.scene.solver else { unreachable!("checked above") };
+        let state = match &self.scene.solver {
+            PlanarSolver::Md(sim) => sim.save_state(),
+            PlanarSolver::Nscd { solver, .. } => solver.save_state(),
+        };
         let saved = Saved {
             scene_file: self.scene.file.clone(),
             scene_text: self.scene.text.clone(),
             series_bytes,
             frames: self.pvd_frames(),
             warnings: self.warnings,
-            state: sim.save_state(),
+            state,
         };
         let mut bytes = PLANAR_CHECKPOINT_TAG.to_vec();
         bincode::serialize_into(&mut bytes, &saved).map_err(|e| IoError::Solver(format!("checkpoint: {e}")))?;
@@ -83,12 +81,11 @@ impl PlanarRun {
         let saved: Saved =
             bincode::deserialize(body).map_err(|e| bad(format!("truncated or corrupt checkpoint: {e}")))?;
         let mut scene = PlanarScene::parse(&saved.scene_file, &saved.scene_text)?;
-        match &mut scene.solver {
-            PlanarSolver::Md(sim) => {
-                sim.restore_state(&saved.state).map_err(|e| bad(format!("state does not fit the scene: {e}")))?
-            }
-            PlanarSolver::Nscd { .. } => return Err(bad("a contact dynamics scene has no saved state".into())),
-        }
+        let restored = match &mut scene.solver {
+            PlanarSolver::Md(sim) => sim.restore_state(&saved.state),
+            PlanarSolver::Nscd { solver, .. } => solver.restore_state(&saved.state),
+        };
+        restored.map_err(|e| bad(format!("state does not fit the scene: {e}")))?;
         let dir = match out {
             Some(d) => d.to_path_buf(),
             None => checkpoint.parent().map(Path::to_path_buf).unwrap_or_default(),

@@ -481,7 +481,9 @@ impl PlanarScene {
             if n.length() < 1e-12 {
                 return Err(c.invalid(&at.key("normal"), format!("{:?}", w.normal), "expected a non-zero vector"));
             }
-            walls.push(HalfPlane { point: DVec2::from_array(w.point), normal: n.normalize() });
+            c.finite(&at.key("velocity"), &w.velocity)?;
+            let wall = HalfPlane::new(DVec2::from_array(w.point), n.normalize());
+            walls.push(wall.moving(DVec2::from_array(w.velocity)));
         }
         let paths: Vec<KeyPath> = placed.iter().map(|p| p.at.clone()).collect();
         let built = |e: PlanarError| match &e {

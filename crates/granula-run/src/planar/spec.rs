@@ -228,12 +228,14 @@ pub(crate) struct RoughWallSpec {
     pub seed: u64,
 }
 
-/// `[[walls]]`: a straight, fixed wall (a half-plane).
+/// `[[walls]]`: a straight wall (a half-plane), fixed or translating at `velocity`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WallSpec {
     pub point: [f64; 2],
     pub normal: [f64; 2],
+    #[serde(default)]
+    pub velocity: [f64; 2],
 }
 
 /// Positions written to the VTK files.
