@@ -18,23 +18,19 @@
 //! is the figure to trust on a loaded machine.
 //!
 //! **Generated packings.** An N other than 1000, 8000 or 27000 (for example 1000000) builds a
-//! dense lattice packing in memory instead of reading a file: m = ⌈∛N⌉ spheres a side
-//! (m³ in all) of radius 0.5 mm on a simple cubic lattice of spacing 2r(1 − 10⁻³), each
-//! centre jittered by a deterministic uniform offset of at most ±2·10⁻⁴ r per coordinate,
-//! in the same open box, material, law and step as the packings. Every sphere overlaps its
-//! lattice neighbours by about 10⁻³ r (close to the settled packings' typical overlaps), so
-//! it has about 3 contacts per sphere (the settled packings: 2.4). The process's peak
+//! dense lattice packing in memory instead of reading a file (the shared
+//! `benches/md_dense` module describes it). The process's peak
 //! resident memory (`/usr/bin/time -f %M`) divided by N gives the memory per particle.
 
 #[path = "../benches/md_dense/mod.rs"]
 mod md_dense_scene;
 
 use granula::broadphase::LinkedCells;
-use granula::core::{DVec3, EnergyReads, Material, MaterialId, SphereBuilder, World};
+use granula::core::EnergyReads;
 use granula::integrators::{ForceVelocity, VelocityVerlet};
 use granula::laws::{hertz_mindlin, hertz_mindlin_damped};
 use granula::md::{MdConfig, MdSolver};
-use md_dense_scene::{dense_world, DT, SKIN};
+use md_dense_scene::{world_of, DT, SKIN};
 use std::time::Instant;
 
 /// CPU time of the whole process (user + system, s) from `/proc/self/stat`, or NaN where
@@ -47,65 +43,6 @@ fn process_cpu_seconds() -> f64 {
     let f: Vec<&str> = rest.split_whitespace().collect();
     let tick = |k: usize| f.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
     (tick(11) + tick(12)) / 100.0
-}
-
-/// Radius of the generated lattice's spheres (m), as in the packings.
-const LATTICE_RADIUS: f64 = 5e-4;
-
-/// A uniform number in [−1, 1) from the counter `k` (SplitMix64), for the lattice's
-/// deterministic jitter.
-fn jitter(k: u64) -> f64 {
-    let mut z = k.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-}
-
-/// The generated dense lattice packing of about `n` spheres (see the header), numbered
-/// layer by layer, in the packings' box and material.
-fn lattice_world(n: usize) -> Result<World, Box<dyn std::error::Error>> {
-    let m = (n as f64).cbrt().ceil() as usize;
-    let r = LATTICE_RADIUS;
-    let a = 2.0 * r * (1.0 - 1e-3);
-    let l = m as f64 * a;
-    let material = Material {
-        name: "glass".into(),
-        density: 2500.0,
-        friction: 0.5,
-        restitution: 0.5,
-        young_modulus: 1e7,
-        poisson_ratio: 0.3,
-        ..Material::default()
-    };
-    let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).build()?;
-    w.insert_open_box(DVec3::ZERO, l, l, MaterialId(0))?;
-    for k in 0..m {
-        for j in 0..m {
-            for i in 0..m {
-                let id = ((k * m + j) * m + i) as u64 * 3;
-                let e = 2e-4 * r;
-                let x = DVec3::new(
-                    (i as f64 + 0.5) * a + e * jitter(id),
-                    (j as f64 + 0.5) * a + e * jitter(id + 1),
-                    // Resting on the floor with the same overlap as between neighbours.
-                    r * (1.0 - 1e-3) + k as f64 * a + e * jitter(id + 2),
-                );
-                w.insert(SphereBuilder::new(r, x).build()?)?;
-            }
-        }
-    }
-    w.accept_overlaps();
-    Ok(w)
-}
-
-/// The packing of `n` spheres from `benches/data`, or a generated lattice for other sizes.
-fn world_of(n: usize) -> Result<World, Box<dyn std::error::Error>> {
-    if [1000, 8000, 27000].contains(&n) {
-        dense_world(n)
-    } else {
-        lattice_world(n)
-    }
 }
 
 /// Peak resident memory of the process so far (bytes, `VmHWM` of `/proc/self/status`), or

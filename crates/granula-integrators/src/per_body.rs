@@ -41,6 +41,27 @@ impl<T: Copy> PerBody<T> {
     }
 }
 
+impl<T> PerBody<T> {
+    /// The value of the body at dense index `i`, if the column is in step with `bodies`
+    /// (synced since their last structural change).
+    pub fn get_in_step(&self, bodies: &BodySet, i: usize) -> Option<&T> {
+        self.in_step(bodies).then(|| self.values.get(i)).flatten()
+    }
+
+    /// [`PerBody::get_in_step`], to write.
+    pub fn get_mut_in_step(&mut self, bodies: &BodySet, i: usize) -> Option<&mut T> {
+        if self.in_step(bodies) {
+            self.values.get_mut(i)
+        } else {
+            None
+        }
+    }
+
+    fn in_step(&self, bodies: &BodySet) -> bool {
+        self.version == Some(bodies.structure_version()) && self.values.len() == bodies.len()
+    }
+}
+
 impl<T: Copy + Default> PerBody<T> {
     /// The column as an [`IntegratorState`] named `name`, each value written by
     /// `write(value, out)`, with `scalars`.

@@ -72,6 +72,28 @@ pub enum ForceVelocity {
 }
 
 impl VelocityVerlet {
+    /// The memory of the body at dense index `i` of `bodies`, laid out as in
+    /// [`Integrator::save_state`] (linear then angular acceleration, 6 values), or `None`
+    /// when the memory is not in step with `bodies` (no step taken since their last
+    /// structural change or since a restore). One body's entry, without copying the rest.
+    pub fn body_memory(&self, bodies: &BodySet, i: usize) -> Option<[f64; 6]> {
+        let (a, b) = self.accel.get_in_step(bodies, i)?;
+        Some([a.x, a.y, a.z, b.x, b.y, b.z])
+    }
+
+    /// Overwrites the memory of the body at dense index `i` with `values` (the layout of
+    /// [`VelocityVerlet::body_memory`]); `false`, with nothing written, when the memory is
+    /// not in step with `bodies` or `values` does not hold 6 numbers.
+    pub fn set_body_memory(&mut self, bodies: &BodySet, i: usize, values: &[f64]) -> bool {
+        let (Some(slot), [ax, ay, az, bx, by, bz]) = (self.accel.get_mut_in_step(bodies, i), values) else {
+            return false;
+        };
+        *slot = (DVec3::new(*ax, *ay, *az), DVec3::new(*bx, *by, *bz));
+        true
+    }
+}
+
+impl VelocityVerlet {
     /// A new integrator, normal forces seeing [`ForceVelocity::Predicted`].
     pub fn new() -> Self {
         Self::default()

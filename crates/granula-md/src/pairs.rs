@@ -1,6 +1,9 @@
 //! The candidate pair list of the Verlet skin and its per-body incidence (CSR).
 
-use granula_core::{BodySet, ContactKey, DVec3, MaterialTable, PeriodicDomain, Shape};
+use crate::solver::MdSolver;
+use granula_core::{
+    BodySet, Broadphase, ContactKey, ContactLaw, DVec3, Integrator, MaterialTable, PeriodicDomain, Shape,
+};
 
 /// How the narrowphase treats a candidate pair, decided once per rebuild.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +86,27 @@ fn image_shift(bodies: &BodySet, domain: &PeriodicDomain, c: &Candidate) -> DVec
     domain.minimum_image_shift(bodies.position[c.body1 as usize], bodies.position[c.body2 as usize])
 }
 
+impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
+    /// Marks bodies passive, by dense index (`passive[i]`; bodies beyond the slice are not
+    /// passive, an empty slice clears every mark): from the next rebuild of the candidate
+    /// list on, a pair whose two bodies are each passive or non-dynamic is left out of the
+    /// list, so that no force is computed for it. The forces such pairs would put on
+    /// passive bodies are then missing: for bodies whose loads are overwritten after every
+    /// step anyway, as the ghost copies of a distributed run are by their owners' loads.
+    /// Every pair with an active dynamic body is computed as before, with the same
+    /// operands. A change of the marks rebuilds the list at the next step (the skin
+    /// layer compares its skip flags); the cost is paid at rebuilds, not per step.
+    pub fn set_passive_bodies(&mut self, passive: &[bool]) {
+        self.passive.clear();
+        self.passive.extend_from_slice(passive);
+    }
+
+    /// The passive marks by dense index ([`MdSolver::set_passive_bodies`]).
+    pub fn passive_bodies(&self) -> &[bool] {
+        &self.passive
+    }
+}
+
 /// The candidate pairs between two rebuilds, with a compressed-sparse-row incidence list:
 /// the entries of body i are `incidence[offsets[i]..offsets[i + 1]]`, each `(pair << 1) | role`
 /// with role 0 for body 1 and 1 for body 2, in increasing pair order. Gathering forces over it
@@ -104,7 +128,9 @@ pub(crate) struct PairList {
 
 impl PairList {
     /// Rebuilds from the broadphase's sorted `(i, j)` list. Pairs of two non-dynamic bodies
-    /// are dropped (no force on them can move anything), and so are sphere pairs whose gap
+    /// are dropped (no force on them can move anything); the skin layer does not report
+    /// pairs of two bodies that are each non-dynamic or passive
+    /// ([`MdSolver::set_passive_bodies`]) in the first place. Sphere pairs whose gap
     /// exceeds `reach` = margin + skin: the solver rebuilds before any sphere centre moves by
     /// half the skin, so such a pair cannot come within the margin before the next rebuild.
     /// Allocation-free once warm.

@@ -129,6 +129,8 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     contacts: Vec<ContactRecord>,
     /// The world's periodic axes the candidate list was built for.
     pub(crate) periodic: PeriodicDomain,
+    /// Per body (dense index), whether it is passive ([`MdSolver::set_passive_bodies`]).
+    pub(crate) passive: Vec<bool>,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -175,6 +177,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             block_contacts: Vec::new(),
             contacts: Vec::new(),
             periodic: PeriodicDomain::default(),
+            passive: Vec::new(),
         })
     }
 
@@ -306,7 +309,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                     b
                 }
             },
-            |i| bodies.motion[i] != MotionKind::Dynamic,
+            |i| bodies.motion[i] != MotionKind::Dynamic || self.passive.get(i).copied().unwrap_or(false),
         );
         if !rebuilt {
             return false;

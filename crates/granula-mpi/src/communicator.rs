@@ -1,7 +1,7 @@
 //! The communication a distributed run needs, behind a small trait: rank and size, one
-//! exchange of byte buffers between every pair of ranks, and an all-gather of one number
-//! (from which the sums and maxima are taken in rank order, so that they are the same bits
-//! on every rank).
+//! exchange of byte buffers between every pair of ranks, an exchange with the neighbours
+//! only, and an all-gather of one number (from which the sums and maxima are taken in rank
+//! order, so that they are the same bits on every rank).
 
 /// A group of processes that exchange bytes. Every method is collective: each rank of the
 /// group calls it, in the same order.
@@ -15,6 +15,21 @@ pub trait Communicator {
     fn exchange(&self, outgoing: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
     /// The value `x` of every rank, indexed by rank.
     fn all_gather(&self, x: f64) -> Vec<f64>;
+
+    /// Sends each `(rank, bytes)` of `outgoing` to its rank and returns one buffer from
+    /// each rank of `sources`, in the order of `sources` (so the receiver processes them in
+    /// the order it chose, whatever order they arrive in). Rank `r` must list rank `s` in
+    /// its `sources` exactly when `s` sends to `r`, and every rank calls this at the same
+    /// point of the run. A backend may send only these messages (point to point); the
+    /// default goes through the collective [`Communicator::exchange`].
+    fn exchange_with_neighbours(&self, outgoing: Vec<(usize, Vec<u8>)>, sources: &[usize]) -> Vec<Vec<u8>> {
+        let mut all = vec![Vec::new(); self.size()];
+        for (to, bytes) in outgoing {
+            all[to] = bytes;
+        }
+        let mut received = self.exchange(all);
+        sources.iter().map(|&from| std::mem::take(&mut received[from])).collect()
+    }
 
     /// The sum of `x` over the ranks, added in rank order (the same bits on every rank).
     fn sum(&self, x: f64) -> f64 {
@@ -74,5 +89,7 @@ mod tests {
         assert_eq!(c.max(-1.0), -1.0);
         assert_eq!(c.gather_to_root(vec![7]), Some(vec![vec![7]]));
         assert_eq!(c.broadcast(vec![9, 8]), vec![9, 8]);
+        assert_eq!(c.exchange_with_neighbours(vec![(0, vec![4, 2])], &[0]), vec![vec![4, 2]]);
+        assert_eq!(c.exchange_with_neighbours(Vec::new(), &[]), Vec::<Vec<u8>>::new());
     }
 }

@@ -8,7 +8,9 @@
 use crate::communicator::Communicator;
 use crate::decomposition::Decomposition;
 use crate::error::DistributedError;
+use crate::ghost_message::{self, GhostState};
 use crate::record::{decode, encode, BodyRecord, HistoryRecord, Migration};
+use crate::timings::{lap, traffic, DistributedTimings};
 use granula_core::body::{BodyState, MassSource, Motion, RigidBody};
 use granula_core::{
     BodyHandle, ContactKey, CoreError, DVec3, IntegratorState, MassProperties, MotionKind, StepReport, World,
@@ -16,6 +18,7 @@ use granula_core::{
 use granula_io::scene::spec::SolverSpec;
 use granula_io::Scene;
 use granula_run::{build_solver, DistributedMd, HistoryBytes, SimSolver};
+use std::time::Instant;
 
 mod checkpoint;
 mod outputs;
@@ -79,6 +82,7 @@ pub struct DistributedRun<C: Communicator> {
     /// The first step is still to come (taken with a double ghost layer, see `new`).
     fresh: bool,
     stats: DistributedStats,
+    timings: DistributedTimings,
     /// The report of this rank's last step.
     pub last_report: StepReport,
     /// The contacts this rank owns of the last step, when they are published.
@@ -178,6 +182,7 @@ impl<C: Communicator> DistributedRun<C> {
             config,
             fresh: true,
             stats: DistributedStats::default(),
+            timings: DistributedTimings::default(),
             last_report: StepReport::default(),
             contact_outputs: Default::default(),
         };
@@ -218,6 +223,16 @@ impl<C: Communicator> DistributedRun<C> {
         self.stats
     }
 
+    /// This rank's time per phase and traffic so far.
+    pub fn timings(&self) -> DistributedTimings {
+        self.timings
+    }
+
+    /// Restarts this rank's timings (e.g. after a warm-up).
+    pub fn reset_timings(&mut self) {
+        self.timings = DistributedTimings::default();
+    }
+
     /// Number of bodies this rank owns.
     pub fn owned(&self) -> usize {
         self.owner.iter().filter(|&&o| o == self.comm.rank() as u32).count()
@@ -245,32 +260,44 @@ impl<C: Communicator> DistributedRun<C> {
     pub fn step(&mut self) -> Result<(), DistributedError> {
         let rank = self.comm.rank();
         let dt = self.scene.dt();
+        let mut clock = Instant::now();
         let result = self.solver.step(&mut self.world, dt);
-        let failed = self.comm.all_gather(if result.is_err() { 1.0 } else { 0.0 });
+        self.timings.compute += lap(&mut clock);
+        self.timings.steps += 1;
+        // One reduction per step: each rank's largest displacement since the last
+        // redistribution plus two steps of travel at the current speed (the margin of the
+        // step to come), or -1 if its step failed. Owned bodies only, which the ghost
+        // refresh does not touch.
+        let reach = match &result {
+            Err(_) => -1.0,
+            Ok(_) => {
+                let b = &self.world.bodies;
+                let me = rank as u32;
+                let mut reach: f64 = 0.0;
+                for i in (0..b.len()).filter(|&i| self.owner[i] == me) {
+                    let moved = (b.position[i] - self.reference[i]).length();
+                    reach = reach.max(moved + 2.0 * b.velocity[i].length() * dt);
+                }
+                reach
+            }
+        };
+        let reaches = self.comm.all_gather(reach);
+        self.timings.reductions += lap(&mut clock);
         match result {
             Err(source) => return Err(DistributedError::Core { rank, source }),
             Ok(report) => self.last_report = report,
         }
-        if let Some(r) = failed.iter().position(|&f| f != 0.0) {
+        if let Some(r) = reaches.iter().position(|&f| f < 0.0) {
             return Err(DistributedError::Core { rank, source: elsewhere(r) });
         }
         self.capture_contacts()?;
         self.refresh_ghosts()?;
-        if self.fresh {
-            self.fresh = false;
-            return self.redistribute();
-        }
-        // The largest displacement since the last redistribution, plus two steps of travel
-        // at the current speed as the margin of the step to come.
-        let b = &self.world.bodies;
-        let me = rank as u32;
-        let mut reach: f64 = 0.0;
-        for i in (0..b.len()).filter(|&i| self.owner[i] == me) {
-            let moved = (b.position[i] - self.reference[i]).length();
-            reach = reach.max(moved + 2.0 * b.velocity[i].length() * dt);
-        }
-        if self.comm.max(reach) > 0.5 * self.skin {
+        let redistribute = std::mem::take(&mut self.fresh)
+            || reaches.iter().copied().fold(f64::NEG_INFINITY, f64::max) > 0.5 * self.skin;
+        if redistribute {
+            let mut clock = Instant::now();
             self.redistribute()?;
+            self.timings.redistribute += lap(&mut clock);
         }
         Ok(())
     }
@@ -357,55 +384,88 @@ impl<C: Communicator> DistributedRun<C> {
     /// ranks that hold ghosts of them; the ghosts are overwritten.
     fn refresh_ghosts(&mut self) -> Result<(), DistributedError> {
         let rank = self.comm.rank();
-        // The integrator's memory is copied out only when this rank has ghosts to send or
-        // receive (the exchange itself is collective and always takes place).
+        let mut clock = Instant::now();
         let busy = self.send.iter().chain(&self.recv).any(|l| !l.is_empty());
-        let state = if busy { self.distributed().integrator_state() } else { IntegratorState::default() };
+        if !busy {
+            self.timings.refresh_pack += lap(&mut clock);
+            return Ok(());
+        }
+        // The integrator's memory of one body at a time when the integrator gives it
+        // (velocity Verlet): only the entries of the bodies sent and of the ghosts are
+        // copied. Otherwise (Gear) the whole memory is copied out, patched and restored.
+        let mut probe = Vec::new();
+        let direct = !self.world.bodies.is_empty()
+            && self.solver.distributed().expect("an MD solver").body_memory(&self.world, 0, &mut probe);
+        let state = if direct { IntegratorState::default() } else { self.distributed().integrator_state() };
         let memory = MemoryView::new(&state);
-        let outgoing: Vec<Vec<u8>> = self
-            .send
-            .iter()
-            .map(|list| {
-                let records: Vec<BodyRecord> = list.iter().map(|&i| self.record(i as usize, Some(&memory))).collect();
-                if records.is_empty() {
-                    Vec::new()
-                } else {
-                    encode(&records)
+        // Messages go only to the ranks that hold ghosts of this rank's bodies and come only
+        // from the ranks this rank holds ghosts of, in rank order (`install` checked that
+        // both ends agree). Flat records, no allocation per body.
+        let mut values: Vec<f64> = Vec::new();
+        let mut outgoing: Vec<(usize, Vec<u8>)> = Vec::new();
+        {
+            let mut md = if direct { self.solver.distributed() } else { None };
+            let b = &self.world.bodies;
+            for (to, list) in self.send.iter().enumerate().filter(|(_, list)| !list.is_empty()) {
+                let mut bytes = Vec::with_capacity(list.len() * ghost_message::record_bytes(probe.len()));
+                for &i in list {
+                    let i = i as usize;
+                    values.clear();
+                    match md.as_deref_mut() {
+                        Some(md) => {
+                            md.body_memory(&self.world, i, &mut values);
+                        }
+                        None => values.extend_from_slice(memory.of(b.handle[i])),
+                    }
+                    ghost_message::push(&mut bytes, self.gid[i], &ghost_state(b, i), &values);
                 }
-            })
-            .collect();
-        let received = self.comm.exchange(outgoing);
-        let mut patched = state.clone();
-        for (from, bytes) in received.iter().enumerate() {
-            let records: Vec<BodyRecord> = decode(bytes, rank, from)?;
-            if records.len() != self.recv[from].len() {
-                return Err(mismatch(
-                    rank,
-                    from,
-                    format!("{} ghosts, {} expected", records.len(), self.recv[from].len()),
-                ));
-            }
-            for (r, &i) in records.iter().zip(&self.recv[from]) {
-                let i = i as usize;
-                if r.gid != self.gid[i] {
-                    return Err(mismatch(rank, from, format!("body {} in place of {}", r.gid, self.gid[i])));
-                }
-                let b = &mut self.world.bodies;
-                b.position[i] = r.position;
-                b.orientation[i] = r.orientation;
-                b.velocity[i] = r.velocity;
-                b.angular_velocity[i] = r.angular_velocity;
-                b.force[i] = r.force;
-                b.torque[i] = r.torque;
-                write_memory(&mut patched, b.handle[i], &r.memory);
+                outgoing.push((to, bytes));
             }
         }
-        if patched.values_per_body() > 0 && self.recv.iter().any(|l| !l.is_empty()) {
+        let sources: Vec<usize> = (0..self.recv.len()).filter(|&r| !self.recv[r].is_empty()).collect();
+        self.timings.refresh_pack += lap(&mut clock);
+        let (messages, bytes) = traffic(rank, outgoing.iter().map(|(to, b)| (*to, &b[..])));
+        self.timings.refresh_messages += messages;
+        self.timings.refresh_bytes += bytes;
+        let received = self.comm.exchange_with_neighbours(outgoing, &sources);
+        self.timings.refresh_exchange += lap(&mut clock);
+        let mut patched = state;
+        for (&from, bytes) in sources.iter().zip(&received) {
+            let mut reader = ghost_message::Reader::new(bytes, rank, from);
+            let expected = self.recv[from].len();
+            for (k, &i) in self.recv[from].iter().enumerate() {
+                let i = i as usize;
+                let Some((gid, s)) = reader.next(&mut values)? else {
+                    return Err(mismatch(rank, from, format!("{k} ghosts, {expected} expected")));
+                };
+                if gid != self.gid[i] {
+                    return Err(mismatch(rank, from, format!("body {gid} in place of {}", self.gid[i])));
+                }
+                let b = &mut self.world.bodies;
+                b.position[i] = s.position;
+                b.orientation[i] = s.orientation;
+                b.velocity[i] = s.velocity;
+                b.angular_velocity[i] = s.angular_velocity;
+                b.force[i] = s.force;
+                b.torque[i] = s.torque;
+                if !direct {
+                    write_memory(&mut patched, b.handle[i], &values);
+                } else if !self.solver.distributed().expect("an MD solver").set_body_memory(&self.world, i, &values) {
+                    let reason = format!("integrator memory of body {gid} ({} values) does not fit", values.len());
+                    return Err(mismatch(rank, from, reason));
+                }
+            }
+            if reader.next(&mut values)?.is_some() {
+                return Err(mismatch(rank, from, format!("more ghosts than the {expected} expected")));
+            }
+        }
+        if !direct && patched.values_per_body() > 0 && !sources.is_empty() {
             let world = std::mem::replace(&mut self.world, empty_world());
             let result = self.distributed().restore_integrator(&patched, &world);
             self.world = world;
             result.map_err(|source| DistributedError::Core { rank, source })?;
         }
+        self.timings.refresh_unpack += lap(&mut clock);
         Ok(())
     }
 
@@ -457,7 +517,11 @@ impl<C: Communicator> DistributedRun<C> {
                 }
             }
         }
-        let received = self.comm.exchange(out.iter().map(encode).collect());
+        let outgoing: Vec<Vec<u8>> = out.iter().map(encode).collect();
+        let (messages, bytes) = traffic(rank, outgoing.iter().map(|b| &b[..]).enumerate());
+        self.timings.redistribute_messages += messages;
+        self.timings.redistribute_bytes += bytes;
+        let received = self.comm.exchange(outgoing);
         let mut owned = Vec::new();
         let mut ghosts = Vec::new();
         let mut histories = Vec::new();
@@ -631,6 +695,12 @@ impl<C: Communicator> DistributedRun<C> {
             if state.values_per_body() > 0 || !state.name.is_empty() {
                 solver.restore_integrator(&state, &world).map_err(core)?;
             }
+            // The pairs of two ghosts (or of a ghost and a wall) are left out: their forces
+            // land on ghosts only, which their owners overwrite after every step. Not
+            // before the first step (no memory yet): its priming pass needs every ghost's
+            // complete force (see `with_world`).
+            let passive: Vec<bool> = self.owner.iter().map(|&o| o != me && o != SHARED).collect();
+            solver.set_passive(&passive);
         }
         self.reference = world.bodies.position.clone();
         for list in self.send.iter_mut().chain(self.recv.iter_mut()) {
@@ -647,7 +717,39 @@ impl<C: Communicator> DistributedRun<C> {
             }
         }
         self.world = world;
-        Ok(())
+        self.check_neighbours()
+    }
+
+    /// Checks that each rank expects from every other as many ghosts as that rank sends it
+    /// (collective): the ghost refresh exchanges messages with the neighbours only, and a
+    /// message one end does not expect would hang or go astray.
+    fn check_neighbours(&self) -> Result<(), DistributedError> {
+        let rank = self.comm.rank();
+        let expected: Vec<Vec<u8>> = self.recv.iter().map(|l| (l.len() as u64).to_le_bytes().to_vec()).collect();
+        let asked = self.comm.exchange(expected);
+        let mut verdict = Ok(());
+        for (from, bytes) in asked.iter().enumerate() {
+            let count = <[u8; 8]>::try_from(&bytes[..]).ok().map(u64::from_le_bytes);
+            if count != Some(self.send[from].len() as u64) {
+                verdict = Err(mismatch(
+                    rank,
+                    from,
+                    format!(
+                        "rank {from} expects {count:?} ghosts from rank {rank}, which sends it {}",
+                        self.send[from].len()
+                    ),
+                ));
+                break;
+            }
+        }
+        // Every rank learns of a disagreement, so that none waits for a message that will
+        // not come.
+        let failed = self.comm.all_gather(if verdict.is_err() { 1.0 } else { 0.0 });
+        verdict?;
+        match failed.iter().position(|&f| f != 0.0) {
+            Some(r) => Err(mismatch(rank, r, format!("rank {r} found ghost lists that disagree with its neighbours'"))),
+            None => Ok(()),
+        }
     }
 
     /// The body of a record: shape, mass, material, locked freedoms and loads from the scene.
@@ -693,6 +795,18 @@ fn template_record(world: &World, i: usize) -> BodyRecord {
         force: DVec3::ZERO,
         torque: DVec3::ZERO,
         memory: Vec::new(),
+    }
+}
+
+/// The state of body `i` of `b` as the ghost refresh sends it.
+fn ghost_state(b: &granula_core::BodySet, i: usize) -> GhostState {
+    GhostState {
+        position: b.position[i],
+        orientation: b.orientation[i],
+        velocity: b.velocity[i],
+        angular_velocity: b.angular_velocity[i],
+        force: b.force[i],
+        torque: b.torque[i],
     }
 }
 

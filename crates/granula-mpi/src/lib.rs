@@ -16,9 +16,11 @@ mod communicator;
 mod decomposition;
 mod driver;
 mod error;
+mod ghost_message;
 #[cfg(feature = "mpi")]
 mod mpi_backend;
 mod record;
+mod timings;
 
 pub use communicator::{Communicator, SingleProcess};
 pub use decomposition::{Decomposition, Subdomain};
@@ -30,3 +32,4 @@ pub use error::DistributedError;
 #[cfg(feature = "mpi")]
 pub use mpi_backend::Mpi;
 pub use record::{BodyRecord, HistoryRecord, Migration};
+pub use timings::DistributedTimings;

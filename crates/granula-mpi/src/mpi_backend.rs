@@ -3,9 +3,14 @@
 
 use crate::communicator::Communicator;
 use mpi::datatype::{Partition, PartitionMut};
+use mpi::request::WaitGuard;
 use mpi::topology::SimpleCommunicator;
-use mpi::traits::{Communicator as _, CommunicatorCollectives as _};
+use mpi::traits::{Communicator as _, CommunicatorCollectives as _, Destination as _, Source as _};
 use mpi::Count;
+
+/// Tag of the neighbour exchange's point-to-point messages (the collectives travel in their
+/// own context, so they cannot match it).
+const NEIGHBOUR_TAG: mpi::Tag = 17;
 
 /// `MPI_COMM_WORLD` of this process. MPI is initialised once per process: the first
 /// [`Mpi::init`] succeeds, later ones return `None`; it is finalised when the value drops.
@@ -74,6 +79,28 @@ impl Communicator for Mpi {
             self.world.all_to_all_varcount_into(&partition, &mut into);
         }
         recv_counts.iter().zip(&recv_displs).map(|(&c, &d)| recv[d as usize..(d + c) as usize].to_vec()).collect()
+    }
+
+    /// Nonblocking sends to the destinations, then a blocking receive from each source in
+    /// the order given (a matched probe sizes the buffer), then the sends completed. Only
+    /// the messages named travel: no collective, no empty message. MPI keeps the order of
+    /// the messages between two ranks with the same tag, so a run's successive exchanges
+    /// cannot be confused.
+    fn exchange_with_neighbours(&self, outgoing: Vec<(usize, Vec<u8>)>, sources: &[usize]) -> Vec<Vec<u8>> {
+        mpi::request::scope(|scope| {
+            let _sending: Vec<_> = outgoing
+                .iter()
+                .map(|(to, bytes)| {
+                    let process = self.world.process_at_rank(*to as mpi::Rank);
+                    WaitGuard::from(process.immediate_send_with_tag(scope, &bytes[..], NEIGHBOUR_TAG))
+                })
+                .collect();
+            // The guards wait for the sends when they drop, after the receives.
+            sources
+                .iter()
+                .map(|&from| self.world.process_at_rank(from as mpi::Rank).receive_vec_with_tag::<u8>(NEIGHBOUR_TAG).0)
+                .collect()
+        })
     }
 
     fn all_gather(&self, x: f64) -> Vec<f64> {

@@ -2,6 +2,7 @@
 //! behind an object-safe trait: contact histories as bytes (they travel between processes
 //! with their bodies), the integrator's memory, and the solver re-seated on a rebuilt world.
 
+use crate::adapters::AnyIntegrator;
 use crate::sim_solver::MdRun;
 use granula_core::{ContactKey, ContactLaw, CoreError, Integrator, IntegratorState, World};
 use granula_md::{LoadOrder, TransferredHistory};
@@ -31,8 +32,20 @@ pub trait DistributedMd {
     fn integrator_state(&self) -> IntegratorState;
     /// Restores the integrator's memory ([`Integrator::restore_state`]) for `world`'s bodies.
     fn restore_integrator(&mut self, state: &IntegratorState, world: &World) -> Result<(), CoreError>;
+    /// Appends the integrator's memory of `world`'s body `i` (dense index; the world the
+    /// solver stepped last) to `out`, laid out as one body's entry of
+    /// [`DistributedMd::integrator_state`]; `false`, with nothing appended, when the
+    /// integrator cannot give one body's entry (then take the whole state).
+    fn body_memory(&self, world: &World, i: usize, out: &mut Vec<f64>) -> bool;
+    /// Overwrites the integrator's memory of `world`'s body `i` with `values` (the layout
+    /// of [`DistributedMd::body_memory`]); `false`, with nothing written, when it cannot
+    /// (then restore the whole state).
+    fn set_body_memory(&mut self, world: &World, i: usize, values: &[f64]) -> bool;
     /// The largest range of the law over `world`'s material pairs and the Verlet skin (m).
     fn reach(&self, world: &World) -> (f64, f64);
+    /// Marks bodies passive by dense index: pairs of two bodies each passive or non-dynamic
+    /// are left out of the candidate list ([`granula_md::MdSolver::set_passive_bodies`]).
+    fn set_passive(&mut self, passive: &[bool]);
     /// Sums each body's pair loads in partner order (`true`,
     /// [`granula_md::LoadOrder::Partner`]: the same bits whatever subset of the pairs a
     /// process holds) or by blocks of the candidate list (`false`, the one-process default).
@@ -86,6 +99,21 @@ where
         self.solver.integrator.restore_state(state, &world.bodies)
     }
 
+    /// One body's entry for velocity Verlet; Gear's memory goes through the whole state.
+    fn body_memory(&self, world: &World, i: usize, out: &mut Vec<f64>) -> bool {
+        match &self.solver.integrator {
+            AnyIntegrator::Verlet(v) => v.body_memory(&world.bodies, i).map(|m| out.extend_from_slice(&m)).is_some(),
+            AnyIntegrator::Gear(_) => false,
+        }
+    }
+
+    fn set_body_memory(&mut self, world: &World, i: usize, values: &[f64]) -> bool {
+        match &mut self.solver.integrator {
+            AnyIntegrator::Verlet(v) => v.set_body_memory(&world.bodies, i, values),
+            AnyIntegrator::Gear(_) => false,
+        }
+    }
+
     fn reach(&self, world: &World) -> (f64, f64) {
         let m = &world.materials;
         let id = |k: usize| granula_core::MaterialId(k as u16);
@@ -96,6 +124,10 @@ where
             }
         }
         (range, self.solver.config().skin)
+    }
+
+    fn set_passive(&mut self, passive: &[bool]) {
+        self.solver.set_passive_bodies(passive);
     }
 
     fn set_partner_order(&mut self, on: bool) {
