@@ -363,16 +363,8 @@ impl<C: Communicator> DistributedRun<C> {
     /// integrator's memory if given.
     fn record(&self, i: usize, memory: Option<&MemoryView<'_>>) -> BodyRecord {
         let b = &self.world.bodies;
-        BodyRecord {
-            gid: self.gid[i],
-            position: b.position[i],
-            orientation: b.orientation[i],
-            velocity: b.velocity[i],
-            angular_velocity: b.angular_velocity[i],
-            force: b.force[i],
-            torque: b.torque[i],
-            memory: memory.map(|m| m.of(b.handle[i]).to_vec()).unwrap_or_default(),
-        }
+        let memory = memory.map(|m| m.of(b.handle[i]).to_vec()).unwrap_or_default();
+        BodyRecord::of(b, i, self.gid[i], memory)
     }
 
     fn distributed(&mut self) -> &mut dyn DistributedMd {
@@ -786,16 +778,7 @@ enum Entry {
 /// force evaluated yet, no memory).
 fn template_record(world: &World, i: usize) -> BodyRecord {
     let b = &world.bodies;
-    BodyRecord {
-        gid: b.handle[i].0,
-        position: b.position[i],
-        orientation: b.orientation[i],
-        velocity: b.velocity[i],
-        angular_velocity: b.angular_velocity[i],
-        force: DVec3::ZERO,
-        torque: DVec3::ZERO,
-        memory: Vec::new(),
-    }
+    BodyRecord { force: DVec3::ZERO, torque: DVec3::ZERO, ..BodyRecord::of(b, i, b.handle[i].0, Vec::new()) }
 }
 
 /// The state of body `i` of `b` as the ghost refresh sends it.

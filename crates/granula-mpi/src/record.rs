@@ -29,6 +29,23 @@ pub struct BodyRecord {
     pub memory: Vec<f64>,
 }
 
+impl BodyRecord {
+    /// The state of body `i` of `bodies` under global id `gid`, with `memory` as the
+    /// integrator's memory for it.
+    pub fn of(bodies: &granula_core::BodySet, i: usize, gid: u32, memory: Vec<f64>) -> BodyRecord {
+        BodyRecord {
+            gid,
+            position: bodies.position[i],
+            orientation: bodies.orientation[i],
+            velocity: bodies.velocity[i],
+            angular_velocity: bodies.angular_velocity[i],
+            force: bodies.force[i],
+            torque: bodies.torque[i],
+            memory,
+        }
+    }
+}
+
 /// A contact history between two bodies named by global id (`body1 < body2`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HistoryRecord {

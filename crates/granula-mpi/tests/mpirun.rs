@@ -6,54 +6,11 @@
 //! (set here for the child); `--oversubscribe` lets 4 ranks run on a 2-core machine.
 #![cfg(feature = "mpi")]
 
+mod common;
+
+use common::{figure, mpirun, scene_path};
 use granula_mpi::{BodyRecord, DistributedConfig, DistributedRun, SingleProcess};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn scene_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes").join(name)
-}
-
-/// Runs `granula-mpi-check` on `ranks` ranks; returns its standard output and the bytes
-/// rank 0 wrote.
-fn mpirun(ranks: usize, scene: &Path, extra: &[&str]) -> (String, Vec<u8>) {
-    let out = std::env::temp_dir().join(format!(
-        "granula-mpi-{}-{}-{}.bin",
-        std::process::id(),
-        ranks,
-        scene.file_stem().unwrap().to_string_lossy()
-    ));
-    let output = Command::new("mpirun")
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .args(["--oversubscribe", "-np", &ranks.to_string()])
-        .arg(env!("CARGO_BIN_EXE_granula-mpi-check"))
-        .arg(scene)
-        .arg(&out)
-        .args(extra)
-        .output()
-        .expect("mpirun (OpenMPI) on the PATH");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "mpirun -np {ranks} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let bytes = std::fs::read(&out).expect("rank 0's output");
-    let _ = std::fs::remove_file(&out);
-    (stdout, bytes)
-}
-
-/// The value after `key` in the check binary's output.
-fn figure(stdout: &str, key: &str) -> f64 {
-    let mut words = stdout.split_whitespace();
-    while let Some(w) = words.next() {
-        if w == key {
-            return words.next().and_then(|v| v.parse().ok()).unwrap_or(f64::NAN);
-        }
-    }
-    panic!("{key} not in {stdout}");
-}
+use std::path::Path;
 
 /// The scene run here on one rank for `steps` steps, the final state gathered, and the
 /// state after every step if `trace`.

@@ -7,57 +7,11 @@
 //! too and must differ, so that the identity test is known to bite.
 #![cfg(feature = "mpi")]
 
+mod common;
+
+use common::{figure, mpirun_state as mpirun};
 use granula_mpi::{BodyRecord, DistributedConfig, DistributedRun, SingleProcess};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// Held while a test's `mpirun` job runs.
-static LAUNCH: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Runs `granula-mpi-check` on `ranks` ranks; returns its standard output and the bytes
-/// rank 0 wrote (the gathered final state).
-fn mpirun(ranks: usize, scene: &Path, extra: &[&str]) -> (String, Vec<BodyRecord>) {
-    // One launch at a time: OpenMPI's ranks busy-wait, and two jobs of 2 and 4 ranks on a
-    // 2-core machine would mostly wait for each other.
-    let _one_at_a_time = LAUNCH.lock().unwrap_or_else(|e| e.into_inner());
-    let out = std::env::temp_dir().join(format!(
-        "granula-mpi-identity-{}-{}-{}-{}.bin",
-        std::process::id(),
-        ranks,
-        scene.file_stem().unwrap().to_string_lossy(),
-        extra.join("")
-    ));
-    let output = Command::new("mpirun")
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .args(["--oversubscribe", "-np", &ranks.to_string()])
-        .arg(env!("CARGO_BIN_EXE_granula-mpi-check"))
-        .arg(scene)
-        .arg(&out)
-        .args(extra)
-        .output()
-        .expect("mpirun (OpenMPI) on the PATH");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "mpirun -np {ranks} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let bytes = std::fs::read(&out).expect("rank 0's output");
-    let _ = std::fs::remove_file(&out);
-    (stdout, bincode::deserialize(&bytes).unwrap())
-}
-
-/// The value after `key` in the check binary's output.
-fn figure(stdout: &str, key: &str) -> f64 {
-    let mut words = stdout.split_whitespace();
-    while let Some(w) = words.next() {
-        if w == key {
-            return words.next().and_then(|v| v.parse().ok()).unwrap_or(f64::NAN);
-        }
-    }
-    panic!("{key} not in {stdout}");
-}
 
 /// The scene run here on one rank for `steps` steps (partner order or not); the final
 /// state gathered.

@@ -4,61 +4,12 @@
 //! minimum image, as one process does.
 #![cfg(feature = "mpi")]
 
+mod common;
+
+use common::{figure, mpirun_state as mpirun, scene_path};
 use granula_mpi::{BodyRecord, DistributedConfig, DistributedRun, SingleProcess};
 use granula_run::{ExistingOutput, Run};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn scene_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes").join(name)
-}
-
-/// Held while a test's `mpirun` job runs.
-static LAUNCH: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Runs `granula-mpi-check` on `ranks` ranks; returns its standard output and the final
-/// state rank 0 wrote.
-fn mpirun(ranks: usize, scene: &Path, extra: &[&str]) -> (String, Vec<BodyRecord>) {
-    // One launch at a time: OpenMPI's ranks busy-wait, and two jobs of 2 and 4 ranks on a
-    // 2-core machine would mostly wait for each other.
-    let _one_at_a_time = LAUNCH.lock().unwrap_or_else(|e| e.into_inner());
-    let out = std::env::temp_dir().join(format!(
-        "granula-mpi-periodic-{}-{}-{}.bin",
-        std::process::id(),
-        ranks,
-        scene.file_stem().unwrap().to_string_lossy()
-    ));
-    let output = Command::new("mpirun")
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .args(["--oversubscribe", "-np", &ranks.to_string()])
-        .arg(env!("CARGO_BIN_EXE_granula-mpi-check"))
-        .arg(scene)
-        .arg(&out)
-        .args(extra)
-        .output()
-        .expect("mpirun (OpenMPI) on the PATH");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "mpirun -np {ranks} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let bytes = std::fs::read(&out).expect("rank 0's output");
-    let _ = std::fs::remove_file(&out);
-    (stdout, bincode::deserialize(&bytes).unwrap())
-}
-
-/// The value after `key` in the check binary's output.
-fn figure(stdout: &str, key: &str) -> f64 {
-    let mut words = stdout.split_whitespace();
-    while let Some(w) = words.next() {
-        if w == key {
-            return words.next().and_then(|v| v.parse().ok()).unwrap_or(f64::NAN);
-        }
-    }
-    panic!("{key} not in {stdout}");
-}
+use std::path::Path;
 
 /// The values after `key` in the check binary's output, `count` of them.
 fn figures(stdout: &str, key: &str, count: usize) -> Vec<f64> {
@@ -81,16 +32,7 @@ fn plain_run(scene: &Path) -> Vec<BodyRecord> {
     let b = &run.world.bodies;
     (0..b.len())
         .filter(|&i| b.motion[i] == granula_core::MotionKind::Dynamic)
-        .map(|i| BodyRecord {
-            gid: b.handle[i].0,
-            position: b.position[i],
-            orientation: b.orientation[i],
-            velocity: b.velocity[i],
-            angular_velocity: b.angular_velocity[i],
-            force: b.force[i],
-            torque: b.torque[i],
-            memory: Vec::new(),
-        })
+        .map(|i| BodyRecord::of(b, i, b.handle[i].0, Vec::new()))
         .collect()
 }
 

@@ -19,6 +19,21 @@ fn disc(y: f64) -> BodyBuilder {
     BodyBuilder::disc(R).position(DVec2::new(0.0, y)).density(1000.0)
 }
 
+/// Contact dynamics, Δt = 10⁻⁴ s, μ = 0.4, a single contact solved to round-off: the disc
+/// resting on `wall`.
+fn rigid(wall: HalfPlane) -> ContactDynamics {
+    ContactDynamics::builder()
+        .gravity(DVec2::new(0.0, -G))
+        .dt(1e-4)
+        .friction(0.4)
+        .tolerance(1e-12)
+        .max_sweeps(100)
+        .wall(wall)
+        .body(disc(R))
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn a_disc_on_a_belt_ends_rolling_at_a_third_of_its_speed_under_md() {
     let belt = HalfPlane::new(DVec2::ZERO, DVec2::Y).moving(DVec2::new(V, 0.0));
@@ -50,16 +65,7 @@ fn a_disc_on_a_belt_ends_rolling_at_a_third_of_its_speed_under_md() {
 #[test]
 fn a_disc_on_a_belt_ends_rolling_at_a_third_of_its_speed_under_contact_dynamics() {
     let belt = HalfPlane::new(DVec2::ZERO, DVec2::Y).moving(DVec2::new(V, 0.0));
-    let mut cd = ContactDynamics::builder()
-        .gravity(DVec2::new(0.0, -G))
-        .dt(1e-4)
-        .friction(0.4)
-        .tolerance(1e-12)
-        .max_sweeps(100)
-        .wall(belt)
-        .body(disc(R))
-        .build()
-        .unwrap();
+    let mut cd = rigid(belt);
     cd.run(500).unwrap();
     let b = &cd.bodies;
     // Rigid contact, one contact: the sliding phase is exact in the scheme (constant
@@ -78,16 +84,7 @@ fn a_disc_on_a_belt_ends_rolling_at_a_third_of_its_speed_under_contact_dynamics(
 fn a_rising_floor_carries_a_disc_at_its_speed() {
     let lift = 0.05;
     let floor = HalfPlane::new(DVec2::ZERO, DVec2::Y).moving(DVec2::new(0.0, lift));
-    let mut cd = ContactDynamics::builder()
-        .gravity(DVec2::new(0.0, -G))
-        .dt(1e-4)
-        .friction(0.4)
-        .tolerance(1e-12)
-        .max_sweeps(100)
-        .wall(floor)
-        .body(disc(R))
-        .build()
-        .unwrap();
+    let mut cd = rigid(floor);
     cd.run(1000).unwrap();
     let b = &cd.bodies;
     // After 0.1 s the floor is at y = 5 mm; the disc rests on it (inelastic contact), so
