@@ -157,13 +157,14 @@ fn final_state(path: &Path, scene: &Path) -> Vec<[u64; 6]> {
 #[test]
 fn a_run_interrupted_on_4_ranks_resumes_on_1_and_2_with_the_uninterrupted_bits() {
     let dir = tmp("mpi-runner", "resume");
-    // The stacked pair crossing a face, 60000 steps (long enough for the signal to land
-    // before the end on a loaded machine), series every 100 steps.
+    // The stacked pair crossing a face, 600000 steps (4 ranks take about 9 s of a quiet
+    // 2-core machine, so the signal lands long before the end; 60000 steps took 0.9 s and
+    // ended before it), series every 100 steps.
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/granula-mpi/tests/scenes/sliding_pair.toml"),
     )
     .unwrap();
-    let text = text.replace("end_time = 0.012", "end_time = 0.3");
+    let text = text.replace("end_time = 0.012", "end_time = 3.0");
     let text = if text.contains("[output]") { text } else { format!("{text}\n[output]\n") };
     let text = text.replace("[output]\n", "[output]\nseries = { every = 100 }\n");
     let scene = dir.join("pair.toml");
@@ -208,7 +209,7 @@ fn a_run_interrupted_on_4_ranks_resumes_on_1_and_2_with_the_uninterrupted_bits()
     assert_eq!(final_state(&elsewhere.join("checkpoint.bin"), &scene), reference, "resumed on 2 ranks");
     // The series of the run resumed in its own folder has each step once.
     let steps: Vec<u64> = rows(&stopped.join("series.csv")).iter().map(|r| r[1].parse().unwrap()).collect();
-    assert_eq!(steps, (0..=600).map(|k| 100 * k).collect::<Vec<u64>>());
+    assert_eq!(steps, (0..=6000).map(|k| 100 * k).collect::<Vec<u64>>(), "each step once");
     // A one-process checkpoint under mpirun is refused by name.
     let o = mpirun(2).args(["resume", "--quiet"]).arg(straight.join("checkpoint.bin")).output().unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
