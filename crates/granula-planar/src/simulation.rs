@@ -146,7 +146,7 @@ impl SimulationBuilder {
         self
     }
 
-    /// Adds a straight wall.
+    /// Adds a straight wall, fixed or translating ([`HalfPlane::moving`]).
     pub fn wall(mut self, wall: HalfPlane) -> Self {
         self.walls.push(wall);
         self

@@ -239,7 +239,7 @@ impl ContactDynamicsBuilder {
         self.bodies.push(body);
         self
     }
-    /// Adds a straight fixed wall.
+    /// Adds a straight wall, fixed or translating ([`HalfPlane::moving`]).
     pub fn wall(mut self, wall: HalfPlane) -> Self {
         self.walls.push(wall);
         self
