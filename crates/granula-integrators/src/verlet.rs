@@ -3,7 +3,8 @@
 use crate::per_body::PerBody;
 use granula_core::math::integrate_orientation;
 use granula_core::{
-    euler_angular_acceleration, parallel, AccelerationField, BodySet, CoreError, DVec3, Integrator, IntegratorState,
+    euler_angular_acceleration, parallel, AccelerationField, BodyChunk, BodySet, CoreError, DQuat, DVec3, Dofs,
+    Integrator, IntegratorRanges, IntegratorState, RangeMemory,
 };
 use rayon::prelude::*;
 
@@ -115,48 +116,11 @@ impl Integrator for VelocityVerlet {
         "velocity_verlet"
     }
 
-    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
-        self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
-        let half = 0.5 * dt;
-        for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
-            column.clear();
-            column.resize(bodies.len(), DVec3::ZERO);
-        }
-        let BodySet { position, velocity, angular_velocity, orientation, inv_mass, locked, .. } = bodies;
-        let (inv_mass, locked, accel) = (&inv_mass[..], &locked[..], &self.accel.values[..]);
-        // One closure call per chunk, a plain loop inside (inlined, no per-body dispatch).
-        position
-            .par_chunks_mut(CHUNK)
-            .zip(velocity.par_chunks_mut(CHUNK))
-            .zip(angular_velocity.par_chunks_mut(CHUNK))
-            .zip(orientation.par_chunks_mut(CHUNK))
-            .zip(self.linear_offsets.par_chunks_mut(CHUNK))
-            .zip(self.angular_offsets.par_chunks_mut(CHUNK))
-            .with_min_len(parallel::min_len(1))
-            .enumerate()
-            .for_each(|(k, (((((x, v), w), q), dv), dw))| {
-                let range = k * CHUNK..k * CHUNK + x.len();
-                let (inv_m, locked, accel) = (&inv_mass[range.clone()], &locked[range.clone()], &accel[range]);
-                for m in 0..x.len() {
-                    if inv_m[m] == 0.0 {
-                        continue;
-                    }
-                    let (a, alpha) = accel[m];
-                    let lock = locked[m];
-                    let (kick, spin) = (lock.mask_linear(a * half), lock.mask_angular(alpha * half));
-                    v[m] += kick;
-                    x[m] += lock.mask_linear(v[m] * dt);
-                    w[m] += spin;
-                    q[m] = integrate_orientation(q[m], lock.mask_angular(w[m]), dt);
-                    (dv[m], dw[m]) = (kick, spin);
-                }
-            });
-    }
-
-    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
-        let half = 0.5 * dt;
+    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, t: f64, dt: f64) {
+        self.prepare_ranges(bodies, field, t, dt);
         let AccelerationField { gravity, force, torque } = *field;
         let BodySet {
+            position,
             velocity,
             angular_velocity,
             orientation,
@@ -168,41 +132,83 @@ impl Integrator for VelocityVerlet {
             locked,
             ..
         } = bodies;
-        velocity
+        let shared =
+            SharedColumns { inv_mass, inertia, inv_inertia, locked, external_force, external_torque, force, torque };
+        // One closure call per chunk, a plain loop inside (inlined, no per-body dispatch).
+        position
             .par_chunks_mut(CHUNK)
+            .zip(velocity.par_chunks_mut(CHUNK))
             .zip(angular_velocity.par_chunks_mut(CHUNK))
+            .zip(orientation.par_chunks_mut(CHUNK))
+            .zip(self.accel.values.par_chunks_mut(CHUNK))
+            .zip(self.linear_offsets.par_chunks_mut(CHUNK))
+            .zip(self.angular_offsets.par_chunks_mut(CHUNK))
+            .with_min_len(parallel::min_len(1))
+            .enumerate()
+            .for_each(|(k, ((((((x, v), w), q), pairs), linear), angular))| {
+                let memory = RangeMemory { pairs, linear, angular };
+                predict_chunk(shared.chunk(k * CHUNK, x, q, v, w, memory), gravity, dt);
+            });
+    }
+
+    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
+        let AccelerationField { gravity, force, torque } = *field;
+        let BodySet {
+            position,
+            velocity,
+            angular_velocity,
+            orientation,
+            external_force,
+            external_torque,
+            inv_mass,
+            inertia,
+            inv_inertia,
+            locked,
+            ..
+        } = bodies;
+        let shared =
+            SharedColumns { inv_mass, inertia, inv_inertia, locked, external_force, external_torque, force, torque };
+        position
+            .par_chunks_mut(CHUNK)
+            .zip(velocity.par_chunks_mut(CHUNK))
+            .zip(angular_velocity.par_chunks_mut(CHUNK))
+            .zip(orientation.par_chunks_mut(CHUNK))
             .zip(self.accel.values.par_chunks_mut(CHUNK))
             .with_min_len(parallel::min_len(1))
             .enumerate()
-            .for_each(|(k, ((v, w), acc))| {
-                let base = k * CHUNK;
-                for m in 0..v.len() {
-                    let i = base + m;
-                    let inv_m = inv_mass[i];
-                    if inv_m == 0.0 {
-                        continue;
-                    }
-                    let lock = locked[i];
-                    let a = lock.mask_linear((force[i] + external_force[i]) * inv_m + gravity);
-                    let t = torque[i] + external_torque[i];
-                    // ω(t + Δt) = ω(t + Δt/2) + α(ω(t + Δt)) Δt/2 is implicit through the
-                    // gyroscopic term; a few fixed-point sweeps keep the scheme second order
-                    // for asymmetric bodies (a spherical top has no gyroscopic term: one
-                    // evaluation is exact).
-                    let (q, moments, inv_moments) = (orientation[i], inertia[i], inv_inertia[i]);
-                    let sweeps = if moments.x == moments.y && moments.y == moments.z { 1 } else { GYROSCOPIC_SWEEPS };
-                    let w_half = w[m];
-                    let mut w_new = w_half;
-                    let mut alpha = DVec3::ZERO;
-                    for _ in 0..sweeps {
-                        alpha = euler_angular_acceleration(t, w_new, q, moments, inv_moments, lock);
-                        w_new = w_half + alpha * half;
-                    }
-                    v[m] += a * half;
-                    w[m] = w_new;
-                    acc[m] = (a, alpha);
-                }
+            .for_each(|(k, ((((x, v), w), q), pairs))| {
+                let memory = RangeMemory { pairs, linear: &mut [], angular: &mut [] };
+                correct_chunk(shared.chunk(k * CHUNK, x, q, v, w, memory), gravity, dt);
             });
+        self.finish_ranges();
+    }
+
+    /// Velocity Verlet has the range forms: its loops update each body from its own data.
+    fn ranges(&self) -> Option<&dyn IntegratorRanges> {
+        Some(self)
+    }
+
+    /// Takes a new body's accelerations from `field` and sizes the offset columns.
+    fn prepare_ranges(&mut self, bodies: &BodySet, field: &AccelerationField<'_>, _t: f64, _dt: f64) {
+        self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
+        for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
+            column.clear();
+            column.resize(bodies.len(), DVec3::ZERO);
+        }
+    }
+
+    /// The accelerations (`pairs`) and, between predict and correct, the velocity offsets
+    /// (`linear`, `angular`).
+    fn range_memory(&mut self) -> RangeMemory<'_> {
+        RangeMemory {
+            pairs: &mut self.accel.values,
+            linear: &mut self.linear_offsets,
+            angular: &mut self.angular_offsets,
+        }
+    }
+
+    /// Clears the offsets: they are the scratch of one step.
+    fn finish_ranges(&mut self) {
         self.linear_offsets.clear();
         self.angular_offsets.clear();
     }
@@ -226,5 +232,140 @@ impl Integrator for VelocityVerlet {
     fn restore_state(&mut self, state: &IntegratorState, _bodies: &BodySet) -> Result<(), CoreError> {
         let name = self.name();
         crate::per_body::restore_pairs(&mut self.accel, name, state)
+    }
+}
+
+/// The loops of [`VelocityVerlet`]'s halves, one chunk of bodies at a time (the same
+/// per-body code as [`Integrator::predict`] and [`Integrator::correct`]).
+impl IntegratorRanges for VelocityVerlet {
+    fn predict_range(&self, chunk: BodyChunk<'_>, gravity: DVec3, _t: f64, dt: f64) {
+        predict_chunk(chunk, gravity, dt);
+    }
+
+    fn correct_range(&self, chunk: BodyChunk<'_>, gravity: DVec3, _t: f64, dt: f64) {
+        correct_chunk(chunk, gravity, dt);
+    }
+}
+
+/// The columns a half step reads, whole, to be cut into the ranges of [`BodyChunk`]s.
+#[derive(Clone, Copy)]
+struct SharedColumns<'a> {
+    inv_mass: &'a [f64],
+    inertia: &'a [DVec3],
+    inv_inertia: &'a [DVec3],
+    locked: &'a [Dofs],
+    external_force: &'a [DVec3],
+    external_torque: &'a [DVec3],
+    force: &'a [DVec3],
+    torque: &'a [DVec3],
+}
+
+impl<'a> SharedColumns<'a> {
+    /// The chunk of the bodies `start..start + position.len()` with these written columns.
+    fn chunk<'c>(
+        &self,
+        start: usize,
+        position: &'c mut [DVec3],
+        orientation: &'c mut [DQuat],
+        velocity: &'c mut [DVec3],
+        angular_velocity: &'c mut [DVec3],
+        memory: RangeMemory<'c>,
+    ) -> BodyChunk<'c>
+    where
+        'a: 'c,
+    {
+        let r = start..start + position.len();
+        // The contact loads may be absent (empty) when a half step does not read them.
+        let loads = |c: &'a [DVec3]| if c.is_empty() { c } else { &c[r.clone()] };
+        BodyChunk {
+            start,
+            position,
+            orientation,
+            velocity,
+            angular_velocity,
+            inv_mass: &self.inv_mass[r.clone()],
+            inertia: &self.inertia[r.clone()],
+            inv_inertia: &self.inv_inertia[r.clone()],
+            locked: &self.locked[r.clone()],
+            external_force: &self.external_force[r.clone()],
+            external_torque: &self.external_torque[r.clone()],
+            force: loads(self.force),
+            torque: loads(self.torque),
+            memory,
+        }
+    }
+}
+
+/// The half kick and drift of [`VelocityVerlet`] for the bodies of `chunk`:
+/// v += a(t) Δt/2, x += v Δt, ω += α(t) Δt/2, q turned by ω Δt (004 §2.3.2), with the
+/// accelerations of the last evaluation (`chunk.memory.pairs`); the kicks go to the offset
+/// columns (`chunk.memory.linear`, `chunk.memory.angular`).
+#[inline]
+fn predict_chunk(chunk: BodyChunk<'_>, _gravity: DVec3, dt: f64) {
+    let half = 0.5 * dt;
+    let BodyChunk { position: x, orientation: q, velocity: v, angular_velocity: w, inv_mass, locked, memory, .. } =
+        chunk;
+    let RangeMemory { pairs: accel, linear: dv, angular: dw } = memory;
+    for m in 0..x.len() {
+        if inv_mass[m] == 0.0 {
+            continue;
+        }
+        let (a, alpha) = accel[m];
+        let lock = locked[m];
+        let (kick, spin) = (lock.mask_linear(a * half), lock.mask_angular(alpha * half));
+        v[m] += kick;
+        x[m] += lock.mask_linear(v[m] * dt);
+        w[m] += spin;
+        q[m] = integrate_orientation(q[m], lock.mask_angular(w[m]), dt);
+        (dv[m], dw[m]) = (kick, spin);
+    }
+}
+
+/// The closing half kick of [`VelocityVerlet`] for the bodies of `chunk`:
+/// v += a(t + Δt) Δt/2 with the contact loads of `chunk.force` / `chunk.torque`, ω by
+/// Euler's equations (003 eq. 1) solved by fixed-point sweeps; the new accelerations go to
+/// `chunk.memory.pairs`.
+#[inline]
+fn correct_chunk(chunk: BodyChunk<'_>, gravity: DVec3, dt: f64) {
+    let half = 0.5 * dt;
+    let BodyChunk {
+        orientation,
+        velocity: v,
+        angular_velocity: w,
+        inv_mass,
+        inertia,
+        inv_inertia,
+        locked,
+        external_force,
+        external_torque,
+        force,
+        torque,
+        memory,
+        ..
+    } = chunk;
+    let acc = memory.pairs;
+    for m in 0..v.len() {
+        let inv_m = inv_mass[m];
+        if inv_m == 0.0 {
+            continue;
+        }
+        let lock = locked[m];
+        let a = lock.mask_linear((force[m] + external_force[m]) * inv_m + gravity);
+        let t = torque[m] + external_torque[m];
+        // ω(t + Δt) = ω(t + Δt/2) + α(ω(t + Δt)) Δt/2 is implicit through the gyroscopic
+        // term; a few fixed-point sweeps keep the scheme second order for asymmetric bodies
+        // (a spherical top has no gyroscopic term: one evaluation is exact).
+        let (q, moments, inv_moments) = (orientation[m], inertia[m], inv_inertia[m]);
+        let sweeps = if moments.x == moments.y && moments.y == moments.z { 1 } else { GYROSCOPIC_SWEEPS };
+        let w_half = w[m];
+        let mut w_new = w_half;
+        let mut alpha = DVec3::ZERO;
+        for _ in 0..sweeps {
+            alpha = euler_angular_acceleration(t, w_new, q, moments, inv_moments, lock);
+            w_new = w_half + alpha * half;
+        }
+        v[m] += a * half;
+        w[m] = w_new;
+        acc[m] = (a, alpha);
     }
 }

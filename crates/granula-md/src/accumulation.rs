@@ -322,31 +322,12 @@ impl Accumulation {
     /// summing for each body its windows in block order, then the overflow lists in block
     /// order. Parallel over bodies.
     pub fn merge(&self, force: &mut [DVec3], torque: &mut [DVec3]) {
-        let stride = self.stride;
         force
             .par_chunks_mut(BODY_CHUNK)
             .zip(torque.par_chunks_mut(BODY_CHUNK))
             .with_min_len(parallel::min_len(1))
             .enumerate()
-            .for_each(|(c, (fc, tc))| {
-                fc.fill(DVec3::ZERO);
-                tc.fill(DVec3::ZERO);
-                let (b0, b1) = (c * BODY_CHUNK, c * BODY_CHUNK + fc.len());
-                for (k, &lo) in self.lo.iter().enumerate() {
-                    let (from, to) = (lo.max(b0), (lo + stride).min(b1));
-                    if from >= to {
-                        continue;
-                    }
-                    let w = k * stride;
-                    let (wf, wt) = (&self.force[w + from - lo..w + to - lo], &self.torque[w + from - lo..w + to - lo]);
-                    for ((f, t), (a, b)) in
-                        fc[from - b0..to - b0].iter_mut().zip(&mut tc[from - b0..to - b0]).zip(wf.iter().zip(wt))
-                    {
-                        *f += *a;
-                        *t += *b;
-                    }
-                }
-            });
+            .for_each(|(c, (fc, tc))| self.merge_windows(c * BODY_CHUNK, fc, tc));
         for list in &self.overflow {
             for &(body, f, t) in list {
                 force[body as usize] += f;
@@ -355,14 +336,64 @@ impl Accumulation {
         }
     }
 
+    /// [`Accumulation::merge`] for the bodies `b0..b0 + fc.len()` only, into `fc` and `tc`
+    /// (overwritten): their windows in block order, then their entries of the overflow lists
+    /// in block order, so each body's sum is the one of [`Accumulation::merge`].
+    pub fn merge_range(&self, b0: usize, fc: &mut [DVec3], tc: &mut [DVec3]) {
+        self.merge_windows(b0, fc, tc);
+        let b1 = b0 + fc.len();
+        for list in &self.overflow {
+            for &(body, f, t) in list {
+                let i = body as usize;
+                if (b0..b1).contains(&i) {
+                    fc[i - b0] += f;
+                    tc[i - b0] += t;
+                }
+            }
+        }
+    }
+
+    /// The windows' part of the loads of the bodies `b0..b0 + fc.len()`, summed in block
+    /// order into `fc` and `tc` (overwritten).
+    fn merge_windows(&self, b0: usize, fc: &mut [DVec3], tc: &mut [DVec3]) {
+        let stride = self.stride;
+        fc.fill(DVec3::ZERO);
+        tc.fill(DVec3::ZERO);
+        let b1 = b0 + fc.len();
+        for (k, &lo) in self.lo.iter().enumerate() {
+            let (from, to) = (lo.max(b0), (lo + stride).min(b1));
+            if from >= to {
+                continue;
+            }
+            let w = k * stride;
+            let (wf, wt) = (&self.force[w + from - lo..w + to - lo], &self.torque[w + from - lo..w + to - lo]);
+            for ((f, t), (a, b)) in
+                fc[from - b0..to - b0].iter_mut().zip(&mut tc[from - b0..to - b0]).zip(wf.iter().zip(wt))
+            {
+                *f += *a;
+                *t += *b;
+            }
+        }
+    }
+
     /// Gather strategy: the loads of every body into `force` and `torque` (overwritten),
     /// summing its incident pairs in CSR order (list order, or partner order under
     /// [`LoadOrder::Partner`]). Parallel over bodies.
     pub fn gather(&self, pairs: &PairList, force: &mut [DVec3], torque: &mut [DVec3]) {
+        force
+            .par_chunks_mut(BODY_CHUNK)
+            .zip(torque.par_chunks_mut(BODY_CHUNK))
+            .with_min_len(parallel::min_len(1))
+            .enumerate()
+            .for_each(|(k, (fc, tc))| self.gather_range(pairs, k * BODY_CHUNK, fc, tc));
+    }
+
+    /// [`Accumulation::gather`] for the bodies `b0..b0 + fc.len()` only.
+    pub fn gather_range(&self, pairs: &PairList, b0: usize, fc: &mut [DVec3], tc: &mut [DVec3]) {
         let loads = &self.loads;
-        let body = |i: usize, f: &mut DVec3, t: &mut DVec3| {
+        for (m, (f, t)) in fc.iter_mut().zip(tc.iter_mut()).enumerate() {
             let (mut fs, mut ts) = (DVec3::ZERO, DVec3::ZERO);
-            for &e in self.incident(pairs, i) {
+            for &e in self.incident(pairs, b0 + m) {
                 let l = &loads[(e >> 1) as usize];
                 if e & 1 == 0 {
                     fs -= l.force;
@@ -374,17 +405,87 @@ impl Accumulation {
             }
             *f = fs;
             *t = ts;
-        };
-        force
-            .par_chunks_mut(BODY_CHUNK)
-            .zip(torque.par_chunks_mut(BODY_CHUNK))
-            .with_min_len(parallel::min_len(1))
-            .enumerate()
-            .for_each(|(k, (fc, tc))| {
-                for (m, (f, t)) in fc.iter_mut().zip(tc.iter_mut()).enumerate() {
-                    body(k * BODY_CHUNK + m, f, t);
-                }
-            });
+        }
+    }
+
+    /// The sinks of every block, as shared cells for the step region, where each thread
+    /// takes the sinks of its own blocks ([`BlockSinks::window`], [`BlockSinks::buffer`]).
+    pub fn block_sinks(&mut self) -> BlockSinks {
+        BlockSinks {
+            block: self.block,
+            stride: self.stride,
+            lo: self.lo.as_ptr(),
+            blocks: self.lo.len(),
+            force: self.force.as_mut_ptr(),
+            torque: self.torque.as_mut_ptr(),
+            overflow: self.overflow.as_mut_ptr(),
+            loads: self.loads.as_mut_ptr(),
+            pairs: self.loads.len(),
+        }
+    }
+}
+
+/// The sinks of the blocks of an [`Accumulation`], shared by the threads of the step region,
+/// each taking those of its own blocks. Valid while the accumulation is neither moved,
+/// resized nor otherwise accessed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlockSinks {
+    block: usize,
+    stride: usize,
+    lo: *const usize,
+    blocks: usize,
+    force: *mut DVec3,
+    torque: *mut DVec3,
+    overflow: *mut Vec<(u32, DVec3, DVec3)>,
+    loads: *mut PairLoad,
+    pairs: usize,
+}
+
+// SAFETY: the pointers are used only through `window` and `buffer`, whose callers take each
+// block's sink on one thread at a time (their safety contract).
+unsafe impl Send for BlockSinks {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for BlockSinks {}
+
+impl BlockSinks {
+    /// The zeroed window sink of block `k` (what [`Accumulation::window_sinks`] yields for it).
+    ///
+    /// # Safety
+    /// The accumulation uses windows, is alive and untouched while the sink lives, and no
+    /// other sink of block `k` exists at the same time.
+    pub unsafe fn window(&self, k: usize) -> WindowSink<'_> {
+        assert!(k < self.blocks);
+        // SAFETY: block k's window is `stride` values at `k * stride` of the force and torque
+        // buffers (`blocks * stride` long when windows are used), its overflow list the k-th;
+        // the caller guarantees they are not aliased.
+        unsafe {
+            let force = std::slice::from_raw_parts_mut(self.force.add(k * self.stride), self.stride);
+            let torque = std::slice::from_raw_parts_mut(self.torque.add(k * self.stride), self.stride);
+            let overflow = &mut *self.overflow.add(k);
+            force.fill(DVec3::ZERO);
+            torque.fill(DVec3::ZERO);
+            overflow.clear();
+            WindowSink { lo: *self.lo.add(k), force, torque, overflow }
+        }
+    }
+
+    /// The buffer sink of block `k` (what [`Accumulation::buffer_sinks`] yields for it).
+    ///
+    /// # Safety
+    /// The accumulation uses the gather, is alive and untouched while the sink lives, and no
+    /// other sink of block `k` exists at the same time.
+    pub unsafe fn buffer(&self, k: usize) -> PairBuffer<'_> {
+        assert!(k < self.blocks);
+        let base = (k * self.block).min(self.pairs);
+        let len = self.block.min(self.pairs - base);
+        // SAFETY: pairs `base..base + len` of the per-pair buffer belong to block k only.
+        let loads = unsafe { std::slice::from_raw_parts_mut(self.loads.add(base), len) };
+        PairBuffer { base, loads }
+    }
+
+    /// Pairs per block.
+    pub fn block(&self) -> usize {
+        self.block
     }
 }
 

@@ -264,11 +264,11 @@ impl BlockSummary {
 
 /// The slices of one block's pairs: the sphere pairs' histories and stored energies, the
 /// other pairs' point lists.
-type BlockState<'s, H> = (&'s mut [H], &'s mut [f64], &'s mut [Vec<PointState<H>>]);
+pub(crate) type BlockState<'s, H> = (&'s mut [H], &'s mut [f64], &'s mut [Vec<PointState<H>>]);
 
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`;
 /// `PERIODIC`: the pairs' separations include their image shifts.
-fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
+pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
     input: &PassInput<'_, L>,
     base: usize,
     (histories, stored, points): BlockState<'_, L::History>,

@@ -15,6 +15,8 @@ use granula_core::{
 };
 use std::sync::Arc;
 
+mod region;
+
 /// The smooth (MD) solver, generic over contact law, integrator and broadphase.
 ///
 /// One step from t to t + Δt:
@@ -131,6 +133,8 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) periodic: PeriodicDomain,
     /// Per body (dense index), whether it is passive ([`MdSolver::set_passive_bodies`]).
     pub(crate) passive: Vec<bool>,
+    /// Whether a step may run as one parallel region ([`MdSolver::set_step_region`]).
+    step_region: bool,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -178,7 +182,22 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             contacts: Vec::new(),
             periodic: PeriodicDomain::default(),
             passive: Vec::new(),
+            step_region: true,
         })
+    }
+
+    /// Lets a step run as one parallel region (the default, `true`) or keeps it on the path
+    /// of separate parallel loops (`false`). The region is taken when the integrator has
+    /// range forms ([`Integrator::ranges`]: velocity Verlet) and contacts are not published;
+    /// both paths give the same bits on any number of threads (`docs/smooth-dynamics.md`,
+    /// "the step as one parallel region").
+    pub fn set_step_region(&mut self, on: bool) {
+        self.step_region = on;
+    }
+
+    /// Whether the next step runs as one parallel region (see [`MdSolver::set_step_region`]).
+    pub fn uses_step_region(&self) -> bool {
+        self.step_region && !self.publish && self.integrator.ranges().is_some()
     }
 
     /// The configuration.
@@ -514,6 +533,63 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         ctx.bodies.torque = torque;
     }
 
+    /// [`Solver::step`] as one parallel region ([`region`]) on `threads` threads (`pool`,
+    /// or the current rayon pool when `None`; one thread runs in place).
+    fn step_in_region(
+        &mut self,
+        mut ctx: StepContext<'_>,
+        pool: Option<&rayon::ThreadPool>,
+        threads: usize,
+    ) -> Result<StepReport, MdError> {
+        let (t, dt) = (ctx.time, ctx.dt);
+        self.follow_periodic(ctx.periodic);
+        // The priming pass (rare) runs its parallel loops in the pool.
+        match pool {
+            Some(pool) => pool.install(|| self.prime(&mut ctx))?,
+            None => self.prime(&mut ctx)?,
+        }
+        self.sync_pair_parameters(ctx.materials, false)?;
+        let loaded = self.remember_loaded_start(ctx.bodies);
+        {
+            let b = &*ctx.bodies;
+            let field = AccelerationField { gravity: ctx.gravity, force: &b.force, torque: &b.torque };
+            self.integrator.prepare_ranges(b, &field, t, dt);
+        }
+        let outcome = {
+            let inputs = (ctx.gravity, t, dt);
+            let region = region::Region::new(self, ctx.bodies, ctx.materials, ctx.narrowphase, inputs, threads);
+            match (pool, threads) {
+                (_, 1) => region.run(0),
+                (Some(pool), _) => pool.broadcast(|b| region.run(b.index())).swap_remove(0),
+                (None, _) => rayon::broadcast(|b| region.run(b.index())).swap_remove(0),
+            }
+        };
+        let mut summary = BlockSummary::default();
+        for s in &self.summaries {
+            summary.merge(s);
+        }
+        if let Some(e) = summary.failed {
+            // The first failure in pair order, with both bodies and the reason.
+            return Err(granula_core::CoreError::from(e).into());
+        }
+        debug_assert!(!outcome.failed);
+        self.integrator.finish_ranges();
+        let mut dissipated = summary.dissipated;
+        if self.config.local_damping.is_some() {
+            dissipated.body_damping += outcome.body_damping;
+        }
+        // Kinematic bodies are left alone by the correct: their power is the one of the
+        // other path, taken before it.
+        let power = kinematic_power(ctx.bodies);
+        let kinematic_work = 0.5 * (self.kinematic_power + power) * dt;
+        self.kinematic_power = power;
+        let mut external_work = kinematic_work;
+        if loaded {
+            external_work += external_load_work(ctx.bodies, &self.prev_position, &self.prev_angular_velocity, dt);
+        }
+        Ok(self.report(ctx.bodies, &summary, dissipated, external_work, dt))
+    }
+
     fn step_inner(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, MdError> {
         let (t, dt) = (ctx.time, ctx.dt);
         self.follow_periodic(ctx.periodic);
@@ -623,6 +699,13 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
     fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, MdError> {
         // A short step runs in place (`MdConfig::parallel_min_pairs`): same result, faster.
         let small = self.pairs.candidates.len() < self.config.parallel_min_pairs && self.primed_version.is_some();
+        if self.uses_step_region() && !small {
+            return match (self.pool.clone(), self.config.threads) {
+                (Some(pool), _) => self.step_in_region(ctx, Some(&pool), pool.current_num_threads()),
+                (None, Some(1)) => granula_core::parallel::sequential(|| self.step_in_region(ctx, None, 1)),
+                (None, _) => self.step_in_region(ctx, None, rayon::current_num_threads()),
+            };
+        }
         match (self.pool.clone(), self.config.threads) {
             (Some(_), _) if small => granula_core::parallel::sequential(|| self.step_inner(ctx)),
             (Some(pool), _) => pool.install(|| self.step_inner(ctx)),
