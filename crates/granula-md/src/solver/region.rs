@@ -37,10 +37,10 @@ use std::sync::{Condvar, Mutex};
 /// Spins of a thread waiting at a [`PhaseBarrier`] before it yields, then sleeps: the
 /// phases of a step are balanced to a few microseconds, so a waiting thread usually sees
 /// the others arrive while it spins, without the sleep and wake-up of a blocking barrier.
-const SPINS: usize = 1 << 11;
+const SPINS: usize = 1 << 8;
 /// Yields of the processor after the spins, before sleeping (on a loaded machine the
 /// thread that holds the others up may be waiting for a core).
-const YIELDS: usize = 16;
+const YIELDS: usize = 64;
 
 /// A reusable barrier for a fixed number of threads that spins, then yields, then sleeps.
 #[derive(Debug)]
