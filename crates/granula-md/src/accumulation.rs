@@ -45,6 +45,10 @@ const BODY_CHUNK: usize = 2048;
 /// cost more than the buffer of the gather.
 const WINDOW_BUDGET: usize = 4;
 
+/// An incidence entry the gather skips ([`Accumulation::leave_out_foreign_partners`]): no
+/// list holds 2³¹ pairs.
+const LEFT_OUT: u32 = u32::MAX;
+
 /// Where the loads of the pairs of a block go.
 pub(crate) trait LoadSink {
     /// Whether the sink keeps the contacts ([`LoadSink::record`]); a constant, so that the
@@ -257,6 +261,32 @@ impl Accumulation {
         }
     }
 
+    /// Under [`LoadOrder::Partner`], leaves out of the gather of each non-dynamic body the
+    /// pairs whose partner is marked in `foreign` (bodies beyond the slice are not), so that
+    /// a wall's loads are those of this process's own bodies only and their sum over the
+    /// processes of a distributed run counts each pair once
+    /// ([`MdSolver::set_foreign_bodies`](crate::MdSolver::set_foreign_bodies)). The loads
+    /// of dynamic bodies are untouched. Call after [`Accumulation::rebuild`]; nothing to do
+    /// under block order or without marks.
+    pub fn leave_out_foreign_partners(&mut self, pairs: &PairList, dynamic: impl Fn(usize) -> bool, foreign: &[bool]) {
+        if self.order != LoadOrder::Partner || !foreign.contains(&true) {
+            return;
+        }
+        let candidates = &pairs.candidates;
+        for (i, w) in pairs.offsets.windows(2).enumerate() {
+            if dynamic(i) {
+                continue;
+            }
+            for e in &mut self.partner_incidence[w[0] as usize..w[1] as usize] {
+                let c = &candidates[(*e >> 1) as usize];
+                let partner = if *e & 1 == 0 { c.body2 } else { c.body1 } as usize;
+                if foreign.get(partner).copied().unwrap_or(false) {
+                    *e = LEFT_OUT;
+                }
+            }
+        }
+    }
+
     /// The incidence entries of body `i` in the order of the gather.
     #[inline]
     fn incident<'a>(&'a self, pairs: &'a PairList, i: usize) -> &'a [u32] {
@@ -394,6 +424,9 @@ impl Accumulation {
         for (m, (f, t)) in fc.iter_mut().zip(tc.iter_mut()).enumerate() {
             let (mut fs, mut ts) = (DVec3::ZERO, DVec3::ZERO);
             for &e in self.incident(pairs, b0 + m) {
+                if e == LEFT_OUT {
+                    continue;
+                }
                 let l = &loads[(e >> 1) as usize];
                 if e & 1 == 0 {
                     fs -= l.force;

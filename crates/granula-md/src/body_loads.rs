@@ -8,8 +8,15 @@ use granula_laws::LocalDamping;
 /// F_d = −α |F| sign(v) per component, F the resultant of contact, external and gravity
 /// forces; the same on torques) to `bodies.force` / `bodies.torque`, which hold the contact
 /// loads; returns the energy it dissipates over `dt`, −(F_d·v + T_d·ω) Δt, at the velocities
-/// of the force evaluation.
-pub(crate) fn apply_local_damping(bodies: &mut BodySet, gravity: DVec3, damping: &LocalDamping, dt: f64) -> f64 {
+/// of the force evaluation, summed over the bodies not marked in `foreign` (bodies beyond
+/// the slice are not: see [`MdSolver::set_foreign_bodies`](crate::MdSolver::set_foreign_bodies)).
+pub(crate) fn apply_local_damping(
+    bodies: &mut BodySet,
+    gravity: DVec3,
+    damping: &LocalDamping,
+    dt: f64,
+    foreign: &[bool],
+) -> f64 {
     let mut dissipated = 0.0;
     for i in 0..bodies.len() {
         if bodies.inv_mass[i] == 0.0 {
@@ -22,7 +29,9 @@ pub(crate) fn apply_local_damping(bodies: &mut BodySet, gravity: DVec3, damping:
         let (damped_t, power_t) = damping.apply(total_t, locked.mask_angular(bodies.angular_velocity[i]));
         bodies.force[i] += damped - total;
         bodies.torque[i] += damped_t - total_t;
-        dissipated += (power + power_t) * dt;
+        if !foreign.get(i).copied().unwrap_or(false) {
+            dissipated += (power + power_t) * dt;
+        }
     }
     dissipated
 }
@@ -40,11 +49,12 @@ pub(crate) fn kinematic_power(bodies: &BodySet) -> f64 {
 }
 
 /// Work of the constant external loads on dynamic bodies over a step:
-/// F_ext·(x₁ − x₀) (exact for a constant force) + T_ext·(ω₀ + ω₁) Δt/2.
-pub(crate) fn external_load_work(bodies: &BodySet, x0: &[DVec3], w0: &[DVec3], dt: f64) -> f64 {
+/// F_ext·(x₁ − x₀) (exact for a constant force) + T_ext·(ω₀ + ω₁) Δt/2, summed over the
+/// bodies not marked in `foreign`.
+pub(crate) fn external_load_work(bodies: &BodySet, x0: &[DVec3], w0: &[DVec3], dt: f64, foreign: &[bool]) -> f64 {
     let mut work = 0.0;
     for i in 0..bodies.len() {
-        if bodies.inv_mass[i] == 0.0 {
+        if bodies.inv_mass[i] == 0.0 || foreign.get(i).copied().unwrap_or(false) {
             continue;
         }
         let (f, t) = (bodies.external_force[i], bodies.external_torque[i]);

@@ -12,7 +12,7 @@ use granula_core::narrowphase::{sphere_cylinder, sphere_plane, Narrowphase, Narr
 use granula_core::point_relative_velocity;
 use granula_core::{
     parallel, BodyHandle, BodySet, ContactBatch, ContactForce, ContactGeometry, ContactKey, ContactKinematics,
-    ContactLaw, ContactRecord, ContactStatusCounts, DVec3, Dissipation, PairMaterial, Shape, BATCH_LANES,
+    ContactLaw, ContactRecord, ContactStatusCounts, DVec3, Dissipation, MotionKind, PairMaterial, Shape, BATCH_LANES,
 };
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -90,9 +90,27 @@ pub(crate) struct PassInput<'a, L: ContactLaw> {
     /// `false` for the priming pass at the initial state: histories are not updated and
     /// the summaries are not used.
     pub commit: bool,
+    /// Per body, whether another process owns it ([`MdSolver::set_foreign_bodies`](crate::MdSolver::set_foreign_bodies));
+    /// empty: every body is this process's.
+    pub foreign: &'a [bool],
 }
 
 impl<L: ContactLaw> PassInput<'_, L> {
+    /// Whether this process books the energies of the pair of bodies `i` and `j` (dense
+    /// indices, `i < j`): always without foreign bodies; otherwise when the pair's first
+    /// dynamic body is not foreign, so that a pair computed by several processes is booked
+    /// by one of them only.
+    #[inline(always)]
+    fn books(&self, i: usize, j: usize) -> bool {
+        self.foreign.is_empty() || self.books_shared_pair(i, j)
+    }
+
+    #[inline(never)]
+    fn books_shared_pair(&self, i: usize, j: usize) -> bool {
+        let first = if self.bodies.motion[i] == MotionKind::Dynamic { i } else { j };
+        !self.foreign.get(first).copied().unwrap_or(false)
+    }
+
     /// The position of the image of body 2 of candidate `p` (its own without periodic axes).
     #[inline]
     fn image_position(&self, p: usize, c: &Candidate) -> DVec3 {
@@ -237,12 +255,15 @@ fn record(c: &Candidate, g: &ContactGeometry, relative_velocity: DVec3, cf: &Con
 
 impl BlockSummary {
     /// Books a committed contact of candidate `c` (pair `p`) of gap `gap`: count by the
-    /// law's status, energies, largest overlap and overlap ratio.
+    /// law's status, energies (when `energies`, see [`PassInput::books`]), largest overlap
+    /// and overlap ratio.
     #[inline(always)]
-    fn book(&mut self, b: &BodySet, p: usize, c: &Candidate, gap: f64, cf: &ContactForce) {
+    fn book(&mut self, b: &BodySet, p: usize, c: &Candidate, gap: f64, cf: &ContactForce, energies: bool) {
         self.contacts += 1;
-        self.dissipated += cf.dissipated;
-        self.stored += cf.stored;
+        if energies {
+            self.dissipated += cf.dissipated;
+            self.stored += cf.stored;
+        }
         self.status.count(cf.status);
         let overlap = -gap;
         if overlap > 0.0 {
@@ -300,7 +321,9 @@ pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
                 if input.commit && *last_stored != 0.0 {
                     // The energy a contact still stored when it opened (a loaded tangential
                     // spring) is lost with its history: count it as dissipated by sliding.
-                    summary.dissipated.sliding += *last_stored;
+                    if input.books(i, j) {
+                        summary.dissipated.sliding += *last_stored;
+                    }
                     *last_stored = 0.0;
                 }
                 if input.commit {
@@ -328,7 +351,7 @@ pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
             sink.record(p, record(c, &g, kin.relative_velocity, &cf));
         }
         *last_stored = cf.stored;
-        summary.book(b, p, c, g.gap, &cf);
+        summary.book(b, p, c, g.gap, &cf, input.books(i, j));
     }
     summary.failed = failure;
     summary
@@ -480,7 +503,9 @@ fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
                 // As on the scalar path: a loaded spring that opens is booked as sliding,
                 // after the contacts before it.
                 run_lanes(input, base, &mut lb, (&mut *histories, &mut *stored, &mut *points), sink, &mut summary);
-                summary.dissipated.sliding += stored[k];
+                if input.books(i, j) {
+                    summary.dissipated.sliding += stored[k];
+                }
                 stored[k] = 0.0;
             }
             histories[k] = Default::default();
@@ -592,7 +617,7 @@ fn scalar_sphere_pair<L: ContactLaw, S: LoadSink>(
         sink.record(p, record(c, &g, kin.relative_velocity, &cf));
     }
     *last_stored = cf.stored;
-    summary.book(input.bodies, p, c, g.gap, &cf);
+    summary.book(input.bodies, p, c, g.gap, &cf, input.books(c.body1 as usize, c.body2 as usize));
 }
 
 /// Runs the batch of `lb` through the law, then adds its loads to `sink` and books its
@@ -658,9 +683,11 @@ fn run_lanes<L: ContactLaw, S: LoadSink>(
             sink.record(base + k, record(c, &g, bt.velocity_of(l), &cf));
         }
         // `BlockSummary::book` (the other mechanisms add zeros).
-        summary.dissipated.normal += bt.dissipated_normal[l];
-        summary.dissipated.sliding += bt.dissipated_sliding[l];
-        summary.stored += bt.stored[l];
+        if input.books(i, j) {
+            summary.dissipated.normal += bt.dissipated_normal[l];
+            summary.dissipated.sliding += bt.dissipated_sliding[l];
+            summary.stored += bt.stored[l];
+        }
         summary.status.count(bt.status[l]);
         let overlap = bt.overlap[l];
         summary.max_overlap = summary.max_overlap.max(overlap);
@@ -859,14 +886,16 @@ fn merge_points<L: ContactLaw, S: LoadSink>(
                 sink.record(p, record(c, g, kin.relative_velocity, &cf));
             }
             state.stored = cf.stored;
-            summary.book(input.bodies, p, c, g.gap, &cf);
+            summary.book(input.bodies, p, c, g.gap, &cf, input.books(c.body1 as usize, c.body2 as usize));
             list.push(state);
         }
     }
     if input.commit {
         dropped += list[next..old].iter().map(|s| s.stored).sum::<f64>();
         // The energy still stored by a point that opened is lost with its history.
-        summary.dissipated.sliding += dropped;
+        if input.books(c.body1 as usize, c.body2 as usize) {
+            summary.dissipated.sliding += dropped;
+        }
         list.drain(..old);
     }
     (!found.is_empty()).then_some(load)

@@ -105,6 +105,35 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     pub fn passive_bodies(&self) -> &[bool] {
         &self.passive
     }
+
+    /// Marks the bodies another process owns, by dense index (`foreign[i]`; bodies beyond
+    /// the slice are not foreign, an empty slice clears every mark), for a run split over
+    /// processes whose step reports are summed: from the next step on, this solver books
+    ///
+    /// - the dissipated and stored energy of a pair only when the pair's first dynamic body
+    ///   (body 1 if it is dynamic, else body 2; body 1 is the lower dense index) is not
+    ///   foreign, so that a pair computed by two processes, each with its own copy of the
+    ///   other's body, is booked by one of them;
+    /// - the local damping's dissipation and the external loads' work of its own bodies only;
+    /// - under [`LoadOrder::Partner`](crate::LoadOrder::Partner), the loads on a
+    ///   non-dynamic body (a wall, a prescribed body) from its own bodies only, so that the
+    ///   kinematic bodies' work and loads summed over the processes count each pair once.
+    ///
+    /// The motion is not affected: every force on every dynamic body is computed as before.
+    /// The distributed runs of `granula-mpi` mark their ghost copies. A change of the marks
+    /// rebuilds the candidate list at the next step.
+    pub fn set_foreign_bodies(&mut self, foreign: &[bool]) {
+        if self.foreign != foreign {
+            self.foreign.clear();
+            self.foreign.extend_from_slice(foreign);
+            self.verlet.invalidate();
+        }
+    }
+
+    /// The foreign marks by dense index ([`MdSolver::set_foreign_bodies`]).
+    pub fn foreign_bodies(&self) -> &[bool] {
+        &self.foreign
+    }
 }
 
 /// The candidate pairs between two rebuilds, with a compressed-sparse-row incidence list:

@@ -133,6 +133,8 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) periodic: PeriodicDomain,
     /// Per body (dense index), whether it is passive ([`MdSolver::set_passive_bodies`]).
     pub(crate) passive: Vec<bool>,
+    /// Per body (dense index), whether another process owns it ([`MdSolver::set_foreign_bodies`]).
+    pub(crate) foreign: Vec<bool>,
     /// Whether a step may run as one parallel region ([`MdSolver::set_step_region`]).
     step_region: bool,
 }
@@ -182,6 +184,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             contacts: Vec::new(),
             periodic: PeriodicDomain::default(),
             passive: Vec::new(),
+            foreign: Vec::new(),
             step_region: true,
         })
     }
@@ -352,6 +355,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     pub(crate) fn lay_out_blocks(&mut self, bodies: &BodySet) {
         let dynamic = |i: usize| bodies.motion[i] == MotionKind::Dynamic;
         self.accumulation.rebuild(&self.pairs, bodies.len(), dynamic, self.config.load_order);
+        self.accumulation.leave_out_foreign_partners(&self.pairs, dynamic, &self.foreign);
         self.summaries.clear();
         self.summaries.resize(self.accumulation.blocks(), BlockSummary::default());
     }
@@ -390,6 +394,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                 .force_velocity_offsets()
                 .filter(|(dv, dw)| commit && dv.len() == bodies.len() && dw.len() == dv.len()),
             commit,
+            foreign: &self.foreign,
         };
         let (keys, histories) = self.store.split_mut();
         let (_, stored) = self.stored_energy.split_mut();
@@ -454,7 +459,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.rotation.resize(ctx.bodies.len(), DVec3::ZERO);
         self.evaluate(ctx.bodies, ctx.materials, ctx.narrowphase, ctx.dt, false)?;
         if let Some(d) = &self.config.local_damping {
-            apply_local_damping(ctx.bodies, ctx.gravity, d, ctx.dt);
+            apply_local_damping(ctx.bodies, ctx.gravity, d, ctx.dt, &self.foreign);
         }
         self.kinematic_power = kinematic_power(ctx.bodies);
         self.primed_version = Some(version);
@@ -585,7 +590,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.kinematic_power = power;
         let mut external_work = kinematic_work;
         if loaded {
-            external_work += external_load_work(ctx.bodies, &self.prev_position, &self.prev_angular_velocity, dt);
+            let (x0, w0) = (&self.prev_position, &self.prev_angular_velocity);
+            external_work += external_load_work(ctx.bodies, x0, w0, dt, &self.foreign);
         }
         Ok(self.report(ctx.bodies, &summary, dissipated, external_work, dt))
     }
@@ -605,7 +611,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let summary = self.evaluate(ctx.bodies, ctx.materials, ctx.narrowphase, dt, true)?;
         let mut dissipated = summary.dissipated;
         if let Some(d) = &self.config.local_damping {
-            dissipated.body_damping += apply_local_damping(ctx.bodies, ctx.gravity, d, dt);
+            dissipated.body_damping += apply_local_damping(ctx.bodies, ctx.gravity, d, dt, &self.foreign);
         }
         let power = kinematic_power(ctx.bodies);
         let kinematic_work = 0.5 * (self.kinematic_power + power) * dt;
@@ -614,7 +620,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.integrate(&mut ctx, Half::Correct);
         let mut external_work = kinematic_work;
         if loaded {
-            external_work += external_load_work(ctx.bodies, &self.prev_position, &self.prev_angular_velocity, dt);
+            external_work +=
+                external_load_work(ctx.bodies, &self.prev_position, &self.prev_angular_velocity, dt, &self.foreign);
         }
         Ok(self.report(ctx.bodies, &summary, dissipated, external_work, dt))
     }

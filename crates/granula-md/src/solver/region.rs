@@ -428,6 +428,7 @@ impl<'r, L: ContactLaw, I: Integrator + 'r, B: Broadphase> Region<'r, L, I, B> {
                 rotation: &(*s).rotation,
                 velocity_offsets: plan.offsets.map(|(dv, dw)| (dv.all(), dw.all())),
                 commit: true,
+                foreign: &(*s).foreign,
             };
             let block = sinks.block();
             let count = candidates.len();
@@ -477,7 +478,8 @@ impl<'r, L: ContactLaw, I: Integrator + 'r, B: Broadphase> Region<'r, L, I, B> {
         unsafe {
             let (solver, bodies) = (&*self.solver, &mut *self.bodies);
             if let Some(d) = &solver.config.local_damping {
-                (*self.plan.get()).body_damping = apply_local_damping(bodies, self.gravity, d, self.dt);
+                (*self.plan.get()).body_damping =
+                    apply_local_damping(bodies, self.gravity, d, self.dt, &solver.foreign);
             }
         }
     }
