@@ -538,8 +538,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         ctx.bodies.torque = torque;
     }
 
-    /// [`Solver::step`] as one parallel region ([`region`]) on `threads` threads (`pool`,
-    /// or the current rayon pool when `None`; one thread runs in place).
+    /// [`Solver::step`] as one parallel region ([`region`]) on `threads` threads: the calling
+    /// thread and `threads - 1` workers of `pool`, or every thread of the current rayon pool
+    /// when `None`; one thread runs in place.
     fn step_in_region(
         &mut self,
         mut ctx: StepContext<'_>,
@@ -565,7 +566,19 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             let region = region::Region::new(self, ctx.bodies, ctx.materials, ctx.narrowphase, inputs, threads);
             match (pool, threads) {
                 (_, 1) => region.run(0),
-                (Some(pool), _) => pool.broadcast(|b| region.run(b.index())).swap_remove(0),
+                // The calling thread is thread 0 (it does not sleep while the pool works,
+                // and keeps the serial phases' data in its caches); one job per other thread.
+                (Some(pool), _) => pool.in_place_scope(|scope| {
+                    let region = &region;
+                    for t in 1..threads {
+                        scope.spawn(move |_| {
+                            region.run(t);
+                        });
+                    }
+                    region.run(0)
+                }),
+                // The global pool: the caller may be one of its workers, so every part runs
+                // on a worker (one closure per thread).
                 (None, _) => rayon::broadcast(|b| region.run(b.index())).swap_remove(0),
             }
         };
