@@ -7,15 +7,17 @@
 //! 1. every thread predicts its own range of bodies; barrier;
 //! 2. thread 0 alone advances the kinematic bodies, updates the candidate list (the skin
 //!    check, and the rebuild when it is due), measures the rotations; barrier;
-//! 3. every thread runs the pair pass for its own range of blocks, each block into its
-//!    own sink and summary, as in [`pair_pass`](crate::forces::pair_pass); barrier;
+//! 3. every thread runs the pair pass for the blocks it takes from a shared counter (the
+//!    blocks' costs differ), each block into its own sink and summary, as in
+//!    [`pair_pass`](crate::forces::pair_pass); barrier;
 //! 4. every thread merges the loads of its range of bodies (windows in block order, then
 //!    overflow lists in block order, or the gather's CSR order) and, at once, corrects the
 //!    same range (with local damping: a barrier, thread 0 damps every body, a barrier,
 //!    then the correct).
 //!
-//! Ranges are fixed by the data and the thread count only (the k-th of `threads` equal
-//! shares of the bodies or of the blocks), each body and each block is computed by the same
+//! Body ranges are fixed by the data and the thread count only (the k-th of `threads` equal
+//! shares of the bodies); which thread runs a block does not matter, since each block
+//! writes only its own histories, sink and summary. Each body and each block is computed by the same
 //! code as in the loops of the other path, and every sum over several blocks or bodies
 //! (block summaries, the kinematic bodies' power, the loads of a body) is taken afterwards
 //! in the order of that path: the results are bit-identical to it for any thread count.
@@ -214,6 +216,8 @@ pub(super) struct Region<'r, L: ContactLaw, I: Integrator, B: Broadphase> {
     dt: f64,
     threads: usize,
     barrier: PhaseBarrier,
+    /// The next block of the pair pass that no thread has taken yet.
+    next_block: AtomicUsize,
     plan: UnsafeCell<Plan<'r, L::History>>,
 }
 
@@ -267,6 +271,7 @@ impl<'r, L: ContactLaw, I: Integrator + 'r, B: Broadphase> Region<'r, L, I, B> {
             dt,
             threads: threads.max(1),
             barrier: PhaseBarrier::new(threads.max(1)),
+            next_block: AtomicUsize::new(0),
             plan: UnsafeCell::new(plan),
         };
         // SAFETY: no thread runs yet.
@@ -285,7 +290,7 @@ impl<'r, L: ContactLaw, I: Integrator + 'r, B: Broadphase> Region<'r, L, I, B> {
             unsafe { self.refresh() };
         }
         self.barrier.wait();
-        unsafe { self.pair_blocks(t) };
+        unsafe { self.pair_blocks() };
         self.barrier.wait();
         let failed = unsafe { self.failed() };
         if failed {
@@ -401,12 +406,13 @@ impl<'r, L: ContactLaw, I: Integrator + 'r, B: Broadphase> Region<'r, L, I, B> {
         plan.summaries = Column::of(&mut solver.summaries);
         plan.windows = solver.accumulation.uses_windows();
         plan.sinks = Some(solver.accumulation.block_sinks());
+        self.next_block.store(0, Ordering::Relaxed);
         // SAFETY: as above.
         unsafe { self.plan_columns() };
     }
 
-    /// Phase 3: the pair pass over this thread's blocks.
-    unsafe fn pair_blocks(&self, t: usize) {
+    /// Phase 3: the pair pass over the blocks this thread takes.
+    unsafe fn pair_blocks(&self) {
         // SAFETY: the caller's contract: nobody writes the bodies, the list or the law in
         // this phase; the blocks (their histories, stored energies, points, sinks and
         // summaries) are this thread's own.
@@ -433,7 +439,15 @@ impl<'r, L: ContactLaw, I: Integrator + 'r, B: Broadphase> Region<'r, L, I, B> {
             let block = sinks.block();
             let count = candidates.len();
             let periodic = !shifts.is_empty();
-            for k in share(count.div_ceil(block), self.threads, t) {
+            // Blocks are taken one at a time by whichever thread is free (their costs differ:
+            // contacts, walls): a block writes only its own histories, sink and summary, so
+            // which thread runs it changes no bit.
+            let blocks = count.div_ceil(block);
+            loop {
+                let k = self.next_block.fetch_add(1, Ordering::Relaxed);
+                if k >= blocks {
+                    break;
+                }
                 let r = k * block..((k + 1) * block).min(count);
                 let state =
                     (plan.histories.range(r.clone()), plan.stored.range(r.clone()), plan.points.range(r.clone()));
