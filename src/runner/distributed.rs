@@ -189,10 +189,13 @@ fn write_outputs<C: Communicator>(run: &mut DistributedRun<C>, writer: &mut Opti
     }
     let contacts = run.gather_contacts().map_err(io)?;
     run.gather_into(writer.as_mut().map(|w| &mut w.mirror)).map_err(io)?;
+    let energies = run.energies().map_err(io)?;
     let dt = run.scene.dt();
     let written = match (writer.as_mut(), contacts) {
         (Some(w), Some(g)) => {
-            w.mirror.ledger = g.ledger();
+            // The stored energy summed in key order (the same bits on any rank count), the
+            // dissipation and the work summed over the ranks' parts.
+            w.mirror.ledger = granula_core::EnergyLedger { stored_elastic: g.stored_elastic, ..energies.ledger };
             w.outputs.write_published(&w.mirror, &g.report, &g.contacts, dt)
         }
         _ => Ok(()),

@@ -83,6 +83,20 @@ pub struct BodySet {
 const REMOVED: u32 = u32::MAX;
 
 impl BodySet {
+    /// Rotational kinetic energy ½ ω_b · I ω_b of body `i` (dense index), ω_b the angular
+    /// velocity in the body frame, over its finite principal moments (J).
+    pub fn rotational_energy(&self, i: usize) -> f64 {
+        let wb = self.orientation[i].inverse() * self.angular_velocity[i];
+        let inertia = self.inertia[i];
+        let mut e = 0.0;
+        for k in 0..3 {
+            if inertia[k].is_finite() {
+                e += 0.5 * inertia[k] * wb[k] * wb[k];
+            }
+        }
+        e
+    }
+
     /// Number of bodies.
     #[inline]
     pub fn len(&self) -> usize {

@@ -197,9 +197,10 @@ impl GuardState {
 }
 
 /// A runaway found by a check: the numbers of [`CoreError::EnergyRunaway`] that the guard
-/// knows. The world adds the body, the time and the source of the ledger.
+/// knows. The world (or the host of [`EnergyGuard::check_accounts`]) adds the body, the time
+/// and the source of the ledger.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Runaway {
+pub struct Runaway {
     /// Growth of the energy balance (J).
     pub gain: f64,
     /// The growth over the energy in play.
@@ -213,7 +214,7 @@ pub(crate) struct Runaway {
 impl Runaway {
     /// The error for a runaway at `step` and `time`, naming the body with the most kinetic
     /// energy (`fastest`, with that energy) and what books the energies (`ledger`).
-    pub(crate) fn into_error(self, fastest: (BodyHandle, f64), step: u64, time: f64, ledger: String) -> CoreError {
+    pub fn into_error(self, fastest: (BodyHandle, f64), step: u64, time: f64, ledger: String) -> CoreError {
         let Runaway { gain, ratio, limit, interval } = self;
         let (body, kinetic) = fastest;
         CoreError::EnergyRunaway { body, kinetic, gain, ratio, limit, interval, step, time, ledger }
@@ -222,8 +223,24 @@ impl Runaway {
 
 impl EnergyGuard {
     /// Whether the interval check is due after step number `step` (a multiple of `every`).
-    pub(crate) fn due(&self, step: u64) -> bool {
+    pub fn due(&self, step: u64) -> bool {
         step.is_multiple_of(self.every)
+    }
+
+    /// The interval check of the module documentation for accounts the caller gathers
+    /// itself, as a run split over processes does (each process's world holds a part of
+    /// the bodies and of the ledger, and the sums are the run's): compares `now` (its
+    /// `strikes` ignored) with `last`, the accounts of the previous check (`None` before
+    /// the first), and returns the runaway if there is one; otherwise `last` becomes `now`
+    /// with the updated strike count. The same rule as [`World::step`](crate::World::step)'s
+    /// own interval check, for bodies that are neither inserted nor removed between checks.
+    pub fn check_accounts(&self, last: &mut Option<GuardAccounts>, now: GuardAccounts) -> Option<Runaway> {
+        let mut state = last.map(|a| GuardState::from_accounts(a, 0));
+        let runaway = check(self, &mut state, GuardState::from_accounts(GuardAccounts { strikes: 0, ..now }, 0));
+        if runaway.is_none() {
+            *last = state.map(|s| s.accounts());
+        }
+        runaway
     }
 }
 

@@ -46,7 +46,7 @@ pub use contact::{
 pub use contact_batch::{ContactBatch, BATCH_LANES};
 pub use contact_law::{ContactForce, ContactKinematics, ContactLaw};
 pub use energy::{Dissipation, EnergyLedger};
-pub use energy_guard::{EnergyGuard, EnergyReads, GuardAccounts, GuardMemory};
+pub use energy_guard::{EnergyGuard, EnergyReads, GuardAccounts, GuardMemory, Runaway};
 pub use error::{BodyRef, CoreError, Result};
 pub use handle::{BodyHandle, MaterialId};
 pub use integrator::{AccelerationField, BodyChunk, Integrator, IntegratorRanges, IntegratorState, RangeMemory};

@@ -600,20 +600,7 @@ impl World {
     /// Rotational kinetic energy Σ ½ ω_b · I ω_b of dynamic bodies, over finite moments (J).
     pub fn kinetic_energy_rotational(&self) -> f64 {
         let b = &self.bodies;
-        (0..b.len())
-            .filter(|&i| b.motion[i] == MotionKind::Dynamic)
-            .map(|i| {
-                let wb = b.orientation[i].inverse() * b.angular_velocity[i];
-                let inertia = b.inertia[i];
-                let mut e = 0.0;
-                for k in 0..3 {
-                    if inertia[k].is_finite() {
-                        e += 0.5 * inertia[k] * wb[k] * wb[k];
-                    }
-                }
-                e
-            })
-            .sum()
+        (0..b.len()).filter(|&i| b.motion[i] == MotionKind::Dynamic).map(|i| b.rotational_energy(i)).sum()
     }
 
     /// Total kinetic energy (J).

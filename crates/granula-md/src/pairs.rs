@@ -134,6 +134,19 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     pub fn foreign_bodies(&self) -> &[bool] {
         &self.foreign
     }
+
+    /// Power of the kinematic bodies through contacts at the end of the last step (W),
+    /// P = −Σ_k (F_k·v_k + T_k·ω_k): the first end of the trapezoid by which the next step
+    /// books their work. With foreign marks, this process's part of the run's power.
+    pub fn kinematic_power(&self) -> f64 {
+        self.kinematic_power
+    }
+
+    /// Sets [`MdSolver::kinematic_power`], for a run that splits the power over processes
+    /// differently after a restart (the sum over the processes is what must carry on).
+    pub fn set_kinematic_power(&mut self, power: f64) {
+        self.kinematic_power = power;
+    }
 }
 
 /// The candidate pairs between two rebuilds, with a compressed-sparse-row incidence list:

@@ -13,7 +13,8 @@ use crate::record::{decode, encode, BodyRecord, HistoryRecord, Migration};
 use crate::timings::{lap, traffic, DistributedTimings};
 use granula_core::body::{BodyState, MassSource, Motion, RigidBody};
 use granula_core::{
-    BodyHandle, ContactKey, CoreError, DVec3, IntegratorState, MassProperties, MotionKind, StepReport, World,
+    BodyHandle, ContactKey, CoreError, DVec3, GuardAccounts, IntegratorState, MassProperties, MotionKind, StepReport,
+    World,
 };
 use granula_io::scene::spec::SolverSpec;
 use granula_io::Scene;
@@ -21,8 +22,10 @@ use granula_run::{build_solver, DistributedMd, HistoryBytes, SimSolver};
 use std::time::Instant;
 
 mod checkpoint;
+mod energies;
 mod outputs;
 pub use checkpoint::{DistributedCheckpoint, DistributedCheckpointFile};
+pub use energies::RunEnergies;
 pub use outputs::GatheredContacts;
 
 /// Owner mark of the bodies every rank holds (walls, fixed and kinematic bodies).
@@ -87,6 +90,8 @@ pub struct DistributedRun<C: Communicator> {
     pub last_report: StepReport,
     /// The contacts this rank owns of the last step, when they are published.
     contact_outputs: outputs::ContactCapture,
+    /// The run's energy accounts at the runaway-energy guard's last check.
+    guard_accounts: Option<GuardAccounts>,
 }
 
 impl<C: Communicator> DistributedRun<C> {
@@ -185,6 +190,7 @@ impl<C: Communicator> DistributedRun<C> {
             timings: DistributedTimings::default(),
             last_report: StepReport::default(),
             contact_outputs: Default::default(),
+            guard_accounts: None,
         };
         let shared = run.shared_from(&run.template);
         run.install(shared, owned, ghosts, Vec::new(), None, 2.0 * cutoff)?;
@@ -290,6 +296,7 @@ impl<C: Communicator> DistributedRun<C> {
         if let Some(r) = reaches.iter().position(|&f| f < 0.0) {
             return Err(DistributedError::Core { rank, source: elsewhere(r) });
         }
+        self.check_energy_guard()?;
         self.capture_contacts()?;
         self.refresh_ghosts()?;
         let redistribute = std::mem::take(&mut self.fresh)
@@ -329,11 +336,31 @@ impl<C: Communicator> DistributedRun<C> {
 
     /// Copies the state of every body (gathered from the owners) into `mirror`, a world
     /// built from the scene whose dense index is the global id (collective; rank 0 passes
-    /// its world, the other ranks `None`). Shared bodies come from rank 0's own copy.
+    /// its world, the other ranks `None`). Shared bodies' states come from rank 0's own copy.
+    ///
+    /// A shared body's load is the sum over the ranks of their parts (each rank's solver
+    /// gathers a wall's loads from its own bodies' pairs only, see `energies.rs`), added in
+    /// rank order.
     pub fn gather_into(&self, mirror: Option<&mut World>) -> Result<(), DistributedError> {
+        let rank = self.comm.rank();
+        let b = &self.world.bodies;
+        let loads: Vec<(u32, DVec3, DVec3)> =
+            (0..b.len()).filter(|&i| self.owner[i] == SHARED).map(|i| (self.gid[i], b.force[i], b.torque[i])).collect();
+        let parts = self.comm.gather_to_root(encode(&loads));
         let (Some(all), Some(mirror)) = (self.gather_state()?, mirror) else {
             return Ok(());
         };
+        let mut shared_loads = loads;
+        for (from, bytes) in parts.iter().flatten().enumerate().skip(1) {
+            let part: Vec<(u32, DVec3, DVec3)> = decode(bytes, rank, from)?;
+            if part.len() != shared_loads.len() || part.iter().zip(&shared_loads).any(|(p, q)| p.0 != q.0) {
+                return Err(mismatch(rank, from, "other shared bodies".into()));
+            }
+            for (q, p) in shared_loads.iter_mut().zip(part) {
+                q.1 += p.1;
+                q.2 += p.2;
+            }
+        }
         let m = &mut mirror.bodies;
         for r in all {
             let g = r.gid as usize;
@@ -344,15 +371,15 @@ impl<C: Communicator> DistributedRun<C> {
             m.force[g] = r.force;
             m.torque[g] = r.torque;
         }
-        let b = &self.world.bodies;
-        for i in (0..b.len()).filter(|&i| self.owner[i] == SHARED) {
+        let shared = (0..b.len()).filter(|&i| self.owner[i] == SHARED);
+        for (i, (_, force, torque)) in shared.zip(shared_loads) {
             let g = self.gid[i] as usize;
             m.position[g] = b.position[i];
             m.orientation[g] = b.orientation[i];
             m.velocity[g] = b.velocity[i];
             m.angular_velocity[g] = b.angular_velocity[i];
-            m.force[g] = b.force[i];
-            m.torque[g] = b.torque[i];
+            m.force[g] = force;
+            m.torque[g] = torque;
         }
         mirror.time = self.world.time;
         mirror.step = self.world.step;
@@ -640,6 +667,8 @@ impl<C: Communicator> DistributedRun<C> {
             .map_err(core)?;
         world.materials = t.materials.clone();
         world.periodic = t.periodic;
+        // This rank's part of the run's ledger goes on with the new world (energies.rs).
+        world.ledger = self.world.ledger;
         let mut per_body = Vec::new();
         let mut handles = Vec::new();
         let width = entries
@@ -670,6 +699,9 @@ impl<C: Communicator> DistributedRun<C> {
         world.set_clock(self.world.clock()).map_err(core)?;
         self.gid = entries.iter().map(|e| e.0).collect();
         self.owner = entries.iter().map(|e| e.1).collect();
+        // The ghosts' pairs, damping and work are booked by their owners (energies.rs).
+        let foreign = self.foreign_marks();
+        self.solver.distributed().expect("an MD solver").set_foreign(&foreign);
         if let Some((name, scalars)) = memory {
             let state = IntegratorState { name, handles, per_body, scalars };
             let keys: Vec<HistoryBytes> = histories

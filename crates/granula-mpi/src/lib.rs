@@ -26,7 +26,7 @@ pub use communicator::{Communicator, SingleProcess};
 pub use decomposition::{Decomposition, Subdomain};
 pub use driver::{
     DistributedCheckpoint, DistributedCheckpointFile, DistributedConfig, DistributedRun, DistributedStats,
-    GatheredContacts,
+    GatheredContacts, RunEnergies,
 };
 pub use error::DistributedError;
 #[cfg(feature = "mpi")]

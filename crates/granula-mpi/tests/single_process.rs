@@ -157,3 +157,60 @@ fn a_checkpoint_resumes_bit_identically_and_only_for_its_scene() {
     let text = e.to_string();
     assert!(text.contains("pair.ckpt") && text.contains("sliding_pair.toml") && text.contains("stream.toml"), "{text}");
 }
+
+#[test]
+fn a_resumed_run_goes_on_with_the_runs_ledger() {
+    // The box with the moving piston (every account of the ledger in play): checkpoint at
+    // an arbitrary step; the resumed run ends with the uninterrupted run's ledger and
+    // energies to the bit (on one rank the same sums in the same order), the piston's
+    // trapezoid included (its power at the checkpoint travels with it).
+    let config = DistributedConfig::default();
+    let mut whole = DistributedRun::new(SingleProcess, scene_file("ledger_box.toml"), config).unwrap();
+    let mut bytes = None;
+    while !whole.is_done() {
+        whole.step().unwrap();
+        if whole.world.step == 2345 {
+            bytes = whole.checkpoint().unwrap();
+        }
+    }
+    let mut resumed =
+        DistributedRun::resume(SingleProcess, scene_file("ledger_box.toml"), &bytes.unwrap(), "box.ckpt", config)
+            .unwrap();
+    resumed.run_to_end().unwrap();
+    let (a, b) = (resumed.energies().unwrap(), whole.energies().unwrap());
+    assert!(b.ledger.external_work > 0.0 && b.ledger.dissipated.body_damping > 0.0);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn the_runaway_energy_guard_watches_the_runs_energies() {
+    // Each rank's world has its own guard off (it sees a part of the bodies); the run's
+    // guard checks the energies summed over the ranks every 100 steps. Energy injected by
+    // hand before two checks in a row (the speeds doubled: the kinetic energy gains 3 times
+    // itself, above the default limit of half the energy in play) stops the run at the
+    // second, naming the run's fastest body.
+    let scene = settling_box("0.02");
+    let mut run = DistributedRun::new(SingleProcess, scene, DistributedConfig::default()).unwrap();
+    while run.world.step < 250 {
+        run.step().unwrap();
+    }
+    let error = loop {
+        if run.world.step % 100 == 99 {
+            run.world.bodies.velocity.iter_mut().for_each(|v| *v *= 2.0);
+        }
+        if let Err(e) = run.step() {
+            break e;
+        }
+        assert!(run.world.step < 500, "no runaway found by step 500");
+    };
+    assert_eq!(run.world.step, 400, "stopped at the second check after the first injection");
+    match error {
+        DistributedError::Core {
+            source: granula_core::CoreError::EnergyRunaway { ratio, limit, interval, .. },
+            ..
+        } => {
+            assert!(ratio > limit && interval == 100, "ratio {ratio}, limit {limit}, interval {interval}");
+        }
+        e => panic!("not a runaway: {e}"),
+    }
+}

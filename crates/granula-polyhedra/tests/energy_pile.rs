@@ -1,4 +1,4 @@
-//! The energy balance of an undamped pile of polyhedra under overlap-volume contacts.
+//! The energy balance of an undamped pile of polyhedra under overlap-volume and point contacts.
 
 use glam::{DQuat, DVec3};
 use granula_broadphase::SweepAndPrune;
@@ -95,13 +95,29 @@ fn an_undamped_pile_keeps_its_energy_under_overlap_volume_contacts() {
     // dissipation) must stay at its initial value; it drifts by the integration error and
     // by the stored energy's approximation (½ k_V V δ with δ = V/A is exact for a prismatic
     // overlap only, an edge or a corner in contact is not), measured +2.3 % of the
-    // potential energy released at 0.1 s. 5 % bounds it with room for round-off; the point
-    // contacts of the same pile gain about as much as the energy released in 0.05 s (edge
-    // crossings that switch on at a finite depth, docs/polyhedra.md).
+    // potential energy released at 0.1 s. 5 % bounds it with room for round-off.
     let (d, contacts) = drift(true, 100_000);
     println!("overlap volume: drift {d:+.3e} of the energy released, {contacts} contacts at most");
     // At least the nine bodies of the bottom layer on the floor at some time (undamped,
     // they keep bouncing; 21 measured).
     assert!(contacts >= 9, "the pile must be in contact: {contacts}");
     assert!(d.abs() < 0.05, "drift {d:+.3e}");
+}
+
+#[test]
+fn an_undamped_pile_keeps_its_energy_within_half_under_point_contacts() {
+    // The same pile under point contacts (Hertz at every vertex and edge crossing). Edge
+    // crossings used to switch on at a finite depth: the balance gained +102 % of the
+    // energy released within 0.05 s, and by 0.1 s the pile had gained 80 times it and flew
+    // apart. With every crossing's depth clipped continuously to zero at the edges of its
+    // rules (docs/polyhedra.md, "Energy of point contacts"), no point appears with a force;
+    // what remains is the work of the clipped crossings, whose force along e₁ × e₂ is not
+    // the gradient of their clipped depth: measured +2.6 % at 0.05 s and +17 % at 0.1 s
+    // (+23 % at 0.15 s, +68 % at 0.3 s: a steady gain of about 4e-5 J/s). The bound of
+    // 50 % at 0.1 s catches a return of the jumps (a gain of the whole released energy in
+    // half that time) with room for that drift.
+    let (d, contacts) = drift(false, 100_000);
+    println!("points: drift {d:+.3e} of the energy released, {contacts} contacts at most");
+    assert!(contacts >= 9, "the pile must be in contact: {contacts}");
+    assert!(d.abs() < 0.5, "drift {d:+.3e}");
 }

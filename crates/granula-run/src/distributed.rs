@@ -46,6 +46,18 @@ pub trait DistributedMd {
     /// Marks bodies passive by dense index: pairs of two bodies each passive or non-dynamic
     /// are left out of the candidate list ([`granula_md::MdSolver::set_passive_bodies`]).
     fn set_passive(&mut self, passive: &[bool]);
+    /// Marks the bodies another process owns, by dense index: their pairs' energies, damping
+    /// and load work are booked by their owners, and walls gather loads from this
+    /// process's bodies only ([`granula_md::MdSolver::set_foreign_bodies`]).
+    fn set_foreign(&mut self, foreign: &[bool]);
+    /// This process's part of the kinematic bodies' power at the end of the last step (W,
+    /// [`granula_md::MdSolver::kinematic_power`]).
+    fn kinematic_power(&self) -> f64;
+    /// Sets it ([`granula_md::MdSolver::set_kinematic_power`]).
+    fn set_kinematic_power(&mut self, power: f64);
+    /// Whether the law books every energy it exchanges, so that the ledger closes
+    /// ([`ContactLaw::keeps_ledger`]).
+    fn keeps_ledger(&self) -> bool;
     /// Sums each body's pair loads in partner order (`true`,
     /// [`granula_md::LoadOrder::Partner`]: the same bits whatever subset of the pairs a
     /// process holds) or by blocks of the candidate list (`false`, the one-process default).
@@ -132,5 +144,21 @@ where
 
     fn set_partner_order(&mut self, on: bool) {
         self.solver.set_load_order(if on { LoadOrder::Partner } else { LoadOrder::Blocks });
+    }
+
+    fn set_foreign(&mut self, foreign: &[bool]) {
+        self.solver.set_foreign_bodies(foreign);
+    }
+
+    fn kinematic_power(&self) -> f64 {
+        self.solver.kinematic_power()
+    }
+
+    fn set_kinematic_power(&mut self, power: f64) {
+        self.solver.set_kinematic_power(power);
+    }
+
+    fn keeps_ledger(&self) -> bool {
+        self.solver.law.keeps_ledger()
     }
 }

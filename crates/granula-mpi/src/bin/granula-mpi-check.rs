@@ -36,14 +36,14 @@ fn main() -> ExitCode {
 
 fn run(comm: Mpi) -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let (scene_path, out) = match (args.get(1), args.get(2)) {
-        (Some(s), Some(o)) => (s.clone(), o.clone()),
-        _ => {
-            return Err(
-                "usage: granula-mpi-check SCENE OUT [--steps N] [--no-balance] [--trace] [--conservation]".into()
-            )
-        }
-    };
+    let (scene_path, out) =
+        match (args.get(1), args.get(2)) {
+            (Some(s), Some(o)) => (s.clone(), o.clone()),
+            _ => return Err(
+                "usage: granula-mpi-check SCENE OUT [--steps N] [--no-balance] [--trace] [--conservation] [--ledger]"
+                    .into(),
+            ),
+        };
     let flag = |f: &str| args.iter().any(|a| a == f);
     let steps: Option<u64> =
         args.iter().position(|a| a == "--steps").and_then(|k| args.get(k + 1)).map(|s| s.parse()).transpose()?;
@@ -81,6 +81,7 @@ fn run(comm: Mpi) -> Result<(), Box<dyn std::error::Error>> {
         (c.sum(owned), DVec3::new(c.sum(p.x), c.sum(p.y), c.sum(p.z)), c.sum(mass))
     };
     let (_, p0, m0) = total(&run);
+    let balance0 = run.energies()?.balance();
     let (mut worst_p, mut worst_m, mut worst_count) = (DVec3::ZERO, 0.0f64, 0.0f64);
     let mut trace: Vec<Vec<BodyRecord>> = Vec::new();
     let started = std::time::Instant::now();
@@ -104,6 +105,7 @@ fn run(comm: Mpi) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let wall = started.elapsed().as_secs_f64();
+    let energies = run.energies()?;
     let state = run.gather_state()?;
     if let Some(state) = state {
         let bytes = if flag("--trace") { bincode::serialize(&trace)? } else { bincode::serialize(&state)? };
@@ -119,6 +121,22 @@ fn run(comm: Mpi) -> Result<(), Box<dyn std::error::Error>> {
             s.rebalances
         );
         println!("ns_per_particle_step {:.1}", wall * 1e9 / (n as f64 * end.max(1) as f64));
+        if flag("--ledger") {
+            let (l, d) = (energies.ledger, energies.ledger.dissipated);
+            println!(
+                "ledger normal {:e} sliding {:e} damping {:e} stored {:e} work {:e} kinetic {:e} potential {:e} \
+                 balance_start {:e} balance_end {:e}",
+                d.normal,
+                d.sliding,
+                d.body_damping,
+                l.stored_elastic,
+                l.external_work,
+                energies.kinetic,
+                energies.potential,
+                balance0,
+                energies.balance()
+            );
+        }
         if flag("--conservation") {
             println!(
                 "conservation count_error {} mass_error {:e} momentum_error {:e} {:e} {:e} momentum_scale {:e}",

@@ -15,7 +15,7 @@ use crate::communicator::Communicator;
 use crate::decomposition::Decomposition;
 use crate::error::DistributedError;
 use crate::record::{decode, encode, BodyRecord, HistoryRecord};
-use granula_core::{Clock, DVec3, MotionKind};
+use granula_core::{Clock, DVec3, EnergyLedger, GuardAccounts, MotionKind};
 use granula_io::{IoError, Scene};
 use granula_run::OutputState;
 pub use granula_run::DISTRIBUTED_CHECKPOINT_MAGIC;
@@ -49,6 +49,13 @@ pub struct DistributedCheckpoint {
     pub shared: Vec<BodyRecord>,
     /// The integrator's name and scalar memory.
     pub integrator: (String, Vec<f64>),
+    /// The run's energy ledger (summed over the ranks).
+    pub ledger: EnergyLedger,
+    /// The kinematic bodies' power at the end of the step (W, summed over the ranks): the
+    /// first end of the next step's trapezoid.
+    pub kinematic_power: f64,
+    /// The runaway-energy guard's accounts at its last check.
+    pub guard: Option<GuardAccounts>,
 }
 
 /// The checkpoint file the runner writes: the run's checkpoint, its output folder and the
@@ -134,6 +141,10 @@ impl<C: Communicator> DistributedRun<C> {
         let histories =
             self.distributed().export_histories().map_err(|source| DistributedError::Core { rank, source })?;
         let state = self.distributed().integrator_state();
+        // Collective, before the gather: every rank takes part.
+        let ledger = self.energies()?.ledger;
+        let power = self.distributed().kinematic_power();
+        let kinematic_power = self.comm.all_gather(power).iter().sum();
         let memory = super::MemoryView::new(&state);
         let b = &self.world.bodies;
         let mut part = Part::default();
@@ -175,6 +186,9 @@ impl<C: Communicator> DistributedRun<C> {
             histories: all.histories,
             shared,
             integrator: (state.name.clone(), state.scalars.clone()),
+            ledger,
+            kinematic_power,
+            guard: self.guard_accounts,
         };
         Ok(Some(checkpoint))
     }
@@ -267,6 +281,11 @@ impl<C: Communicator> DistributedRun<C> {
         run.fresh = false;
         let cutoff = run.cutoff;
         run.install(shared, owned, ghosts, histories, Some(c.integrator), cutoff)?;
+        // The run's ledger and kinematic power go on as rank 0's parts (energies.rs).
+        let first = rank == 0;
+        run.world.ledger = if first { c.ledger } else { EnergyLedger::default() };
+        run.distributed().set_kinematic_power(if first { c.kinematic_power } else { 0.0 });
+        run.guard_accounts = c.guard;
         Ok(run)
     }
 }

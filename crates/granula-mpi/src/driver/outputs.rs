@@ -20,10 +20,7 @@ use super::{DistributedRun, SHARED};
 use crate::communicator::Communicator;
 use crate::error::DistributedError;
 use crate::record::{decode, encode};
-use granula_core::{
-    BodyHandle, ContactKey, ContactRecord, ContactStatus, ContactStatusCounts, DVec3, Dissipation, EnergyLedger,
-    StepReport,
-};
+use granula_core::{BodyHandle, ContactKey, ContactRecord, ContactStatus, ContactStatusCounts, DVec3, StepReport};
 use serde::{Deserialize, Serialize};
 
 /// A published contact in global ids, as it travels to rank 0.
@@ -93,27 +90,6 @@ pub struct GatheredContacts {
     pub report: StepReport,
     /// Elastic energy stored in all contacts (J), summed in key order.
     pub stored_elastic: f64,
-}
-
-impl GatheredContacts {
-    /// The energy ledger the outputs write for the run: the gathered stored elastic energy;
-    /// the dissipated energy and the external work are `NaN`.
-    ///
-    /// Why not the global dissipation: the MD solver books the energy dissipated by each
-    /// pair, and the work of kinematic bodies and loads, into one sum per step over every
-    /// pair and body of the rank's world, ghosts included, and publishes no per-pair
-    /// figure. A pair near a subdomain face is computed on every rank that holds both its
-    /// bodies, so neither the sum over the ranks nor any rank's own sum is the global
-    /// figure, and a wrong figure would pass unnoticed where `NaN` cannot. Counting each
-    /// pair once needs the solver to book its energies only for the pairs whose first
-    /// dynamic body the rank owns (a per-body mask read where the summaries are booked).
-    pub fn ledger(&self) -> EnergyLedger {
-        EnergyLedger {
-            stored_elastic: self.stored_elastic,
-            dissipated: Dissipation { normal: f64::NAN, ..Dissipation::default() },
-            external_work: f64::NAN,
-        }
-    }
 }
 
 impl<C: Communicator> DistributedRun<C> {
