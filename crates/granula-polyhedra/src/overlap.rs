@@ -89,6 +89,8 @@ thread_local! {
 struct Side {
     /// Height of each vertex along the centre line.
     heights: Vec<f64>,
+    /// Out-code of each vertex (see [`Side::select`]).
+    codes: Vec<u8>,
     /// Triangles that may meet the other body.
     triangles: Vec<u32>,
     /// For each vertex, its row in `outside` (`u32::MAX`: in no kept triangle).
@@ -99,8 +101,8 @@ struct Side {
     kept_box: Option<Aabb>,
     /// The other body's planes that may cut a kept triangle.
     planes: Vec<u32>,
-    /// For each of the other body's planes, is it in `planes`?
-    listed: Vec<bool>,
+    /// A bit per plane of the other body: is it in `planes`?
+    listed: Vec<u64>,
     /// Per used vertex, `words` bit sets: bit j set when the vertex is beyond `planes[j]`.
     outside: Vec<u64>,
 }
@@ -160,8 +162,8 @@ fn overlap_sums(
     // Tie-break only (coplanar faces): far below the round-off of a volume.
     let eps = 1e-14 * reach;
     let box_a = bounding_box(a_vertices);
-    a_side.select(a_vertices, a.faces(), &b.local_aabb(), |[h0, h1, h2]| h0.min(h1).min(h2) <= high_b + slack);
-    b_side.select(b.vertices(), b.faces(), &box_a, |[h0, h1, h2]| h0.max(h1).max(h2) >= low_a - slack);
+    a_side.select(a_vertices, a.faces(), &b.local_aabb(), |h| h > high_b + slack);
+    b_side.select(b.vertices(), b.faces(), &box_a, |h| h < low_a - slack);
     a_side.list_planes(proven, b.planes().len(), &b_side.triangles, b.face_planes());
     b_side.list_planes(proven, a.planes().len(), &a_side.triangles, a.face_planes());
     // A's planes in b's frame, only those listed.
@@ -195,25 +197,29 @@ fn bounding_box(points: &[DVec3]) -> Aabb {
 }
 
 impl Side {
-    /// Keeps the triangles whose box meets `other_box` and whose corner heights pass
-    /// `in_slab`, and numbers their vertices.
-    fn select(&mut self, vertices: &[DVec3], faces: &[[u32; 3]], other_box: &Aabb, in_slab: impl Fn([f64; 3]) -> bool) {
+    /// Keeps the triangles whose box meets `other_box` and that have a corner whose height
+    /// is not `beyond` the slab, and numbers their vertices.
+    ///
+    /// Each vertex gets an out-code once, a bit per side of the other box it lies beyond
+    /// and one for the slab; a triangle misses the box (or lies beyond the slab) exactly
+    /// when its three corners share a bit, so the test is an AND per triangle instead of a
+    /// box per triangle.
+    fn select(&mut self, vertices: &[DVec3], faces: &[[u32; 3]], other_box: &Aabb, beyond: impl Fn(f64) -> bool) {
+        self.codes.clear();
+        self.codes.extend(vertices.iter().zip(&self.heights).map(|(x, &h)| {
+            let (below, above) = (x.cmplt(other_box.min).bitmask(), x.cmpgt(other_box.max).bitmask());
+            (below | above << 3 | u32::from(beyond(h)) << 6) as u8
+        }));
         self.triangles.clear();
         self.used.clear();
         self.row.clear();
         self.row.resize(vertices.len(), u32::MAX);
-        let mut kept: Option<Aabb> = None;
         for (f, face) in faces.iter().enumerate() {
-            if !in_slab(face.map(|i| self.heights[i as usize])) {
-                continue;
-            }
-            let tri = face.map(|i| vertices[i as usize]);
-            let bx = Aabb { min: tri[0].min(tri[1]).min(tri[2]), max: tri[0].max(tri[1]).max(tri[2]) };
-            if !bx.overlaps(other_box) {
+            let [c0, c1, c2] = face.map(|i| self.codes[i as usize]);
+            if c0 & c1 & c2 != 0 {
                 continue;
             }
             self.triangles.push(f as u32);
-            kept = Some(kept.map_or(bx, |k| Aabb { min: k.min.min(bx.min), max: k.max.max(bx.max) }));
             for &i in face {
                 if self.row[i as usize] == u32::MAX {
                     self.row[i as usize] = self.used.len() as u32;
@@ -221,7 +227,14 @@ impl Side {
                 }
             }
         }
-        self.kept_box = kept;
+        // The kept triangles' boxes together: the box of their corners.
+        self.kept_box = self.used.first().map(|&i| {
+            let first = vertices[i as usize];
+            self.used[1..].iter().fold(Aabb { min: first, max: first }, |k, &i| Aabb {
+                min: k.min.min(vertices[i as usize]),
+                max: k.max.max(vertices[i as usize]),
+            })
+        });
     }
 
     /// Lists the other body's planes that may bound the intersection: all of them, or,
@@ -233,15 +246,20 @@ impl Side {
             self.planes.extend(0..other_planes as u32);
             return;
         }
+        // A bit per plane; reading the set bits in order gives the planes sorted, once each.
         self.listed.clear();
-        self.listed.resize(other_planes, false);
+        self.listed.resize(other_planes.div_ceil(64), 0);
         for &f in other_triangles {
-            let k = other_face_planes[f as usize];
-            if !std::mem::replace(&mut self.listed[k as usize], true) {
-                self.planes.push(k);
+            let k = other_face_planes[f as usize] as usize;
+            self.listed[k / 64] |= 1 << (k % 64);
+        }
+        for (w, &word) in self.listed.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                self.planes.push((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
             }
         }
-        self.planes.sort_unstable();
     }
 
     /// Adds to `sums` the kept triangles (`vertices`, `faces`, in the common frame)
