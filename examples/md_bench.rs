@@ -13,8 +13,8 @@
 //! measures energies only where they are read (`EnergyReads::WhenRead`: the runaway-energy
 //! guard's one-step check on its interval steps); `MD_BENCH_ENERGY=every` runs that check
 //! after every step, the world's default; `MD_BENCH_MIN_PAIRS=K` sets
-//! `MdConfig::parallel_min_pairs`; `MD_BENCH_REGION=off` runs the step as separate parallel
-//! loops instead of one parallel region (`MdSolver::set_step_region`); `MD_BENCH_ORDER=partner` sums each body's pair loads in
+//! `MdConfig::parallel_min_pairs`; `MD_BENCH_REGION=on` runs the step as one parallel region
+//! instead of separate parallel loops (`MdSolver::set_step_region`); `MD_BENCH_ORDER=partner` sums each body's pair loads in
 //! partner order (`LoadOrder::Partner`, the distributed run's). Besides wall time it prints the process CPU time per particle-step, which
 //! is the figure to trust on a loaded machine.
 //!
@@ -70,8 +70,8 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
         _ => EnergyReads::WhenRead,
     };
     let mut solver = MdSolver::new(law, verlet, LinkedCells::new(), config)?;
-    // `MD_BENCH_REGION=off`: the step as separate parallel loops instead of one region.
-    solver.set_step_region(std::env::var("MD_BENCH_REGION").as_deref() != Ok("off"));
+    // `MD_BENCH_REGION=on`: the step as one parallel region instead of separate loops.
+    solver.set_step_region(std::env::var("MD_BENCH_REGION").as_deref() == Ok("on"));
     world.step(&mut solver, DT)?;
     let start = Instant::now();
     let cpu0 = process_cpu_seconds();
