@@ -111,13 +111,22 @@ impl VelocityVerlet {
     }
 }
 
-impl Integrator for VelocityVerlet {
-    fn name(&self) -> &'static str {
-        "velocity_verlet"
-    }
-
-    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, t: f64, dt: f64) {
-        self.prepare_ranges(bodies, field, t, dt);
+impl VelocityVerlet {
+    /// Runs `half` (the predict or the correct of one chunk of bodies) over the bodies in
+    /// parallel chunks of [`CHUNK`], each with its own columns and its slice of the
+    /// accelerations and velocity offsets: one closure call per chunk, a plain loop inside
+    /// (inlined, no per-body dispatch).
+    fn for_each_chunk(
+        &mut self,
+        bodies: &mut BodySet,
+        field: &AccelerationField<'_>,
+        dt: f64,
+        half: fn(BodyChunk<'_>, DVec3, f64),
+    ) {
+        // The offsets are sized by the predict; a correct without one gets zeros to zip with.
+        for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
+            column.resize(bodies.len(), DVec3::ZERO);
+        }
         let AccelerationField { gravity, force, torque } = *field;
         let BodySet {
             position,
@@ -134,7 +143,6 @@ impl Integrator for VelocityVerlet {
         } = bodies;
         let shared =
             SharedColumns { inv_mass, inertia, inv_inertia, locked, external_force, external_torque, force, torque };
-        // One closure call per chunk, a plain loop inside (inlined, no per-body dispatch).
         position
             .par_chunks_mut(CHUNK)
             .zip(velocity.par_chunks_mut(CHUNK))
@@ -147,39 +155,23 @@ impl Integrator for VelocityVerlet {
             .enumerate()
             .for_each(|(k, ((((((x, v), w), q), pairs), linear), angular))| {
                 let memory = RangeMemory { pairs, linear, angular };
-                predict_chunk(shared.chunk(k * CHUNK, x, q, v, w, memory), gravity, dt);
+                half(shared.chunk(k * CHUNK, x, q, v, w, memory), gravity, dt);
             });
+    }
+}
+
+impl Integrator for VelocityVerlet {
+    fn name(&self) -> &'static str {
+        "velocity_verlet"
+    }
+
+    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, t: f64, dt: f64) {
+        self.prepare_ranges(bodies, field, t, dt);
+        self.for_each_chunk(bodies, field, dt, predict_chunk);
     }
 
     fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
-        let AccelerationField { gravity, force, torque } = *field;
-        let BodySet {
-            position,
-            velocity,
-            angular_velocity,
-            orientation,
-            external_force,
-            external_torque,
-            inv_mass,
-            inertia,
-            inv_inertia,
-            locked,
-            ..
-        } = bodies;
-        let shared =
-            SharedColumns { inv_mass, inertia, inv_inertia, locked, external_force, external_torque, force, torque };
-        position
-            .par_chunks_mut(CHUNK)
-            .zip(velocity.par_chunks_mut(CHUNK))
-            .zip(angular_velocity.par_chunks_mut(CHUNK))
-            .zip(orientation.par_chunks_mut(CHUNK))
-            .zip(self.accel.values.par_chunks_mut(CHUNK))
-            .with_min_len(parallel::min_len(1))
-            .enumerate()
-            .for_each(|(k, ((((x, v), w), q), pairs))| {
-                let memory = RangeMemory { pairs, linear: &mut [], angular: &mut [] };
-                correct_chunk(shared.chunk(k * CHUNK, x, q, v, w, memory), gravity, dt);
-            });
+        self.for_each_chunk(bodies, field, dt, correct_chunk);
         self.finish_ranges();
     }
 
