@@ -15,6 +15,17 @@ pub fn scene_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes").join(name)
 }
 
+/// The MPI launcher and its options: `GRANULA_MPIRUN` if set (e.g. `mpirun.mpich` to test
+/// against MPICH with a build made with `MPI_PKG_CONFIG=mpich`), else `mpirun`; OpenMPI's
+/// gets `--oversubscribe` (MPICH's Hydra oversubscribes without being asked and refuses
+/// the option).
+pub fn launcher() -> (String, Vec<&'static str>) {
+    let program = std::env::var("GRANULA_MPIRUN").unwrap_or_else(|_| "mpirun".into());
+    let version = Command::new(&program).arg("--version").output().expect("an MPI launcher on the PATH");
+    let open_mpi = String::from_utf8_lossy(&version.stdout).contains("Open MPI");
+    (program, if open_mpi { vec!["--oversubscribe"] } else { Vec::new() })
+}
+
 /// Held while a test's `mpirun` job runs.
 static LAUNCH: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
@@ -33,10 +44,12 @@ pub fn mpirun(ranks: usize, scene: &Path, extra: &[&str]) -> (String, Vec<u8>) {
         ranks,
         scene.file_stem().unwrap().to_string_lossy(),
     ));
-    let output = Command::new("mpirun")
+    let (program, options) = launcher();
+    let output = Command::new(program)
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .args(["--oversubscribe", "-np", &ranks.to_string()])
+        .args(options)
+        .args(["-np", &ranks.to_string()])
         .arg(env!("CARGO_BIN_EXE_granula-mpi-check"))
         .arg(scene)
         .arg(&out)
