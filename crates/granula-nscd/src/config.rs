@@ -129,6 +129,17 @@ pub struct NscdConfig {
     /// Not applied under [`Criterion::Fixed`], with couples, or with
     /// [`NscdConfig::newton`]. Default `None`.
     pub apgd: Option<ApgdSettings>,
+    /// Block solve of hyperstatic pairs ([`crate::pair_lock`]): before each sweep (and
+    /// each block of sweeps under [`NscdConfig::newton`]), the contacts of every pair with
+    /// at least three contacts between a fully mobile body and a fixed or kinematic one
+    /// are solved together for the state in which the body sticks to its support, when
+    /// the Coulomb cones admit it; a pair that cannot stick is left to the sweeps for the
+    /// rest of the step. Not applied under [`Criterion::Fixed`], nor to laws without a
+    /// Signorini-Coulomb form or with couples, nor under [`NscdConfig::apgd`]. One
+    /// contact per pair (spheres, discs) makes no group: their results are unchanged.
+    /// Default on: a rigid face resting on a plane then stays at rest down to a friction
+    /// margin of 0.45 % (VALIDATION M7, docs/contact-dynamics.md).
+    pub lock_pairs: bool,
 }
 
 impl Default for NscdConfig {
@@ -149,6 +160,7 @@ impl Default for NscdConfig {
             newton: None,
             coarse: None,
             apgd: None,
+            lock_pairs: true,
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod local;
 pub mod materials;
 pub mod moreau_jean;
 pub mod newton;
+pub mod pair_lock;
 mod prefetch;
 mod prepare;
 pub mod problem_export;

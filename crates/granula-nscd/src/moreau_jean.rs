@@ -22,6 +22,7 @@ use crate::error::NscdError;
 use crate::local::{LocalProblem, NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
 use crate::newton::{NewtonSettings, NewtonWork};
+use crate::pair_lock::PairLock;
 use crate::prefetch::prefetch;
 use crate::residual::natural_map_residual;
 use crate::subspace::SubspaceWork;
@@ -129,6 +130,8 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) apgd_stats: (u32, u32),
     /// The unit vector against gravity of the last step (zero without gravity).
     pub(crate) up: DVec3,
+    /// Work arrays of the block solve of hyperstatic pairs.
+    pub(crate) pair_lock: PairLock,
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {
@@ -187,6 +190,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             up: DVec3::ZERO,
             apgd: ApgdWork::default(),
             apgd_stats: (0, 0),
+            pair_lock: PairLock::default(),
         })
     }
 
@@ -232,6 +236,20 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// about the cost of a sweep). Zeros when APGD did not run.
     pub fn last_apgd_work(&self) -> (u32, u32) {
         self.apgd_stats
+    }
+
+    /// Pair locks done in the last step ([`NscdConfig::lock_pairs`]): the number of
+    /// successful block solves of hyperstatic pairs, summed over the passes.
+    pub fn last_pair_locks(&self) -> u32 {
+        self.pair_lock.locks
+    }
+
+    /// The block solve of the hyperstatic pairs that may still lock ([`crate::pair_lock`]).
+    fn lock_pairs(&mut self) {
+        if self.pair_lock.active() {
+            let ContactList { hot, .. } = &mut self.contacts;
+            self.pair_lock.lock_all(&self.law, hot, &mut self.vel, &self.mob);
+        }
     }
 
     /// Number of colours of the last step's contact graph under [`SweepOrder::Coloured`]
@@ -310,6 +328,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         let omega = self.config.relaxation;
         let n = self.contacts.len();
         if n == 0 {
+            self.pair_lock.setup::<L::Params>(&[], &self.mob, 0.0);
             return (0, true, 0.0);
         }
         monitor.start(self.contacts.hot.iter().map(|c| c.p), n);
@@ -339,6 +358,11 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             _ if L::COUPLES => None,
             _ => self.config.coarse,
         };
+        let lock = self.config.lock_pairs
+            && !L::COUPLES
+            && self.config.apgd.is_none()
+            && !matches!(self.config.criterion, Criterion::Fixed { .. });
+        self.pair_lock.setup(if lock { &self.contacts.hot[..] } else { &[] }, &self.mob, self.config.theta * dt);
         if let Some(settings) = newton {
             return self.iterate_newton(&settings, criterion, &mut monitor);
         }
@@ -352,6 +376,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             return self.iterate_apgd(&settings, criterion, &mut monitor);
         }
         loop {
+            self.lock_pairs();
             sweeps += 1;
             // A fixed N_I needs the per-sweep statistics only for the reported residual.
             let track = !matches!(self.config.criterion, Criterion::Fixed { iterations } if sweeps + 1 < iterations);
@@ -526,6 +551,11 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             if residual <= epsilon {
                 self.newton_stats = (sweeps, steps, products);
                 return (sweeps + products, true, residual);
+            }
+            self.lock_pairs();
+            residual = residual_now(self);
+            if residual <= epsilon {
+                continue;
             }
             for _ in 0..block {
                 if sweeps + products >= cap {
