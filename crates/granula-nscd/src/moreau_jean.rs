@@ -328,7 +328,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         let omega = self.config.relaxation;
         let n = self.contacts.len();
         if n == 0 {
-            self.pair_lock.setup::<L::Params>(&[], &self.mob, 0.0);
+            self.pair_lock.setup::<L::Params>(&[], &self.mob);
             return (0, true, 0.0);
         }
         monitor.start(self.contacts.hot.iter().map(|c| c.p), n);
@@ -362,7 +362,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             && !L::COUPLES
             && self.config.apgd.is_none()
             && !matches!(self.config.criterion, Criterion::Fixed { .. });
-        self.pair_lock.setup(if lock { &self.contacts.hot[..] } else { &[] }, &self.mob, self.config.theta * dt);
+        self.pair_lock.setup(if lock { &self.contacts.hot[..] } else { &[] }, &self.mob);
         if let Some(settings) = newton {
             return self.iterate_newton(&settings, criterion, &mut monitor);
         }

@@ -36,8 +36,10 @@
 //! together inside the Gauss-Seidel loop over pairs), restricted to the locked state; the
 //! code is granula's own.
 //!
-//! Everything runs in a fixed order on one thread: the same bits on any thread count and
-//! after a restart.
+//! Everything runs in a fixed order on one thread: the same bits on any thread count. The
+//! lock keeps nothing from one step to the next (the dual variables start from zero every
+//! step), so the solver's checkpoint ([`crate::NscdState`]) needs nothing new and restarts
+//! stay bit-identical.
 
 use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::contacts::HotContact;
@@ -54,10 +56,6 @@ const MAX_ITERATIONS: u32 = 40;
 /// Relative tolerance on the velocity the body keeps after the lock, |M⁻¹ (Π − Σ Gᵀ P)|
 /// over |z* − z_b| (the velocity the lock removes).
 const TOLERANCE: f64 = 1e-12;
-/// Gap (relative to the body's size, the largest branch length of the pair) up to which a
-/// contact counts as closed in the lock: the round-off of the contact geometry, so that
-/// corners of a face lying on a plane at gaps of ±1e-17 m all carry load.
-const CLOSED_GAP: f64 = 1e-12;
 /// Relative shrink of the Coulomb cones in the lock: its impulses lie strictly inside the
 /// cones, where the point-by-point sweep's sticking test accepts them whatever the
 /// round-off (on the cone's surface with U_t = 0 the sliding branch would take its direction
@@ -95,8 +93,6 @@ pub(crate) struct PairLock {
     groups: Vec<Group>,
     /// Locks done in the current step.
     pub(crate) locks: u32,
-    /// θ Δt of the step: the gap of a contact is −u_min θ Δt (000 eq. 25).
-    theta_dt: f64,
 }
 
 /// Whether a body cannot move (fixed or kinematic: zero mobility).
@@ -162,8 +158,7 @@ fn v3(v: DVec3) -> Vector3<f64> {
 impl PairLock {
     /// Groups the contacts of `hot` by body pair and keeps the pairs with at least three
     /// contacts between a fully mobile body and an immobile one.
-    pub(crate) fn setup<P>(&mut self, hot: &[HotContact<P>], mob: &[BodyMobility], theta_dt: f64) {
-        self.theta_dt = theta_dt;
+    pub(crate) fn setup<P>(&mut self, hot: &[HotContact<P>], mob: &[BodyMobility]) {
         self.keys.clear();
         self.members.clear();
         self.groups.clear();
@@ -221,7 +216,7 @@ impl PairLock {
             }
             let group = self.groups[g];
             let members = &self.members[group.start as usize..group.end as usize];
-            match lock_group(law, members, &group, self.theta_dt, hot, vel, mob) {
+            match lock_group(law, members, &group, hot, vel, mob) {
                 Some(y) => {
                     self.groups[g].y = y;
                     locked += 1;
@@ -240,7 +235,6 @@ fn lock_group<L: NonSmoothLaw>(
     law: &L,
     members: &[u32],
     group: &Group,
-    theta_dt: f64,
     hot: &mut [HotContact<L::Params>],
     vel: &mut [BodyVelocity],
     mob: &[BodyMobility],
@@ -318,10 +312,8 @@ fn lock_group<L: NonSmoothLaw>(
     let demand = (z_lock - z_base).norm();
     // Step 3: the dual Newton method.
     let contact_map = |c: &HotContact<L::Params>| frame_rows(c) * point_map(branch(c).0, scale) * sign;
-    let closed_gap = CLOSED_GAP * scale;
-    let closed = |c: &HotContact<L::Params>| {
-        law.shock_params(&c.params).is_some_and(|s| -s.min_normal_velocity * theta_dt <= closed_gap)
-    };
+    // Closed: u_min = 0 (a gap ≤ 0 under `GapMode::Positive`); u_min > 0 was rejected above.
+    let closed = |c: &HotContact<L::Params>| law.shock_params(&c.params).is_some_and(|s| s.min_normal_velocity >= 0.0);
     let evaluate = |y: &Vector6<f64>, hot: &[HotContact<L::Params>]| {
         let (mut sum, mut half_norm) = (Vector6::zeros(), 0.0);
         for &a in members {
