@@ -115,7 +115,11 @@ where
             next_sample += SAMPLE;
         }
         if out.stop.is_nan() {
-            if v <= 0.0 {
+            // A block locked by the contact-dynamics solver rests at |v| of order 1e-16 m/s
+            // (round-off of the locked impulses), on either side of zero: 1e-12 m/s is far
+            // above that and far below the speed the block loses in one step (about 5e-5 m/s
+            // under MD, 1e-3 m/s under NSCD, at a deceleration of about 9.8 m/s²).
+            if v <= 1e-12 {
                 out.stop = t - dt + dt * before / (before - v);
                 x_stop = x;
             }
