@@ -37,6 +37,21 @@ pub struct MdConfig {
     /// independent of the candidate list (its length, blocks and order), which a run split
     /// over processes needs. Default [`LoadOrder::Blocks`], the faster one.
     pub load_order: LoadOrder,
+    /// Bodies in space-filling-curve order: `Some(K)` stores the bodies along the Morton
+    /// (Z-order) curve of their cells (one largest sphere diameter wide; walls and other
+    /// shapes last) at the first step and then at the start of the step after the K-th
+    /// rebuild of the candidate list since the one that followed the last reorder, so that
+    /// a packing given in random order is read from the caches in the pair pass. Handles
+    /// stay; every body keeps its state and the integrator its memory, and forces change
+    /// only in the order of their sums (round-off). Each reorder costs one extra rebuild of
+    /// the list. Skipped while some body is foreign ([`MdSolver::set_foreign_bodies`]: a
+    /// distributed run keeps its own numbering). A checkpoint restores the dense order of
+    /// the run only if the world is restored in it (`MdState::primed_handles`,
+    /// `granula_core::Permutation::to_handle_order`). Default `None` (measured in
+    /// `docs/smooth-dynamics.md`, fifth round of issue 13).
+    ///
+    /// [`MdSolver::set_foreign_bodies`]: crate::MdSolver::set_foreign_bodies
+    pub reorder_every: Option<u32>,
 }
 
 /// The order in which the MD solver sums the loads of a body's pairs. Floating-point
@@ -68,6 +83,7 @@ impl Default for MdConfig {
             local_damping: None,
             max_time_step: None,
             load_order: LoadOrder::Blocks,
+            reorder_every: None,
         }
     }
 }
@@ -83,6 +99,9 @@ impl MdConfig {
             if n == 0 {
                 return bad("threads", 0.0, ">= 1 (or None for the global pool)");
             }
+        }
+        if self.reorder_every == Some(0) {
+            return bad("reorder_every", 0.0, ">= 1 rebuilds (or None: never reorder)");
         }
         if let Some(h) = self.max_time_step {
             if !(h.is_finite() && h > 0.0) {

@@ -16,6 +16,7 @@ mod forces;
 mod history_transfer;
 mod pairs;
 mod points;
+mod reorder;
 mod solver;
 
 pub use checkpoint::MdState;
