@@ -18,9 +18,10 @@
 //! partner order (`LoadOrder::Partner`, the distributed run's); `MD_BENCH_SHUFFLE=SEED`
 //! stores the packing's bodies in a random order (a seeded Fisher-Yates shuffle of the dense
 //! indices, handles unchanged: a packing poured, generated or read in no spatial order);
-//! `MD_BENCH_REORDER=K` sets `MdConfig::reorder_every` to `Some(K)` (bodies along a Morton
-//! curve at the first step and after every K rebuilds). Besides wall time it prints the process CPU time per particle-step, which
-//! is the figure to trust on a loaded machine.
+//! `MD_BENCH_REORDER=K` sets `MdConfig::reorder_every` to `Some(K)` (bodies in cell order
+//! at the first step and after every K rebuilds), along the raster order of the cells or,
+//! with `MD_BENCH_CURVE=morton`, the Morton curve. Besides wall time it prints the process
+//! CPU time per particle-step, which is the figure to trust on a loaded machine.
 //!
 //! **Generated packings.** An N other than 1000, 8000 or 27000 (for example 1000000) builds a
 //! dense lattice packing in memory instead of reading a file (the shared
@@ -56,6 +57,9 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
     }
     if let Some(k) = std::env::var("MD_BENCH_REORDER").ok().and_then(|v| v.parse().ok()) {
         config.reorder_every = Some(k);
+    }
+    if std::env::var("MD_BENCH_CURVE").as_deref() == Ok("morton") {
+        config.reorder_curve = granula::md::CellOrder::Morton;
     }
     if let Some(seed) = std::env::var("MD_BENCH_SHUFFLE").ok().and_then(|v| v.parse().ok()) {
         world.reorder_bodies(&shuffled(world.bodies.len(), seed))?;

@@ -1,8 +1,10 @@
-//! Bodies in space-filling-curve order: the MD solver stores its bodies along a Morton
-//! (Z-order) curve of their cells, so that the two bodies of a candidate pair are close in
-//! memory and the pair pass reads its bodies' columns from the caches
-//! ([`MdConfig::reorder_every`](crate::MdConfig::reorder_every)).
+//! Bodies in cell order: the MD solver stores its bodies along a curve through their cells
+//! (the raster order of the cells, or the Morton space-filling curve), so that the two
+//! bodies of a candidate pair are close in memory and the pair pass reads its bodies'
+//! columns from the caches ([`MdConfig::reorder_every`](crate::MdConfig::reorder_every),
+//! [`MdConfig::reorder_curve`](crate::MdConfig::reorder_curve)).
 
+use crate::config::CellOrder;
 use crate::solver::MdSolver;
 use granula_core::{BodySet, Broadphase, ContactLaw, Integrator, Permutation};
 
@@ -29,13 +31,14 @@ pub(crate) fn morton_key(i: u64, j: u64, k: u64) -> u64 {
     spread_bits(i) | (spread_bits(j) << 1) | (spread_bits(k) << 2)
 }
 
-/// The order of `bodies` along the Morton curve of cubic cells one largest sphere diameter
+/// The order of `bodies` along `curve` through cubic cells one largest sphere diameter
 /// wide over the spheres' bounding box (coarser if 2²¹ cells per axis do not cover it):
-/// spheres by increasing key of their centre's cell, ties by their current dense index;
+/// spheres by increasing key of their centre's cell (the Morton key, or the raster index
+/// (z, y, x) of the cell), ties by their current dense index;
 /// the other bodies (walls, meshes, polyhedra: few and large) after them, in their current
 /// order. A function of positions, radii and the current order only, so the same on any
 /// thread count.
-pub(crate) fn morton_order(bodies: &BodySet) -> Permutation {
+pub(crate) fn cell_order(bodies: &BodySet, curve: CellOrder) -> Permutation {
     let spheres = || bodies.radius.iter().zip(&bodies.position).filter(|(r, _)| r.is_finite());
     let mut lo = granula_core::DVec3::splat(f64::INFINITY);
     let mut hi = -lo;
@@ -58,7 +61,11 @@ pub(crate) fn morton_order(bodies: &BodySet) -> Permutation {
                 // Non-negative and at most `cells` by construction of `lo` and `cell`; the
                 // float-to-int cast saturates anyway.
                 let c = ((bodies.position[i] - lo) * inv_cell).floor();
-                morton_key(c.x as u64, c.y as u64, c.z as u64)
+                let (x, y, z) = (c.x as u64, c.y as u64, c.z as u64);
+                match curve {
+                    CellOrder::Raster => (z << (2 * MORTON_BITS)) | (y << MORTON_BITS) | x,
+                    CellOrder::Morton => morton_key(x, y, z),
+                }
             } else {
                 u64::MAX
             };
@@ -91,7 +98,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         }
     }
 
-    /// Puts the bodies in Morton order when due ([`MdSolver::reorder_due`]), with every
+    /// Puts the bodies in the order of `MdConfig::reorder_curve` when due ([`MdSolver::reorder_due`]), with every
     /// per-body column of the solver and the integrator's memory
     /// ([`Integrator::permute_bodies`]); the candidate list is rebuilt in this step (contact
     /// histories carried by key: handles and feature). A solver primed for the bodies stays
@@ -102,7 +109,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             return;
         }
         self.last_reorder = Some(self.verlet.rebuilds());
-        let permutation = morton_order(bodies);
+        let permutation = cell_order(bodies, self.config().reorder_curve);
         if permutation.is_identity() {
             return;
         }
@@ -150,5 +157,23 @@ mod tests {
         block.sort_unstable();
         assert_eq!(block, (0..8).collect::<Vec<u64>>());
         assert!(morton_key(2, 0, 0) > 7);
+    }
+
+    /// Spheres on a line of cells in reverse order, a wall first: the spheres come out by
+    /// cell along either curve (on one axis both keys grow with the cell), the wall last.
+    #[test]
+    fn spheres_come_in_cell_order_and_walls_last() {
+        use granula_core::{DVec3, Material, MaterialTable, PlaneBuilder, SphereBuilder};
+        let mut materials = MaterialTable::new();
+        materials.add(Material::default()).unwrap();
+        let mut b = BodySet::default();
+        b.insert(&PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap(), &materials, false).unwrap();
+        for k in 0..4 {
+            let x = DVec3::new(0.1 * (3 - k) as f64, 0.0, 0.0);
+            b.insert(&SphereBuilder::new(0.01, x).build().unwrap(), &materials, false).unwrap();
+        }
+        for curve in [CellOrder::Raster, CellOrder::Morton] {
+            assert_eq!(cell_order(&b, curve).sources(), [4, 3, 2, 1, 0]);
+        }
     }
 }
