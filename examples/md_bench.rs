@@ -15,8 +15,13 @@
 //! after every step, the world's default; `MD_BENCH_MIN_PAIRS=K` sets
 //! `MdConfig::parallel_min_pairs`; `MD_BENCH_REGION=on` runs the step as one parallel region
 //! instead of separate parallel loops (`MdSolver::set_step_region`); `MD_BENCH_ORDER=partner` sums each body's pair loads in
-//! partner order (`LoadOrder::Partner`, the distributed run's). Besides wall time it prints the process CPU time per particle-step, which
-//! is the figure to trust on a loaded machine.
+//! partner order (`LoadOrder::Partner`, the distributed run's); `MD_BENCH_SHUFFLE=SEED`
+//! stores the packing's bodies in a random order (a seeded Fisher-Yates shuffle of the dense
+//! indices, handles unchanged: a packing poured, generated or read in no spatial order);
+//! `MD_BENCH_REORDER=K` sets `MdConfig::reorder_every` to `Some(K)` (bodies in cell order
+//! at the first step and after every K rebuilds), along the raster order of the cells or,
+//! with `MD_BENCH_CURVE=morton`, the Morton curve. Besides wall time it prints the process
+//! CPU time per particle-step, which is the figure to trust on a loaded machine.
 //!
 //! **Generated packings.** An N other than 1000, 8000 or 27000 (for example 1000000) builds a
 //! dense lattice packing in memory instead of reading a file (the shared
@@ -29,7 +34,7 @@ mod md_dense_scene;
 mod process_stats;
 
 use granula::broadphase::LinkedCells;
-use granula::core::EnergyReads;
+use granula::core::{EnergyReads, Permutation};
 use granula::integrators::{ForceVelocity, VelocityVerlet};
 use granula::laws::{hertz_mindlin, hertz_mindlin_damped};
 use granula::md::{MdConfig, MdSolver};
@@ -49,6 +54,15 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
     // stays on the calling thread), to measure where a second thread starts to pay.
     if let Some(k) = std::env::var("MD_BENCH_MIN_PAIRS").ok().and_then(|v| v.parse().ok()) {
         config.parallel_min_pairs = k;
+    }
+    if let Some(k) = std::env::var("MD_BENCH_REORDER").ok().and_then(|v| v.parse().ok()) {
+        config.reorder_every = Some(k);
+    }
+    if std::env::var("MD_BENCH_CURVE").as_deref() == Ok("morton") {
+        config.reorder_curve = granula::md::CellOrder::Morton;
+    }
+    if let Some(seed) = std::env::var("MD_BENCH_SHUFFLE").ok().and_then(|v| v.parse().ok()) {
+        world.reorder_bodies(&shuffled(world.bodies.len(), seed))?;
     }
     if std::env::var("MD_BENCH_ORDER").as_deref() == Ok("partner") {
         config.load_order = granula::md::LoadOrder::Partner;
@@ -82,8 +96,25 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
     let per = 1e9 / (steps as f64 * n as f64);
     let ns = start.elapsed().as_secs_f64() * per;
     let cpu_ns = (process_cpu_seconds() - cpu0) * per;
-    eprintln!("candidate pairs: {}", solver.candidate_pairs());
+    eprintln!("candidate pairs: {}, reorders: {}", solver.candidate_pairs(), solver.reorders());
     Ok((n, ns, cpu_ns, world.kinetic_energy(), contacts, solver.rebuilds()))
+}
+
+/// A random order of `n` bodies: Fisher-Yates driven by SplitMix64 from `seed`.
+fn shuffled(n: usize, seed: u64) -> Permutation {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut sources: Vec<u32> = (0..n as u32).collect();
+    for k in (1..n).rev() {
+        sources.swap(k, (next() % (k as u64 + 1)) as usize);
+    }
+    Permutation::from_sources(sources).expect("a shuffle is a permutation")
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -2,14 +2,16 @@
 //!
 //! Solvers index bodies by a dense index `0..len()`; users hold stable [`BodyHandle`]s.
 //! Removing a body moves the last one into its slot (swap-remove), so dense indices change
-//! only on removal, and [`BodySet::structure_version`] counts such changes for solvers that
-//! keep per-body state of their own.
+//! only on removal or on an explicit reorder ([`BodySet::permute`]), and
+//! [`BodySet::structure_version`] counts such changes for solvers that keep per-body state
+//! of their own.
 
 use crate::body::{Body, Dofs, MassSource, Motion, Prescribed};
 use crate::error::{BodyRef, CoreError, Result};
 use crate::handle::{BodyHandle, MaterialId};
 use crate::material::MaterialTable;
 use crate::math::{integrate_orientation, DMat3, DQuat, DVec3};
+use crate::permutation::Permutation;
 use crate::shape::{Aabb, MassProperties, Shape};
 
 /// Kinematic prescription of one body, stored beside its dense index.
@@ -33,7 +35,8 @@ pub enum MotionKind {
 }
 
 /// All bodies, one column per quantity. Columns are public for solvers' hot loops; only
-/// [`BodySet::insert`] and [`BodySet::remove`] may change their length.
+/// [`BodySet::insert`] and [`BodySet::remove`] may change their length, and only they and
+/// [`BodySet::permute`] the order of the bodies.
 #[derive(Clone, Debug, Default)]
 pub struct BodySet {
     /// Handle of each dense index.
@@ -117,8 +120,8 @@ impl BodySet {
         BodyHandle(self.slot.len() as u32)
     }
 
-    /// Counts insertions and removals; per-body solver state keyed by dense index must be
-    /// rebuilt when it changes.
+    /// Counts insertions, removals and reorders ([`BodySet::permute`]); per-body solver state
+    /// keyed by dense index must be rebuilt (or permuted alike) when it changes.
     #[inline]
     pub fn structure_version(&self) -> u64 {
         self.version
@@ -228,6 +231,51 @@ impl BodySet {
         if i != last {
             let moved = self.handle[i];
             self.slot[moved.0 as usize] = i as u32;
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Stores the bodies in the order of `permutation` (the body at new dense index `k` is
+    /// the one at old index [`Permutation::source`]`(k)`): every column moves alike, each
+    /// handle keeps its body, and [`BodySet::structure_version`] moves on. Nothing is
+    /// computed, so no body's state changes by a bit. Solver or integrator state keyed by
+    /// dense index must follow ([`Integrator::permute_bodies`](crate::Integrator::permute_bodies)).
+    /// A permutation of another length is refused with an error naming both lengths.
+    pub fn permute(&mut self, permutation: &Permutation) -> Result<()> {
+        if permutation.len() != self.len() {
+            return Err(CoreError::InvalidWorld {
+                field: "permutation",
+                value: format!("{} indices for {} bodies", permutation.len(), self.len()),
+                expected: "one index per body",
+            });
+        }
+        macro_rules! permute_all {
+            ($($col:ident),*) => { $( permutation.apply(&mut self.$col); )* };
+        }
+        permute_all!(
+            handle,
+            position,
+            orientation,
+            velocity,
+            angular_velocity,
+            force,
+            torque,
+            external_force,
+            external_torque,
+            mass,
+            inv_mass,
+            inertia,
+            inv_inertia,
+            shape,
+            radius,
+            material,
+            motion,
+            drive,
+            locked
+        );
+        for (k, h) in self.handle.iter().enumerate() {
+            self.slot[h.0 as usize] = k as u32;
         }
         self.version += 1;
         Ok(())

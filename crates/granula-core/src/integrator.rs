@@ -5,6 +5,7 @@ use crate::body_set::BodySet;
 use crate::error::CoreError;
 use crate::handle::BodyHandle;
 use crate::math::{DQuat, DVec3};
+use crate::permutation::Permutation;
 use serde::{Deserialize, Serialize};
 
 /// The memory an integrator carries from one step to the next, in a flat, serialisable form
@@ -70,7 +71,8 @@ impl IntegratorState {
 ///
 /// Integrators move only dynamic bodies (`inv_mass > 0`); kinematic bodies are advanced by
 /// the solver with [`BodySet::advance_kinematic`]. Locked degrees of freedom must stay
-/// untouched. Per-body state of the integrator must follow [`BodySet::structure_version`].
+/// untouched. Per-body state of the integrator must follow [`BodySet::structure_version`],
+/// and a reorder of the bodies ([`Integrator::permute_bodies`]).
 pub trait Integrator: Send {
     /// A stable name, e.g. `"gear5"`.
     fn name(&self) -> &'static str;
@@ -92,6 +94,20 @@ pub trait Integrator: Send {
     /// force's (Gear's predicted ones).
     fn force_velocity_offsets(&self) -> Option<(&[DVec3], &[DVec3])> {
         None
+    }
+
+    /// Called right after `bodies` were reordered by `permutation`
+    /// ([`BodySet::permute`], with [`BodySet::structure_version`] moved on): moves the
+    /// integrator's per-body memory alike, so that the next half step gives every body the
+    /// bits it would have had without the reorder. Called between steps or between
+    /// [`Integrator::predict`] and [`Integrator::correct`] (then the scratch of the step,
+    /// e.g. velocity Verlet's offsets, moves too).
+    ///
+    /// The default does nothing: right for an integrator without per-body memory, and for
+    /// one that remaps its memory by handle when the structure version changes (at the cost
+    /// of that remapping at its next step).
+    fn permute_bodies(&mut self, permutation: &Permutation, bodies: &BodySet) {
+        let _ = (permutation, bodies);
     }
 
     /// The memory this integrator carries between steps, for a checkpoint. The default (an

@@ -27,6 +27,7 @@ pub mod overlap;
 pub mod pair_parameters;
 pub mod parallel;
 pub mod periodic;
+pub mod permutation;
 pub mod prelude;
 pub mod shape;
 pub mod solver;
@@ -55,6 +56,7 @@ pub use math::{normalize_scaled, rotation_quat, rotation_vector, DMat3, DQuat, D
 pub use narrowphase::{ContactGenerator, Narrowphase, NarrowphaseError, PosedShape, ShapeKind};
 pub use pair_parameters::{PairParameterError, PairParameters};
 pub use periodic::{Axis, Period, PeriodicDomain, PeriodicError};
+pub use permutation::Permutation;
 pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape, SurfaceMesh};
 pub use solver::{ContactStatusCounts, Solver, StepContext, StepReport, StepWarning};
 pub use world::{Observer, World, WorldBuilder};

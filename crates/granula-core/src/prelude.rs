@@ -14,6 +14,7 @@ pub use crate::handle::{BodyHandle, MaterialId};
 pub use crate::integrator::{AccelerationField, Integrator};
 pub use crate::material::{Material, MaterialTable, PairMaterial};
 pub use crate::math::{DMat3, DQuat, DVec3};
+pub use crate::permutation::Permutation;
 pub use crate::shape::{Aabb, MassProperties, Shape};
 pub use crate::solver::{Solver, StepContext, StepReport, StepWarning};
 pub use crate::world::{Observer, World, WorldBuilder};

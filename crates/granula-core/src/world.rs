@@ -319,6 +319,16 @@ impl World {
         self.bodies.remove(h)
     }
 
+    /// Stores the bodies in the order of `permutation` ([`BodySet::permute`]): handles stay
+    /// valid, states are untouched, the structure version moves on (so a solver that keeps
+    /// per-body state starts afresh at its next step, unless it reorders itself, as the MD
+    /// solver does with `MdConfig::reorder_every`). With
+    /// [`Permutation::to_handle_order`](crate::Permutation::to_handle_order), a restored world gets back the dense order of the
+    /// run it was saved from.
+    pub fn reorder_bodies(&mut self, permutation: &crate::Permutation) -> Result<()> {
+        self.bodies.permute(permutation)
+    }
+
     /// Under [`EnergyReads::WhenRead`], makes the next step a reading step: it runs the
     /// guard's one-step check (when the guard acts) as under [`EnergyReads::EveryStep`].
     /// Without effect under [`EnergyReads::EveryStep`], where every step is one.

@@ -3,7 +3,7 @@
 use crate::coefficients::{GearCoefficients, PASCAL};
 use crate::per_body::{push_vec, read_vec, PerBody};
 use granula_core::math::integrate_orientation;
-use granula_core::{AccelerationField, BodySet, CoreError, DVec3, Integrator, IntegratorState};
+use granula_core::{AccelerationField, BodySet, CoreError, DVec3, Integrator, IntegratorState, Permutation};
 
 /// Scaled higher derivatives r_k = Δt^k r⁽ᵏ⁾/k! (k = 2 … n−1) of one body, for the position
 /// and for the rotation angle vector θ (θ̇ = ω). Index 0 and 1 are unused: the position,
@@ -205,6 +205,12 @@ impl Integrator for Gear {
                 *dk += delta * *ak;
             }
         }
+    }
+
+    /// Moves the scaled derivatives r₂ … r₅ of every body with it (no restart of the
+    /// scheme): the next step gives each body the bits it would have had in the old order.
+    fn permute_bodies(&mut self, permutation: &Permutation, bodies: &BodySet) {
+        self.state.permute(permutation, bodies);
     }
 
     /// The scaled derivatives r₂ … r₅ of the position and of θ of every body (24 values per

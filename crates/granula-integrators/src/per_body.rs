@@ -1,6 +1,6 @@
 //! Per-body integrator state keyed by dense index, kept in step with the body set.
 
-use granula_core::{BodyHandle, BodySet, DVec3, IntegratorState};
+use granula_core::{BodyHandle, BodySet, DVec3, IntegratorState, Permutation};
 
 /// A column of per-body values aligned with the dense indices of a [`BodySet`].
 ///
@@ -38,6 +38,23 @@ impl<T: Copy> PerBody<T> {
         }
         self.version = Some(version);
         true
+    }
+}
+
+impl<T: Clone> PerBody<T> {
+    /// Follows a reorder of `bodies` by `permutation` (applied to them just before): the
+    /// values and their handles move alike, with no remapping by handle. If the column then
+    /// names the bodies in their new order, it is in step with them; otherwise (it was not
+    /// in step before the reorder, or does not hold one value per body) it is left to the
+    /// remapping by handle of the next [`PerBody::sync`], which gives the same values.
+    pub fn permute(&mut self, permutation: &Permutation, bodies: &BodySet) {
+        if self.values.len() == permutation.len() && self.handles.len() == permutation.len() {
+            permutation.apply(&mut self.values);
+            permutation.apply(&mut self.handles);
+            if self.version.is_some() && self.handles == bodies.handle {
+                self.version = Some(bodies.structure_version());
+            }
+        }
     }
 }
 

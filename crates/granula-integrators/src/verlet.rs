@@ -4,7 +4,7 @@ use crate::per_body::PerBody;
 use granula_core::math::integrate_orientation;
 use granula_core::{
     euler_angular_acceleration, parallel, AccelerationField, BodyChunk, BodySet, CoreError, DQuat, DVec3, Dofs,
-    Integrator, IntegratorRanges, IntegratorState, RangeMemory,
+    Integrator, IntegratorRanges, IntegratorState, Permutation, RangeMemory,
 };
 use rayon::prelude::*;
 
@@ -211,6 +211,15 @@ impl Integrator for VelocityVerlet {
     fn force_velocity_offsets(&self) -> Option<(&[DVec3], &[DVec3])> {
         (self.force_velocity == ForceVelocity::Predicted && !self.linear_offsets.is_empty())
             .then_some((&self.linear_offsets[..], &self.angular_offsets[..]))
+    }
+
+    /// Moves the accelerations of the last force evaluation and, between predict and
+    /// correct, the velocity offsets of the step with the bodies: the next half step gives
+    /// each body the bits it would have had in the old order.
+    fn permute_bodies(&mut self, permutation: &Permutation, bodies: &BodySet) {
+        self.accel.permute(permutation, bodies);
+        permutation.apply(&mut self.linear_offsets);
+        permutation.apply(&mut self.angular_offsets);
     }
 
     /// The accelerations of the last force evaluation (6 values per body, keyed by handle),

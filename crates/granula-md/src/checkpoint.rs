@@ -29,7 +29,13 @@ use serde::{Deserialize, Serialize};
 /// - each body's orientation at the last force evaluation, from which the next step's
 ///   rotation increments (002 eq. 15) are measured;
 /// - whether the solver was primed (had evaluated the forces of the current body set),
-///   the body handles and material count it was primed for.
+///   the body handles and material count it was primed for;
+/// - the rebuild count at the last reorder of the bodies and the number of reorders
+///   ([`MdConfig::reorder_every`](crate::MdConfig::reorder_every)): the next reorder comes
+///   at the same step as in the uninterrupted run. The bodies' dense order itself is the
+///   world's: a world restored in its insertion order is brought back to the saved order by
+///   `world.reorder_bodies(&Permutation::to_handle_order(&world.bodies, &state.primed_handles)?)`
+///   before [`MdSolver::restore_state`].
 ///
 /// The candidate list and the skin state are saved, not rebuilt at the restore: a rebuild
 /// at another step than in the uninterrupted run keeps another set of candidate pairs, and
@@ -68,6 +74,11 @@ pub struct MdState<H> {
     pub primed_handles: Vec<BodyHandle>,
     /// Number of materials when the solver was primed.
     pub primed_materials: usize,
+    /// Rebuild count of the candidate list when the bodies were last reordered (`None`:
+    /// never).
+    pub last_reorder: Option<u64>,
+    /// Reorders of the bodies so far.
+    pub reorders: u64,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -90,6 +101,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             primed: self.primed_version.is_some(),
             primed_handles: self.primed_handles.clone(),
             primed_materials: self.primed_materials,
+            last_reorder: self.last_reorder,
+            reorders: self.reorders,
         }
     }
 
@@ -148,6 +161,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.points.restore(state.keys.len(), &state.points);
         self.lay_out_blocks(bodies);
         self.kinematic_power = state.kinematic_power;
+        self.last_reorder = state.last_reorder;
+        self.reorders = state.reorders;
         // A state saved before any step has no orientations: the next rotations are then
         // measured from the restored ones.
         let prev = if state.orientations.is_empty() || !primed { &bodies.orientation } else { &state.orientations };

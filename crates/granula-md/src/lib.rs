@@ -16,10 +16,11 @@ mod forces;
 mod history_transfer;
 mod pairs;
 mod points;
+mod reorder;
 mod solver;
 
 pub use checkpoint::MdState;
-pub use config::{LoadOrder, MdConfig};
+pub use config::{CellOrder, LoadOrder, MdConfig};
 pub use error::MdError;
 pub use history_transfer::TransferredHistory;
 pub use points::PointState;

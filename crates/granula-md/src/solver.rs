@@ -137,6 +137,10 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) foreign: Vec<bool>,
     /// Whether a step may run as one parallel region ([`MdSolver::set_step_region`]).
     step_region: bool,
+    /// The rebuild count when the bodies were last reordered (`MdConfig::reorder_every`).
+    pub(crate) last_reorder: Option<u64>,
+    /// Reorders done.
+    pub(crate) reorders: u64,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -186,6 +190,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             passive: Vec::new(),
             foreign: Vec::new(),
             step_region: false,
+            last_reorder: None,
+            reorders: 0,
         })
     }
 
@@ -445,6 +451,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// on the first one): new pair list, margin from the current materials, and forces at
     /// the current state, without touching contact histories.
     fn prime(&mut self, ctx: &mut StepContext<'_>) -> Result<(), MdError> {
+        self.reorder_if_due(ctx.bodies);
         let version = ctx.bodies.structure_version();
         if self.primed_version == Some(version) && self.primed_materials == ctx.materials.len() {
             return Ok(());

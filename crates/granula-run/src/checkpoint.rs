@@ -26,8 +26,9 @@ use std::path::{Path, PathBuf};
 /// file header with the CRC-32 of the content (see the module documentation). Format 5
 /// gives the MD solver one candidate per pair (feature 0) and saves the contact points of
 /// the pairs that are not two spheres, each with its feature, history and stored energy.
+/// Format 6 adds the MD solver's reorder counters (`MdState::last_reorder`, `reorders`).
 /// Files of another format are refused with an error that names both formats.
-pub const CHECKPOINT_FORMAT: u32 = 5;
+pub const CHECKPOINT_FORMAT: u32 = 6;
 
 /// The first bytes of the checkpoint file of a distributed run (crate `granula-mpi`, which
 /// writes and reads it); a one-process checkpoint starts with its format number. Read here
