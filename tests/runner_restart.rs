@@ -19,8 +19,9 @@ fn tmp(name: &str) -> PathBuf {
 /// A bed of 147 touching spheres and 151 more poured on it, with contact springs, rolling
 /// resistance and Gear-5 (several hundred candidate pairs: several blocks in the force
 /// pass), every output the format has (series, VTK, trajectories, contacts, stress) at
-/// intervals that no interruption step is likely to divide.
-fn scene(steps: u64) -> String {
+/// intervals that no interruption step is likely to divide. `solver` adds lines to
+/// `[solver]`.
+fn scene(steps: u64, solver: &str) -> String {
     format!(
         r#"
 [simulation]
@@ -31,6 +32,7 @@ steps = {steps}
 kind = "md"
 integrator = "gear5"
 rolling = true
+{solver}
 
 [[materials]]
 name = "glass"
@@ -117,10 +119,11 @@ fn final_state(out: &Path) -> Vec<u8> {
 /// Runs `steps` straight into one folder; into another, stops the run with each signal of
 /// `signals` in turn (each once the series has grown by `gap` rows) and resumes it;
 /// compares the final state and every output file.
-fn assert_interrupted_run_matches(name: &str, steps: u64, signals: &[&str], gap: usize) {
+/// Returns whether the run's final order of the bodies is not their insertion order.
+fn assert_interrupted_run_matches(name: &str, steps: u64, signals: &[&str], gap: usize, solver: &str) -> bool {
     let d = tmp(name);
     let file = d.join("s.toml");
-    std::fs::write(&file, scene(steps)).unwrap();
+    std::fs::write(&file, scene(steps, solver)).unwrap();
 
     let straight = d.join("straight");
     let o = granula().arg("run").arg(&file).arg("--out").arg(&straight).arg("--quiet").output().unwrap();
@@ -158,17 +161,27 @@ fn assert_interrupted_run_matches(name: &str, steps: u64, signals: &[&str], gap:
             panic!("{} differs from line {line:?} (stops at {stops:?})", p.display());
         }
     }
+    let order = Checkpoint::load(&straight.join("checkpoint.bin")).unwrap().dense_order;
     let _ = std::fs::remove_dir_all(d);
+    order.windows(2).any(|w| w[0] > w[1])
 }
 
 #[test]
 fn sigint_then_resume_gives_the_uninterrupted_run() {
-    assert_interrupted_run_matches("int", 30_000, &["INT"], 4);
+    assert!(!assert_interrupted_run_matches("int", 30_000, &["INT"], 4, ""));
 }
 
 /// SIGTERM behaves as Ctrl-C: checkpoint, status 130, and the resumed run is exact; here
 /// after a first stop by SIGINT and a resume.
 #[test]
 fn sigterm_behaves_as_ctrl_c_and_both_resume_exactly() {
-    assert_interrupted_run_matches("term", 30_000, &["INT", "TERM"], 8);
+    assert!(!assert_interrupted_run_matches("term", 30_000, &["INT", "TERM"], 8, ""));
+}
+
+/// Bodies stored in cell order at every rebuild of the candidate list (the poured spheres
+/// make it rebuild often): the checkpoint carries the dense order and the reorder counters,
+/// so the resumed run reorders at the same steps and ends with the same bits.
+#[test]
+fn bodies_in_cell_order_resume_exactly() {
+    assert!(assert_interrupted_run_matches("reorder", 30_000, &["INT"], 6, "reorder_every = 1"));
 }

@@ -135,6 +135,11 @@ impl<C: Communicator> DistributedRun<C> {
                 return Err(unsupported(what.into()));
             }
         }
+        if let SolverSpec::Md(s) = &scene.spec.solver {
+            if s.reorder_every.is_some() {
+                return Err(unsupported("[solver] reorder_every (each rank keeps its bodies in its own order)".into()));
+            }
+        }
         let b = &template.bodies;
         if let Some(i) = (0..b.len()).find(|&i| b.handle[i].0 as usize != i) {
             return Err(unsupported(format!("a world whose body {i} has handle {:?} (bodies removed)", b.handle[i])));

@@ -3,7 +3,7 @@
 //! the contact law, called per contact, stays a generic parameter.
 
 use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
-use granula_core::{Aabb, AccelerationField, BodySet, Broadphase, CoreError, Integrator, IntegratorState};
+use granula_core::{Aabb, AccelerationField, BodySet, Broadphase, CoreError, Integrator, IntegratorState, Permutation};
 use granula_integrators::{Gear, VelocityVerlet};
 use granula_io::scene::spec::{BroadphaseKind, IntegratorKind};
 
@@ -57,6 +57,12 @@ impl Integrator for AnyIntegrator {
         match self {
             AnyIntegrator::Verlet(i) => i.restore_state(state, bodies),
             AnyIntegrator::Gear(i) => i.restore_state(state, bodies),
+        }
+    }
+    fn permute_bodies(&mut self, permutation: &Permutation, bodies: &BodySet) {
+        match self {
+            AnyIntegrator::Verlet(i) => i.permute_bodies(permutation, bodies),
+            AnyIntegrator::Gear(i) => i.permute_bodies(permutation, bodies),
         }
     }
 }

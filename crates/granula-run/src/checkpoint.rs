@@ -12,7 +12,7 @@ use crate::outputs::OutputState;
 use crate::warnings::WarningSummary;
 use bincode::Options;
 use glam::{DQuat, DVec3};
-use granula_core::{BodyHandle, Clock, EnergyLedger, GuardMemory, World};
+use granula_core::{BodyHandle, Clock, CoreError, EnergyLedger, GuardMemory, Permutation, World};
 use granula_io::{IoError, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 /// file header with the CRC-32 of the content (see the module documentation). Format 5
 /// gives the MD solver one candidate per pair (feature 0) and saves the contact points of
 /// the pairs that are not two spheres, each with its feature, history and stored energy.
-/// Format 6 adds the MD solver's reorder counters (`MdState::last_reorder`, `reorders`).
+/// Format 6 adds the MD solver's reorder counters (`MdState::last_reorder`, `reorders`)
+/// and the bodies' dense order (`dense_order`).
 /// Files of another format are refused with an error that names both formats.
 pub const CHECKPOINT_FORMAT: u32 = 6;
 
@@ -72,6 +73,9 @@ pub struct Checkpoint {
     pub warnings: WarningSummary,
     /// Handles of removed bodies, in removal order (replayed to get the same dense order).
     pub removed: Vec<u32>,
+    /// Handles in dense order (replayed after the removals: the MD solver may store the
+    /// bodies in cell order, `[solver] reorder_every`).
+    pub dense_order: Vec<u32>,
     /// Positions, by dense index.
     pub position: Vec<DVec3>,
     /// Orientations.
@@ -106,6 +110,8 @@ impl Checkpoint {
         self.step = world.step;
         self.clock = world.clock();
         self.guard = world.guard_memory();
+        self.dense_order.clear();
+        self.dense_order.extend(b.handle.iter().map(|h| h.0));
         self.position = b.position.clone();
         self.orientation = b.orientation.clone();
         self.velocity = b.velocity.clone();
@@ -240,14 +246,23 @@ impl Checkpoint {
         Ok(())
     }
 
-    /// Replays the recorded removals on a world freshly built from the scene; an unknown or
-    /// repeated handle means a damaged file.
+    /// Replays the recorded removals on a world freshly built from the scene, then stores its
+    /// bodies in the recorded dense order; an unknown or repeated handle means a damaged file.
     pub fn replay_removals(&self, world: &mut World, path: &Path) -> Result<()> {
         for &h in &self.removed {
             world.remove(BodyHandle(h)).map_err(|e| IoError::CheckpointDamaged {
                 path: path.to_path_buf(),
                 problem: format!("it records the removal of body {h}, which the scene cannot remove ({e})"),
             })?;
+        }
+        let order: Vec<BodyHandle> = self.dense_order.iter().map(|&h| BodyHandle(h)).collect();
+        if order != world.bodies.handle {
+            let damaged = |e: CoreError| IoError::CheckpointDamaged {
+                path: path.to_path_buf(),
+                problem: format!("its order of the bodies does not fit the scene ({e})"),
+            };
+            let permutation = Permutation::to_handle_order(&world.bodies, &order).map_err(damaged)?;
+            world.reorder_bodies(&permutation).map_err(damaged)?;
         }
         Ok(())
     }

@@ -146,7 +146,14 @@ where
         LoadOrderKind::Blocks => LoadOrder::Blocks,
         LoadOrderKind::Partner => LoadOrder::Partner,
     };
-    let config = MdConfig { skin: s.skin, threads: s.threads, local_damping, load_order, ..Default::default() };
+    let config = MdConfig {
+        skin: s.skin,
+        threads: s.threads,
+        local_damping,
+        load_order,
+        reorder_every: s.reorder_every,
+        ..Default::default()
+    };
     let solver =
         MdSolver::new(law, AnyIntegrator::from_name(s.integrator), AnyBroadphase::from_name(s.broadphase), config)
             .map_err(solver_err)?;

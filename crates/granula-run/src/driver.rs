@@ -178,6 +178,7 @@ impl Run {
             guard: Default::default(),
             warnings: self.warnings,
             removed: self.removed.clone(),
+            dense_order: Vec::new(),
             position: Vec::new(),
             orientation: Vec::new(),
             velocity: Vec::new(),

@@ -228,6 +228,13 @@ pub struct MdSpec {
     /// order of distributed runs, for a one-process run equal to them bit for bit).
     #[serde(default)]
     pub load_order: LoadOrderKind,
+    /// Bodies stored in the order of the broadphase cells (layer, row, cell), at the first
+    /// step and again after every `reorder_every` rebuilds of the candidate list, so that
+    /// bodies that touch sit close in memory (`MdConfig::reorder_every` of granula-md). Only
+    /// the order of the force sums changes. Worth it for bodies generated or read in random
+    /// order (up to 1.5 times faster at 27 000 spheres, 2.8 times at 10⁶); ≥ 1. Default:
+    /// never. Not for distributed runs.
+    pub reorder_every: Option<u32>,
 }
 
 fn default_skin() -> f64 {
