@@ -49,7 +49,7 @@ impl PolyhedronShape {
 
 impl CustomShape for PolyhedronShape {
     fn name(&self) -> &'static str {
-        "polyhedron"
+        POLYHEDRON_NAME
     }
 
     fn aabb(&self, position: DVec3, orientation: DQuat) -> Aabb {
@@ -104,6 +104,11 @@ pub fn register_sphere_pair(narrowphase: &mut Narrowphase) -> std::result::Resul
 
 /// The shape kind of a [`PolyhedronShape`].
 pub const POLYHEDRON: ShapeKind = ShapeKind::Custom("polyhedron");
+
+/// The name of a [`PolyhedronShape`], one `&'static str` (a static, so one address) for
+/// its `CustomShape::name` and for the kinds [`register_all`] registers: the registry then
+/// matches them by address, without comparing the bytes.
+static POLYHEDRON_NAME: &str = "polyhedron";
 
 /// The contact generator of a plane wall (body 1) against a [`PolyhedronShape`] (body 2):
 /// one point per vertex within the margin, by [`plane_polyhedron`].
@@ -257,10 +262,11 @@ impl ContactGenerator for PreparedPolyhedronPair {
 /// The pair of polyhedra is registered first, as a [`PreparedPolyhedronPair`]: the registry
 /// looks pairs up in order, and it is by far the most frequent pair of a packing.
 pub fn register_all(narrowphase: &mut Narrowphase) -> std::result::Result<(), CoreError> {
-    narrowphase.register(POLYHEDRON, POLYHEDRON, PreparedPolyhedronPair::default())?;
-    register_sphere_pair(narrowphase)?;
-    narrowphase.register(ShapeKind::Plane, POLYHEDRON, PlanePolyhedron)?;
-    narrowphase.register(ShapeKind::Cylinder, POLYHEDRON, CylinderPolyhedron)
+    let polyhedron = ShapeKind::Custom(POLYHEDRON_NAME);
+    narrowphase.register(polyhedron, polyhedron, PreparedPolyhedronPair::default())?;
+    narrowphase.register(polyhedron, ShapeKind::Sphere, PolyhedronSphere)?;
+    narrowphase.register(ShapeKind::Plane, polyhedron, PlanePolyhedron)?;
+    narrowphase.register(ShapeKind::Cylinder, polyhedron, CylinderPolyhedron)
 }
 
 #[cfg(test)]
