@@ -275,11 +275,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("contacts: {}", if volumetric { "overlap volume (YADE's law)" } else { "points (Hertz-Mindlin)" });
     println!("shapes: {}", shapes_file.as_deref().unwrap_or("granula's random hulls (12 points)"));
     println!(
-        "{:>6} {:>7} {:>6} {:>10} {:>10} {:>9} {:>10} {:>13} {:>6} {:>7}",
-        "N", "threads", "faces", "wall ns", "CPU ns", "speed-up", "ns/point", "E_k (J)", "pairs", "points"
+        "{:>6} {:>7} {:>6} {:>10} {:>10} {:>9} {:>10} {:>13} {:>6} {:>7} {:>8}",
+        "N", "threads", "faces", "wall ns", "CPU ns", "speed-up", "ns/point", "E_k (J)", "pairs", "points", "pts/body"
     );
     println!("(ns per particle-step, and wall ns per contact point-step; speed-up from wall time against 1 thread;");
-    println!(" pairs and points in contact at the end)");
+    println!(" pairs and points in contact at the end, and points per body)");
     for &n in &sizes {
         let mut single = f64::NAN;
         for &threads in &thread_counts {
@@ -289,7 +289,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             let bodies = ((n as f64).cbrt().round() as usize).pow(3);
             println!(
-                "{bodies:>6} {threads:>7} {:>6.1} {:>10.0} {:>10.0} {:>9.2} {:>10.0} {:>13.6e} {:>6} {:>7}",
+                "{bodies:>6} {threads:>7} {:>6.1} {:>10.0} {:>10.0} {:>9.2} {:>10.0} {:>13.6e} {:>6} {:>7} {:>8.3}",
                 f.faces,
                 f.wall_ns,
                 f.cpu_ns,
@@ -297,7 +297,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 f.ns_per_point,
                 f.kinetic,
                 f.pairs,
-                f.points
+                f.points,
+                f.points as f64 / bodies as f64
             );
         }
     }

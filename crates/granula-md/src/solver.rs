@@ -302,8 +302,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     }
 
     /// Updates the skin layer and, when it rebuilt its list, the candidate pairs, their
-    /// incidence and the contact store; `true` if it did.
-    fn refresh_pairs(&mut self, bodies: &BodySet, materials: &MaterialTable) -> bool {
+    /// incidence and the contact store; `true` if it did. First lets the narrowphase's
+    /// generators prepare the bodies in their new poses ([`Narrowphase::prepare`]), whose
+    /// world boxes the skin layer then reads ([`Narrowphase::aabb`]).
+    fn refresh_pairs(&mut self, bodies: &BodySet, materials: &MaterialTable, narrowphase: &Narrowphase) -> bool {
+        narrowphase.prepare(bodies);
         // The Euclidean criterion of Verlet lists for spheres, on top of the skin layer's box
         // faces: a rebuild once any sphere has moved by half the skin since the last one.
         // It lets the list drop sphere pairs farther apart than margin + skin (instead of
@@ -331,7 +334,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             &self.other_bodies,
             |i| {
                 let r = bodies.radius[i];
-                let b = if r.is_finite() { Aabb::around(bodies.position[i], DVec3::splat(r)) } else { bodies.aabb(i) };
+                let b = if r.is_finite() {
+                    Aabb::around(bodies.position[i], DVec3::splat(r))
+                } else {
+                    narrowphase.aabb(bodies, i)
+                };
                 // Grown by half the largest law range when the law has one (the skin
                 // layer's own `update` otherwise: the same boxes).
                 if grow > 0.0 {
@@ -463,7 +470,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.check_periods(ctx.bodies)?;
         self.verlet.invalidate();
         ctx.bodies.set_kinematic_velocities(ctx.time);
-        self.refresh_pairs(ctx.bodies, ctx.materials);
+        self.refresh_pairs(ctx.bodies, ctx.materials, ctx.narrowphase);
         self.prev_orientation.clone_from(&ctx.bodies.orientation);
         self.rotation.clear();
         self.rotation.resize(ctx.bodies.len(), DVec3::ZERO);
@@ -629,7 +636,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // Predict with the loads at the state at t (from the previous step, or the priming).
         self.integrate(&mut ctx, Half::Predict);
         ctx.bodies.advance_kinematic(t, dt);
-        self.refresh_pairs(ctx.bodies, ctx.materials);
+        self.refresh_pairs(ctx.bodies, ctx.materials, ctx.narrowphase);
         self.measure_rotations(ctx.bodies);
         let summary = self.evaluate(ctx.bodies, ctx.materials, ctx.narrowphase, dt, true)?;
         let mut dissipated = summary.dissipated;

@@ -38,11 +38,13 @@ impl Detection {
         periodic: &PeriodicDomain,
         margin: f64,
     ) -> Result<(), NscdError> {
+        // The generators' per-step data for the current poses (the world boxes among them).
+        narrowphase.prepare(bodies);
         let n = bodies.len();
         self.boxes.clear();
         self.skip.clear();
         for i in 0..n {
-            self.boxes.push(bodies.aabb(i).inflated(0.5 * margin));
+            self.boxes.push(narrowphase.aabb(bodies, i).inflated(0.5 * margin));
             self.skip.push(bodies.motion[i] != MotionKind::Dynamic);
         }
         let is_periodic = periodic.is_periodic();

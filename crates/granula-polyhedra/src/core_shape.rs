@@ -6,13 +6,17 @@
 //! keyed by vertex or edge ids ([`crate::contact::FeatureKey`]); the solvers call a
 //! generator once per pair and step and match the points to their histories by key.
 
-use crate::contact::{cylinder_polyhedron, plane_polyhedron, polyhedron_polyhedron, sphere_contact};
+use crate::contact::prepared::PreparedBodies;
+use crate::contact::{
+    apart_on_centre_line, cylinder_polyhedron, pair_points, plane_polyhedron, polyhedron_polyhedron, sphere_contact,
+    Method,
+};
 use crate::error::{PolyError, Result};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DQuat, DVec3};
 use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
 use granula_core::shape::{Aabb, CustomShape, MassProperties, Shape, SurfaceMesh};
-use granula_core::{ContactGeometry, CoreError};
+use granula_core::{BodySet, ContactGeometry, CoreError};
 use std::any::Any;
 use std::sync::Arc;
 
@@ -45,7 +49,7 @@ impl PolyhedronShape {
 
 impl CustomShape for PolyhedronShape {
     fn name(&self) -> &'static str {
-        "polyhedron"
+        POLYHEDRON_NAME
     }
 
     fn aabb(&self, position: DVec3, orientation: DQuat) -> Aabb {
@@ -100,6 +104,11 @@ pub fn register_sphere_pair(narrowphase: &mut Narrowphase) -> std::result::Resul
 
 /// The shape kind of a [`PolyhedronShape`].
 pub const POLYHEDRON: ShapeKind = ShapeKind::Custom("polyhedron");
+
+/// The name of a [`PolyhedronShape`], one `&'static str` (a static, so one address) for
+/// its `CustomShape::name` and for the kinds [`register_all`] registers: the registry then
+/// matches them by address, without comparing the bytes.
+static POLYHEDRON_NAME: &str = "polyhedron";
 
 /// The contact generator of a plane wall (body 1) against a [`PolyhedronShape`] (body 2):
 /// one point per vertex within the margin, by [`plane_polyhedron`].
@@ -186,16 +195,78 @@ impl ContactGenerator for PolyhedronPair {
     }
 }
 
+/// [`PolyhedronPair`] with the bodies prepared once per step ([`ContactGenerator::prepare`]):
+/// each polyhedral body's vertices turned into the world axes, its world box and bounding
+/// radius, in body order in one contiguous store. A candidate pair is then tested against
+/// its world boxes, its bounding spheres and the plane normal to its centre line from the
+/// store, without reading the shapes (most pairs of a packing end there), and the solvers' broadphase
+/// takes the world boxes from it ([`ContactGenerator::prepared_aabb`]). A body whose entry
+/// does not match its shape and orientation (not prepared in this pose) is computed from
+/// its shape, as [`PolyhedronPair`] does. The points are the same bits as
+/// [`PolyhedronPair`]'s: only the proof that a pair is apart reads the store.
+///
+/// Clones share the store; [`register_all`] registers one.
+#[derive(Clone, Debug, Default)]
+pub struct PreparedPolyhedronPair {
+    prepared: Arc<PreparedBodies>,
+}
+
+impl ContactGenerator for PreparedPolyhedronPair {
+    /// As [`PolyhedronPair`].
+    fn max_contacts(&self) -> u16 {
+        PolyhedronPair.max_contacts()
+    }
+
+    fn generate(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> std::result::Result<(), DegenerateGeometry> {
+        let (Some(ea), Some(eb)) = (self.prepared.get(&a), self.prepared.get(&b)) else {
+            return PolyhedronPair.generate(a, b, margin, out);
+        };
+        // Apart along an axis of the world by more than the margin: no point of one body is
+        // within the margin of the other (a proof of separation, as the centre line's).
+        let (box_a, box_b) = (ea.aabb(a.position), eb.aabb(b.position));
+        let m = margin.max(0.0);
+        if (box_b.min - box_a.max).max_element() > m || (box_a.min - box_b.max).max_element() > m {
+            return Ok(());
+        }
+        let (pose_a, pose_b) = (Pose::new(a.position, a.orientation), Pose::new(b.position, b.orientation));
+        let extents = |u: DVec3| ea.extent(u) + eb.extent(-u);
+        if apart_on_centre_line(&pose_a, &pose_b, ea.radius() + eb.radius(), margin, extents) {
+            return Ok(());
+        }
+        let (Some(pa), Some(pb)) = (a.custom::<PolyhedronShape>(), b.custom::<PolyhedronShape>()) else {
+            return Ok(());
+        };
+        pair_points(Method::Auto, &pa.poly, &pose_a, &pb.poly, &pose_b, margin, out);
+        Ok(())
+    }
+
+    /// Turns every polyhedral body's vertices once for the step (O(total vertices)).
+    fn prepare(&self, bodies: &BodySet) {
+        self.prepared.prepare(bodies);
+    }
+
+    fn prepared_aabb(&self, bodies: &BodySet, i: usize) -> Option<Aabb> {
+        self.prepared.get(&PosedShape::of(bodies, i)).map(|e| e.aabb(bodies.position[i]))
+    }
+}
+
 /// Registers every generator of this module in `narrowphase`: polyhedron–sphere,
 /// plane–polyhedron, cylinder–polyhedron and polyhedron–polyhedron. Errors as
 /// [`Narrowphase::register`] does, e.g. when one of the pairs is registered already.
-/// The pair of polyhedra is registered first: the registry looks pairs up in order, and it
-/// is by far the most frequent pair of a packing.
+/// The pair of polyhedra is registered first, as a [`PreparedPolyhedronPair`]: the registry
+/// looks pairs up in order, and it is by far the most frequent pair of a packing.
 pub fn register_all(narrowphase: &mut Narrowphase) -> std::result::Result<(), CoreError> {
-    narrowphase.register(POLYHEDRON, POLYHEDRON, PolyhedronPair)?;
-    register_sphere_pair(narrowphase)?;
-    narrowphase.register(ShapeKind::Plane, POLYHEDRON, PlanePolyhedron)?;
-    narrowphase.register(ShapeKind::Cylinder, POLYHEDRON, CylinderPolyhedron)
+    let polyhedron = ShapeKind::Custom(POLYHEDRON_NAME);
+    narrowphase.register(polyhedron, polyhedron, PreparedPolyhedronPair::default())?;
+    narrowphase.register(polyhedron, ShapeKind::Sphere, PolyhedronSphere)?;
+    narrowphase.register(ShapeKind::Plane, polyhedron, PlanePolyhedron)?;
+    narrowphase.register(ShapeKind::Cylinder, polyhedron, CylinderPolyhedron)
 }
 
 #[cfg(test)]
@@ -215,7 +286,7 @@ mod tests {
         let b = shape.aabb(DVec3::new(1.0, 0.0, 0.0), DQuat::IDENTITY);
         assert!((b.min - DVec3::new(0.9, -0.1, -0.1)).length() < 1e-15);
         let sphere = Shape::Sphere { radius: 0.05 };
-        let posed = |shape, position| PosedShape { shape, position, orientation: DQuat::IDENTITY };
+        let posed = |shape, position| PosedShape::new(shape, position, DQuat::IDENTITY);
         let mut out = Vec::new();
         PolyhedronSphere
             .generate(posed(&shape, DVec3::ZERO), posed(&sphere, DVec3::new(0.0, 0.0, 0.149)), 0.0, &mut out)

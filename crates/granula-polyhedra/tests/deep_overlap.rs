@@ -83,7 +83,7 @@ fn a_small_body_inside_a_big_one_is_pushed_out_through_the_nearest_face() {
 fn coincident_bodies_through_the_generator_and_the_volume_contact() {
     let cube = Arc::new(shapes::cube(0.2).unwrap());
     let shape = Shape::Custom(Arc::new(PolyhedronShape::new(cube.clone()).unwrap()));
-    let posed = PosedShape { shape: &shape, position: DVec3::new(1.0, 2.0, 3.0), orientation: DQuat::IDENTITY };
+    let posed = PosedShape::new(&shape, DVec3::new(1.0, 2.0, 3.0), DQuat::IDENTITY);
     let mut out = Vec::new();
     PolyhedronPair.generate(posed, posed, 1e-3, &mut out).unwrap();
     assert_eq!(out.len(), 1);

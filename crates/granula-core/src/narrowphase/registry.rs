@@ -11,7 +11,7 @@ use crate::contact::ContactGeometry;
 use crate::error::CoreError;
 use crate::handle::BodyHandle;
 use crate::math::{DQuat, DVec3};
-use crate::shape::Shape;
+use crate::shape::{Aabb, Shape};
 use std::fmt;
 use std::sync::Arc;
 
@@ -49,7 +49,8 @@ impl ShapeKind {
     }
 }
 
-/// One body as a contact generator sees it: its shape and its pose.
+/// One body as a contact generator sees it: its shape and its pose, and its index in the
+/// body set when it is a body of one.
 #[derive(Clone, Copy, Debug)]
 pub struct PosedShape<'a> {
     /// The shape.
@@ -58,13 +59,30 @@ pub struct PosedShape<'a> {
     pub position: DVec3,
     /// Orientation of the body.
     pub orientation: DQuat,
+    /// The body's index in the [`BodySet`] the narrowphase dispatches from (`None` for a
+    /// shape posed by hand): a generator that prepared per-body data in
+    /// [`ContactGenerator::prepare`] finds it there. Such data may be stale (the body set
+    /// changed since, or the generator serves several worlds), so a generator checks it
+    /// against the shape and the pose before use.
+    pub index: Option<usize>,
 }
 
 impl<'a> PosedShape<'a> {
     /// Body `i` of `bodies`.
     #[inline]
     pub fn of(bodies: &'a BodySet, i: usize) -> Self {
-        PosedShape { shape: &bodies.shape[i], position: bodies.position[i], orientation: bodies.orientation[i] }
+        PosedShape {
+            shape: &bodies.shape[i],
+            position: bodies.position[i],
+            orientation: bodies.orientation[i],
+            index: Some(i),
+        }
+    }
+
+    /// A shape posed by hand, not a body of a body set (`index` is `None`).
+    #[inline]
+    pub fn new(shape: &'a Shape, position: DVec3, orientation: DQuat) -> Self {
+        PosedShape { shape, position, orientation, index: None }
     }
 
     /// The host shape of type `T`, if this is a [`Shape::Custom`] holding one.
@@ -151,6 +169,26 @@ pub trait ContactGenerator: Send + Sync {
         margin: f64,
         out: &mut Vec<ContactGeometry>,
     ) -> Result<(), DegenerateGeometry>;
+
+    /// Called by the solvers once per step, after the bodies moved and before the pair
+    /// pass ([`Narrowphase::prepare`]): a generator may compute per-body data once (the
+    /// vertices of a mesh turned into the world frame, say) instead of once per candidate
+    /// pair, and find it again through [`PosedShape::index`]. Default: nothing.
+    ///
+    /// Several generators may share such data: each is called. Pair passes run in
+    /// parallel after it, so the data is kept behind `&self` (atomics, locks); the call
+    /// itself is never concurrent with `generate` within a solver.
+    fn prepare(&self, bodies: &BodySet) {
+        let _ = bodies;
+    }
+
+    /// The world box of body `i` of `bodies` from the data of the last
+    /// [`ContactGenerator::prepare`], if the generator has it for that body in its current
+    /// pose; it must then equal the shape's own [`Shape::aabb`] bit for bit. Default `None`.
+    fn prepared_aabb(&self, bodies: &BodySet, i: usize) -> Option<Aabb> {
+        let _ = (bodies, i);
+        None
+    }
 }
 
 /// A failure of the narrowphase for one pair of bodies, small and `Copy` so that a solver
@@ -198,6 +236,16 @@ impl From<NarrowphaseError> for CoreError {
                 CoreError::UnsupportedPair { body1, shape1, body2, shape2 }
             }
         }
+    }
+}
+
+/// `a == b`, with the names of custom kinds compared by address first (the same `&'static
+/// str` of one shape type, the usual case) and by content only when the addresses differ.
+#[inline]
+fn same_kind(a: ShapeKind, b: ShapeKind) -> bool {
+    match (a, b) {
+        (ShapeKind::Custom(x), ShapeKind::Custom(y)) => std::ptr::eq(x, y) || x == y,
+        _ => a == b,
     }
 }
 
@@ -257,14 +305,37 @@ impl Narrowphase {
     /// The generator for kinds `(a, b)` and whether it was registered the other way round.
     fn find(&self, a: ShapeKind, b: ShapeKind) -> Option<(&dyn ContactGenerator, bool)> {
         self.entries.iter().find_map(|e| {
-            if (e.first, e.second) == (a, b) {
+            if same_kind(e.first, a) && same_kind(e.second, b) {
                 Some((&*e.generator, false))
-            } else if (e.first, e.second) == (b, a) {
+            } else if same_kind(e.first, b) && same_kind(e.second, a) {
                 Some((&*e.generator, true))
             } else {
                 None
             }
         })
+    }
+
+    /// Lets every registered generator prepare its per-body data for the bodies' current
+    /// poses ([`ContactGenerator::prepare`]); the solvers call it once per step after the
+    /// bodies moved, before the pair pass. Nothing is done for the built-in pairs: a world
+    /// without registered generators pays one test of an empty list.
+    pub fn prepare(&self, bodies: &BodySet) {
+        for e in &self.entries {
+            e.generator.prepare(bodies);
+        }
+    }
+
+    /// The world box of body `i` of `bodies`: the one a registered generator prepared for
+    /// its current pose ([`ContactGenerator::prepared_aabb`]), equal bit for bit to
+    /// [`BodySet::aabb`], which is computed for the other bodies.
+    #[inline]
+    pub fn aabb(&self, bodies: &BodySet, i: usize) -> Aabb {
+        if matches!(bodies.shape[i], Shape::Custom(_)) {
+            if let Some(b) = self.entries.iter().find_map(|e| e.generator.prepared_aabb(bodies, i)) {
+                return b;
+            }
+        }
+        bodies.aabb(i)
     }
 
     /// `true` when a contact between these shapes has a geometry: a built-in pair or a

@@ -29,6 +29,7 @@
 mod cylinder;
 mod edge;
 mod plane;
+pub(crate) mod prepared;
 mod sphere;
 mod vertex;
 
@@ -200,24 +201,54 @@ pub fn polyhedron_polyhedron_with(
     margin: f64,
     out: &mut Vec<ContactGeometry>,
 ) -> usize {
-    let before = out.len();
-    let d = pose_b.position - pose_a.position;
-    let reach = a.bounding_radius() + b.bounding_radius() + margin.max(0.0);
-    let dist2 = d.length_squared();
-    if dist2 > reach * reach {
+    let extents = |u: DVec3| extent(a, pose_a, u) + extent(b, pose_b, -u);
+    if apart_on_centre_line(pose_a, pose_b, a.bounding_radius() + b.bounding_radius(), margin, extents) {
         return 0;
     }
-    // Separating plane normal to the centre line: with u = d/|d|, body 1 lies below the
-    // largest u·x of its vertices and body 2 above |d| − the largest (−u)·x of its own
-    // (support functions, O(V₁ + V₂)); when the two fall short of |d| − margin no point
-    // is within the margin. Most candidate pairs of a packing end here.
+    pair_points(method, a, pose_a, b, pose_b, margin, out)
+}
+
+/// `true` when the pair is proved apart by more than `margin` by its bounding spheres
+/// (radii summing to `radii`) or by the plane normal to the centre line: with u = d/|d|,
+/// body 1 lies below the largest u·x of its vertices and body 2 above |d| − the largest
+/// (−u)·x of its own (support functions, O(V₁ + V₂), summed by `extents(u)`); when the two
+/// fall short of |d| − margin no point is within the margin. Most candidate pairs of a
+/// packing end here.
+#[inline]
+pub(crate) fn apart_on_centre_line(
+    pose_a: &Pose,
+    pose_b: &Pose,
+    radii: f64,
+    margin: f64,
+    extents: impl Fn(DVec3) -> f64,
+) -> bool {
+    let d = pose_b.position - pose_a.position;
+    let reach = radii + margin.max(0.0);
+    let dist2 = d.length_squared();
+    if dist2 > reach * reach {
+        return true;
+    }
     if dist2 > 0.0 {
         let dist = dist2.sqrt();
-        let u = d / dist;
-        if extent(a, pose_a, u) + extent(b, pose_b, -u) < dist - margin {
-            return 0;
+        if extents(d / dist) < dist - margin {
+            return true;
         }
     }
+    false
+}
+
+/// The points of a pair that the centre-line test did not prove apart
+/// ([`polyhedron_polyhedron_with`] after [`apart_on_centre_line`]).
+pub(crate) fn pair_points(
+    method: Method,
+    a: &Polyhedron,
+    pose_a: &Pose,
+    b: &Polyhedron,
+    pose_b: &Pose,
+    margin: f64,
+    out: &mut Vec<ContactGeometry>,
+) -> usize {
+    let before = out.len();
     let convex = match method {
         Method::General => false,
         Method::Convex => true,
