@@ -132,15 +132,15 @@ fn overlap_sums(
     scratch: &mut Scratch,
 ) -> Option<Sums> {
     let Scratch { a_vertices, a_planes, a_side, b_side, current, next } = scratch;
-    a_vertices.clear();
-    a_vertices.extend(a.vertices().iter().map(|v| rot * *v + shift));
     // The slab along the centre line u (from b's centre to a's), widened by far more than
     // the round-off of a height (1e-16 of the reach) and far less than any feature: it
-    // only keeps more triangles.
+    // only keeps more triangles. A's heights are taken in a's frame (u turned back), so
+    // that a pair apart along u is rejected before A's vertices are mapped.
     let u = shift.normalize_or_zero();
     let slack = 1e-12 * reach;
+    let (u_in_a, base) = (rot.transpose() * u, u.dot(shift));
     a_side.heights.clear();
-    a_side.heights.extend(a_vertices.iter().map(|x| u.dot(*x)));
+    a_side.heights.extend(a.vertices().iter().map(|v| u_in_a.dot(*v) + base));
     b_side.heights.clear();
     b_side.heights.extend(b.vertices().iter().map(|x| u.dot(*x)));
     let (lowest_a, low_a) = lowest(&a_side.heights, 1.0);
@@ -149,6 +149,8 @@ fn overlap_sums(
     if high_b < low_a {
         return None;
     }
+    a_vertices.clear();
+    a_vertices.extend(a.vertices().iter().map(|v| rot * *v + shift));
     // A common point proves the bodies intersect: A's lowest vertex inside B or B's
     // highest inside A (the usual overlap of a packing), else GJK decides (and proves
     // most pairs that are still apart apart).
