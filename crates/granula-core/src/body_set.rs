@@ -85,6 +85,34 @@ pub struct BodySet {
 
 const REMOVED: u32 = u32::MAX;
 
+/// Calls the macro `$apply` with the names of every per-body column of [`BodySet`], so
+/// that an operation on whole bodies (removal, reordering) lists them in one place.
+macro_rules! every_column {
+    ($apply:ident) => {
+        $apply!(
+            handle,
+            position,
+            orientation,
+            velocity,
+            angular_velocity,
+            force,
+            torque,
+            external_force,
+            external_torque,
+            mass,
+            inv_mass,
+            inertia,
+            inv_inertia,
+            shape,
+            radius,
+            material,
+            motion,
+            drive,
+            locked
+        )
+    };
+}
+
 impl BodySet {
     /// Rotational kinetic energy ½ ω_b · I ω_b of body `i` (dense index), ω_b the angular
     /// velocity in the body frame, over its finite principal moments (J).
@@ -206,27 +234,7 @@ impl BodySet {
         macro_rules! swap_remove_all {
             ($($col:ident),*) => { $( self.$col.swap_remove(i); )* };
         }
-        swap_remove_all!(
-            handle,
-            position,
-            orientation,
-            velocity,
-            angular_velocity,
-            force,
-            torque,
-            external_force,
-            external_torque,
-            mass,
-            inv_mass,
-            inertia,
-            inv_inertia,
-            shape,
-            radius,
-            material,
-            motion,
-            drive,
-            locked
-        );
+        every_column!(swap_remove_all);
         self.slot[h.0 as usize] = REMOVED;
         if i != last {
             let moved = self.handle[i];
@@ -253,27 +261,7 @@ impl BodySet {
         macro_rules! permute_all {
             ($($col:ident),*) => { $( permutation.apply(&mut self.$col); )* };
         }
-        permute_all!(
-            handle,
-            position,
-            orientation,
-            velocity,
-            angular_velocity,
-            force,
-            torque,
-            external_force,
-            external_torque,
-            mass,
-            inv_mass,
-            inertia,
-            inv_inertia,
-            shape,
-            radius,
-            material,
-            motion,
-            drive,
-            locked
-        );
+        every_column!(permute_all);
         for (k, h) in self.handle.iter().enumerate() {
             self.slot[h.0 as usize] = k as u32;
         }

@@ -314,15 +314,13 @@ fn lock_group<L: NonSmoothLaw>(
     let contact_map = |c: &HotContact<L::Params>| frame_rows(c) * point_map(branch(c).0, scale) * sign;
     // Closed: u_min = 0 (a gap ≤ 0 under `GapMode::Positive`); u_min > 0 was rejected above.
     let closed = |c: &HotContact<L::Params>| law.shock_params(&c.params).is_some_and(|s| s.min_normal_velocity >= 0.0);
+    // A closed member's shrunk friction coefficient and contact map; `None` when open.
+    let cone_of = |c: &HotContact<L::Params>| {
+        closed(c).then(|| (law.shock_params(&c.params).map_or(0.0, |s| s.mu) * (1.0 - CONE_SHRINK), contact_map(c)))
+    };
     let evaluate = |y: &Vector6<f64>, hot: &[HotContact<L::Params>]| {
         let (mut sum, mut half_norm) = (Vector6::zeros(), 0.0);
-        for &a in members {
-            let c = &hot[a as usize];
-            if !closed(c) {
-                continue;
-            }
-            let mu = law.shock_params(&c.params).map_or(0.0, |s| s.mu) * (1.0 - CONE_SHRINK);
-            let gm = contact_map(c);
+        for (mu, gm) in members.iter().filter_map(|&a| cone_of(&hot[a as usize])) {
             let x = gm * y;
             let p = project_on_cone(DVec3::new(x[0], x[1], x[2]), mu);
             sum += gm.transpose() * v3(p);
@@ -340,13 +338,7 @@ fn lock_group<L: NonSmoothLaw>(
             break;
         }
         let mut hessian = Matrix6::zeros();
-        for &a in members {
-            let c = &hot[a as usize];
-            if !closed(c) {
-                continue;
-            }
-            let mu = law.shock_params(&c.params).map_or(0.0, |s| s.mu) * (1.0 - CONE_SHRINK);
-            let gm = contact_map(c);
+        for (mu, gm) in members.iter().filter_map(|&a| cone_of(&hot[a as usize])) {
             let x = gm * y;
             let j = cone_projection_jacobian(DVec3::new(x[0], x[1], x[2]), mu);
             let jm = nalgebra::Matrix3::from_column_slice(&j.to_cols_array());
