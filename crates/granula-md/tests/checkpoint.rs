@@ -18,6 +18,8 @@ use granula_md::{MdConfig, MdSolver, MdState};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod common;
+
 const R: f64 = 0.01;
 /// Δt ≈ t_c/100 for the Hertz contact of the default material (E = 1e7 Pa) at 0.3 m/s.
 const DT: f64 = 2e-5;
@@ -225,28 +227,9 @@ fn a_state_naming_missing_bodies_is_rejected() {
     assert!(solver(Gear::six()).restore_state(&few, &w).is_err(), "one orientation per body");
 }
 
-/// 180 spheres in a lattice with random velocities and spins in a box of planes: several
-/// hundred candidate pairs, so the force pass has several blocks.
+/// The shared crowd of 180 spheres (`common::crowd`).
 fn crowd() -> World {
-    let material = Material { friction: 0.4, rolling_friction: 0.05, torsion_friction: 0.05, ..Material::default() };
-    let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).build().unwrap();
-    let (nx, ny, nz) = (6, 6, 5);
-    w.insert_open_box(DVec3::ZERO, 2.04 * R * nx as f64, 2.04 * R * ny as f64, MaterialId(0)).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for i in 0..nx {
-        for j in 0..ny {
-            for k in 0..nz {
-                let c = |n: usize| 1.02 * R * (2 * n + 1) as f64;
-                let mut r = || {
-                    DVec3::new(rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3))
-                };
-                let (v, omega) = (r(), r() * 30.0);
-                let b = SphereBuilder::new(R, DVec3::new(c(i), c(j), c(k))).velocity(v).angular_velocity(omega);
-                w.insert(b.build().unwrap()).unwrap();
-            }
-        }
-    }
-    w
+    common::crowd(R)
 }
 
 /// `n` steps, save through bincode, restore into a fresh world and solver, `m` steps, against

@@ -5,14 +5,14 @@
 //! or just after a reorder continues bit-identically.
 
 use granula_broadphase::SweepAndPrune;
-use granula_core::{
-    BodyHandle, DVec3, Integrator, Material, MaterialId, Permutation, Prescribed, SphereBuilder, World,
-};
+use granula_core::{BodyHandle, DVec3, Integrator, Permutation, Prescribed, SphereBuilder, World};
 use granula_integrators::{Gear, VelocityVerlet};
 use granula_laws::{Composed, CundallStrack, Hertz, HertzViscous, RollingResistance, TwistingResistance};
 use granula_md::{CellOrder, MdConfig, MdSolver, MdState};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+mod common;
 
 const R: f64 = 0.01;
 /// Δt ≈ t_c/100 for the Hertz contact of the default material (E = 1e7 Pa) at 0.3 m/s.
@@ -31,29 +31,13 @@ fn law() -> Law {
 /// more sphere driven at constant velocity through them, every body stored in a random
 /// dense order (handles in insertion order).
 fn crowd() -> World {
-    let material = Material { friction: 0.4, rolling_friction: 0.05, torsion_friction: 0.05, ..Material::default() };
-    let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).build().unwrap();
-    let (nx, ny, nz) = (6, 6, 5);
-    w.insert_open_box(DVec3::ZERO, 2.04 * R * nx as f64, 2.04 * R * ny as f64, MaterialId(0)).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for i in 0..nx {
-        for j in 0..ny {
-            for k in 0..nz {
-                let c = |n: usize| 1.02 * R * (2 * n + 1) as f64;
-                let mut r = || {
-                    DVec3::new(rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3))
-                };
-                let (v, omega) = (r(), r() * 30.0);
-                let b = SphereBuilder::new(R, DVec3::new(c(i), c(j), c(k))).velocity(v).angular_velocity(omega);
-                w.insert(b.build().unwrap()).unwrap();
-            }
-        }
-    }
+    let mut w = common::crowd(R);
     let driven = SphereBuilder::new(0.5 * R, DVec3::new(0.5 * R, 6.0 * R, 12.0 * R))
         .kinematic(Prescribed::Constant(DVec3::new(0.5, 0.0, 0.0)), Prescribed::Constant(DVec3::ZERO))
         .build()
         .unwrap();
     w.insert(driven).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
     let mut sources: Vec<u32> = (0..w.bodies.len() as u32).collect();
     for k in (1..sources.len()).rev() {
         sources.swap(k, rng.random_range(0..=k));

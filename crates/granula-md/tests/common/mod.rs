@@ -4,7 +4,12 @@
 //! independent of it.
 #![allow(dead_code)]
 
-use granula_core::{ContactForce, ContactKinematics, ContactLaw, ContactStatus, DVec3, Dissipation, World};
+use granula_core::{
+    ContactForce, ContactKinematics, ContactLaw, ContactStatus, DVec3, Dissipation, Material, MaterialId,
+    SphereBuilder, World,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// History: tangential spring ξ, the powers of the normal and tangential forces at the last
 /// call (for trapezoidal work) and the energies stored then.
@@ -143,4 +148,29 @@ impl ContactLaw for HertzElastic {
         let f = kh * d * d.sqrt();
         ContactForce { force: k.normal * f, stored: 0.4 * kh * d * d * d.sqrt(), ..Default::default() }
     }
+}
+
+/// 180 spheres of radius `r` in a lattice with random velocities and spins (seeded) in an
+/// open box of five planes, under gravity: several hundred candidate pairs, so the force
+/// pass has several blocks.
+pub fn crowd(r: f64) -> World {
+    let material = Material { friction: 0.4, rolling_friction: 0.05, torsion_friction: 0.05, ..Material::default() };
+    let mut w = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).material(material).build().unwrap();
+    let (nx, ny, nz) = (6, 6, 5);
+    w.insert_open_box(DVec3::ZERO, 2.04 * r * nx as f64, 2.04 * r * ny as f64, MaterialId(0)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for i in 0..nx {
+        for j in 0..ny {
+            for k in 0..nz {
+                let c = |n: usize| 1.02 * r * (2 * n + 1) as f64;
+                let mut random = || {
+                    DVec3::new(rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3))
+                };
+                let (v, omega) = (random(), random() * 30.0);
+                let b = SphereBuilder::new(r, DVec3::new(c(i), c(j), c(k))).velocity(v).angular_velocity(omega);
+                w.insert(b.build().unwrap()).unwrap();
+            }
+        }
+    }
+    w
 }
