@@ -82,22 +82,6 @@ fn predictor_law() -> PredictorLaw {
     )
 }
 
-/// The world's restorable state, as a checkpoint stores it.
-fn copy_world(from: &World, to: &mut World) {
-    let (a, b) = (&from.bodies, &mut to.bodies);
-    b.position.copy_from_slice(&a.position);
-    b.orientation.copy_from_slice(&a.orientation);
-    b.velocity.copy_from_slice(&a.velocity);
-    b.angular_velocity.copy_from_slice(&a.angular_velocity);
-    b.force.copy_from_slice(&a.force);
-    b.torque.copy_from_slice(&a.torque);
-    to.time = from.time;
-    to.step = from.step;
-    to.ledger = from.ledger;
-    // A state from a run: its contacts overlap by design (as `granula-io` does on resume).
-    to.accept_overlaps();
-}
-
 fn same(a: &World, b: &World) -> bool {
     let (x, y) = (&a.bodies, &b.bodies);
     x.position == y.position
@@ -146,7 +130,7 @@ where
     edit(&mut state);
 
     let mut resumed = scene();
-    copy_world(&first, &mut resumed);
+    common::copy_world(&first, &mut resumed);
     let mut s2 = solver_of(make_law(), make());
     s2.restore_state(&state, &resumed).unwrap();
     for _ in 0..M_AFTER {
@@ -249,7 +233,7 @@ fn crowd_restart_matches<I: Integrator>(make: impl Fn() -> I, config: MdConfig, 
     assert!(s1.candidate_pairs() > 256, "several blocks of pairs: {}", s1.candidate_pairs());
     let state: MdState<History> = bincode::deserialize(&bincode::serialize(&s1.save_state()).unwrap()).unwrap();
     let mut resumed = crowd();
-    copy_world(&first, &mut resumed);
+    common::copy_world(&first, &mut resumed);
     let mut s2 = new();
     s2.restore_state(&state, &resumed).unwrap();
     for _ in 0..m {

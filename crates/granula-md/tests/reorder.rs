@@ -143,17 +143,7 @@ fn resume_world(from: &World, state: &MdState<History>) -> World {
     let mut w = crowd();
     w.reorder_bodies(&Permutation::to_handle_order(&w.bodies, &state.primed_handles).unwrap()).unwrap();
     assert_eq!(w.bodies.handle, from.bodies.handle);
-    let (a, b) = (&from.bodies, &mut w.bodies);
-    b.position.copy_from_slice(&a.position);
-    b.orientation.copy_from_slice(&a.orientation);
-    b.velocity.copy_from_slice(&a.velocity);
-    b.angular_velocity.copy_from_slice(&a.angular_velocity);
-    b.force.copy_from_slice(&a.force);
-    b.torque.copy_from_slice(&a.torque);
-    w.time = from.time;
-    w.step = from.step;
-    w.ledger = from.ledger;
-    w.accept_overlaps();
+    common::copy_world(from, &mut w);
     w
 }
 
