@@ -40,19 +40,22 @@ pub struct Overlap {
 /// clipping of the triangles near the overlap by the planes that cut them. Both bodies must be convex
 /// ([`Polyhedron::is_convex`]); for non-convex ones the result is meaningless.
 pub fn convex_overlap(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Pose) -> Option<Overlap> {
+    SCRATCH.with(|s| overlap_in(a, pose_a, b, pose_b, &mut s.borrow_mut()))
+}
+
+/// [`convex_overlap`] in the buffers of `scratch`.
+fn overlap_in(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Pose, scratch: &mut Scratch) -> Option<Overlap> {
     let reach = a.bounding_radius() + b.bounding_radius();
     if (pose_a.position - pose_b.position).length_squared() >= reach * reach {
         return None;
     }
     // Everything in b's frame, in the thread's buffers (nothing allocated per pair once
-    // they have grown to the largest meshes seen).
+    // they have grown to the largest meshes seen; what they hold from earlier pairs is
+    // never read).
     let inv = pose_b.orientation.inverse();
     let rot = DMat3::from_quat(inv * pose_a.orientation);
     let shift = inv * (pose_a.position - pose_b.position);
-    let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    let sums = overlap_sums(a, b, rot, shift, reach, &mut scratch);
-    SCRATCH.with(|s| *s.borrow_mut() = scratch);
-    let sums = sums?;
+    let sums = overlap_sums(a, b, rot, shift, reach, scratch)?;
     let volume = sums.volume6 / 6.0;
     let centroid = sums.moment24 / (4.0 * sums.volume6);
     let mut area = sums.area_a.length();
@@ -75,8 +78,7 @@ struct Scratch {
     a_planes: Vec<(DVec3, f64)>,
     a_side: Side,
     b_side: Side,
-    current: Vec<DVec3>,
-    next: Vec<DVec3>,
+    polygon: Polygon,
 }
 
 thread_local! {
@@ -131,7 +133,7 @@ fn overlap_sums(
     reach: f64,
     scratch: &mut Scratch,
 ) -> Option<Sums> {
-    let Scratch { a_vertices, a_planes, a_side, b_side, current, next } = scratch;
+    let Scratch { a_vertices, a_planes, a_side, b_side, polygon } = scratch;
     // The slab along the centre line u (from b's centre to a's), widened by far more than
     // the round-off of a height (1e-16 of the reach) and far less than any feature: it
     // only keeps more triangles. A's heights are taken in a's frame (u turned back), so
@@ -177,8 +179,8 @@ fn overlap_sums(
         a_planes[k as usize] = (n, d + n.dot(shift));
     }
     let mut sums = Sums::default();
-    a_side.add_clipped(a_vertices, a.faces(), b.planes(), eps, true, &mut sums, current, next);
-    b_side.add_clipped(b.vertices(), b.faces(), a_planes, -eps, false, &mut sums, current, next);
+    a_side.add_clipped(a_vertices, a.faces(), b.planes(), eps, true, &mut sums, polygon);
+    b_side.add_clipped(b.vertices(), b.faces(), a_planes, -eps, false, &mut sums, polygon);
     (sums.volume6 > 0.0).then_some(sums)
 }
 
@@ -283,8 +285,7 @@ impl Side {
         threshold: f64,
         from_a: bool,
         sums: &mut Sums,
-        current: &mut Vec<DVec3>,
-        next: &mut Vec<DVec3>,
+        polygon: &mut Polygon,
     ) {
         let Some(kept_box) = self.kept_box else { return };
         // Planes that may cut a kept triangle: some corner of the kept box is beyond them.
@@ -325,22 +326,21 @@ impl Side {
                 sums.add(&tri, from_a);
                 continue;
             }
-            current.clear();
-            current.extend_from_slice(&tri);
+            polygon.start(tri);
             let mut left = true;
             'words: for w in 0..words {
                 let mut bits = self.outside[r0 + w] | self.outside[r1 + w] | self.outside[r2 + w];
                 while bits != 0 {
                     let j = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    if !clip_by(planes[self.planes[j] as usize], threshold, current, next) {
+                    if !polygon.clip(planes[self.planes[j] as usize], threshold) {
                         left = false;
                         break 'words;
                     }
                 }
             }
             if left {
-                sums.add(current, from_a);
+                sums.add(polygon.corners(), from_a);
             }
         }
     }
@@ -369,25 +369,77 @@ impl Sums {
     }
 }
 
-/// Clips the convex polygon `current` to n·x − d ≤ `threshold` (`next` is scratch).
-/// `false` when less than a triangle is left.
-fn clip_by((n, d): (DVec3, f64), threshold: f64, current: &mut Vec<DVec3>, next: &mut Vec<DVec3>) -> bool {
-    next.clear();
-    let Some(&last) = current.last() else { return false };
-    // Each edge (p, q) in turn, p the previous corner; side values carried over.
-    let (mut p, mut sp) = (last, n.dot(last) - d - threshold);
-    for &q in current.iter() {
-        let sq = n.dot(q) - d - threshold;
-        if (sp <= 0.0) != (sq <= 0.0) {
-            next.push(p + (q - p) * (sp / (sp - sq)));
+/// A convex polygon being clipped (Sutherland–Hodgman), in buffers reused from triangle
+/// to triangle: `corners[..len]`, `spare` the buffer of the next pass, `sides` the corners'
+/// sides of the current plane.
+#[derive(Default)]
+struct Polygon {
+    corners: Vec<DVec3>,
+    spare: Vec<DVec3>,
+    sides: Vec<f64>,
+    len: usize,
+}
+
+impl Polygon {
+    /// Starts from a triangle.
+    fn start(&mut self, tri: [DVec3; 3]) {
+        if self.corners.len() < 3 {
+            self.corners.resize(3, DVec3::ZERO);
         }
-        if sq <= 0.0 {
-            next.push(q);
-        }
-        (p, sp) = (q, sq);
+        self.corners[..3].copy_from_slice(&tri);
+        self.len = 3;
     }
-    std::mem::swap(current, next);
-    current.len() >= 3
+
+    /// The corners.
+    fn corners(&self) -> &[DVec3] {
+        &self.corners[..self.len]
+    }
+
+    /// Clips the polygon to n·x − d ≤ `threshold`; `false` when less than a triangle is
+    /// left. The sides of all corners are computed first: a plane with no corner beyond it
+    /// leaves the polygon as it is (the pass would copy every corner in order), one with
+    /// every corner beyond empties it, and only the others build a new polygon.
+    fn clip(&mut self, (n, d): (DVec3, f64), threshold: f64) -> bool {
+        let len = self.len;
+        if self.sides.len() < len {
+            self.sides.resize(len, 0.0);
+        }
+        let (mut any, mut all) = (false, true);
+        for (s, q) in self.sides[..len].iter_mut().zip(&self.corners[..len]) {
+            *s = n.dot(*q) - d - threshold;
+            any |= *s > 0.0;
+            all &= *s > 0.0;
+        }
+        if !any {
+            return len >= 3;
+        }
+        if all {
+            self.len = 0;
+            return false;
+        }
+        // Each corner adds at most two (a crossing and itself).
+        if self.spare.len() < 2 * len {
+            self.spare.resize(2 * len, DVec3::ZERO);
+        }
+        let (source, sides, target) = (&self.corners[..len], &self.sides[..len], &mut self.spare[..2 * len]);
+        // Each edge (p, q) in turn, p the previous corner.
+        let (mut p, mut sp) = (source[len - 1], sides[len - 1]);
+        let mut out = 0;
+        for (&q, &sq) in source.iter().zip(sides) {
+            if (sp <= 0.0) != (sq <= 0.0) {
+                target[out] = p + (q - p) * (sp / (sp - sq));
+                out += 1;
+            }
+            if sq <= 0.0 {
+                target[out] = q;
+                out += 1;
+            }
+            (p, sp) = (q, sq);
+        }
+        std::mem::swap(&mut self.corners, &mut self.spare);
+        self.len = out;
+        out >= 3
+    }
 }
 
 #[cfg(test)]
@@ -572,5 +624,106 @@ mod tests {
         assert!(overlapping > 100 && apart > 10, "{overlapping} overlapping, {apart} apart");
         // Same bound as above: sums of some hundred terms, each a few ulps.
         assert!(worst.iter().all(|&w| w < 1e-13), "worst differences {worst:?}");
+    }
+
+    /// The Sutherland–Hodgman pass as it was before [`Polygon::clip`] (growing vectors,
+    /// every plane a full pass): the order of its arithmetic, which the polygon must
+    /// reproduce bit for bit.
+    fn former_clip((n, d): (DVec3, f64), threshold: f64, current: &mut Vec<DVec3>, next: &mut Vec<DVec3>) -> bool {
+        next.clear();
+        let Some(&last) = current.last() else { return false };
+        let (mut p, mut sp) = (last, n.dot(last) - d - threshold);
+        for &q in current.iter() {
+            let sq = n.dot(q) - d - threshold;
+            if (sp <= 0.0) != (sq <= 0.0) {
+                next.push(p + (q - p) * (sp / (sp - sq)));
+            }
+            if sq <= 0.0 {
+                next.push(q);
+            }
+            (p, sp) = (q, sq);
+        }
+        std::mem::swap(current, next);
+        current.len() >= 3
+    }
+
+    #[test]
+    fn polygon_clipping_repeats_the_former_passes_bit_for_bit() {
+        // Triangles clipped by sequences of up to 12 planes, one buffer reused for all (as
+        // in `convex_overlap`), against the former pass on fresh vectors: planes that miss
+        // the polygon (every corner inside), that empty it, that pass through a corner
+        // (side exactly zero) and that cut it anywhere, with the threshold of either side.
+        let mut state = 21u64;
+        let mut polygon = Polygon::default();
+        let (mut whole, mut emptied, mut through, mut cut) = (0, 0, 0, 0);
+        for t in 0..2000u64 {
+            let mut point = || DVec3::new(uniform(&mut state), uniform(&mut state), uniform(&mut state)) - 0.5;
+            let tri = [point(), point(), point()];
+            let threshold = if t % 2 == 0 { 1e-14 } else { -1e-14 };
+            polygon.start(tri);
+            let (mut current, mut next) = (tri.to_vec(), Vec::new());
+            for k in 0..12 {
+                let n = rotation(&mut state) * DVec3::X;
+                // Through a corner of the current polygon: with no threshold, that
+                // corner's side is exactly zero (the same dot product on both sides).
+                let threshold = if k % 4 == 0 { 0.0 } else { threshold };
+                let d = match k % 4 {
+                    0 => n.dot(current[0]),
+                    1 => current.iter().map(|x| n.dot(*x)).fold(f64::NEG_INFINITY, f64::max) + 0.1,
+                    _ => 0.6 * uniform(&mut state) - 0.3,
+                };
+                if current.iter().any(|x| n.dot(*x) - d - threshold == 0.0) {
+                    through += 1;
+                }
+                let before = current.len();
+                let former = former_clip((n, d), threshold, &mut current, &mut next);
+                let now = polygon.clip((n, d), threshold);
+                assert_eq!(former, now, "triangle {t}, plane {k}");
+                if !former {
+                    emptied += 1;
+                    break;
+                }
+                if current.len() == before && current.iter().zip(&next).all(|(a, b)| a == b) {
+                    whole += 1;
+                } else {
+                    cut += 1;
+                }
+                // Bit for bit: the same corners in the same order.
+                assert_eq!(polygon.corners(), &current[..], "triangle {t}, plane {k}");
+            }
+        }
+        eprintln!("{whole} passes left whole, {emptied} emptied, {through} through a corner, {cut} cut");
+        assert!(whole > 1000 && emptied > 1000 && through > 1000 && cut > 1000);
+    }
+
+    #[test]
+    fn reused_buffers_do_not_change_the_overlap() {
+        // A pair moved by small steps (as a simulation moves it: 1e-4 of the reach and a
+        // small turn per step, from deep overlap to apart), computed through the thread's
+        // buffers with other pairs in between (larger meshes leave longer buffers behind)
+        // and on fresh buffers: the same bits every step.
+        let a = shapes::random_convex(26, 1.0, 7).unwrap();
+        let b = shapes::random_convex(26, 1.0, 8).unwrap();
+        let big = shapes::icosphere(1.0, 3).unwrap();
+        let reach = a.bounding_radius() + b.bounding_radius();
+        let mut state = 3u64;
+        let (axis, dir) = (rotation(&mut state) * DVec3::Y, rotation(&mut state) * DVec3::X);
+        let mut overlapping = 0;
+        for step in 0..2000 {
+            let s = step as f64;
+            let pose_a = Pose::new(DVec3::ZERO, DQuat::from_axis_angle(axis, 1e-3 * s));
+            let pose_b = Pose::new(dir * reach * (0.2 + 4e-4 * s), DQuat::from_axis_angle(DVec3::Z, -5e-4 * s));
+            if step % 3 == 0 {
+                let shift = Pose::new(pose_b.position * 0.5, DQuat::IDENTITY);
+                let _ = convex_overlap(&big, &shift, &a, &pose_a);
+            }
+            let reused = convex_overlap(&a, &pose_a, &b, &pose_b);
+            let fresh = overlap_in(&a, &pose_a, &b, &pose_b, &mut Scratch::default());
+            // `Overlap`'s equality compares every field exactly.
+            assert_eq!(reused, fresh, "step {step}");
+            overlapping += usize::from(fresh.is_some());
+        }
+        // The pair starts deep and ends apart: both kinds are met.
+        assert!(overlapping > 100 && overlapping < 2000, "{overlapping} overlapping steps");
     }
 }
