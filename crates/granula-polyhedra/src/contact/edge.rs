@@ -42,7 +42,7 @@
 //! carried by vertices).
 
 use super::vertex::{Pair, NO_PLANE};
-use super::{geometry, FeatureKey};
+use super::{geometry, larger, smaller, FeatureKey};
 use crate::bvh::ray_hits_box;
 use crate::inside::{classify, closest_on_triangle, nearest_surface, PointClass, EDGE_TOLERANCE};
 use crate::polyhedron::Polyhedron;
@@ -190,7 +190,7 @@ pub(crate) fn edge_contacts(
 /// ray parity and the nearest surface point otherwise, so that both paths agree.
 fn depth_inside(poly: &Polyhedron, p: DVec3, convex: bool, reach: f64) -> f64 {
     if convex {
-        let gap = poly.planes().iter().fold(f64::NEG_INFINITY, |m, &(n, d)| m.max(n.dot(p) - d));
+        let gap = poly.planes().iter().fold(f64::NEG_INFINITY, |m, &(n, d)| larger(m, n.dot(p) - d));
         if gap <= 0.0 || gap > reach {
             return -gap;
         }
@@ -208,7 +208,7 @@ fn depth_inside(poly: &Polyhedron, p: DVec3, convex: bool, reach: f64) -> f64 {
 /// the exact distance.
 fn outside_distance(poly: &Polyhedron, p: DVec3, convex: bool, needed: f64) -> f64 {
     if convex {
-        let gap = poly.planes().iter().fold(f64::NEG_INFINITY, |m, &(n, d)| m.max(n.dot(p) - d));
+        let gap = poly.planes().iter().fold(f64::NEG_INFINITY, |m, &(n, d)| larger(m, n.dot(p) - d));
         if gap <= 0.0 {
             return 0.0;
         }
@@ -326,9 +326,9 @@ fn segment_meets_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3, first: usize) -
                 return false;
             }
         } else if denom < 0.0 {
-            enter = enter.max(num / denom);
+            enter = larger(enter, num / denom);
         } else {
-            exit = exit.min(num / denom);
+            exit = smaller(exit, num / denom);
         }
         if enter > exit {
             return false;

@@ -148,6 +148,29 @@ impl Relative {
     }
 }
 
+/// The larger of `m` and `x`, `m` when `x` is NaN: as `f64::max` for a running maximum
+/// that starts from a number (the same value for any `x`, up to the sign of a zero result,
+/// which no caller's comparison or sum sees), but one `maxsd` on x86-64, where `f64::max`
+/// spends a further compare and blend on a NaN in `m`.
+#[inline(always)]
+pub(crate) fn larger(m: f64, x: f64) -> f64 {
+    if x > m {
+        x
+    } else {
+        m
+    }
+}
+
+/// The smaller of `m` and `x`, `m` when `x` is NaN (see [`larger`]).
+#[inline(always)]
+pub(crate) fn smaller(m: f64, x: f64) -> f64 {
+    if x < m {
+        x
+    } else {
+        m
+    }
+}
+
 /// R* = (1/R₁ + 1/R₂)⁻¹ of two polyhedra's equivalent radii.
 fn effective_radius(a: &Polyhedron, b: &Polyhedron) -> f64 {
     let (ra, rb) = (a.equivalent_radius(), b.equivalent_radius());
@@ -295,9 +318,51 @@ pub(crate) fn pair_points(
         facing,
     };
     pair.vertices(&mut scratch.depth, &mut scratch.beyond, out);
+    if convex && out.len() == before && {
+        let slack = margin.max(0.0) + SEPARATION_SLACK * (a.bounding_radius() + b.bounding_radius());
+        face_separates(b, &scratch.a_in_b, &scratch.beyond[0], slack)
+            || face_separates(a, &scratch.b_in_a, &scratch.beyond[1], slack)
+    } {
+        SCRATCH.with(|s| *s.borrow_mut() = scratch);
+        return 0;
+    }
     edge::edge_contacts(&pair, &scratch.depth, &scratch.beyond, &mut scratch.edges, out);
     SCRATCH.with(|s| *s.borrow_mut() = scratch);
     out.len() - before
+}
+
+/// Relative slack (times the sum of the bounding radii) by which [`face_separates`] asks
+/// the vertices to lie beyond a plane on top of the margin: a million times the round-off
+/// of a plane distance (about 1e-16 of the radius), so that the edge pass's clipping of a
+/// segment by that plane (which divides the two ends' distances) cannot find it inside by
+/// round-off, and still a billionth of the bodies' size, far below any physical gap.
+const SEPARATION_SLACK: f64 = 1e-10;
+
+/// `true` when every vertex of `src` (mapped into `dst`'s frame) lies beyond one face plane
+/// of `dst` by more than `slack`, trying the planes that rejected `src`'s vertices in the
+/// vertex pass (`beyond`, [`vertex::NO_PLANE`] for none): a plane of a convex body with the
+/// other body wholly beyond it separates the two (the separating-axis theorem's face
+/// axes), so no edge of `src` meets `dst` and the pair has no edge crossing. Each distinct
+/// plane is tried once; a plane fails at its first vertex on the near side.
+fn face_separates(dst: &Polyhedron, mapped: &[DVec3], beyond: &[u32], slack: f64) -> bool {
+    // Planes tried so far (indices below 64; others are tried again, which only costs time).
+    let mut tried = 0u64;
+    for &k in beyond {
+        if k == vertex::NO_PLANE {
+            continue;
+        }
+        if k < 64 {
+            if tried & (1 << k) != 0 {
+                continue;
+            }
+            tried |= 1 << k;
+        }
+        let (n, d) = dst.planes()[k as usize];
+        if mapped.iter().all(|p| n.dot(*p) - d > slack) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The face plane of `dst` that faces `src` most directly: its normal closest to the
@@ -329,7 +394,7 @@ fn plane_separates(dst: &Polyhedron, k: usize, src: &Polyhedron, src_in_dst: &Re
 #[inline]
 fn extent(poly: &Polyhedron, pose: &Pose, u: DVec3) -> f64 {
     let local = pose.orientation.inverse() * u;
-    poly.vertices().iter().fold(f64::NEG_INFINITY, |m, v| m.max(v.dot(local)))
+    poly.vertices().iter().fold(f64::NEG_INFINITY, |m, v| larger(m, v.dot(local)))
 }
 
 /// Is point `p` (the body's frame) inside the body or on its surface? Face planes for a
@@ -374,3 +439,6 @@ pub(crate) fn least_penetration(a: &Polyhedron, a_in_b: &Relative, b: &Polyhedro
     let point = centres + normal * (mid - normal.dot(centres));
     (normal, best, point)
 }
+
+#[cfg(test)]
+mod tests;

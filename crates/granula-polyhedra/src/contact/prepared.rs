@@ -166,7 +166,7 @@ impl PreparedBody<'_> {
                 f64::from_bits(c[1].load(Relaxed)),
                 f64::from_bits(c[2].load(Relaxed)),
             );
-            m.max(w.dot(u))
+            super::larger(m, w.dot(u))
         })
     }
 
