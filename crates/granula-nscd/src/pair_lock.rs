@@ -1,45 +1,58 @@
 //! The block solve of a hyperstatic contact pair: all the contacts one rigid body has
-//! with one support (a fixed or kinematic body), solved together for the locked state in
-//! which the body sticks to the support.
+//! with one support (a fixed or kinematic body), solved together as one unknown of the
+//! Gauss-Seidel loop, in the body's six coordinates.
 //!
 //! A rigid face on a plane touches it at k ≥ 3 corners: 3k impulse components act on 6
 //! degrees of freedom, so the pair's Delassus block W (3k × 3k) has rank 6 and the
 //! reactions are not unique (004 §2.3.3.4 on hyperstatic sets). The point-by-point
 //! Gauss-Seidel update (000 eq. 34) then has to find, one corner at a time, a distribution
-//! whose every impulse lies in its Coulomb cone; when the friction margin is thin (the M7
-//! block at μ = 0.58, 0.45 % above tan α) the admissible distributions form a thin set
-//! (every tangential impulse within 0.45 % of μ P_n) that neither the sweeps nor the
-//! nonsmooth Newton method reach, and the block creeps.
+//! whose every impulse lies in its Coulomb cone. When the friction margin is thin (the M7
+//! block at μ = 0.58, 0.45 % above tan α) the admissible distributions form a thin set that
+//! neither the sweeps nor the nonsmooth Newton method reach; and the corner's local law
+//! with a coupled W_αα (001 eqs. 1.27-1.29) can take another of its solutions than the
+//! pair's, so that a sweep moves away even from the pair's exact solution (measured on the
+//! M7 block at the step it stops: 1000 sweeps, the block left rocking at 1e-4 m/s).
 //!
-//! The locked state is solved for the pair as a whole, in the body's six coordinates:
+//! The block solve, with z = (v, L ω) the body's scaled velocity, C_α the map from z to the
+//! local relative velocity U_α = C_α z − sign R_α k_α (k_α the support's velocity at the
+//! contact) and z_b the body's velocity without the pair's impulses:
 //!
-//! 1. the locked velocity z* of the movable body: every contact point moves with the
-//!    support, v + ω × l_α = k_α (k_α the support's velocity at contact α), the least-squares
-//!    solution of 3k equations in 6 unknowns, exact when the contacts restrain all six
-//!    degrees of freedom (three non-collinear points);
-//! 2. the generalized impulse Π = M (z* − z_b) that takes the body there from z_b, its
-//!    velocity with the pair's own impulses removed;
-//! 3. the impulses P_α ∈ K_μ (the Coulomb cones) of the closed contacts (u_min = 0), P_α = 0
-//!    of the others, with Σ G_αᵀ P_α = Π, of least norm ½ Σ |P_α|²: a convex program whose
-//!    dual in y ∈ ℝ⁶ is the smooth concave maximization of
-//!    D(y) = y · Π − ½ Σ |proj_{K_μ}(G_α y)|² (the primal solution is P_α = proj_{K_μ}(G_α y);
-//!    Moreau's decomposition gives ∇D = Π − Σ G_αᵀ P_α). The dual is solved by a
-//!    semismooth Newton method with Armijo's line search (Hessian −Σ G_αᵀ J_α G_α, J_α the
-//!    Jacobian of the cone projection, shifted by 1e-12 of its trace).
+//! 1. the pair's frictional contact problem (000 eq. 34 with De Saxcé's modified velocity
+//!    Û = U + μ |U_t| e_n): for fixed s_α, the cone program
+//!    min ½ (z − z_b)ᵀ M (z − z_b) subject to V_α = U_α − (u_min − s_α) e_n ∈ K*_μ, whose
+//!    multipliers are the impulses P_α ∈ K_μ; solved by the augmented Lagrangian method
+//!    (z minimizes L(z) = ½ (z − z_b)ᵀ M (z − z_b) + Σ |proj_K(P_α − ρ V_α(z))|² / (2ρ) by a
+//!    semismooth Newton method with Armijo's rule, then P_α ← proj_K(P_α − ρ V_α(z))), inside
+//!    a fixed point on s_α = μ |U_t,α| (at the fixed point the program's conditions are
+//!    Signorini-Coulomb's with De Saxcé's term: sliding contacts have U_n = u_min and
+//!    P_t = −μ P_n U_t/|U_t|, sticking ones U = (u_min, 0, 0));
+//! 2. when every loaded contact sticks, the locked state is refined: the locked velocity z*
+//!    is the least-squares solution of V_α(z) = 0 over the contacts found sticking at their
+//!    bound (exact when they restrain all six degrees of freedom), checked against the law
+//!    (the others must have U_n ≥ u_min), and Π = M (z* − z_b) the impulse that takes the
+//!    body there;
+//! 3. the impulses of the locked state: P_α ∈ K_μ on the sticking contacts, zero on the
+//!    others, with Σ C_αᵀ P_α = Π, of least norm ½ Σ |P_α|²: a convex program whose dual in
+//!    y ∈ ℝ⁶ is the smooth concave maximization of D(y) = y · Π − ½ Σ |proj_K(C_α y)|² (the
+//!    primal solution is P_α = proj_K(C_α y); Moreau's decomposition gives
+//!    ∇D = Π − Σ C_αᵀ P_α), solved by a semismooth Newton method with Armijo's rule. The
+//!    least-norm impulses lie inside the cones (shrunk by 1e-9), where no sweep's sticking
+//!    test doubts them.
 //!
-//! If the program is feasible, the result solves the pair's local problem exactly: the
-//! closed contacts have U = (u_min, 0, 0) = 0 with P in the cone (Signorini and Coulomb's
-//! sticking case, 000 eqs. 28, 34), the open ones U_n = 0 > u_min with P = 0. If it is not
-//! (the body must slide, tip onto an open corner, or bounce), the Newton method does not
-//! converge within its cap and the pair is left to the sweeps for the rest of the step.
-//! This is the block idea of LMGC90's and Siconos' solvers (a pair's contacts solved
-//! together inside the Gauss-Seidel loop over pairs), restricted to the locked state; the
-//! code is granula's own.
+//! A locked pair gets the impulses of step 3; a sliding one those of step 1. Either solves
+//! the pair's local problem given the rest of the system, and the sweeps then leave the
+//! pair's contacts alone (block Gauss-Seidel): before each sweep the block solve runs
+//! again, and returns at once when the body's velocity without the pair has not changed
+//! beyond the tolerance of step 1 (nothing else touches it), so a pair alone converges in
+//! one sweep. If step 1 does not converge (a pair that must tip or bounce: u_min > 0 is not
+//! taken), the pair is left to the point sweeps for the rest of the step. This is the
+//! block idea of LMGC90's and Siconos' solvers (a pair's contacts solved together inside
+//! the Gauss-Seidel loop over pairs); the code is granula's own.
 //!
 //! Everything runs in a fixed order on one thread: the same bits on any thread count. The
-//! lock keeps nothing from one step to the next (the dual variables start from zero every
-//! step), so the solver's checkpoint ([`crate::NscdState`]) needs nothing new and restarts
-//! stay bit-identical.
+//! block solve keeps nothing from one step to the next (the multipliers start from the
+//! contacts' warm-started impulses, the dual variables from zero), so the solver's
+//! checkpoint ([`crate::NscdState`]) needs nothing new and restarts stay bit-identical.
 
 use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::contacts::HotContact;
