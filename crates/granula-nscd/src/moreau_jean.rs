@@ -518,7 +518,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             // The overflow colour (contacts that found no colour below the limit) may share
             // bodies: it is swept sequentially.
             let last = k + 1 == colours && self.colour_overflow;
-            let run = |(i, (c, out)): (usize, (&mut HotContact<L::Params>, &mut (DVec3, DVec3)))| {
+            let run = |(i, (c, out)): (usize, ContactAndOutput<'_, L::Params>)| {
                 if !solved.is_empty() && solved[s + i] {
                     *out = (c.p, DVec3::ZERO);
                     return;
@@ -674,6 +674,9 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         }
     }
 }
+
+/// A contact of a colour with its slot of the parallel update's output.
+type ContactAndOutput<'a, P> = (&'a mut HotContact<P>, &'a mut (DVec3, DVec3));
 
 /// Applies world impulse `p` of contact `c`: +p on body 2, −p on body 1 (000 eq. 6).
 #[inline(always)]
