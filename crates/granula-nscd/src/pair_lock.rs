@@ -124,6 +124,8 @@ struct Group {
     /// at the last successful solve.
     last_base: Vector6<f64>,
     last_support: BodyVelocity,
+    /// The pair's generalized impulse Σ C_αᵀ P_α the last successful solve set.
+    last_own: Vector6<f64>,
 }
 
 /// Work arrays of the pair lock, reused from step to step.
@@ -244,6 +246,7 @@ impl PairLock {
                     solved: false,
                     last_base: Vector6::zeros(),
                     last_support: BodyVelocity::default(),
+                    last_own: Vector6::zeros(),
                 });
             }
             i = j;
@@ -678,7 +681,11 @@ fn lock_group<L: NonSmoothLaw>(
         }
         record(p, dp);
     }
-    (group.solved, group.last_base, group.last_support) = (true, z_base, sup);
+    let own_now = members
+        .iter()
+        .zip(&work.members)
+        .fold(Vector6::zeros(), |acc, (&a, mb)| acc + mb.map.transpose() * v3(hot[a as usize].p));
+    (group.solved, group.last_base, group.last_support, group.last_own) = (true, z_base, sup, own_now);
     Some(match locked {
         Some(y) => Outcome::Locked(y),
         None => Outcome::Solved,
