@@ -88,8 +88,9 @@ fn run(method: Method, mu: f64, after: f64) -> Result<Trace, Box<dyn Error>> {
         }
         Method::Nscd => {
             let (world, i) = incline(material, |_| 0.0)?;
-            // The sticking face's six contacts are hyperstatic: the sweeps alone reach any cap
-            // and creep; the nonsmooth Newton method holds μ = 0.6 (docs/validation.md, M7).
+            // The sticking face's six contacts are hyperstatic; the block solve of the pair
+            // (`NscdConfig::lock_pairs`) holds them under the default sweeps and under the
+            // nonsmooth Newton method used here (docs/validation.md, M7).
             let criterion = Criterion::NaturalMap { epsilon: 1e-10, max_iterations: 2000 };
             let newton = Some(NewtonSettings::default());
             let solver = NscdSolver::new(BruteForce, NscdConfig { criterion, newton, ..Default::default() })?;

@@ -129,17 +129,19 @@ pub struct NscdConfig {
     /// Not applied under [`Criterion::Fixed`], with couples, or with
     /// [`NscdConfig::newton`]. Default `None`.
     pub apgd: Option<ApgdSettings>,
-    /// Block solve of hyperstatic pairs ([`crate::pair_lock`]): before each sweep (and
-    /// each block of sweeps under [`NscdConfig::newton`]), the contacts of every pair with
-    /// at least three contacts between a fully mobile body and a fixed or kinematic one
-    /// are solved together for the state in which the body sticks to its support, when
-    /// the Coulomb cones admit it; a pair that cannot stick is left to the sweeps for the
-    /// rest of the step. Not applied under [`Criterion::Fixed`], nor to laws without a
-    /// Signorini-Coulomb form or with couples, nor under [`NscdConfig::apgd`]. One
-    /// contact per pair (spheres, discs) makes no group: their results are unchanged.
-    /// Default on: with it, the M7 block (six corners) rests under the nonsmooth Newton
-    /// method at a friction margin of 0.45 %, and a cube on an incline rests under the
-    /// default sweeps at 0.1 % (VALIDATION M7, docs/contact-dynamics.md).
+    /// Block solve of hyperstatic pairs ([`crate::pair_lock`]): the contacts of every pair
+    /// with at least three contacts between a fully mobile body and a fixed or kinematic
+    /// one are one unknown of the Gauss-Seidel loop, solved together before each sweep (and
+    /// each block of sweeps under [`NscdConfig::newton`]) for the pair's exact
+    /// Signorini-Coulomb solution, sticking (the least-norm impulses of the locked state)
+    /// or sliding, and left alone by the point updates; a pair whose solve does not
+    /// converge is left to the sweeps for the rest of the step. Not applied under
+    /// [`Criterion::Fixed`], nor to laws without a Signorini-Coulomb form or with couples,
+    /// nor under [`NscdConfig::apgd`]. One contact per pair (spheres, discs) makes no group:
+    /// their results are unchanged. Default on: with it, the M7 block (six corners) stops
+    /// and rests under the default sweeps and under the nonsmooth Newton method at a
+    /// friction margin of 0.45 % (drift 0 m), and slides at μ below tan α at the Coulomb
+    /// rate (VALIDATION M7, docs/contact-dynamics.md).
     pub lock_pairs: bool,
 }
 

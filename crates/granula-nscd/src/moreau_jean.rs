@@ -238,17 +238,24 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         self.apgd_stats
     }
 
-    /// Pair locks done in the last step ([`NscdConfig::lock_pairs`]): the number of
-    /// successful block solves of hyperstatic pairs, summed over the passes.
+    /// Pair locks done in the last step ([`NscdConfig::lock_pairs`]): the number of block
+    /// solves of hyperstatic pairs that found the body sticking to its support, summed over
+    /// the passes (a pass over an unchanged pair is not counted).
     pub fn last_pair_locks(&self) -> u32 {
         self.pair_lock.locks
+    }
+
+    /// Block solves of hyperstatic pairs in the last step that found the body sliding on
+    /// its support ([`NscdConfig::lock_pairs`]), summed over the passes.
+    pub fn last_pair_slides(&self) -> u32 {
+        self.pair_lock.slides
     }
 
     /// The block solve of the hyperstatic pairs that may still lock ([`crate::pair_lock`]).
     fn lock_pairs(&mut self) {
         if self.pair_lock.active() {
             let ContactList { hot, .. } = &mut self.contacts;
-            self.pair_lock.lock_all(&self.law, hot, &mut self.vel, &self.mob);
+            self.pair_lock.lock_all(&self.law, hot, &mut self.vel, &self.mob, |_, _| {});
         }
     }
 
@@ -376,7 +383,6 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             return self.iterate_apgd(&settings, criterion, &mut monitor);
         }
         loop {
-            self.lock_pairs();
             sweeps += 1;
             // A fixed N_I needs the per-sweep statistics only for the reported residual.
             let track = !matches!(self.config.criterion, Criterion::Fixed { iterations } if sweeps + 1 < iterations);
@@ -439,6 +445,16 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         let n = self.contacts.len();
         monitor.begin_sweep();
         self.updates += n as u64;
+        // The block solves of the hyperstatic pairs come first; their contacts are then one
+        // unknown each pair, which the point updates leave alone (block Gauss-Seidel).
+        if self.pair_lock.active() {
+            let ContactList { hot, .. } = &mut self.contacts;
+            self.pair_lock.lock_all(&self.law, hot, &mut self.vel, &self.mob, |p, dp| {
+                if track {
+                    monitor.record(p, dp);
+                }
+            });
+        }
         if self.config.sweep == SweepOrder::Coloured && !L::COUPLES {
             self.sweep_coloured(monitor, track, omega);
             return;
@@ -446,6 +462,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         fill_order(self.config.sweep, index, n, &mut self.order, &mut self.rng);
         let ContactList { hot, coupled, couples, .. } = &mut self.contacts;
         let order = &self.order;
+        let solved = &self.pair_lock.solved[..];
         let record_lines = std::mem::size_of::<HotContact<L::Params>>().div_ceil(64);
         for k in 0..n {
             // Prefetch the record 16 updates ahead and the bodies 8 updates ahead (the
@@ -462,6 +479,9 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 prefetch(&self.mob[j], 2);
             }
             let a = order[k] as usize;
+            if !solved.is_empty() && solved[a] {
+                continue;
+            }
             let c = &mut hot[a];
             let (p, dp) = if L::COUPLES {
                 let (p, dp, q, dq) = update6(&self.law, c, &mut couples[a], &mut self.vel, &self.mob);
@@ -488,6 +508,8 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         self.sweep_out.resize(n, (DVec3::ZERO, DVec3::ZERO));
         let ContactList { hot, coupled, .. } = &mut self.contacts;
         let (law, mob, movable) = (&self.law, &self.mob[..], &self.movable[..]);
+        // The contacts of the pairs solved as blocks this sweep are left alone.
+        let solved = &self.pair_lock.solved[..];
         let colours = self.colours.len().saturating_sub(1);
         for k in 0..colours {
             let (s, e) = (self.colours[k] as usize, self.colours[k + 1] as usize);
@@ -496,7 +518,11 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             // The overflow colour (contacts that found no colour below the limit) may share
             // bodies: it is swept sequentially.
             let last = k + 1 == colours && self.colour_overflow;
-            let run = |(c, out): (&mut HotContact<L::Params>, &mut (DVec3, DVec3))| {
+            let run = |(i, (c, out)): (usize, ContactAndOutput<'_, L::Params>)| {
+                if !solved.is_empty() && solved[s + i] {
+                    *out = (c.p, DVec3::ZERO);
+                    return;
+                }
                 // SAFETY: the contacts of one colour share no movable body (`coloured::colour`),
                 // the velocities outlive the loop and nothing else accesses them meanwhile.
                 *out = unsafe { update_shared(law, c, coupled, shared, mob, movable, omega) };
@@ -507,14 +533,22 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             let threads = rayon::current_num_threads();
             let chunk = granula_core::parallel::min_len((e - s).div_ceil(threads).max(64));
             if last || threads == 1 || chunk >= e - s {
-                hot[s..e].iter_mut().zip(self.sweep_out[s..e].iter_mut()).for_each(run);
+                hot[s..e].iter_mut().zip(self.sweep_out[s..e].iter_mut()).enumerate().for_each(run);
             } else {
-                hot[s..e].par_iter_mut().zip(self.sweep_out[s..e].par_iter_mut()).with_min_len(chunk).for_each(run);
+                hot[s..e]
+                    .par_iter_mut()
+                    .zip(self.sweep_out[s..e].par_iter_mut())
+                    .enumerate()
+                    .with_min_len(chunk)
+                    .for_each(run);
             }
         }
         if track {
-            for &(p, dp) in &self.sweep_out[..n] {
-                monitor.record(p, dp);
+            // The solved pairs' contacts were recorded by their block solve.
+            for (i, &(p, dp)) in self.sweep_out[..n].iter().enumerate() {
+                if solved.is_empty() || !solved[i] {
+                    monitor.record(p, dp);
+                }
             }
         }
     }
@@ -640,6 +674,9 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         }
     }
 }
+
+/// A contact of a colour with its slot of the parallel update's output.
+type ContactAndOutput<'a, P> = (&'a mut HotContact<P>, &'a mut (DVec3, DVec3));
 
 /// Applies world impulse `p` of contact `c`: +p on body 2, −p on body 1 (000 eq. 6).
 #[inline(always)]
