@@ -35,8 +35,8 @@ pub enum PolyError {
         /// What it should be.
         expected: &'static str,
     },
-    /// The mesh has no vertex or no face.
-    #[error("the mesh is empty ({vertices} vertices, {faces} faces)")]
+    /// The mesh has fewer than four vertices or faces (no closed surface has fewer).
+    #[error("the mesh has {vertices} vertices and {faces} faces: a closed surface needs at least 4 of each")]
     Empty {
         /// Number of vertices.
         vertices: usize,
@@ -48,6 +48,20 @@ pub enum PolyError {
     NonFiniteVertex {
         /// The vertex index.
         vertex: usize,
+    },
+    /// The mesh is so large or so small that its volume or moments of inertia (which grow as
+    /// the fifth power of its size) would overflow or underflow in double precision.
+    #[error(
+        "the mesh's extent {extent:e} is outside [{min:e}, {max:e}]: its volume and moments of inertia \
+         cannot be represented (check the units or the scale)"
+    )]
+    BadExtent {
+        /// The largest extent of the mesh's bounding box.
+        extent: f64,
+        /// The smallest extent accepted.
+        min: f64,
+        /// The largest extent accepted.
+        max: f64,
     },
     /// A face refers to a vertex that does not exist, or twice to the same vertex.
     #[error("face {face} has invalid vertex indices {indices:?} ({vertices} vertices)")]

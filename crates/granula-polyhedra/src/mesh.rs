@@ -20,12 +20,17 @@ pub struct Edge {
 /// extent of the mesh's bounding box).
 pub const DEGENERATE_AREA: f64 = 1e-12;
 
+/// Extents of a mesh (largest side of its bounding box) accepted by
+/// [`check_and_build_edges`]: the second moments grow as the fifth power of the size, and
+/// (10⁻⁶⁰)⁵ and (10⁶⁰)⁵ are well inside the range of normal doubles, with room for a density.
+pub const EXTENT_RANGE: (f64, f64) = (1e-60, 1e60);
+
 /// Cosine of the dihedral deviation below which two faces count as coplanar.
 pub const COPLANAR_COS: f64 = 1.0 - 1e-9;
 
 /// Checks a triangle mesh: finite vertices, valid indices, no zero-area face, every edge
 /// shared by exactly two faces that traverse it in opposite directions (closed and
-/// consistently oriented). Returns its edges with adjacency. The sign of the volume
+/// consistently oriented), an extent within [`EXTENT_RANGE`]. Returns its edges with adjacency. The sign of the volume
 /// (outward orientation) is checked by the caller, from [`moments`].
 pub fn check_and_build_edges(vertices: &[DVec3], faces: &[[u32; 3]]) -> Result<Vec<Edge>> {
     if vertices.len() < 4 || faces.len() < 4 {
@@ -35,7 +40,12 @@ pub fn check_and_build_edges(vertices: &[DVec3], faces: &[[u32; 3]]) -> Result<V
         return Err(PolyError::NonFiniteVertex { vertex: v });
     }
     let (lo, hi) = vertices.iter().fold((vertices[0], vertices[0]), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
-    let size2 = (hi - lo).max_element().powi(2);
+    let extent = (hi - lo).max_element();
+    let (min, max) = EXTENT_RANGE;
+    if !(extent >= min && extent <= max) {
+        return Err(PolyError::BadExtent { extent, min, max });
+    }
+    let size2 = extent.powi(2);
     let mut directed: HashMap<(u32, u32), u32> = HashMap::with_capacity(faces.len() * 3);
     for (f, tri) in faces.iter().enumerate() {
         let n = vertices.len() as u32;
