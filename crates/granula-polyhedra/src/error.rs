@@ -113,6 +113,18 @@ pub enum PolyError {
         /// The signed volume.
         volume: f64,
     },
+    /// The mesh is closed and encloses a positive volume, but its second moments are not
+    /// those of a solid (the covariance ∫ (x − c)(x − c)ᵀ dV has a principal value ≤ 0): the
+    /// surface intersects itself or folds over, so parts of it count negatively.
+    #[error(
+        "the mesh is not the surface of a solid: its second moment has the relative principal minor {minor:e} <= 0 \
+         (the surface intersects itself or folds over)"
+    )]
+    NotASolid {
+        /// The first non-positive leading principal minor of the covariance, scaled by its
+        /// largest diagonal entry.
+        minor: f64,
+    },
     /// A point cloud too small or too flat for a convex hull.
     #[error("no convex hull: {reason}")]
     DegenerateHull {

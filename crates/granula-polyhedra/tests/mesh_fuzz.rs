@@ -252,6 +252,7 @@ fn names_the_fault(e: &PolyError, file: Option<&Path>) -> bool {
         PolyError::Empty { .. } => msg.contains("vertices") && msg.contains("faces"),
         PolyError::NonPositiveVolume { .. } => msg.contains("volume"),
         PolyError::BadExtent { .. } => msg.contains("extent"),
+        PolyError::NotASolid { .. } => msg.contains("not the surface of a solid"),
         PolyError::DegenerateHull { .. } => msg.contains("hull"),
         _ => !msg.is_empty() && !msg.contains("panicked"),
     }
