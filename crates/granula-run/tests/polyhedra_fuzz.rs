@@ -3,7 +3,7 @@
 //! `polyhedra_settling_md.toml`), each read from a file with the polyhedra maker
 //! (`load_scene`, the path `granula run` takes) and, when valid, started as a run. Every
 //! case must end in a started run or in an error naming the scene file (and so the key and
-//! line); never in a panic. A refused case writes nothing: its output folder is absent or
+//! line) or, for a state the runner refuses, the body and its key; never in a panic. A refused case writes nothing: its output folder is absent or
 //! empty afterwards.
 //!
 //! Mutations: a number replaced by 0, -1, 1e308, NaN, inf, huge counts; a string replaced by
@@ -267,8 +267,12 @@ fn mutated_polyhedra_scenes_never_panic_and_refused_ones_write_nothing() {
                 Ok(Err(e)) => {
                     refused += 1;
                     let msg = e.to_string();
-                    if !msg.contains(&scene_file.display().to_string()) {
-                        failures.push(format!("{label}: an error that does not name the scene file: {msg}"));
+                    // A scene error names the file (with the key and line); a state refused by
+                    // the runner (a non-finite initial energy) names the body and its key.
+                    let names_key = ["(polyhedra[", "(packings[", "(planes["].iter().any(|k| msg.contains(k))
+                        || msg.contains(", polyhedra[");
+                    if !msg.contains(&scene_file.display().to_string()) && !(msg.contains("body ") && names_key) {
+                        failures.push(format!("{label}: an error that names neither the scene file nor the body: {msg}"));
                     }
                     if !nothing_in(&out) {
                         failures.push(format!("{label}: refused ({msg}) but the output folder has files"));
