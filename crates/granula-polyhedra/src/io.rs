@@ -101,8 +101,7 @@ pub fn read_obj(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<
     let path = path.as_ref();
     check_scale(scale)?;
     let bytes = read_bytes(path)?;
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|e| parse_error(path, "OBJ", format!("not UTF-8 text: {e}")))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| parse_error(path, "OBJ", format!("not UTF-8 text: {e}")))?;
     let text = checked_obj_text(path, text)?;
     let options = tobj::LoadOptions { triangulate: true, single_index: false, ..Default::default() };
     let (models, _) = tobj::load_obj_buf(&mut text.as_bytes(), &options, |_| Err(tobj::LoadError::OpenFileFailed))
@@ -128,8 +127,8 @@ const STL_TRIANGLE: usize = 50;
 /// Otherwise a file beginning with `solid` is ASCII, and must end at its `endsolid` line;
 /// anything else is a binary STL whose length does not match its count.
 fn checked_stl_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Vec<u8>> {
-    let declared = (bytes.len() >= STL_HEADER)
-        .then(|| u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64);
+    let declared =
+        (bytes.len() >= STL_HEADER).then(|| u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64);
     if let Some(n) = declared {
         if bytes.len() as u64 == STL_HEADER as u64 + STL_TRIANGLE as u64 * n {
             bytes[0] = 0;
@@ -185,8 +184,8 @@ pub fn read_stl(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<
     let path = path.as_ref();
     check_scale(scale)?;
     let bytes = checked_stl_bytes(path, read_bytes(path)?)?;
-    let mesh = stl_io::read_stl(&mut std::io::Cursor::new(bytes))
-        .map_err(|e| parse_error(path, "STL", e.to_string()))?;
+    let mesh =
+        stl_io::read_stl(&mut std::io::Cursor::new(bytes)).map_err(|e| parse_error(path, "STL", e.to_string()))?;
     // The parser tells vertices apart by their bits, so −0 and +0 would be two vertices
     // and the triangles meeting there would not share an edge: merged here.
     let mut merged: HashMap<[u32; 3], u32> = HashMap::with_capacity(mesh.vertices.len());

@@ -91,11 +91,7 @@ pub fn check_and_build_edges(vertices: &[DVec3], faces: &[[u32; 3]]) -> Result<V
         // Relative to its largest diagonal entry, so that the minors of a tiny or huge mesh
         // neither underflow nor overflow.
         let c = m.covariance * (1.0 / m.covariance.x_axis.x.max(m.covariance.y_axis.y).max(m.covariance.z_axis.z));
-        let minors = [
-            c.x_axis.x,
-            c.x_axis.x * c.y_axis.y - c.y_axis.x * c.x_axis.y,
-            c.determinant(),
-        ];
+        let minors = [c.x_axis.x, c.x_axis.x * c.y_axis.y - c.y_axis.x * c.x_axis.y, c.determinant()];
         if let Some(&minor) = minors.iter().find(|&&d| !(d > 0.0)) {
             return Err(PolyError::NotASolid { minor });
         }

@@ -69,9 +69,32 @@ fn binary_stl(tris: &[[[f32; 3]; 3]]) -> Vec<u8> {
 
 /// Replacements of a number in a text file.
 const NUMBERS: &[&str] = &[
-    "0", "-1", "1", "1e308", "-1e308", "1e38", "1e39", "NaN", "nan", "inf", "-inf", "", "1e-300", "-0", "4294967295",
-    "4294967296", "18446744073709551615", "9223372036854775807", "-9223372036854775808",
-    "6148914691236517207", "0.5", "2", "x", "1/0", "1//0", "1/1/6148914691236517207",
+    "0",
+    "-1",
+    "1",
+    "1e308",
+    "-1e308",
+    "1e38",
+    "1e39",
+    "NaN",
+    "nan",
+    "inf",
+    "-inf",
+    "",
+    "1e-300",
+    "-0",
+    "4294967295",
+    "4294967296",
+    "18446744073709551615",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "6148914691236517207",
+    "0.5",
+    "2",
+    "x",
+    "1/0",
+    "1//0",
+    "1/1/6148914691236517207",
 ];
 
 /// Scales handed to the readers.
@@ -242,9 +265,7 @@ fn mutate_binary(bytes: &[u8], rng: &mut ChaCha8Rng) -> Vec<u8> {
 fn names_the_fault(e: &PolyError, file: Option<&Path>) -> bool {
     let msg = e.to_string();
     match e {
-        PolyError::Io { .. } | PolyError::Parse { .. } => {
-            file.is_some_and(|f| msg.contains(&f.display().to_string()))
-        }
+        PolyError::Io { .. } | PolyError::Parse { .. } => file.is_some_and(|f| msg.contains(&f.display().to_string())),
         PolyError::BadFaceIndex { .. } | PolyError::DegenerateFace { .. } => msg.contains("face "),
         PolyError::OpenEdge { .. } | PolyError::InconsistentEdge { .. } => msg.contains("edge ("),
         PolyError::NonFiniteVertex { .. } => msg.contains("vertex "),
@@ -286,7 +307,8 @@ impl Tally {
                 }
             }
             Err(p) => {
-                let why = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+                let why =
+                    p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
                 self.failures.push(format!("{label}: PANIC {why:?}"));
             }
         }
@@ -323,7 +345,11 @@ fn mutated_mesh_files_never_panic() {
     for (name, bytes, _) in &seeds {
         let path = d.join(name);
         std::fs::write(&path, bytes).unwrap();
-        let r = if name.ends_with(".obj") { read_obj(&path, 1.0, BodyFrame::CentreOfMass) } else { read_stl(&path, 1.0, BodyFrame::CentreOfMass) };
+        let r = if name.ends_with(".obj") {
+            read_obj(&path, 1.0, BodyFrame::CentreOfMass)
+        } else {
+            read_stl(&path, 1.0, BodyFrame::CentreOfMass)
+        };
         assert!(r.is_ok(), "{name}: {:?}", r.err());
     }
     let mut tally = Tally::default();
@@ -344,12 +370,8 @@ fn mutated_mesh_files_never_panic() {
             let path = d.join(format!("{k}-{name}"));
             std::fs::write(&path, &mutated).unwrap();
             let r = quiet(|| {
-                if name.ends_with(".obj") {
-                    read_obj(&path, scale, frame)
-                } else {
-                    read_stl(&path, scale, frame)
-                }
-                .map(|(p, _)| p)
+                if name.ends_with(".obj") { read_obj(&path, scale, frame) } else { read_stl(&path, scale, frame) }
+                    .map(|(p, _)| p)
             });
             let label = format!("{name} case {k} (scale {scale}):\n{}\n", String::from_utf8_lossy(&mutated));
             tally.record(&label, r, Some(&path));
