@@ -50,3 +50,26 @@ fn broken_polyhedra_are_named_and_write_nothing() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_spinning_polyhedron_of_infinite_energy_is_named_by_key() {
+    // angular_velocity = 1e200 rad/s: finite, but its rotational energy is not. The runner
+    // refuses the start; the body used to be picked by its translational and potential
+    // energy only (here another body) and named without its key.
+    let dir = common::tmp("refused", "spin");
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = dir.join("scene.toml");
+    let text = format!(
+        "{HEAD}name = \"top\"\nshape = {{ kind = \"cube\", size = 0.002 }}\nangular_velocity = [0.0, 0.0, 1e200]\n\n\
+         [[polyhedra]]\nname = \"still\"\nshape = {{ kind = \"cube\", size = 0.002 }}\nposition = [0.0, 0.0, 0.02]\n"
+    );
+    std::fs::write(&scene, text).unwrap();
+    let out = dir.join("out");
+    let Err(e) = load_scene(&scene).and_then(|s| Run::start(s, &out)) else {
+        panic!("an infinite energy was accepted")
+    };
+    let msg = e.to_string();
+    assert!(msg.contains("rotational") && msg.contains("(top, polyhedra[0])") && msg.contains("1e200"), "{msg}");
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
