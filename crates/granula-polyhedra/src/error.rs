@@ -26,7 +26,7 @@ pub enum PolyError {
         message: String,
     },
     /// A parameter is outside its domain (a scale, a size, a count).
-    #[error("{name} = {value} is invalid: expected {expected}")]
+    #[error("{name} = {} is invalid: expected {expected}", readable(*value))]
     BadParameter {
         /// Which parameter.
         name: &'static str,
@@ -144,6 +144,16 @@ pub enum PolyError {
     /// The principal-axes decomposition was refused by the core (non-finite inertia).
     #[error(transparent)]
     Core(#[from] granula_core::CoreError),
+}
+
+/// A value as written in messages: in exponent form when very large or very small, so that
+/// 1e308 does not print as 309 digits.
+fn readable(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-4..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }
 
 /// Result with [`PolyError`].

@@ -188,3 +188,14 @@ fn absurd_counts_are_refused_before_allocating() {
     // The bounds themselves are accepted.
     shapes::prism(shapes::MAX_PRISM_SIDES, 1.0, 1.0).unwrap();
 }
+
+#[test]
+fn huge_parameters_print_in_exponent_form() {
+    // A radius of -1e308 used to print as 309 digits.
+    let e = shapes::prism(6, -1e308, 1.0).unwrap_err().to_string();
+    assert!(e.contains("circumradius = -1e308 is invalid"), "{e}");
+    let e = shapes::cube(f64::NAN).unwrap_err().to_string();
+    assert!(e.contains("edge = NaN"), "{e}");
+    let e = shapes::cube(-0.5).unwrap_err().to_string();
+    assert!(e.contains("edge = -0.5"), "{e}");
+}
