@@ -13,9 +13,27 @@ use granula_core::math::DVec3;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The whole file, or [`PolyError::Io`] naming it.
-fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|source| PolyError::Io { path: path.to_path_buf(), source })
+/// Largest mesh file read (bytes): a binary STL of about 20 million triangles, far more than
+/// a particle shape has; the bound keeps a wrong path (a huge log, a disk image) from
+/// exhausting the memory.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The whole file, or [`PolyError::Io`] naming it. Only a regular file is read (a device such
+/// as `/dev/zero` or a pipe would never end or never start), and at most
+/// [`MAX_FILE_BYTES`] of it ([`PolyError::Parse`] beyond).
+fn read_bytes(path: &Path, format: &'static str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let io = |source| PolyError::Io { path: path.to_path_buf(), source };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(parse_error(path, format, "not a regular file".to_string()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).map_err(io)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(parse_error(path, format, format!("larger than {MAX_FILE_BYTES} bytes")));
+    }
+    Ok(bytes)
 }
 
 fn parse_error(path: &Path, format: &'static str, message: String) -> PolyError {
@@ -100,7 +118,7 @@ fn checked_obj_text(path: &Path, text: &str) -> Result<String> {
 pub fn read_obj(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<(Polyhedron, Placement)> {
     let path = path.as_ref();
     check_scale(scale)?;
-    let bytes = read_bytes(path)?;
+    let bytes = read_bytes(path, "OBJ")?;
     let text = std::str::from_utf8(&bytes).map_err(|e| parse_error(path, "OBJ", format!("not UTF-8 text: {e}")))?;
     let text = checked_obj_text(path, text)?;
     let options = tobj::LoadOptions { triangulate: true, single_index: false, ..Default::default() };
@@ -183,7 +201,7 @@ fn checked_stl_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Vec<u8>> {
 pub fn read_stl(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<(Polyhedron, Placement)> {
     let path = path.as_ref();
     check_scale(scale)?;
-    let bytes = checked_stl_bytes(path, read_bytes(path)?)?;
+    let bytes = checked_stl_bytes(path, read_bytes(path, "STL")?)?;
     let mesh =
         stl_io::read_stl(&mut std::io::Cursor::new(bytes)).map_err(|e| parse_error(path, "STL", e.to_string()))?;
     // The parser tells vertices apart by their bits, so −0 and +0 would be two vertices

@@ -199,3 +199,18 @@ fn huge_parameters_print_in_exponent_form() {
     let e = shapes::cube(-0.5).unwrap_err().to_string();
     assert!(e.contains("edge = -0.5"), "{e}");
 }
+
+#[test]
+fn a_mesh_path_that_is_not_a_regular_file_is_refused() {
+    // A folder, and (on Unix) /dev/zero, which used to be read without end.
+    let dir = std::env::temp_dir().join(format!("granula-hostile-dir-{}.obj", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let e = read_obj(&dir, 1.0, BodyFrame::CentreOfMass).unwrap_err();
+    assert!(matches!(e, PolyError::Parse { .. }) && e.to_string().contains("not a regular file"), "{e}");
+    let _ = std::fs::remove_dir(&dir);
+    let zero = std::path::Path::new("/dev/zero");
+    if zero.exists() {
+        let e = read_stl(zero, 1.0, BodyFrame::CentreOfMass).unwrap_err();
+        assert!(e.to_string().contains("/dev/zero") && e.to_string().contains("not a regular file"), "{e}");
+    }
+}
