@@ -26,7 +26,7 @@ pub enum PolyError {
         message: String,
     },
     /// A parameter is outside its domain (a scale, a size, a count).
-    #[error("{name} = {value} is invalid: expected {expected}")]
+    #[error("{name} = {} is invalid: expected {expected}", readable(*value))]
     BadParameter {
         /// Which parameter.
         name: &'static str,
@@ -35,8 +35,8 @@ pub enum PolyError {
         /// What it should be.
         expected: &'static str,
     },
-    /// The mesh has no vertex or no face.
-    #[error("the mesh is empty ({vertices} vertices, {faces} faces)")]
+    /// The mesh has fewer than four vertices or faces (no closed surface has fewer).
+    #[error("the mesh has {vertices} vertices and {faces} faces: a closed surface needs at least 4 of each")]
     Empty {
         /// Number of vertices.
         vertices: usize,
@@ -48,6 +48,20 @@ pub enum PolyError {
     NonFiniteVertex {
         /// The vertex index.
         vertex: usize,
+    },
+    /// The mesh is so large or so small that its volume or moments of inertia (which grow as
+    /// the fifth power of its size) would overflow or underflow in double precision.
+    #[error(
+        "the mesh's extent {extent:e} is outside [{min:e}, {max:e}]: its volume and moments of inertia \
+         cannot be represented (check the units or the scale)"
+    )]
+    BadExtent {
+        /// The largest extent of the mesh's bounding box.
+        extent: f64,
+        /// The smallest extent accepted.
+        min: f64,
+        /// The largest extent accepted.
+        max: f64,
     },
     /// A face refers to a vertex that does not exist, or twice to the same vertex.
     #[error("face {face} has invalid vertex indices {indices:?} ({vertices} vertices)")]
@@ -99,6 +113,18 @@ pub enum PolyError {
         /// The signed volume.
         volume: f64,
     },
+    /// The mesh is closed and encloses a positive volume, but its second moments are not
+    /// those of a solid (the covariance ∫ (x − c)(x − c)ᵀ dV has a principal value ≤ 0): the
+    /// surface intersects itself or folds over, so parts of it count negatively.
+    #[error(
+        "the mesh is not the surface of a solid: its second moment has the relative principal minor {minor:e} <= 0 \
+         (the surface intersects itself or folds over)"
+    )]
+    NotASolid {
+        /// The first non-positive leading principal minor of the covariance, scaled by its
+        /// largest diagonal entry.
+        minor: f64,
+    },
     /// A point cloud too small or too flat for a convex hull.
     #[error("no convex hull: {reason}")]
     DegenerateHull {
@@ -118,6 +144,16 @@ pub enum PolyError {
     /// The principal-axes decomposition was refused by the core (non-finite inertia).
     #[error(transparent)]
     Core(#[from] granula_core::CoreError),
+}
+
+/// A value as written in messages: in exponent form when very large or very small, so that
+/// 1e308 does not print as 309 digits.
+fn readable(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-4..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }
 
 /// Result with [`PolyError`].

@@ -3,7 +3,7 @@
 //! tens to hundreds of points of a particle shape).
 
 use crate::error::{PolyError, Result};
-use crate::mesh::COPLANAR_COS;
+use crate::mesh::{COPLANAR_COS, EXTENT_RANGE};
 use granula_core::math::DVec3;
 use std::collections::{HashMap, HashSet};
 
@@ -13,7 +13,9 @@ use std::collections::{HashMap, HashSet};
 /// coplanar points (the four corners of a box face) give coplanar triangles, not slivers.
 /// Points are inserted farthest from the centroid first; a point that still ends up as a
 /// hull vertex inside a flat face or on a straight edge (its faces span fewer than three
-/// planes) is not extreme: it is dropped and the hull built again without it.
+/// planes) is not extreme: it is dropped and the hull built again without it. A cloud whose
+/// size (largest distance from the first point) is outside
+/// [`EXTENT_RANGE`](crate::mesh::EXTENT_RANGE) is refused ([`PolyError::BadExtent`]).
 pub fn convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>)> {
     if points.len() < 4 {
         return Err(PolyError::DegenerateHull { reason: "fewer than 4 points" });
@@ -22,6 +24,13 @@ pub fn convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>)> {
         return Err(PolyError::DegenerateHull { reason: "a non-finite point" });
     }
     let scale = points.iter().map(|p| (*p - points[0]).length()).fold(0.0, f64::max);
+    // Beyond this range the plane tests overflow or underflow (squares of cross products)
+    // and the cloud would be called flat; a zero extent (all points equal) is left to the
+    // collinearity test below.
+    let (min, max) = EXTENT_RANGE;
+    if scale > 0.0 && !(scale >= min && scale <= max) {
+        return Err(PolyError::BadExtent { extent: scale, min, max });
+    }
     let eps = 1e-10 * scale.max(f64::MIN_POSITIVE);
     let centroid = points.iter().copied().sum::<DVec3>() / points.len() as f64;
     let mut order: Vec<usize> = (0..points.len()).collect();

@@ -1,15 +1,43 @@
 //! Mesh files: Wavefront OBJ (through `tobj`) and STL, ASCII or binary (through `stl_io`).
 //! Each reader scales the vertices, then builds the polyhedron with the usual checks.
+//!
+//! Both readers look at the file first, so that a malformed file is an error naming the file
+//! and, where it can, the line; never a panic, and never a file read in part: an OBJ face
+//! must have at least three vertex indices, each nonzero and referring to a vertex defined
+//! before it; a binary STL must be exactly as long as its triangle count says; an ASCII STL
+//! may hold one solid only (nothing but blank lines after its `endsolid`).
 
 use crate::error::{PolyError, Result};
 use crate::polyhedron::{BodyFrame, Placement, Polyhedron};
 use granula_core::math::DVec3;
-use std::fs::File;
-use std::io::BufReader;
+use std::collections::HashMap;
 use std::path::Path;
 
-fn open(path: &Path) -> Result<BufReader<File>> {
-    File::open(path).map(BufReader::new).map_err(|source| PolyError::Io { path: path.to_path_buf(), source })
+/// Largest mesh file read (bytes): a binary STL of about 20 million triangles, far more than
+/// a particle shape has; the bound keeps a wrong path (a huge log, a disk image) from
+/// exhausting the memory.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The whole file, or [`PolyError::Io`] naming it. Only a regular file is read (a device such
+/// as `/dev/zero` or a pipe would never end or never start), and at most
+/// [`MAX_FILE_BYTES`] of it ([`PolyError::Parse`] beyond).
+fn read_bytes(path: &Path, format: &'static str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let io = |source| PolyError::Io { path: path.to_path_buf(), source };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(parse_error(path, format, "not a regular file".to_string()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).map_err(io)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(parse_error(path, format, format!("larger than {MAX_FILE_BYTES} bytes")));
+    }
+    Ok(bytes)
+}
+
+fn parse_error(path: &Path, format: &'static str, message: String) -> PolyError {
+    PolyError::Parse { path: path.to_path_buf(), format, message }
 }
 
 fn check_scale(scale: f64) -> Result<()> {
@@ -20,17 +48,82 @@ fn check_scale(scale: f64) -> Result<()> {
     }
 }
 
+/// The OBJ text handed to the parser, after checking every face against the vertices
+/// defined before it. Face tokens keep their vertex index only (texture and normal indices
+/// are not used; the parser's arithmetic on absurd ones overflows). Continued lines (ending
+/// in `\`) are joined. Points (`p`) and lines (`l`) are refused: they are not faces of a
+/// closed surface, and the parser would turn them into degenerate triangles.
+fn checked_obj_text(path: &Path, text: &str) -> Result<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut vertices: i64 = 0;
+    let mut pending = String::new();
+    let mut first_line = 0;
+    for (k, raw) in text.lines().enumerate() {
+        if pending.is_empty() {
+            first_line = k + 1;
+        }
+        if let Some(head) = raw.strip_suffix('\\') {
+            pending.push_str(head);
+            pending.push(' ');
+            continue;
+        }
+        pending.push_str(raw);
+        let line = std::mem::take(&mut pending);
+        let at = |message: String| parse_error(path, "OBJ", format!("line {first_line}: {message}"));
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("v") => {
+                vertices += 1;
+                out.push_str(&line);
+            }
+            Some("f") => {
+                out.push('f');
+                let mut corners = 0;
+                for w in words {
+                    let v = w.split('/').next().unwrap_or("");
+                    let i: i64 = v.parse().map_err(|_| at(format!("face vertex {w:?} is not an integer index")))?;
+                    if i == 0 || i > vertices || i < -vertices {
+                        return Err(at(format!(
+                            "face vertex index {i} is out of range: {vertices} vertices are defined before this line \
+                             (indices start at 1; negative ones count back from the last)"
+                        )));
+                    }
+                    out.push(' ');
+                    out.push_str(v);
+                    corners += 1;
+                }
+                if corners < 3 {
+                    return Err(at(format!("a face needs at least 3 vertices, this one has {corners}")));
+                }
+            }
+            Some(w @ ("p" | "l")) => {
+                return Err(at(format!("`{w}` (points or lines) is not a face of a closed surface")));
+            }
+            _ => out.push_str(&line),
+        }
+        out.push('\n');
+    }
+    if !pending.is_empty() {
+        return Err(parse_error(path, "OBJ", format!("line {first_line}: the file ends in a continued line")));
+    }
+    Ok(out)
+}
+
 /// Reads an OBJ file: every object in it becomes part of one mesh (polygons are
-/// triangulated as fans by the reader; materials are ignored), vertices multiplied by
-/// `scale`. Errors: the file cannot be opened ([`PolyError::Io`]), does not parse
-/// ([`PolyError::Parse`]), or the mesh fails the checks of [`Polyhedron::from_mesh`].
+/// triangulated as fans by the reader; materials, texture coordinates and normals are
+/// ignored), vertices multiplied by `scale`. Errors: the file cannot be opened
+/// ([`PolyError::Io`]), does not parse ([`PolyError::Parse`], naming the line for a bad
+/// face), or the mesh fails the checks of [`Polyhedron::from_mesh`] (faces numbered as the
+/// triangles of the fans, in file order).
 pub fn read_obj(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<(Polyhedron, Placement)> {
     let path = path.as_ref();
     check_scale(scale)?;
-    let mut reader = open(path)?;
+    let bytes = read_bytes(path, "OBJ")?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| parse_error(path, "OBJ", format!("not UTF-8 text: {e}")))?;
+    let text = checked_obj_text(path, text)?;
     let options = tobj::LoadOptions { triangulate: true, single_index: false, ..Default::default() };
-    let (models, _) = tobj::load_obj_buf(&mut reader, &options, |_| Err(tobj::LoadError::OpenFileFailed))
-        .map_err(|e| PolyError::Parse { path: path.to_path_buf(), format: "OBJ", message: e.to_string() })?;
+    let (models, _) = tobj::load_obj_buf(&mut text.as_bytes(), &options, |_| Err(tobj::LoadError::OpenFileFailed))
+        .map_err(|e| parse_error(path, "OBJ", e.to_string()))?;
     let mut vertices = Vec::new();
     let mut faces = Vec::new();
     for m in &models {
@@ -42,19 +135,90 @@ pub fn read_obj(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<
     Polyhedron::from_mesh(vertices, faces, frame)
 }
 
+/// Bytes of a binary STL header and triangle count, and of one triangle.
+const STL_HEADER: usize = 84;
+const STL_TRIANGLE: usize = 50;
+
+/// The bytes handed to the STL parser. A file exactly as long as a binary STL with the
+/// triangle count of its bytes 80..84 is binary (its header may begin with `solid`, as
+/// some exporters write it: that is blanked so the parser does not take it for ASCII).
+/// Otherwise a file beginning with `solid` is ASCII, and must end at its `endsolid` line;
+/// anything else is a binary STL whose length does not match its count.
+fn checked_stl_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Vec<u8>> {
+    let declared =
+        (bytes.len() >= STL_HEADER).then(|| u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64);
+    if let Some(n) = declared {
+        if bytes.len() as u64 == STL_HEADER as u64 + STL_TRIANGLE as u64 * n {
+            bytes[0] = 0;
+            return Ok(bytes);
+        }
+    }
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
+    if bytes[start..].starts_with(b"solid") {
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|e| parse_error(path, "STL", format!("begins with `solid` but is not UTF-8 text: {e}")))?;
+        let mut lines = text.lines().enumerate().skip_while(|(_, l)| l.trim().is_empty());
+        // The parser wants `solid ` and a name on the first line: an unnamed solid gets one.
+        let first = lines.next().map_or("", |(_, l)| l.trim());
+        let mut out = if first == "solid" { String::from("solid unnamed\n") } else { format!("{first}\n") };
+        let mut ended = false;
+        for (k, line) in lines {
+            if ended {
+                if !line.trim().is_empty() {
+                    return Err(parse_error(
+                        path,
+                        "STL",
+                        format!("line {}: content after `endsolid` (only one solid per file is read)", k + 1),
+                    ));
+                }
+                continue;
+            }
+            ended = line.split_whitespace().next() == Some("endsolid");
+            out.push_str(line);
+            out.push('\n');
+        }
+        return Ok(out.into_bytes());
+    }
+    Err(parse_error(
+        path,
+        "STL",
+        match declared {
+            Some(n) => format!(
+                "binary STL declaring {n} triangles should be {} bytes long, the file has {} bytes",
+                STL_HEADER as u64 + STL_TRIANGLE as u64 * n,
+                bytes.len()
+            ),
+            None => format!("{} bytes: too short for a binary STL, and it does not begin with `solid`", bytes.len()),
+        },
+    ))
+}
+
 /// Reads an STL file (ASCII or binary); coincident corners of adjacent triangles are merged
-/// into one vertex by the reader (exact match of the stored single-precision coordinates),
-/// vertices multiplied by `scale`. Errors as for [`read_obj`].
+/// into one vertex (exact match of the stored single-precision coordinates, −0 and +0 being
+/// the same), vertices multiplied by `scale`. Errors as for [`read_obj`]; a binary file whose
+/// length does not match its triangle count and an ASCII file with more than one solid are
+/// [`PolyError::Parse`] errors.
 pub fn read_stl(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<(Polyhedron, Placement)> {
     let path = path.as_ref();
     check_scale(scale)?;
-    let mut reader = open(path)?;
-    let mesh = stl_io::read_stl(&mut reader).map_err(|e| PolyError::Parse {
-        path: path.to_path_buf(),
-        format: "STL",
-        message: e.to_string(),
-    })?;
-    let vertices = mesh.vertices.iter().map(|v| DVec3::new(v[0] as f64, v[1] as f64, v[2] as f64) * scale).collect();
-    let faces = mesh.faces.iter().map(|t| t.vertices.map(|i| i as u32)).collect();
+    let bytes = checked_stl_bytes(path, read_bytes(path, "STL")?)?;
+    let mesh =
+        stl_io::read_stl(&mut std::io::Cursor::new(bytes)).map_err(|e| parse_error(path, "STL", e.to_string()))?;
+    // The parser tells vertices apart by their bits, so −0 and +0 would be two vertices
+    // and the triangles meeting there would not share an edge: merged here.
+    let mut merged: HashMap<[u32; 3], u32> = HashMap::with_capacity(mesh.vertices.len());
+    let mut vertices = Vec::with_capacity(mesh.vertices.len());
+    let index: Vec<u32> = mesh
+        .vertices
+        .iter()
+        .map(|v| {
+            let key = [v[0], v[1], v[2]].map(|x| (x + 0.0).to_bits());
+            *merged.entry(key).or_insert_with(|| {
+                vertices.push(DVec3::new(v[0] as f64, v[1] as f64, v[2] as f64) * scale);
+                vertices.len() as u32 - 1
+            })
+        })
+        .collect();
+    let faces = mesh.faces.iter().map(|t| t.vertices.map(|i| index[i])).collect();
     Polyhedron::from_mesh(vertices, faces, frame)
 }

@@ -20,12 +20,20 @@ pub struct Edge {
 /// extent of the mesh's bounding box).
 pub const DEGENERATE_AREA: f64 = 1e-12;
 
+/// Extents of a mesh (largest side of its bounding box) accepted by
+/// [`check_and_build_edges`]: the second moments grow as the fifth power of the size, and
+/// (10⁻⁶⁰)⁵ and (10⁶⁰)⁵ are well inside the range of normal doubles, with room for a density.
+pub const EXTENT_RANGE: (f64, f64) = (1e-60, 1e60);
+
 /// Cosine of the dihedral deviation below which two faces count as coplanar.
 pub const COPLANAR_COS: f64 = 1.0 - 1e-9;
 
-/// Checks a triangle mesh: finite vertices, valid indices, no zero-area face, every edge
-/// shared by exactly two faces that traverse it in opposite directions (closed and
-/// consistently oriented). Returns its edges with adjacency. The sign of the volume
+/// Checks a triangle mesh: finite vertices, an extent within [`EXTENT_RANGE`], valid
+/// indices, no zero-area face, every edge shared by exactly two faces that traverse it in
+/// opposite directions (closed and consistently oriented), and, when it encloses a positive
+/// volume, the second moments of a solid: a positive definite covariance (a surface that
+/// intersects itself or folds over may fail this, [`PolyError::NotASolid`], though not
+/// every self-intersection does). Returns its edges with adjacency. The sign of the volume
 /// (outward orientation) is checked by the caller, from [`moments`].
 pub fn check_and_build_edges(vertices: &[DVec3], faces: &[[u32; 3]]) -> Result<Vec<Edge>> {
     if vertices.len() < 4 || faces.len() < 4 {
@@ -35,7 +43,12 @@ pub fn check_and_build_edges(vertices: &[DVec3], faces: &[[u32; 3]]) -> Result<V
         return Err(PolyError::NonFiniteVertex { vertex: v });
     }
     let (lo, hi) = vertices.iter().fold((vertices[0], vertices[0]), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
-    let size2 = (hi - lo).max_element().powi(2);
+    let extent = (hi - lo).max_element();
+    let (min, max) = EXTENT_RANGE;
+    if !(extent >= min && extent <= max) {
+        return Err(PolyError::BadExtent { extent, min, max });
+    }
+    let size2 = extent.powi(2);
     let mut directed: HashMap<(u32, u32), u32> = HashMap::with_capacity(faces.len() * 3);
     for (f, tri) in faces.iter().enumerate() {
         let n = vertices.len() as u32;
@@ -71,6 +84,16 @@ pub fn check_and_build_edges(vertices: &[DVec3], faces: &[[u32; 3]]) -> Result<V
                 let sharp = normal(f as u32).dot(normal(twin)) < COPLANAR_COS;
                 edges.push(Edge { vertices: [a, b], faces: [f as u32, twin], sharp });
             }
+        }
+    }
+    let m = moments(vertices, faces);
+    if m.volume > 0.0 {
+        // Relative to its largest diagonal entry, so that the minors of a tiny or huge mesh
+        // neither underflow nor overflow.
+        let c = m.covariance * (1.0 / m.covariance.x_axis.x.max(m.covariance.y_axis.y).max(m.covariance.z_axis.z));
+        let minors = [c.x_axis.x, c.x_axis.x * c.y_axis.y - c.y_axis.x * c.x_axis.y, c.determinant()];
+        if let Some(&minor) = minors.iter().find(|&&d| !(d > 0.0)) {
+            return Err(PolyError::NotASolid { minor });
         }
     }
     Ok(edges)

@@ -12,6 +12,17 @@ use std::collections::HashMap;
 /// A triangle mesh: vertices and counter-clockwise faces.
 pub type Mesh = (Vec<DVec3>, Vec<[u32; 3]>);
 
+/// Most sides of a [`prism`]: its cap is a fan of `sides − 2` triangles from one corner,
+/// whose thinnest one is degenerate (relative area below 1e-12) from about 3·10⁴ sides on;
+/// 10⁴ sides are far more than a particle shape needs, and the bound keeps a mistyped count
+/// from allocating gigabytes before the mesh checks refuse it.
+pub const MAX_PRISM_SIDES: u32 = 10_000;
+
+/// Most hull points of a [`random_convex`] polyhedron: the hull costs O(points × faces),
+/// and a particle shape has tens to hundreds of points; the bound keeps a mistyped count
+/// from allocating gigabytes or running for hours.
+pub const MAX_RANDOM_POINTS: usize = 100_000;
+
 /// The golden ratio φ = (1 + √5)/2.
 const PHI: f64 = 1.618_033_988_749_895;
 
@@ -125,11 +136,11 @@ pub fn extrusion_mesh(polygon: &[(f64, f64)], height: f64) -> Mesh {
     (v, f)
 }
 
-/// A right prism on a regular polygon of `sides` sides inscribed in a circle of
-/// `circumradius`, of this `height` along z.
+/// A right prism on a regular polygon of `sides` sides (3 to [`MAX_PRISM_SIDES`])
+/// inscribed in a circle of `circumradius`, of this `height` along z.
 pub fn prism(sides: u32, circumradius: f64, height: f64) -> Result<Polyhedron> {
-    if sides < 3 {
-        return Err(PolyError::BadParameter { name: "sides", value: sides as f64, expected: "at least 3" });
+    if !(3..=MAX_PRISM_SIDES).contains(&sides) {
+        return Err(PolyError::BadParameter { name: "sides", value: sides as f64, expected: "3 to 10000" });
     }
     let r = positive("circumradius", circumradius)?;
     let poly: Vec<(f64, f64)> = (0..sides)
@@ -159,13 +170,14 @@ pub fn l_block(size: f64) -> Result<Polyhedron> {
     Ok(Polyhedron::from_mesh(v, f, BodyFrame::CentreOfMass)?.0)
 }
 
-/// A random convex polyhedron: the hull of `points` points drawn from a seeded generator,
+/// A random convex polyhedron: the hull of `points` points (4 to [`MAX_RANDOM_POINTS`])
+/// drawn from a seeded generator,
 /// directions uniform on the sphere and radii uniform in [0.7, 1] × `radius`. The same seed
 /// gives the same shape on every platform (SplitMix64, no external generator).
 pub fn random_convex(points: usize, radius: f64, seed: u64) -> Result<Polyhedron> {
     let r = positive("radius", radius)?;
-    if points < 4 {
-        return Err(PolyError::BadParameter { name: "points", value: points as f64, expected: "at least 4" });
+    if !(4..=MAX_RANDOM_POINTS).contains(&points) {
+        return Err(PolyError::BadParameter { name: "points", value: points as f64, expected: "4 to 100000" });
     }
     let mut state = seed;
     let mut uniform = move || {

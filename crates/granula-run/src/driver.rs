@@ -313,7 +313,13 @@ fn check_finite(world: &World, scene: &Scene) -> Result<()> {
     let Some(&(quantity, value)) = quantities.iter().find(|q| !q.1.is_finite()) else { return Ok(()) };
     let b = &world.bodies;
     let energy = |i: usize| {
-        let e = 0.5 * b.mass[i] * b.velocity[i].length_squared() + (b.mass[i] * world.gravity.dot(b.position[i])).abs();
+        // Rotational energy about the principal axes (a locked axis, 1/I = 0, has none).
+        let w = b.orientation[i].inverse() * b.angular_velocity[i];
+        let inv = b.inv_inertia[i];
+        let rot: f64 = (0..3).filter(|&k| inv[k] > 0.0).map(|k| 0.5 * w[k] * w[k] / inv[k]).sum();
+        let e = 0.5 * b.mass[i] * b.velocity[i].length_squared()
+            + rot
+            + (b.mass[i] * world.gravity.dot(b.position[i])).abs();
         if e.is_finite() {
             e
         } else {
@@ -325,8 +331,22 @@ fn check_finite(world: &World, scene: &Scene) -> Result<()> {
         Some(i) => {
             let h = b.handle[i].0 as usize;
             let plan = scene.bodies.get(h);
-            let name = plan.and_then(|p| p.name.clone()).or_else(|| plan.map(|p| p.origin.clone())).unwrap_or_default();
-            format!("body {h} ({name}) has the largest energy: velocity {}, position {}", b.velocity[i], b.position[i])
+            // The name (if any) and the key the body comes from; vectors in exponent form, so
+            // that a value like 1e308 reads as such.
+            let name = match plan {
+                Some(p) => match &p.name {
+                    Some(n) => format!("{n}, {}", p.origin),
+                    None => p.origin.clone(),
+                },
+                None => String::new(),
+            };
+            let v = |x: glam::DVec3| format!("[{:e}, {:e}, {:e}]", x.x, x.y, x.z);
+            format!(
+                "body {h} ({name}) has the largest energy: velocity {}, angular velocity {}, position {}",
+                v(b.velocity[i]),
+                v(b.angular_velocity[i]),
+                v(b.position[i])
+            )
         }
         None => "no dynamic body".to_string(),
     };
