@@ -3,26 +3,10 @@
 use glam::DVec3;
 use granula_polyhedra::io::{read_obj, read_stl};
 use granula_polyhedra::{BodyFrame, PolyError};
-use std::path::PathBuf;
 
-/// A fresh file under the system's temporary folder, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &[u8]) -> Self {
-        let dir = std::env::temp_dir().join(format!("granula-polyhedra-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, contents).unwrap();
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+#[path = "support/temp_file.rs"]
+mod temp_file;
+use temp_file::TempFile;
 
 /// A unit cube as an OBJ file with quads (the reader triangulates them).
 const CUBE_OBJ: &str = "\

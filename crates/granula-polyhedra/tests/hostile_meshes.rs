@@ -4,26 +4,10 @@
 use glam::DVec3;
 use granula_polyhedra::io::{read_obj, read_stl};
 use granula_polyhedra::{shapes, BodyFrame, PolyError, Polyhedron};
-use std::path::PathBuf;
 
-/// A file under the system's temporary folder, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &[u8]) -> Self {
-        let dir = std::env::temp_dir().join(format!("granula-hostile-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, contents).unwrap();
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+#[path = "support/temp_file.rs"]
+mod temp_file;
+use temp_file::TempFile;
 
 /// The unit cube's 12 triangles, counter-clockwise seen from outside, corners at 0 and 1.
 fn cube_triangles() -> Vec<[[f32; 3]; 3]> {
