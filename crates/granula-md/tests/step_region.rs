@@ -5,6 +5,8 @@
 //! inside the run; with local damping; across a checkpoint restart in the middle of the run.
 //! Gear has no range forms, keeps the other path and gives the same bits on 1 and 2 threads.
 
+mod common;
+
 use granula_broadphase::LinkedCells;
 use granula_core::{DVec3, Integrator, Material, MaterialId, PlaneBuilder, Prescribed, Solver, SphereBuilder, World};
 use granula_integrators::{Gear, VelocityVerlet};
@@ -137,17 +139,7 @@ fn the_region_with_local_damping_gives_the_same_bits() {
 /// Copies the state of a run into a fresh world of the same scene (as a restart does).
 fn resume_from(saved: &World) -> World {
     let mut w = scene();
-    let (a, b) = (&saved.bodies, &mut w.bodies);
-    b.position.copy_from_slice(&a.position);
-    b.orientation.copy_from_slice(&a.orientation);
-    b.velocity.copy_from_slice(&a.velocity);
-    b.angular_velocity.copy_from_slice(&a.angular_velocity);
-    b.force.copy_from_slice(&a.force);
-    b.torque.copy_from_slice(&a.torque);
-    w.time = saved.time;
-    w.step = saved.step;
-    w.ledger = saved.ledger;
-    w.accept_overlaps();
+    common::copy_world(saved, &mut w);
     w
 }
 
