@@ -53,7 +53,7 @@ pub use handle::{BodyHandle, MaterialId};
 pub use integrator::{AccelerationField, BodyChunk, Integrator, IntegratorRanges, IntegratorState, RangeMemory};
 pub use material::{Material, MaterialTable, PairMaterial};
 pub use math::{normalize_scaled, rotation_quat, rotation_vector, DMat3, DQuat, DVec3};
-pub use narrowphase::{ContactGenerator, Narrowphase, NarrowphaseError, PosedShape, ShapeKind};
+pub use narrowphase::{ContactGenerator, Narrowphase, NarrowphaseError, PairMemory, PosedShape, ShapeKind};
 pub use pair_parameters::{PairParameterError, PairParameters};
 pub use periodic::{Axis, Period, PeriodicDomain, PeriodicError};
 pub use permutation::Permutation;

@@ -8,7 +8,7 @@
 use crate::accumulation::{Accumulation, LoadSink, PairLoad, Recording};
 use crate::pairs::{Candidate, PairKind, PairList};
 use crate::points::PointState;
-use granula_core::narrowphase::{sphere_cylinder, sphere_plane, Narrowphase, NarrowphaseError};
+use granula_core::narrowphase::{sphere_cylinder, sphere_plane, Narrowphase, NarrowphaseError, PairMemory};
 use granula_core::point_relative_velocity;
 use granula_core::{
     parallel, BodyHandle, BodySet, ContactBatch, ContactForce, ContactGeometry, ContactKey, ContactKinematics,
@@ -79,6 +79,9 @@ pub(crate) struct PassInput<'a, L: ContactLaw> {
     /// Per candidate, the translation of body 2's periodic image nearest to body 1
     /// ([`PairList::shifts`](crate::pairs::PairList)); empty without periodic axes.
     pub shifts: &'a [DVec3],
+    /// Per candidate, the memory its contact generator keeps between steps
+    /// ([`PairList::memory`](crate::pairs::PairList)).
+    pub memory: &'a [PairMemory],
     pub dt: f64,
     /// Per body, the rotation vector since the previous force evaluation (002 eq. 15; zero
     /// in the priming pass).
@@ -821,12 +824,10 @@ fn general_pair<L: ContactLaw, S: LoadSink>(
     // The thread's buffer, taken out for the call (the law may run arbitrary code).
     let mut found = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
     found.clear();
-    let collided = if input.shifts.is_empty() {
-        input.narrowphase.collide(input.bodies, i, j, c.margin, &mut found)
-    } else {
-        // The image of body 2 nearest to body 1: a shifted pose.
-        input.narrowphase.collide_at(input.bodies, i, j, input.image_position(p, c), c.margin, &mut found)
-    };
+    // Body 2 at its own position or at its image nearest to body 1 (a shifted pose).
+    let xj = input.image_position(p, c);
+    let collided =
+        input.narrowphase.collide_remembering(input.bodies, i, j, xj, c.margin, &input.memory[p], &mut found);
     match collided {
         Err(e) => {
             // The list stays as it was: the step fails with this error.

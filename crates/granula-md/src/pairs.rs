@@ -2,7 +2,8 @@
 
 use crate::solver::MdSolver;
 use granula_core::{
-    BodySet, Broadphase, ContactKey, ContactLaw, DVec3, Integrator, MaterialTable, PeriodicDomain, Shape,
+    BodySet, Broadphase, ContactKey, ContactLaw, ContactStore, DVec3, Integrator, MaterialTable, PairMemory,
+    PeriodicDomain, Shape,
 };
 
 /// How the narrowphase treats a candidate pair, decided once per rebuild.
@@ -163,6 +164,15 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
 pub(crate) struct PairList {
     pub candidates: Vec<Candidate>,
     pub shifts: Vec<DVec3>,
+    /// Per candidate, the memory of its contact generator
+    /// ([`ContactGenerator::generate_remembering`](granula_core::ContactGenerator::generate_remembering)):
+    /// a hint that changes no point, carried through rebuilds by pair key (a pair that
+    /// stays in the list keeps it), empty for a new pair and after a restore (it is not
+    /// saved).
+    pub memory: Vec<PairMemory>,
+    /// The memories' words keyed by pair, aligned with the candidates: the carrier of
+    /// `memory` through a rebuild.
+    carried: ContactStore<[u64; 3]>,
     pub offsets: Vec<u32>,
     pub incidence: Vec<u32>,
     cursor: Vec<u32>,
@@ -187,6 +197,13 @@ impl PairList {
         domain: &PeriodicDomain,
         margin: impl Fn(usize, usize) -> f64,
     ) {
+        // The memories' words under the old keys, before the list changes.
+        let carry = self.carried.len() == self.memory.len();
+        if carry {
+            for (w, m) in self.carried.states_mut().iter_mut().zip(&self.memory) {
+                *w = m.load();
+            }
+        }
         self.candidates.clear();
         self.shifts.clear();
         let periodic = domain.is_periodic();
@@ -214,6 +231,25 @@ impl PairList {
             }
         }
         self.index(bodies.len());
+        if !carry {
+            self.carried = ContactStore::new();
+        }
+        self.carry_memory(bodies);
+    }
+
+    /// Realigns the memories' words with the current candidates by pair key (a pair that
+    /// was in the list before keeps its words, a new one starts empty) and writes them into
+    /// `memory`.
+    fn carry_memory(&mut self, bodies: &BodySet) {
+        let key = |c: &Candidate| ContactKey {
+            body1: bodies.handle[c.body1 as usize],
+            body2: bodies.handle[c.body2 as usize],
+            feature: 0,
+        };
+        self.carried.rebuild(self.candidates.iter().map(key));
+        for (m, w) in self.memory.iter().zip(self.carried.states()) {
+            m.store(*w);
+        }
     }
 
     /// Restores a saved list: `pairs` are the candidates' dense index pairs `(i, j)`, `i < j`,
@@ -242,10 +278,15 @@ impl PairList {
             self.candidates.push(c);
         }
         self.index(bodies.len());
+        // Nothing remembered: the memories are not saved.
+        self.carried = ContactStore::new();
+        self.carry_memory(bodies);
     }
 
-    /// Builds the CSR incidence of the current candidates among `n` bodies.
+    /// Builds the CSR incidence of the current candidates among `n` bodies (and gives every
+    /// candidate a memory).
     pub fn index(&mut self, n: usize) {
+        self.memory.resize_with(self.candidates.len(), PairMemory::new);
         self.offsets.clear();
         self.offsets.resize(n + 1, 0);
         for c in &self.candidates {

@@ -402,6 +402,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             pair_parameters: &self.pair_parameters,
             candidates: &self.pairs.candidates,
             shifts: &self.pairs.shifts,
+            memory: &self.pairs.memory,
             dt,
             rotation: &self.rotation,
             // Only within a step (the priming pass sees the state's own velocities).

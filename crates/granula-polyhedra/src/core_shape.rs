@@ -6,15 +6,14 @@
 //! keyed by vertex or edge ids ([`crate::contact::FeatureKey`]); the solvers call a
 //! generator once per pair and step and match the points to their histories by key.
 
-use crate::contact::prepared::PreparedBodies;
+use crate::coherence::{Coherence, Screen};
 use crate::contact::{
-    apart_on_centre_line, cylinder_polyhedron, pair_points, plane_polyhedron, polyhedron_polyhedron, sphere_contact,
-    Method,
+    cylinder_polyhedron, pair_points, plane_polyhedron, polyhedron_polyhedron, sphere_contact, Method,
 };
 use crate::error::{PolyError, Result};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DQuat, DVec3};
-use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
+use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PairMemory, PosedShape, ShapeKind};
 use granula_core::shape::{Aabb, CustomShape, MassProperties, Shape, SurfaceMesh};
 use granula_core::{BodySet, ContactGeometry, CoreError};
 use std::any::Any;
@@ -200,15 +199,46 @@ impl ContactGenerator for PolyhedronPair {
 /// radius, in body order in one contiguous store. A candidate pair is then tested against
 /// its world boxes, its bounding spheres and the plane normal to its centre line from the
 /// store, without reading the shapes (most pairs of a packing end there), and the solvers' broadphase
-/// takes the world boxes from it ([`ContactGenerator::prepared_aabb`]). A body whose entry
-/// does not match its shape and orientation (not prepared in this pose) is computed from
-/// its shape, as [`PolyhedronPair`] does. The points are the same bits as
+/// takes the world boxes from it ([`ContactGenerator::prepared_aabb`]). With a pair memory
+/// ([`ContactGenerator::generate_remembering`]), a proof that the pair is apart is kept
+/// from step to step and carried by the bodies. turns. A body
+/// whose entry does not match its shape and orientation (not prepared in this pose) is
+/// computed from its shape, as [`PolyhedronPair`] does. The points are the same bits as
 /// [`PolyhedronPair`]'s: only the proof that a pair is apart reads the store.
 ///
 /// Clones share the store; [`register_all`] registers one.
 #[derive(Clone, Debug, Default)]
 pub struct PreparedPolyhedronPair {
-    prepared: Arc<PreparedBodies>,
+    coherence: Coherence,
+}
+
+impl PreparedPolyhedronPair {
+    /// The points of a pair, with the pair's memory when the solver keeps one: the
+    /// screening of `Coherence::screen` with the centre-line test, then the full search
+    /// ([`pair_points`]).
+    fn generate_with(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        memory: Option<&PairMemory>,
+        out: &mut Vec<ContactGeometry>,
+    ) -> std::result::Result<(), DegenerateGeometry> {
+        let recall = match self.coherence.screen(&a, &b, margin, memory, true) {
+            Screen::Unprepared => return PolyhedronPair.generate(a, b, margin, out),
+            Screen::Apart => return Ok(()),
+            Screen::Search(recall) => recall,
+        };
+        let (Some(pa), Some(pb)) = (a.custom::<PolyhedronShape>(), b.custom::<PolyhedronShape>()) else {
+            return Ok(());
+        };
+        let (pose_a, pose_b) = (Pose::new(a.position, a.orientation), Pose::new(b.position, b.orientation));
+        let found = pair_points(Method::Auto, &pa.poly, &pose_a, &pb.poly, &pose_b, margin, out);
+        if let Some(recall) = recall {
+            recall.searched(found > 0);
+        }
+        Ok(())
+    }
 }
 
 impl ContactGenerator for PreparedPolyhedronPair {
@@ -224,35 +254,29 @@ impl ContactGenerator for PreparedPolyhedronPair {
         margin: f64,
         out: &mut Vec<ContactGeometry>,
     ) -> std::result::Result<(), DegenerateGeometry> {
-        let (Some(ea), Some(eb)) = (self.prepared.get(&a), self.prepared.get(&b)) else {
-            return PolyhedronPair.generate(a, b, margin, out);
-        };
-        // Apart along an axis of the world by more than the margin: no point of one body is
-        // within the margin of the other (a proof of separation, as the centre line's).
-        let (box_a, box_b) = (ea.aabb(a.position), eb.aabb(b.position));
-        let m = margin.max(0.0);
-        if (box_b.min - box_a.max).max_element() > m || (box_a.min - box_b.max).max_element() > m {
-            return Ok(());
-        }
-        let (pose_a, pose_b) = (Pose::new(a.position, a.orientation), Pose::new(b.position, b.orientation));
-        let extents = |u: DVec3| ea.extent(u) + eb.extent(-u);
-        if apart_on_centre_line(&pose_a, &pose_b, ea.radius() + eb.radius(), margin, extents) {
-            return Ok(());
-        }
-        let (Some(pa), Some(pb)) = (a.custom::<PolyhedronShape>(), b.custom::<PolyhedronShape>()) else {
-            return Ok(());
-        };
-        pair_points(Method::Auto, &pa.poly, &pose_a, &pb.poly, &pose_b, margin, out);
-        Ok(())
+        self.generate_with(a, b, margin, None, out)
+    }
+
+    /// [`ContactGenerator::generate`] keeping a separating direction of the pair in its
+    /// memory (temporal coherence; see [`PreparedPolyhedronPair::generate_with`]).
+    fn generate_remembering(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        memory: &PairMemory,
+        out: &mut Vec<ContactGeometry>,
+    ) -> std::result::Result<(), DegenerateGeometry> {
+        self.generate_with(a, b, margin, Some(memory), out)
     }
 
     /// Turns every polyhedral body's vertices once for the step (O(total vertices)).
     fn prepare(&self, bodies: &BodySet) {
-        self.prepared.prepare(bodies);
+        self.coherence.prepare(bodies);
     }
 
     fn prepared_aabb(&self, bodies: &BodySet, i: usize) -> Option<Aabb> {
-        self.prepared.get(&PosedShape::of(bodies, i)).map(|e| e.aabb(bodies.position[i]))
+        self.coherence.prepared_aabb(bodies, i)
     }
 }
 

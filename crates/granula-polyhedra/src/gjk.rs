@@ -63,6 +63,68 @@ pub fn separated_mapped(a: &[DVec3], rot: DMat3, shift: DVec3, b: &[DVec3], marg
     separated_by(|d| rot * support(a, back * d) + shift, |d| support(b, d), margin, shift) == Relation::Separated
 }
 
+/// Relative gap between the upper bound |v| and the lower bound v·s/|v| of the distance at
+/// which [`separating_direction`] stops improving its direction: the direction it returns
+/// then separates the sets by at least 99.9 % of their distance.
+const CONVERGED: f64 = 1e-3;
+
+/// A direction proving two convex sets, given by their support functions (`support_a(d)`:
+/// the point of A farthest along d), more than `margin` apart: a unit vector u from A
+/// toward B with max over A of u·a < min over B of u·b − margin, or the reason none was
+/// found. `start` is the first search direction, from B toward A (any non-zero vector).
+///
+/// Unlike [`separated`], which stops at the first direction that proves the margin, the
+/// iteration goes on until that direction separates the sets by nearly their distance
+/// (within [`CONVERGED`]), so that a caller who keeps it for the next step, when the bodies
+/// have moved a little, finds it still a proof as often as any direction can be.
+pub fn separating_direction(
+    support_a: impl Fn(DVec3) -> DVec3,
+    support_b: impl Fn(DVec3) -> DVec3,
+    margin: f64,
+    start: DVec3,
+) -> Result<DVec3, Relation> {
+    let margin = margin.max(0.0);
+    // The direction with the largest proven separation so far, and that separation.
+    let (mut best, mut best_gap) = (DVec3::ZERO, f64::NEG_INFINITY);
+    let mut simplex = [DVec3::ZERO; 4];
+    let dir = if start.length_squared() > 0.0 { start } else { DVec3::X };
+    simplex[0] = support_a(-dir) - support_b(dir);
+    let gap = dir.dot(simplex[0]) / dir.length();
+    if gap > best_gap {
+        (best, best_gap) = (dir, gap);
+    }
+    let mut n = 1;
+    let mut v = simplex[0];
+    let mut relation = Relation::Undecided;
+    for _ in 0..MAX_ITERATIONS {
+        let vv = v.length_squared();
+        if !(vv > 0.0) {
+            break;
+        }
+        let s = support_a(-v) - support_b(v);
+        let vs = v.dot(s);
+        let gap = vs / vv.sqrt();
+        if gap > best_gap {
+            (best, best_gap) = (v, gap);
+        }
+        if vv - vs <= CONVERGED * vv {
+            break;
+        }
+        simplex[n] = s;
+        n += 1;
+        v = closest(&mut simplex, &mut n);
+        if n == 4 {
+            relation = Relation::Intersecting;
+            break;
+        }
+    }
+    if best_gap > margin {
+        Ok(-best.normalize())
+    } else {
+        Err(relation)
+    }
+}
+
 /// The iteration over any two support functions (point of each set farthest along a
 /// direction).
 fn separated_by(

@@ -51,6 +51,7 @@
 
 pub mod body;
 pub mod bvh;
+mod coherence;
 pub mod contact;
 pub mod core_shape;
 pub mod error;

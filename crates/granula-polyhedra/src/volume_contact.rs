@@ -16,14 +16,15 @@
 //! [`register_all_volumetric`] registers these in place of the point generators of
 //! [`crate::register_all`].
 
+use crate::coherence::{Coherence, Screen};
 use crate::contact::FeatureKey;
 use crate::core_shape::{register_sphere_pair, CylinderPolyhedron, PolyhedronShape, POLYHEDRON};
 use crate::overlap::{convex_overlap, Overlap};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::DVec3;
-use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
-use granula_core::shape::Shape;
-use granula_core::{ContactGeometry, CoreError};
+use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PairMemory, PosedShape, ShapeKind};
+use granula_core::shape::{Aabb, Shape};
+use granula_core::{BodySet, ContactGeometry, CoreError};
 
 /// The part of `poly` (at `pose`) below the plane through `p0` with unit normal `n` (the
 /// free side where `n` points), world frame: volume, centroid, normal `n` (from the plane,
@@ -143,16 +144,24 @@ impl ContactGenerator for PlaneVolume {
 
 /// The overlap-volume generator of two convex [`PolyhedronShape`]s, by
 /// [`convex_volume_contact`]; a non-convex body is a degenerate-geometry error naming the
-/// pair (its intersection is not computed).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ConvexPairVolume;
+/// pair (its intersection is not computed). The bodies are prepared once per step and a
+/// pair is screened first: apart by its world boxes, or, with a
+/// pair memory from the solver, by a proof of separation kept from the last step; the
+/// contacts are the same bits with or without the memory.
+///
+/// Clones share the prepared bodies; [`register_all_volumetric`] registers one.
+#[derive(Clone, Debug, Default)]
+pub struct ConvexPairVolume {
+    coherence: Coherence,
+}
 
-impl ContactGenerator for ConvexPairVolume {
-    fn generate(
+impl ConvexPairVolume {
+    /// The contact of a pair, with the pair's memory when the solver keeps one.
+    fn generate_with(
         &self,
         a: PosedShape<'_>,
         b: PosedShape<'_>,
-        _margin: f64,
+        memory: Option<&PairMemory>,
         out: &mut Vec<ContactGeometry>,
     ) -> Result<(), DegenerateGeometry> {
         let (Some(pa), Some(pb)) = (a.custom::<PolyhedronShape>(), b.custom::<PolyhedronShape>()) else {
@@ -162,13 +171,51 @@ impl ContactGenerator for ConvexPairVolume {
         if !pa.is_convex() || !pb.is_convex() {
             return Err(DegenerateGeometry { reason: "overlap-volume contacts need convex polyhedra" });
         }
-        out.extend(convex_volume_contact(
-            pa,
-            &Pose::new(a.position, a.orientation),
-            pb,
-            &Pose::new(b.position, b.orientation),
-        ));
+        // The margin is not used: a volume law has no force before contact.
+        let recall = match self.coherence.screen(&a, &b, 0.0, memory, false) {
+            Screen::Apart => return Ok(()),
+            Screen::Unprepared => None,
+            Screen::Search(recall) => recall,
+        };
+        let contact =
+            convex_volume_contact(pa, &Pose::new(a.position, a.orientation), pb, &Pose::new(b.position, b.orientation));
+        if let Some(recall) = recall {
+            recall.searched(contact.is_some());
+        }
+        out.extend(contact);
         Ok(())
+    }
+}
+
+impl ContactGenerator for ConvexPairVolume {
+    fn generate(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        _margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry> {
+        self.generate_with(a, b, None, out)
+    }
+
+    fn generate_remembering(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        _margin: f64,
+        memory: &PairMemory,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry> {
+        self.generate_with(a, b, Some(memory), out)
+    }
+
+    /// Prepares every polyhedral body once for the step (O(total vertices)).
+    fn prepare(&self, bodies: &BodySet) {
+        self.coherence.prepare(bodies);
+    }
+
+    fn prepared_aabb(&self, bodies: &BodySet, i: usize) -> Option<Aabb> {
+        self.coherence.prepared_aabb(bodies, i)
     }
 }
 
@@ -179,7 +226,7 @@ impl ContactGenerator for ConvexPairVolume {
 /// depth δ and radius R*). Use it instead of `register_all`, with a normal law of the
 /// overlap volume. Errors as [`Narrowphase::register`] does.
 pub fn register_all_volumetric(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
-    narrowphase.register(POLYHEDRON, POLYHEDRON, ConvexPairVolume)?;
+    narrowphase.register(POLYHEDRON, POLYHEDRON, ConvexPairVolume::default())?;
     register_sphere_pair(narrowphase)?;
     narrowphase.register(ShapeKind::Plane, POLYHEDRON, PlaneVolume)?;
     narrowphase.register(ShapeKind::Cylinder, POLYHEDRON, CylinderPolyhedron)

@@ -6,11 +6,13 @@
 //! registered in the world's [`Narrowphase`] (see `registry.rs`). The normal always points
 //! from the first body of the call to the second.
 
+mod memory;
 mod registry;
 mod sphere_cylinder;
 mod sphere_plane;
 mod sphere_sphere;
 
+pub use memory::PairMemory;
 pub use registry::{ContactGenerator, DegenerateGeometry, Narrowphase, NarrowphaseError, PosedShape, ShapeKind};
 pub use sphere_cylinder::sphere_cylinder;
 pub use sphere_plane::sphere_plane;

@@ -5,7 +5,7 @@
 //! The built-in pairs (sphere–sphere, plane–sphere, cylinder–sphere) are matched first,
 //! without a virtual call; only the pairs a host registered go through a trait object.
 
-use super::{collide_builtin, collide_builtin_at};
+use super::{collide_builtin, collide_builtin_at, PairMemory};
 use crate::body_set::BodySet;
 use crate::contact::ContactGeometry;
 use crate::error::CoreError;
@@ -169,6 +169,23 @@ pub trait ContactGenerator: Send + Sync {
         margin: f64,
         out: &mut Vec<ContactGeometry>,
     ) -> Result<(), DegenerateGeometry>;
+
+    /// [`ContactGenerator::generate`] for a pair the solver keeps a [`PairMemory`] for
+    /// (one per candidate pair, empty when the pair enters its list): the generator may read
+    /// what it left there at the pair's last call and write what it found, to be faster at
+    /// the next one. The points must be those `generate` gives, to the bit, whatever the
+    /// memory holds (see [`PairMemory`]). Default: `generate`, the memory untouched.
+    fn generate_remembering(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        memory: &PairMemory,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry> {
+        let _ = memory;
+        self.generate(a, b, margin, out)
+    }
 
     /// Called by the solvers once per step, after the bodies moved and before the pair
     /// pass ([`Narrowphase::prepare`]): a generator may compute per-body data once (the
@@ -387,6 +404,22 @@ impl Narrowphase {
         margin: f64,
         out: &mut Vec<ContactGeometry>,
     ) -> Result<(), NarrowphaseError> {
+        self.collide_with(bodies, i, j, xj, margin, None, out)
+    }
+
+    /// [`Narrowphase::collide_at`] with the pair's memory, if the caller keeps one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn collide_with(
+        &self,
+        bodies: &BodySet,
+        i: usize,
+        j: usize,
+        xj: DVec3,
+        margin: f64,
+        memory: Option<&PairMemory>,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), NarrowphaseError> {
         let (a, b) = (&bodies.shape[i], &bodies.shape[j]);
         if !matches!(a, Shape::Custom(_)) && !matches!(b, Shape::Custom(_)) {
             if let Some(g) = collide_builtin_at(bodies, i, j, xj, margin)? {
@@ -408,13 +441,34 @@ impl Narrowphase {
         };
         let (pi, pj) = (PosedShape::of(bodies, i), PosedShape { position: xj, ..PosedShape::of(bodies, j) });
         let from = out.len();
+        let generate = |a, b, out: &mut Vec<ContactGeometry>| match memory {
+            Some(m) => generator.generate_remembering(a, b, margin, m, out),
+            None => generator.generate(a, b, margin, out),
+        };
         if turned {
-            generator.generate(pj, pi, margin, out).map_err(degenerate)?;
+            generate(pj, pi, out).map_err(degenerate)?;
             out[from..].iter_mut().for_each(|g| *g = g.swapped());
         } else {
-            generator.generate(pi, pj, margin, out).map_err(degenerate)?;
+            generate(pi, pj, out).map_err(degenerate)?;
         }
         Ok(())
+    }
+
+    /// [`Narrowphase::collide_at`] for a pair the caller keeps a [`PairMemory`] for (see
+    /// [`ContactGenerator::generate_remembering`]): the same points, found faster when the
+    /// pair's generator uses the memory. Built-in pairs do not use it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn collide_remembering(
+        &self,
+        bodies: &BodySet,
+        i: usize,
+        j: usize,
+        xj: DVec3,
+        margin: f64,
+        memory: &PairMemory,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), NarrowphaseError> {
+        self.collide_with(bodies, i, j, xj, margin, Some(memory), out)
     }
 
     /// The contact point of feature `feature` of bodies `i` and `j` (as in

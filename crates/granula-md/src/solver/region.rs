@@ -430,6 +430,7 @@ impl<'r, L: ContactLaw, I: Integrator + 'r, B: Broadphase> Region<'r, L, I, B> {
                 pair_parameters: &(*s).pair_parameters,
                 candidates,
                 shifts,
+                memory: &(*s).pairs.memory,
                 dt: self.dt,
                 rotation: &(*s).rotation,
                 velocity_offsets: plan.offsets.map(|(dv, dw)| (dv.all(), dw.all())),

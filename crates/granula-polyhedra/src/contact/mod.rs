@@ -26,8 +26,10 @@
 //! The seed (003 §4) is followed for the vertex test; edge–edge contacts, the convex
 //! path and the walls are additions documented in `docs/polyhedra.md`.
 
+pub(crate) mod certificate;
 mod cylinder;
 mod edge;
+pub(crate) mod motion;
 mod plane;
 pub(crate) mod prepared;
 mod sphere;

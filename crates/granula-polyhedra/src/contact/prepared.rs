@@ -170,6 +170,25 @@ impl PreparedBody<'_> {
         })
     }
 
+    /// The turned vertex R·v farthest along the world direction `u` (the body's support
+    /// point, measured from its centre; the first one on a tie).
+    #[inline]
+    pub fn support(&self, u: DVec3) -> DVec3 {
+        let (mut best, mut best_dot) = (DVec3::ZERO, f64::NEG_INFINITY);
+        for c in self.vertices.chunks_exact(3) {
+            let w = DVec3::new(
+                f64::from_bits(c[0].load(Relaxed)),
+                f64::from_bits(c[1].load(Relaxed)),
+                f64::from_bits(c[2].load(Relaxed)),
+            );
+            let d = w.dot(u);
+            if d > best_dot {
+                (best, best_dot) = (w, d);
+            }
+        }
+        best
+    }
+
     /// The world box of the body at `position`.
     #[inline]
     pub fn aabb(&self, position: DVec3) -> Aabb {
