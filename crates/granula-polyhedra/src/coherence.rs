@@ -154,7 +154,7 @@ impl Coherence {
         match recall(memory, tag) {
             Remembered::Apart(c) => {
                 let du = d.dot(c.u);
-                let reach = c.reach_now(&self.turns, (i, a.orientation, ra), (j, b.orientation, rb));
+                let reach = c.reach_now(&self.turns, (i, ra), (j, rb));
                 if du - reach > slack {
                     if c.epoch != epoch {
                         keep(memory, tag, c.u, reach);

@@ -114,15 +114,10 @@ impl Certificate {
 
     /// The bound of h₁(u) + h₂(−u) at the turns' current epoch: `reach` itself at its own
     /// epoch; at the next one, `reach` plus each body's turn times its bounding radius plus
-    /// a round-off allowance; infinity otherwise. `body1`, `body2`: (index, orientation,
-    /// bounding radius).
+    /// a round-off allowance; infinity otherwise. `body1`, `body2`: (index, bounding
+    /// radius) of bodies whose prepared entries matched their poses.
     #[inline]
-    pub fn reach_now(
-        &self,
-        turns: &BodyTurns,
-        body1: (usize, granula_core::math::DQuat, f64),
-        body2: (usize, granula_core::math::DQuat, f64),
-    ) -> f64 {
+    pub fn reach_now(&self, turns: &BodyTurns, body1: (usize, f64), body2: (usize, f64)) -> f64 {
         let epoch = turns.epoch();
         if self.epoch == epoch {
             return self.reach;
@@ -130,10 +125,10 @@ impl Certificate {
         if self.epoch != epoch.wrapping_sub(1) {
             return f64::INFINITY;
         }
-        let (t1, t2) = (turns.turn(body1.0, body1.1), turns.turn(body2.0, body2.1));
+        let (t1, t2) = (turns.turn(body1.0), turns.turn(body2.0));
         // The turned vertices are products of a rotation matrix and the body-frame vertices,
         // each off by a few 1e-16 of the radius: 1e-14 of the radii covers both ends.
-        self.reach + t1 * body1.2 + t2 * body2.2 + ROUND_OFF * (body1.2 + body2.2)
+        self.reach + t1 * body1.1 + t2 * body2.1 + ROUND_OFF * (body1.1 + body2.1)
     }
 }
 

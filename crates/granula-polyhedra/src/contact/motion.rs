@@ -10,8 +10,8 @@
 //! preparations (the *epoch*) that says which two those are.
 //!
 //! **Validity.** A body's turn is recorded only when the previous preparation saw the same
-//! shape (by address) at the same index; any other body gets an infinite turn, which no
-//! bound survives. The translation is not tracked: a user of the turns measures the
+//! shape (by address, kept alive by a clone so that no other shape can take its address)
+//! at the same index; any other body gets an infinite turn, which no bound survives. The translation is not tracked: a user of the turns measures the
 //! centres' positions at each call.
 //!
 //! **Storage.** As the prepared bodies' store: relaxed atomics in capacity classes of 2ᵏ
@@ -19,34 +19,43 @@
 //! between pair passes) and read by the pair tests.
 
 use granula_core::math::DQuat;
-use granula_core::shape::Shape;
+use granula_core::shape::{CustomShape, Shape};
 use granula_core::BodySet;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// Number of capacity classes (2⁴⁷ bodies at most, beyond any memory).
 const CLASSES: usize = 48;
 
-/// One body's record.
+/// One body's record of its last preparation.
 #[derive(Default)]
 struct Slot {
     /// Address of the body's shape at the last preparation (0: not a custom shape).
     shape: AtomicUsize,
     /// Bits of its orientation (x, y, z, w) at the last preparation.
     orientation: [AtomicU64; 4],
-    /// The epoch of the last preparation that wrote this slot.
-    epoch: AtomicU32,
-    /// 2|q′ − q| between the last two preparations, or infinity.
-    turn: AtomicU64,
+}
+
+/// The records and turns of a capacity class of 2ᵏ bodies.
+struct Class {
+    slots: Box<[Slot]>,
+    /// 2|q′ − q| per body between the last two preparations, or infinity: a dense column
+    /// (8 bytes a body), the only part the pair tests read.
+    turns: Box<[AtomicU64]>,
 }
 
 /// The turns of the bodies of a world (module documentation).
 pub(crate) struct BodyTurns {
-    classes: [OnceLock<Box<[Slot]>>; CLASSES],
+    classes: [OnceLock<Class>; CLASSES],
     /// The class in use.
     current: AtomicUsize,
+    /// Bodies recorded at the last preparation.
+    count: AtomicUsize,
     /// Preparations so far.
     epoch: AtomicU32,
+    /// A clone of each recorded shape by body index, so that no other shape can take the
+    /// address of one while it is a record's key (a freed shape's address may be reused).
+    kept: Mutex<Vec<Option<Arc<dyn CustomShape>>>>,
 }
 
 impl Default for BodyTurns {
@@ -54,7 +63,9 @@ impl Default for BodyTurns {
         BodyTurns {
             classes: std::array::from_fn(|_| OnceLock::new()),
             current: AtomicUsize::new(0),
+            count: AtomicUsize::new(0),
             epoch: AtomicU32::new(0),
+            kept: Mutex::default(),
         }
     }
 }
@@ -85,58 +96,102 @@ impl BodyTurns {
     }
 
     /// Records the bodies' orientations as a new epoch and each body's turn since the
-    /// previous one. O(bodies); allocates only when the world outgrows its class.
+    /// previous one (a body's first record, or one whose shape at its index changed, gets
+    /// an infinite turn). O(bodies); allocates only when the world outgrows its class.
     pub fn record(&self, bodies: &BodySet) {
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         let n = bodies.len();
         let need = n.max(1).next_power_of_two().trailing_zeros() as usize;
         let old = self.current.load(Relaxed);
         let class = need.max(old);
+        // A new epoch whatever happens below; until the new records are written, none:
+        // every turn infinite.
+        self.epoch.store(self.epoch.load(Relaxed).wrapping_add(1), Relaxed);
+        let recorded = self.count.swap(0, Relaxed);
         if class >= CLASSES {
             return;
         }
-        let moved = class != old || self.classes[class].get().is_none();
-        let slots = self.classes[class].get_or_init(|| (0..1usize << class).map(|_| Slot::default()).collect());
+        // Records of the previous epoch exist only in the class in use and for the bodies
+        // then recorded.
+        let previous = if class == old { recorded.min(n) } else { 0 };
+        let c = self.classes[class].get_or_init(|| Class {
+            slots: (0..1usize << class).map(|_| Slot::default()).collect(),
+            turns: (0..1usize << class).map(|_| AtomicU64::new(f64::INFINITY.to_bits())).collect(),
+        });
         self.current.store(class, Relaxed);
-        let previous = self.epoch.load(Relaxed);
-        let epoch = previous.wrapping_add(1);
-        for (i, slot) in slots[..n].iter().enumerate() {
-            let Shape::Custom(c) = &bodies.shape[i] else {
+        kept.resize(n, None);
+        for (i, (slot, t)) in c.slots[..n].iter().zip(&c.turns[..n]).enumerate() {
+            let Shape::Custom(custom) = &bodies.shape[i] else {
                 slot.shape.store(0, Relaxed);
+                t.store(f64::INFINITY.to_bits(), Relaxed);
+                kept[i] = None;
                 continue;
             };
-            let address = std::sync::Arc::as_ptr(c) as *const () as usize;
+            let address = Arc::as_ptr(custom) as *const () as usize;
+            if kept[i].as_ref().is_none_or(|k| !Arc::ptr_eq(k, custom)) {
+                kept[i] = Some(Arc::clone(custom));
+            }
             let q = bodies.orientation[i];
-            let known = !moved && slot.shape.load(Relaxed) == address && slot.epoch.load(Relaxed) == previous;
-            let t = if known { turn(from_bits(&slot.orientation), q) } else { f64::INFINITY };
-            slot.turn.store(t.to_bits(), Relaxed);
+            let known = i < previous && slot.shape.load(Relaxed) == address;
+            let turned = if known { turn(from_bits(&slot.orientation), q) } else { f64::INFINITY };
+            t.store(turned.to_bits(), Relaxed);
             slot.shape.store(address, Relaxed);
             for (a, b) in slot.orientation.iter().zip([q.x, q.y, q.z, q.w]) {
                 a.store(b.to_bits(), Relaxed);
             }
-            slot.epoch.store(epoch, Relaxed);
         }
-        self.epoch.store(epoch, Relaxed);
+        self.count.store(n, Relaxed);
     }
 
-    /// The turn 2|q′ − q| of body `i` between the last two epochs, if it was recorded at the
-    /// last one with orientation `q` (the body's pose now); infinity otherwise.
+    /// The turn 2|q′ − q| of body `i` between the last two epochs, infinity if it has none.
+    /// The caller asks only for a body whose pose now is the one recorded at the last
+    /// epoch: one whose prepared entry, written by the same preparation, matched its pose.
     #[inline]
-    pub fn turn(&self, i: usize, q: DQuat) -> f64 {
-        let Some(slots) = self.classes[self.current.load(Relaxed)].get() else { return f64::INFINITY };
-        let Some(slot) = slots.get(i) else { return f64::INFINITY };
-        let same = slot.epoch.load(Relaxed) == self.epoch.load(Relaxed)
-            && slot.orientation.iter().zip([q.x, q.y, q.z, q.w]).all(|(a, b)| a.load(Relaxed) == b.to_bits());
-        if same {
-            f64::from_bits(slot.turn.load(Relaxed))
-        } else {
-            f64::INFINITY
+    pub fn turn(&self, i: usize) -> f64 {
+        if i >= self.count.load(Relaxed) {
+            return f64::INFINITY;
         }
+        let Some(c) = self.classes[self.current.load(Relaxed)].get() else { return f64::INFINITY };
+        c.turns.get(i).map_or(f64::INFINITY, |t| f64::from_bits(t.load(Relaxed)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{shapes, PolyhedronBuilder};
+    use granula_core::math::DVec3;
+    use granula_core::World;
+
+    #[test]
+    fn turns_are_recorded_between_consecutive_preparations_only() {
+        let mut w = World::builder().build().unwrap();
+        for k in 0..3 {
+            let cube = std::sync::Arc::new(shapes::cube(1.0).unwrap());
+            w.insert(PolyhedronBuilder::new(cube, DVec3::new(3.0 * k as f64, 0.0, 0.0)).build().unwrap()).unwrap();
+        }
+        let turns = BodyTurns::default();
+        // Before any record, and at the first one: no previous orientation, infinite turns.
+        assert_eq!(turns.turn(0), f64::INFINITY);
+        turns.record(&w.bodies);
+        assert_eq!((turns.epoch(), turns.turn(1)), (1, f64::INFINITY));
+        // Body 1 turned by 0.2 rad, the others not: 2|q' − q| = 4 sin(0.05), exactly 0.
+        w.bodies.orientation[1] = DQuat::from_rotation_z(0.2);
+        turns.record(&w.bodies);
+        // 4 sin(θ/4) from the quaternion difference, to its round-off (1e-15).
+        assert!((turns.turn(1) - 4.0 * 0.05f64.sin()).abs() < 1e-15, "{}", turns.turn(1));
+        assert_eq!((turns.epoch(), turns.turn(0), turns.turn(2)), (2, 0.0, 0.0));
+        // A body replaced by another shape at its index: no turn for it; out of range: none.
+        let other = std::sync::Arc::new(shapes::cube(0.5).unwrap());
+        let h = w.bodies.handle[2];
+        w.remove(h).unwrap();
+        w.insert(PolyhedronBuilder::new(other, DVec3::new(6.0, 0.0, 0.0)).build().unwrap()).unwrap();
+        turns.record(&w.bodies);
+        assert_eq!(
+            (turns.turn(0), turns.turn(1), turns.turn(2), turns.turn(3)),
+            (0.0, 0.0, f64::INFINITY, f64::INFINITY)
+        );
+    }
 
     #[test]
     fn a_turn_bounds_every_vertex_move() {
