@@ -258,7 +258,7 @@ impl ContactGenerator for PreparedPolyhedronPair {
     }
 
     /// [`ContactGenerator::generate`] keeping a separating direction of the pair in its
-    /// memory (temporal coherence; see [`PreparedPolyhedronPair::generate_with`]).
+    /// memory (temporal coherence, docs/polyhedra.md).
     fn generate_remembering(
         &self,
         a: PosedShape<'_>,

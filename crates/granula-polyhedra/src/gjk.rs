@@ -75,7 +75,7 @@ const CONVERGED: f64 = 1e-3;
 ///
 /// Unlike [`separated`], which stops at the first direction that proves the margin, the
 /// iteration goes on until that direction separates the sets by nearly their distance
-/// (within [`CONVERGED`]), so that a caller who keeps it for the next step, when the bodies
+/// (within 0.1 % of their distance), so that a caller who keeps it for the next step, when the bodies
 /// have moved a little, finds it still a proof as often as any direction can be.
 pub fn separating_direction(
     support_a: impl Fn(DVec3) -> DVec3,
