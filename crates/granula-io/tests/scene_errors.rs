@@ -69,6 +69,8 @@ fn wrong_type_is_located() {
     let text = GOOD.replace("steps = 10", "steps = \"ten\"");
     let (e, msg) = err(&text);
     assert!(matches!(e, IoError::Parse { line, .. } if line == line_of(&text, "\"ten\"")), "{msg}");
+    // The key of the value with the wrong type is named, with its table.
+    assert!(msg.contains("key `simulation.steps`: invalid type"), "{msg}");
 }
 
 #[test]

@@ -129,7 +129,11 @@ impl Scene {
             let message = e.message().trim();
             let (line, column, message) = parse_error::locate(text, at, message).unwrap_or_else(|| {
                 let (line, column) = e.span().map_or((1, 1), |s| line_column(text, s.start));
-                (line, column, message.to_string())
+                // A value of the wrong type: the message names the type, the key is added.
+                match e.span().and_then(|s| parse_error::key_at(text, s.start)) {
+                    Some(key) if message.starts_with("invalid") => (line, column, format!("key `{key}`: {message}")),
+                    _ => (line, column, message.to_string()),
+                }
             });
             IoError::Parse { file: file.to_string(), line, column, message }
         })?;

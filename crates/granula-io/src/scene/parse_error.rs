@@ -43,6 +43,28 @@ pub(crate) fn locate(text: &str, at: usize, message: &str) -> Option<(usize, usi
     None
 }
 
+/// The key path of the `key = value` line that holds byte `at` of `text` (where a type
+/// error points: at the value), as `materials[0].density`; `None` when that line sets no
+/// key (a table header, or a line inside a value that spans several lines).
+pub(crate) fn key_at(text: &str, at: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let (line, _) = line_column(text, at);
+    let t = lines.get(line.checked_sub(1)?)?.trim_start();
+    if t.starts_with('[') || t.starts_with('#') {
+        return None;
+    }
+    let (key, _) = t.split_once('=')?;
+    let key = key.trim();
+    let bare = |c: char| c.is_ascii_alphanumeric() || "_-. ".contains(c);
+    if key.is_empty() || !key.chars().all(bare) {
+        return None;
+    }
+    Some(match table_of(&lines, line - 1) {
+        Some(table) => format!("{table}.{key}"),
+        None => key.to_string(),
+    })
+}
+
 /// The table that line `i` belongs to: `solver`, or `spheres[2]` for the third `[[spheres]]`.
 fn table_of(lines: &[&str], i: usize) -> Option<String> {
     let j = (0..=i).rev().find(|&j| lines[j].trim_start().starts_with('['))?;
@@ -75,5 +97,22 @@ mod tests {
         assert_eq!(locate(text, at, "unknown field `kind`, expected …").unwrap().0, 5);
         assert_eq!(locate(text, at, "unknown field `radius`, expected …"), None);
         assert_eq!(locate(text, at, "missing field `dt`"), None);
+    }
+
+    #[test]
+    fn names_the_key_whose_value_has_the_wrong_type() {
+        let text = "gravity = 1
+[[materials]]
+name = \"a\"
+[[materials]]
+density = \"heavy\"
+list = [\n  1,\n  \"x\"]
+";
+        let at = |s: &str| text.find(s).unwrap();
+        assert_eq!(key_at(text, at("\"heavy\"")).as_deref(), Some("materials[1].density"));
+        assert_eq!(key_at(text, at("1\n")).as_deref(), Some("gravity"));
+        // A header, and a line inside a value spanning lines: no key.
+        assert_eq!(key_at(text, at("[[materials]]")), None);
+        assert_eq!(key_at(text, at("\"x\"")), None);
     }
 }
