@@ -265,6 +265,43 @@ impl<B: Broadphase> VerletPairs<B> {
         true
     }
 
+    /// [`VerletPairs::update_with_checked`] with its per-body tests handed to `all`, which may
+    /// run them on several threads: the same decisions and the same list.
+    ///
+    /// `all(len, test)` is called at most once, and must return whether `test(k)` holds for
+    /// every `k` in `0..len`; it may call `test` in any order, from any thread, and stop at
+    /// the first `false` (a rayon `all` over the range, say). Test `k` compares the skip
+    /// flag of body `k` and tests the box of body `others[k]`, each where it exists, so
+    /// `len` is the larger of `n` and `others.len()`. Returns `true` when the list was
+    /// rebuilt (the rebuild itself runs on the calling thread).
+    pub fn update_with_checked_by(
+        &mut self,
+        n: usize,
+        others: &[u32],
+        box_of: impl Fn(usize) -> Aabb + Sync,
+        skip_of: impl Fn(usize) -> bool + Sync,
+        all: impl FnOnce(usize, &(dyn Fn(usize) -> bool + Sync)) -> bool,
+    ) -> bool {
+        self.updates += 1;
+        let valid = !self.stale && self.reference.len() == n && {
+            let (reference, reference_skip) = (&self.reference, &self.reference_skip);
+            let test = |k: usize| {
+                let same_skip = k >= n || skip_of(k) == reference_skip[k];
+                let inside = others.get(k).is_none_or(|&i| {
+                    let i = i as usize;
+                    i < n && reference[i].contains(&box_of(i))
+                });
+                same_skip && inside
+            };
+            all(n.max(others.len()), &test)
+        };
+        if valid {
+            return false;
+        }
+        self.rebuild_from(n, box_of, skip_of);
+        true
+    }
+
     /// Stores the boxes and skip flags of `n` bodies and rebuilds the list from them.
     fn rebuild_from(&mut self, n: usize, box_of: impl Fn(usize) -> Aabb, skip_of: impl Fn(usize) -> bool) {
         self.boxes.clear();

@@ -8,14 +8,22 @@ use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::{PairKind, PairList};
 use crate::points::PointStore;
 use granula_broadphase::VerletPairs;
+use granula_core::parallel;
 use granula_core::{
     rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactKey, ContactLaw, ContactRecord,
     ContactStore, DQuat, DVec3, Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, PeriodicDomain,
     Solver, StepContext, StepReport, StepWarning,
 };
+use rayon::prelude::*;
 use std::sync::Arc;
 
 mod region;
+
+/// The smallest task, in bodies, of the skin test of [`MdSolver::refresh_pairs`] when it
+/// runs in parallel: testing the box of a polyhedron takes some 40 ns, so 256 of them take
+/// ten microseconds, several times what handing a task to another thread costs; a world
+/// below twice this size is tested in one task on the calling thread.
+const SKIN_TEST_TASK: usize = 256;
 
 /// The smooth (MD) solver, generic over contact law, integrator and broadphase.
 ///
@@ -329,7 +337,12 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.other_bodies
             .extend(bodies.radius.iter().enumerate().filter(|(_, r)| !r.is_finite()).map(|(i, _)| i as u32));
         let grow = 0.5 * self.max_range;
-        let rebuilt = self.verlet.update_with_checked(
+        // The skin test of every body in parallel (a boolean, the same on any number of
+        // threads); the rebuild, when due, runs here.
+        let all = |len: usize, test: &(dyn Fn(usize) -> bool + Sync)| {
+            (0..len).into_par_iter().with_min_len(parallel::min_len(SKIN_TEST_TASK)).all(test)
+        };
+        let rebuilt = self.verlet.update_with_checked_by(
             bodies.len(),
             &self.other_bodies,
             |i| {
@@ -348,6 +361,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                 }
             },
             |i| bodies.motion[i] != MotionKind::Dynamic || self.passive.get(i).copied().unwrap_or(false),
+            all,
         );
         if !rebuilt {
             return false;
