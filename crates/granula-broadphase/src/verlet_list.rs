@@ -5,6 +5,7 @@ use crate::error::{non_negative, BroadphaseError, Result};
 use crate::periodic_images::PeriodicImages;
 use granula_core::{Aabb, BodySet, Broadphase, DVec3, MotionKind, PeriodicDomain};
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 /// What a [`VerletPairs`] carries from one update to the next, for checkpoints: with it a
 /// fresh skin layer over the same backend, skin and margin takes the same rebuild decisions
@@ -268,30 +269,30 @@ impl<B: Broadphase> VerletPairs<B> {
     /// [`VerletPairs::update_with_checked`] with its per-body tests handed to `all`, which may
     /// run them on several threads: the same decisions and the same list.
     ///
-    /// `all(len, test)` is called at most once, and must return whether `test(k)` holds for
-    /// every `k` in `0..len`; it may call `test` in any order, from any thread, and stop at
-    /// the first `false` (a rayon `all` over the range, say). Test `k` compares the skip
-    /// flag of body `k` and tests the box of body `others[k]`, each where it exists, so
-    /// `len` is the larger of `n` and `others.len()`. Returns `true` when the list was
-    /// rebuilt (the rebuild itself runs on the calling thread).
+    /// `all(len, test)` is called at most once. `test(r)` runs the tests of the indices `r`
+    /// and returns whether they all hold; `all` must return whether they hold for
+    /// every index of `0..len`, by calling `test` on ranges that cover it, in any order, from
+    /// any thread, and may stop at the first `false` (a rayon `all` over chunks of the
+    /// range, say). Test `k` compares the skip flag of body `k` and tests the box of body
+    /// `others[k]`, each where it exists, so `len` is the larger of `n` and `others.len()`.
+    /// Returns `true` when the list was rebuilt (the rebuild runs on the calling thread).
     pub fn update_with_checked_by(
         &mut self,
         n: usize,
         others: &[u32],
         box_of: impl Fn(usize) -> Aabb + Sync,
         skip_of: impl Fn(usize) -> bool + Sync,
-        all: impl FnOnce(usize, &(dyn Fn(usize) -> bool + Sync)) -> bool,
+        all: impl FnOnce(usize, &(dyn Fn(Range<usize>) -> bool + Sync)) -> bool,
     ) -> bool {
         self.updates += 1;
         let valid = !self.stale && self.reference.len() == n && {
             let (reference, reference_skip) = (&self.reference, &self.reference_skip);
-            let test = |k: usize| {
-                let same_skip = k >= n || skip_of(k) == reference_skip[k];
-                let inside = others.get(k).is_none_or(|&i| {
-                    let i = i as usize;
-                    i < n && reference[i].contains(&box_of(i))
-                });
-                same_skip && inside
+            let test = |r: Range<usize>| {
+                let within = |len: usize| r.start.min(len)..r.end.min(len);
+                within(n).all(|k| skip_of(k) == reference_skip[k])
+                    && others[within(others.len())]
+                        .iter()
+                        .all(|&i| (i as usize) < n && reference[i as usize].contains(&box_of(i as usize)))
             };
             all(n.max(others.len()), &test)
         };

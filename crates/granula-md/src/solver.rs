@@ -15,6 +15,7 @@ use granula_core::{
     Solver, StepContext, StepReport, StepWarning,
 };
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::Arc;
 
 mod region;
@@ -24,6 +25,10 @@ mod region;
 /// ten microseconds, several times what handing a task to another thread costs; a world
 /// below twice this size is tested in one task on the calling thread.
 const SKIN_TEST_TASK: usize = 256;
+
+/// The bodies the skin test takes at a time (its tasks are made of these), few enough for
+/// the test to stop soon after a body has left its reference box.
+const SKIN_TEST_CHUNK: usize = 64;
 
 /// The smooth (MD) solver, generic over contact law, integrator and broadphase.
 ///
@@ -339,8 +344,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let grow = 0.5 * self.max_range;
         // The skin test of every body in parallel (a boolean, the same on any number of
         // threads); the rebuild, when due, runs here.
-        let all = |len: usize, test: &(dyn Fn(usize) -> bool + Sync)| {
-            (0..len).into_par_iter().with_min_len(parallel::min_len(SKIN_TEST_TASK)).all(test)
+        let all = |len: usize, test: &(dyn Fn(Range<usize>) -> bool + Sync)| {
+            let chunk = |c: usize| c * SKIN_TEST_CHUNK..((c + 1) * SKIN_TEST_CHUNK).min(len);
+            let chunks = len.div_ceil(SKIN_TEST_CHUNK);
+            let task = parallel::min_len(SKIN_TEST_TASK / SKIN_TEST_CHUNK);
+            (0..chunks).into_par_iter().with_min_len(task).all(|c| test(chunk(c)))
         };
         let rebuilt = self.verlet.update_with_checked_by(
             bodies.len(),
