@@ -379,23 +379,36 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let law = &self.law;
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
         self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, &self.periodic, margin);
-        // The points first: they are realigned from the old keys the store still holds.
-        self.points.rebuild(self.store.keys(), self.pairs.keys(bodies));
-        self.store.rebuild(self.pairs.keys(bodies));
-        // Pairs that left the list were out of range for a while: nothing stored remains.
-        self.stored_energy.rebuild(self.pairs.keys(bodies));
-        self.lay_out_blocks(bodies);
+        // Two independent halves, each writing its own parts of the solver from the new
+        // list, side by side when the step may use two threads: the same state either way.
+        let pairs = &self.pairs;
+        let (points, store, stored_energy) = (&mut self.points, &mut self.store, &mut self.stored_energy);
+        let (accumulation, summaries) = (&mut self.accumulation, &mut self.summaries);
+        let (foreign, order) = (&self.foreign, self.config.load_order);
+        let mut realign = || {
+            // The points first: they are realigned from the old keys the store still holds.
+            points.rebuild(store.keys(), pairs.keys(bodies));
+            store.rebuild(pairs.keys(bodies));
+        };
+        let mut renew = || {
+            // Pairs that left the list were out of range for a while: nothing stored remains.
+            stored_energy.rebuild(pairs.keys(bodies));
+            lay_out(accumulation, summaries, pairs, bodies, foreign, order);
+        };
+        if parallel::is_sequential() {
+            realign();
+            renew();
+        } else {
+            rayon::join(realign, renew);
+        }
         true
     }
 
     /// The block layout of the force pass for the current candidate list (a function of the
     /// list and the bodies' motion kinds only).
     pub(crate) fn lay_out_blocks(&mut self, bodies: &BodySet) {
-        let dynamic = |i: usize| bodies.motion[i] == MotionKind::Dynamic;
-        self.accumulation.rebuild(&self.pairs, bodies.len(), dynamic, self.config.load_order);
-        self.accumulation.leave_out_foreign_partners(&self.pairs, dynamic, &self.foreign);
-        self.summaries.clear();
-        self.summaries.resize(self.accumulation.blocks(), BlockSummary::default());
+        let order = self.config.load_order;
+        lay_out(&mut self.accumulation, &mut self.summaries, &self.pairs, bodies, &self.foreign, order);
     }
 
     /// Contact loads of the current state into `bodies.force` / `bodies.torque`; returns the
@@ -712,6 +725,23 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             warnings,
         }
     }
+}
+
+/// [`MdSolver::lay_out_blocks`] on the solver's parts: the accumulation's block layout for
+/// `pairs`, and one cleared summary per block.
+fn lay_out(
+    accumulation: &mut Accumulation,
+    summaries: &mut Vec<BlockSummary>,
+    pairs: &PairList,
+    bodies: &BodySet,
+    foreign: &[bool],
+    order: LoadOrder,
+) {
+    let dynamic = |i: usize| bodies.motion[i] == MotionKind::Dynamic;
+    accumulation.rebuild(pairs, bodies.len(), dynamic, order);
+    accumulation.leave_out_foreign_partners(pairs, dynamic, foreign);
+    summaries.clear();
+    summaries.resize(accumulation.blocks(), BlockSummary::default());
 }
 
 /// Which half of the integrator's step [`MdSolver::integrate`] runs.
