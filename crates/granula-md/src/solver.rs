@@ -22,8 +22,9 @@ mod region;
 
 /// The smallest task, in bodies, of the skin test of [`MdSolver::refresh_pairs`] when it
 /// runs in parallel: testing the box of a polyhedron takes some 40 ns, so 256 of them take
-/// ten microseconds, several times what handing a task to another thread costs; a world
-/// below twice this size is tested in one task on the calling thread.
+/// ten microseconds, several times what handing a task to another thread costs. Tasks are
+/// whole chunks ([`SKIN_TEST_CHUNK`]): a world of up to 448 bodies (seven chunks, too few
+/// for two tasks of four) is tested in one task on the calling thread.
 const SKIN_TEST_TASK: usize = 256;
 
 /// The bodies the skin test takes at a time (its tasks are made of these), few enough for
