@@ -27,6 +27,12 @@ mod region;
 /// for two tasks of four) is tested in one task on the calling thread.
 const SKIN_TEST_TASK: usize = 256;
 
+/// The fewest candidate pairs for which [`MdSolver::refresh_pairs`] realigns the contact
+/// stores beside the block layout after a rebuild, on two threads: below it the halves are
+/// too short to pay for handing one to another thread. (In the polyhedra bench at N = 1000
+/// they take about 2.4 and 1.8 million instructions per rebuild.)
+const REBUILD_JOIN_PAIRS: usize = 1024;
+
 /// The bodies the skin test takes at a time (its tasks are made of these), few enough for
 /// the test to stop soon after a body has left its reference box.
 const SKIN_TEST_CHUNK: usize = 64;
@@ -396,7 +402,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             stored_energy.rebuild(pairs.keys(bodies));
             lay_out(accumulation, summaries, pairs, bodies, foreign, order);
         };
-        if parallel::is_sequential() {
+        if parallel::is_sequential() || self.pairs.candidates.len() < REBUILD_JOIN_PAIRS {
             realign();
             renew();
         } else {
