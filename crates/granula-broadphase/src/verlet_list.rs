@@ -5,6 +5,7 @@ use crate::error::{non_negative, BroadphaseError, Result};
 use crate::periodic_images::PeriodicImages;
 use granula_core::{Aabb, BodySet, Broadphase, DVec3, MotionKind, PeriodicDomain};
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 /// What a [`VerletPairs`] carries from one update to the next, for checkpoints: with it a
 /// fresh skin layer over the same backend, skin and margin takes the same rebuild decisions
@@ -258,6 +259,43 @@ impl<B: Broadphase> VerletPairs<B> {
             && self.reference.len() == n
             && (0..n).all(|i| skip_of(i) == self.reference_skip[i])
             && others.iter().all(|&i| (i as usize) < n && self.reference[i as usize].contains(&box_of(i as usize)));
+        if valid {
+            return false;
+        }
+        self.rebuild_from(n, box_of, skip_of);
+        true
+    }
+
+    /// [`VerletPairs::update_with_checked`] with its per-body tests handed to `all`, which may
+    /// run them on several threads: the same decisions and the same list.
+    ///
+    /// `all(len, test)` is called at most once. `test(r)` runs the tests of the indices `r`
+    /// and returns whether they all hold; `all` must return whether they hold for
+    /// every index of `0..len`, by calling `test` on ranges that cover it, in any order, from
+    /// any thread, and may stop at the first `false` (a rayon `all` over chunks of the
+    /// range, say). Test `k` compares the skip flag of body `k` and tests the box of body
+    /// `others[k]`, each where it exists, so `len` is the larger of `n` and `others.len()`.
+    /// Returns `true` when the list was rebuilt (the rebuild runs on the calling thread).
+    pub fn update_with_checked_by(
+        &mut self,
+        n: usize,
+        others: &[u32],
+        box_of: impl Fn(usize) -> Aabb + Sync,
+        skip_of: impl Fn(usize) -> bool + Sync,
+        all: impl FnOnce(usize, &(dyn Fn(Range<usize>) -> bool + Sync)) -> bool,
+    ) -> bool {
+        self.updates += 1;
+        let valid = !self.stale && self.reference.len() == n && {
+            let (reference, reference_skip) = (&self.reference, &self.reference_skip);
+            let test = |r: Range<usize>| {
+                let within = |len: usize| r.start.min(len)..r.end.min(len);
+                within(n).all(|k| skip_of(k) == reference_skip[k])
+                    && others[within(others.len())]
+                        .iter()
+                        .all(|&i| (i as usize) < n && reference[i as usize].contains(&box_of(i as usize)))
+            };
+            all(n.max(others.len()), &test)
+        };
         if valid {
             return false;
         }

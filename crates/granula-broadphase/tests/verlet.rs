@@ -182,7 +182,9 @@ fn invalid_parameters_are_errors_naming_the_parameter() {
 /// `update_with_checked` takes the same decisions as the full test when the caller's
 /// guarantee holds: 190 "spheres" whose boxes stay within a quarter of the skin of where
 /// they were at the last rebuild (inside their references, which allow half the skin), and
-/// 10 listed bodies that drift by 0.3 of half the skin per step and so force rebuilds.
+/// 10 listed bodies that drift by 0.3 of half the skin per step and so force rebuilds; a
+/// skip flag of an unlisted body changes once. `update_with_checked_by`, its tests split
+/// over two threads, takes the same decisions too.
 #[test]
 fn the_checked_update_rebuilds_when_the_full_test_does() {
     use rand::Rng;
@@ -194,16 +196,40 @@ fn the_checked_update_rebuilds_when_the_full_test_does() {
         .collect();
     let mut at_rebuild = centre.clone();
     let others: Vec<u32> = (0..listed as u32).collect();
-    let skip = vec![false; n];
+    let mut skip = vec![false; n];
     let mut full = VerletPairs::new(BruteForce, skin).unwrap();
     let mut checked = VerletPairs::new(BruteForce, skin).unwrap();
-    let mut rebuilds = 0;
+    let mut threaded = VerletPairs::new(BruteForce, skin).unwrap();
+    // The tests of `0..len` in two halves, each on a thread of its own.
+    let on_two_threads = |len: usize, test: &(dyn Fn(std::ops::Range<usize>) -> bool + Sync)| {
+        std::thread::scope(|s| {
+            let second = s.spawn(|| test(len / 2..len));
+            let first = test(0..len / 2);
+            first & second.join().unwrap()
+        })
+    };
+    let (mut rebuilds, mut flipped) = (0, None);
     for step in 0..200 {
         let boxes: Vec<Aabb> = centre.iter().map(|c| Aabb::around(*c, half)).collect();
+        if step >= 100 && flipped.is_none() {
+            // The skip flag of an unlisted body, at a step where every box is inside its
+            // reference: only the comparison of the skip flags can call for the rebuild.
+            let reference = full.save_state().reference;
+            if boxes.iter().zip(&reference).all(|(b, r)| r.contains(b)) {
+                skip[150] = true;
+                flipped = Some(step);
+            }
+        }
         let a = full.update_boxes(&boxes, &skip);
         let b = checked.update_with_checked(n, &others, |i| boxes[i], |i| skip[i]);
+        let c = threaded.update_with_checked_by(n, &others, |i| boxes[i], |i| skip[i], on_two_threads);
         assert_eq!(a, b, "rebuild decision at step {step}");
+        assert_eq!(a, c, "rebuild decision on two threads at step {step}");
         assert_eq!(full.pairs(), checked.pairs(), "pairs at step {step}");
+        assert_eq!(full.pairs(), threaded.pairs(), "pairs on two threads at step {step}");
+        if flipped == Some(step) {
+            assert!(a, "the changed skip flag rebuilds");
+        }
         if a {
             rebuilds += 1;
             at_rebuild.clone_from(&centre);
@@ -217,4 +243,5 @@ fn the_checked_update_rebuilds_when_the_full_test_does() {
     // The listed bodies' drift must have forced rebuilds for the comparison to mean anything
     // (a random walk of 0.03 per step leaves a ±0.1 reference in a few tens of steps).
     assert!(rebuilds > 3, "{rebuilds} rebuilds");
+    assert!(flipped.is_some(), "no step from 100 on kept every box inside its reference");
 }

@@ -8,14 +8,34 @@ use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::{PairKind, PairList};
 use crate::points::PointStore;
 use granula_broadphase::VerletPairs;
+use granula_core::parallel;
 use granula_core::{
     rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactKey, ContactLaw, ContactRecord,
     ContactStore, DQuat, DVec3, Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, PeriodicDomain,
     Solver, StepContext, StepReport, StepWarning,
 };
+use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::Arc;
 
 mod region;
+
+/// The smallest task, in bodies, of the skin test of [`MdSolver::refresh_pairs`] when it
+/// runs in parallel: testing the box of a polyhedron takes some 40 ns, so 256 of them take
+/// ten microseconds, several times what handing a task to another thread costs. Tasks are
+/// whole chunks ([`SKIN_TEST_CHUNK`]): a world of up to 448 bodies (seven chunks, too few
+/// for two tasks of four) is tested in one task on the calling thread.
+const SKIN_TEST_TASK: usize = 256;
+
+/// The fewest candidate pairs for which [`MdSolver::refresh_pairs`] realigns the contact
+/// stores beside the block layout after a rebuild, on two threads: below it the halves are
+/// too short to pay for handing one to another thread. (In the polyhedra bench at N = 1000
+/// they take about 2.4 and 1.8 million instructions per rebuild.)
+const REBUILD_JOIN_PAIRS: usize = 1024;
+
+/// The bodies the skin test takes at a time (its tasks are made of these), few enough for
+/// the test to stop soon after a body has left its reference box.
+const SKIN_TEST_CHUNK: usize = 64;
 
 /// The smooth (MD) solver, generic over contact law, integrator and broadphase.
 ///
@@ -329,7 +349,15 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.other_bodies
             .extend(bodies.radius.iter().enumerate().filter(|(_, r)| !r.is_finite()).map(|(i, _)| i as u32));
         let grow = 0.5 * self.max_range;
-        let rebuilt = self.verlet.update_with_checked(
+        // The skin test of every body in parallel (a boolean, the same on any number of
+        // threads); the rebuild, when due, runs here.
+        let all = |len: usize, test: &(dyn Fn(Range<usize>) -> bool + Sync)| {
+            let chunk = |c: usize| c * SKIN_TEST_CHUNK..((c + 1) * SKIN_TEST_CHUNK).min(len);
+            let chunks = len.div_ceil(SKIN_TEST_CHUNK);
+            let task = parallel::min_len(SKIN_TEST_TASK / SKIN_TEST_CHUNK);
+            (0..chunks).into_par_iter().with_min_len(task).all(|c| test(chunk(c)))
+        };
+        let rebuilt = self.verlet.update_with_checked_by(
             bodies.len(),
             &self.other_bodies,
             |i| {
@@ -348,6 +376,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
                 }
             },
             |i| bodies.motion[i] != MotionKind::Dynamic || self.passive.get(i).copied().unwrap_or(false),
+            all,
         );
         if !rebuilt {
             return false;
@@ -357,23 +386,36 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let law = &self.law;
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
         self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, &self.periodic, margin);
-        // The points first: they are realigned from the old keys the store still holds.
-        self.points.rebuild(self.store.keys(), self.pairs.keys(bodies));
-        self.store.rebuild(self.pairs.keys(bodies));
-        // Pairs that left the list were out of range for a while: nothing stored remains.
-        self.stored_energy.rebuild(self.pairs.keys(bodies));
-        self.lay_out_blocks(bodies);
+        // Two independent halves, each writing its own parts of the solver from the new
+        // list, side by side when the step may use two threads: the same state either way.
+        let pairs = &self.pairs;
+        let (points, store, stored_energy) = (&mut self.points, &mut self.store, &mut self.stored_energy);
+        let (accumulation, summaries) = (&mut self.accumulation, &mut self.summaries);
+        let (foreign, order) = (&self.foreign, self.config.load_order);
+        let mut realign = || {
+            // The points first: they are realigned from the old keys the store still holds.
+            points.rebuild(store.keys(), pairs.keys(bodies));
+            store.rebuild(pairs.keys(bodies));
+        };
+        let mut renew = || {
+            // Pairs that left the list were out of range for a while: nothing stored remains.
+            stored_energy.rebuild(pairs.keys(bodies));
+            lay_out(accumulation, summaries, pairs, bodies, foreign, order);
+        };
+        if parallel::is_sequential() || self.pairs.candidates.len() < REBUILD_JOIN_PAIRS {
+            realign();
+            renew();
+        } else {
+            rayon::join(realign, renew);
+        }
         true
     }
 
     /// The block layout of the force pass for the current candidate list (a function of the
     /// list and the bodies' motion kinds only).
     pub(crate) fn lay_out_blocks(&mut self, bodies: &BodySet) {
-        let dynamic = |i: usize| bodies.motion[i] == MotionKind::Dynamic;
-        self.accumulation.rebuild(&self.pairs, bodies.len(), dynamic, self.config.load_order);
-        self.accumulation.leave_out_foreign_partners(&self.pairs, dynamic, &self.foreign);
-        self.summaries.clear();
-        self.summaries.resize(self.accumulation.blocks(), BlockSummary::default());
+        let order = self.config.load_order;
+        lay_out(&mut self.accumulation, &mut self.summaries, &self.pairs, bodies, &self.foreign, order);
     }
 
     /// Contact loads of the current state into `bodies.force` / `bodies.torque`; returns the
@@ -691,6 +733,23 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             warnings,
         }
     }
+}
+
+/// [`MdSolver::lay_out_blocks`] on the solver's parts: the accumulation's block layout for
+/// `pairs`, and one cleared summary per block.
+fn lay_out(
+    accumulation: &mut Accumulation,
+    summaries: &mut Vec<BlockSummary>,
+    pairs: &PairList,
+    bodies: &BodySet,
+    foreign: &[bool],
+    order: LoadOrder,
+) {
+    let dynamic = |i: usize| bodies.motion[i] == MotionKind::Dynamic;
+    accumulation.rebuild(pairs, bodies.len(), dynamic, order);
+    accumulation.leave_out_foreign_partners(pairs, dynamic, foreign);
+    summaries.clear();
+    summaries.resize(accumulation.blocks(), BlockSummary::default());
 }
 
 /// Which half of the integrator's step [`MdSolver::integrate`] runs.

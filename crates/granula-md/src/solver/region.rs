@@ -384,7 +384,9 @@ impl<'r, L: ContactLaw, I: Integrator + 'r, B: Broadphase> Region<'r, L, I, B> {
         // SAFETY: the caller's contract (thread 0, the others waiting).
         let (solver, bodies) = unsafe { (&mut *self.solver, &mut *self.bodies) };
         bodies.advance_kinematic(self.time, self.dt);
-        solver.refresh_pairs(bodies, self.materials, self.narrowphase);
+        // The other threads wait at the barrier: the parallel loops of the refresh stay on
+        // this thread (which may not be one of the pool's).
+        granula_core::parallel::sequential(|| solver.refresh_pairs(bodies, self.materials, self.narrowphase));
         solver.measure_rotations(bodies);
         if solver.accumulation.order() != solver.config.load_order {
             // Changed by `set_load_order` since the list was laid out.

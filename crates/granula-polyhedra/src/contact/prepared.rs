@@ -21,6 +21,8 @@
 //! and stores on common hardware): the solvers call `prepare` between pair passes, whose
 //! threads they synchronise, and a misuse (a `prepare` racing a pair test) gives stale
 //! entries that fail their check or values of either step, never undefined behaviour.
+//! Within `prepare` each entry is written by one task of its turning pass, which may run
+//! on the threads of the current rayon pool; no entry is written by two.
 //! Stores come in capacity classes of 2ᵏ bodies and 16·2ᵏ vertices, allocated once
 //! (`OnceLock`) and never moved: nothing is allocated per step once the class fits the
 //! world, and a world that grows moves to a larger class (the smaller one stays allocated
@@ -30,8 +32,10 @@ use crate::core_shape::PolyhedronShape;
 use crate::polyhedron::Polyhedron;
 use granula_core::math::{DMat3, DQuat, DVec3};
 use granula_core::narrowphase::PosedShape;
+use granula_core::parallel;
 use granula_core::shape::{Aabb, CustomShape, Shape};
 use granula_core::BodySet;
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -201,7 +205,10 @@ impl PreparedBodies {
     /// computes its world box about its centre, exactly as
     /// [`Polyhedron::world_aabb`](crate::Polyhedron::world_aabb) does (the same operations
     /// in the same order, so the boxes are the same bits). O(total vertices); allocates only
-    /// when the world outgrows its capacity class.
+    /// when the world outgrows its capacity class. The bodies are laid out in body order,
+    /// then turned in parallel in the current rayon pool for a world of at least 512 bodies
+    /// (on the calling thread inside [`granula_core::parallel::sequential`]): the same
+    /// entries on any number of threads.
     pub(crate) fn prepare(&self, bodies: &BodySet) {
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         let n = bodies.len();
@@ -253,8 +260,22 @@ impl PreparedBodies {
     }
 }
 
+/// The smallest task, in bodies, of the turning pass of [`fill`] when it runs in parallel:
+/// some 250 bodies of about twelve vertices take ten microseconds to turn, several times
+/// what handing a task to another thread costs, so a world below twice this size is
+/// turned in one task on the calling thread.
+const TURN_TASK: usize = 256;
+
 /// Lays out and turns every body of `bodies` in `store` (see [`PreparedBodies::prepare`]);
 /// `Err` when the store has no room for them.
+///
+/// Two passes. The layout, in body order, gives each polyhedral body its first vertex (the
+/// vertex counts of the bodies before it, summed) and copies its local vertices when its
+/// shape or that offset changed; a body without an entry gets the empty key. The turning
+/// then computes each polyhedral body's world vertices, box and key from its own slot and
+/// local vertices only, so its tasks may run on the threads of the current rayon pool
+/// ([`granula_core::parallel::min_len`]): every entry is the same bits whichever thread
+/// writes it.
 fn fill(store: &Store, kept: &mut [Option<Arc<dyn CustomShape>>], bodies: &BodySet) -> Result<(), ()> {
     let n = bodies.len();
     let slots = store.slots.get(..n).ok_or(())?;
@@ -265,11 +286,10 @@ fn fill(store: &Store, kept: &mut [Option<Arc<dyn CustomShape>>], bodies: &BodyS
             kept[i] = None;
             continue;
         };
-        let key = address(c);
         // The body's local vertices are in the store at `next` if its shape and every
         // earlier body's vertex count are unchanged since they were copied there: then
         // the shape itself is not read.
-        let laid_out = kept[i].as_ref().map(address) == Some(key) && slot.first.load(Relaxed) == next;
+        let laid_out = kept[i].as_ref().map(address) == Some(address(c)) && slot.first.load(Relaxed) == next;
         if !laid_out {
             let Some((c, p, _)) = polyhedron_of(&bodies.shape[i]) else {
                 slot.shape.store(0, Relaxed);
@@ -290,33 +310,47 @@ fn fill(store: &Store, kept: &mut [Option<Arc<dyn CustomShape>>], bodies: &BodyS
             slot.count.store(count, Relaxed);
             slot.radius.store(p.bounding_radius().to_bits(), Relaxed);
         }
-        let count = slot.count.load(Relaxed);
-        let q = bodies.orientation[i];
-        // As `Polyhedron::world_aabb`: the same operations in the same order.
-        let m = DMat3::from_quat(q);
-        let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
-        let range = 3 * next..3 * (next + count);
-        for (v, out) in store.local[range.clone()].chunks_exact(3).zip(store.vertices[range].chunks_exact(3)) {
-            let v = DVec3::new(
-                f64::from_bits(v[0].load(Relaxed)),
-                f64::from_bits(v[1].load(Relaxed)),
-                f64::from_bits(v[2].load(Relaxed)),
-            );
-            let w = m * v;
-            (lo, hi) = (lo.min(w), hi.max(w));
-            out[0].store(w.x.to_bits(), Relaxed);
-            out[1].store(w.y.to_bits(), Relaxed);
-            out[2].store(w.z.to_bits(), Relaxed);
-        }
-        slot.shape.store(key, Relaxed);
-        for (a, b) in slot.orientation.iter().zip(bits(q)) {
-            a.store(b, Relaxed);
-        }
-        store3(&slot.lo, lo);
-        store3(&slot.hi, hi);
-        next += count;
+        next += slot.count.load(Relaxed);
     }
+    // Every polyhedral body now has its shape kept and its local vertices at `first`, all
+    // within the store (checked above, where they were copied).
+    let kept: &[Option<Arc<dyn CustomShape>>] = kept;
+    slots.par_iter().zip(kept).zip(&bodies.orientation).with_min_len(parallel::min_len(TURN_TASK)).for_each(
+        |((slot, kept), &q)| {
+            if let Some(c) = kept {
+                turn(store, slot, address(c), q);
+            }
+        },
+    );
     // Slots past the body count keep old entries: their index is not asked for while the
     // world has n bodies, and a later world checks their keys.
     Ok(())
+}
+
+/// Turns the local vertices of `slot`'s body by `q` into the store's world vertices, and
+/// writes the body's box and its key (`shape`, the bits of `q`) last.
+fn turn(store: &Store, slot: &Slot, shape: usize, q: DQuat) {
+    let (first, count) = (slot.first.load(Relaxed), slot.count.load(Relaxed));
+    // As `Polyhedron::world_aabb`: the same operations in the same order.
+    let m = DMat3::from_quat(q);
+    let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+    let range = 3 * first..3 * (first + count);
+    for (v, out) in store.local[range.clone()].chunks_exact(3).zip(store.vertices[range].chunks_exact(3)) {
+        let v = DVec3::new(
+            f64::from_bits(v[0].load(Relaxed)),
+            f64::from_bits(v[1].load(Relaxed)),
+            f64::from_bits(v[2].load(Relaxed)),
+        );
+        let w = m * v;
+        (lo, hi) = (lo.min(w), hi.max(w));
+        out[0].store(w.x.to_bits(), Relaxed);
+        out[1].store(w.y.to_bits(), Relaxed);
+        out[2].store(w.z.to_bits(), Relaxed);
+    }
+    slot.shape.store(shape, Relaxed);
+    for (a, b) in slot.orientation.iter().zip(bits(q)) {
+        a.store(b, Relaxed);
+    }
+    store3(&slot.lo, lo);
+    store3(&slot.hi, hi);
 }
