@@ -142,14 +142,15 @@ impl Coherence {
             Certificate { u, reach, epoch }.write(memory, tag);
         };
         let extents = |u: DVec3| ea.extent(u) + eb.extent(-u);
-        let Some((memory, tag, i, j)) = remember else {
-            if centre_line {
+        // Proof 3, the point search's own first test (only with `centre_line`).
+        let apart_on_centre = || {
+            centre_line && {
                 let (pose_a, pose_b) = (Pose::new(a.position, a.orientation), Pose::new(b.position, b.orientation));
-                if apart_on_centre_line(&pose_a, &pose_b, ra + rb, margin, extents) {
-                    return Screen::Apart;
-                }
+                apart_on_centre_line(&pose_a, &pose_b, ra + rb, margin, extents)
             }
-            return Screen::Search(None);
+        };
+        let Some((memory, tag, i, j)) = remember else {
+            return if apart_on_centre() { Screen::Apart } else { Screen::Search(None) };
         };
         match recall(memory, tag) {
             Remembered::Apart(c) => {
@@ -172,10 +173,7 @@ impl Coherence {
             Remembered::Touching => return Screen::Search(Some(Recall { memory, tag })),
             Remembered::Nothing => {}
         }
-        let apart = centre_line && {
-            let (pose_a, pose_b) = (Pose::new(a.position, a.orientation), Pose::new(b.position, b.orientation));
-            apart_on_centre_line(&pose_a, &pose_b, ra + rb, margin, extents)
-        };
+        let apart = apart_on_centre();
         // The centre line's proof or a searched one, kept with a rounded direction when it
         // leaves a gap above the slack.
         let found = if apart {
