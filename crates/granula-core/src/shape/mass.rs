@@ -220,8 +220,8 @@ mod tests {
             // Sorted moments agree with the sorted principal moments to rounding.
             let mut want = principal.to_array();
             want.sort_by(f64::total_cmp);
-            for j in 0..3 {
-                assert_relative_eq!(p.inertia[j], want[j], max_relative = 1e-13);
+            for (j, w) in want.iter().enumerate() {
+                assert_relative_eq!(p.inertia[j], *w, max_relative = 1e-13);
             }
         }
         // The refinement stops at 1e-15 of the largest moment; the quaternion round trip and
