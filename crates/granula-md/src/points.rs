@@ -64,9 +64,23 @@ impl<H: Copy> PointStore<H> {
         if self.found.is_empty() {
             return;
         }
+        // A merge of the new keys with the sorted old ones: the walk goes on from where the
+        // last key was found while the new keys ascend (the solvers list their pairs in key
+        // order unless bodies were reordered), and restarts by bisection at a key below the
+        // last one. Keys are unique, so either way a key has one match or none.
+        let found = &self.found;
+        let mut at = 0;
+        let mut last: Option<ContactKey> = None;
         for (list, key) in self.lists.iter_mut().zip(new_keys) {
-            if let Ok(pos) = self.found.binary_search_by_key(&key, |f| f.0) {
-                *list = std::mem::take(&mut self.old[self.found[pos].1 as usize]);
+            if last.is_some_and(|l| key < l) {
+                at = found.partition_point(|f| f.0 < key);
+            }
+            last = Some(key);
+            while at < found.len() && found[at].0 < key {
+                at += 1;
+            }
+            if at < found.len() && found[at].0 == key {
+                *list = std::mem::take(&mut self.old[found[at].1 as usize]);
             }
         }
     }
@@ -83,6 +97,57 @@ impl<H: Copy> PointStore<H> {
         self.lists.resize_with(n, Vec::new);
         for (k, s) in points {
             self.lists[*k as usize].push(*s);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use granula_core::BodyHandle;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn key(a: u32, b: u32) -> ContactKey {
+        ContactKey { body1: BodyHandle(a), body2: BodyHandle(b), feature: 0 }
+    }
+
+    /// The realigned lists are those of a lookup by key, for key lists in order (the merge
+    /// walk) and shuffled (its restarts by bisection), with pairs kept, dropped and new.
+    #[test]
+    fn rebuild_carries_each_pairs_points_by_key() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for round in 0..200 {
+            let all: Vec<ContactKey> = (0..60u32).flat_map(|a| (a + 1..a + 4).map(move |b| key(a, b))).collect();
+            let mut old_keys: Vec<ContactKey> = all.iter().copied().filter(|_| rng.random_bool(0.6)).collect();
+            let mut new_keys: Vec<ContactKey> = all.iter().copied().filter(|_| rng.random_bool(0.6)).collect();
+            if round % 2 == 1 {
+                old_keys.shuffle(&mut rng);
+            }
+            if round % 4 >= 2 {
+                new_keys.shuffle(&mut rng);
+            }
+            // Each old pair holds a point naming its key, or none.
+            let lists = old_keys
+                .iter()
+                .map(|k| {
+                    if rng.random_bool(0.3) {
+                        vec![PointState { feature: k.body1.0 * 1000 + k.body2.0, history: 0, stored: 0.0 }]
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect();
+            let mut store = PointStore::<u8> { lists, ..Default::default() };
+            let before: Vec<(ContactKey, Vec<PointState<u8>>)> =
+                old_keys.iter().copied().zip(store.lists.iter().cloned()).collect();
+            store.rebuild(&old_keys, new_keys.iter().copied());
+            assert_eq!(store.lists.len(), new_keys.len());
+            for (k, list) in new_keys.iter().zip(&store.lists) {
+                let want = before.iter().find(|(o, _)| o == k).map(|(_, l)| l.clone()).unwrap_or_default();
+                assert_eq!(*list, want, "round {round}, key {k:?}");
+            }
         }
     }
 }
