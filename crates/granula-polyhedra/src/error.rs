@@ -141,6 +141,18 @@ pub enum PolyError {
         /// The largest off-diagonal entry of the inertia tensor per unit density.
         product: f64,
     },
+    /// A mesh check failed on faces of a mesh file: the lines of the file the faces came
+    /// from (faces in `source` are numbered as triangles, after polygons were split into
+    /// fans).
+    #[error("mesh file {}, {}: {source}", path.display(), line_list(lines))]
+    AtLines {
+        /// The file.
+        path: PathBuf,
+        /// The lines (from 1) of the faces at fault.
+        lines: Vec<usize>,
+        /// The mesh check's error.
+        source: Box<PolyError>,
+    },
     /// The principal-axes decomposition was refused by the core (non-finite inertia).
     #[error(transparent)]
     Core(#[from] granula_core::CoreError),
@@ -153,6 +165,17 @@ fn readable(v: f64) -> String {
         format!("{v:e}")
     } else {
         format!("{v}")
+    }
+}
+
+/// "line 4" or "lines 4 and 9".
+fn line_list(lines: &[usize]) -> String {
+    match lines {
+        [one] => format!("line {one}"),
+        _ => {
+            let all: Vec<String> = lines.iter().map(usize::to_string).collect();
+            format!("lines {}", all.join(" and "))
+        }
     }
 }
 

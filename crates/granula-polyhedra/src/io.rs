@@ -53,8 +53,10 @@ fn check_scale(scale: f64) -> Result<()> {
 /// are not used; the parser's arithmetic on absurd ones overflows). Continued lines (ending
 /// in `\`) are joined. Points (`p`) and lines (`l`) are refused: they are not faces of a
 /// closed surface, and the parser would turn them into degenerate triangles.
-fn checked_obj_text(path: &Path, text: &str) -> Result<String> {
+fn checked_obj_text(path: &Path, text: &str) -> Result<ObjText> {
     let mut out = String::with_capacity(text.len());
+    let mut positions: Vec<Option<[f32; 3]>> = Vec::new();
+    let mut fans: Vec<ObjFan> = Vec::new();
     let mut vertices: i64 = 0;
     let mut pending = String::new();
     let mut first_line = 0;
@@ -74,11 +76,16 @@ fn checked_obj_text(path: &Path, text: &str) -> Result<String> {
         match words.next() {
             Some("v") => {
                 vertices += 1;
+                let xyz: Vec<Option<f32>> = words.clone().take(3).map(|w| w.parse().ok()).collect();
+                positions.push(match xyz[..] {
+                    [Some(x), Some(y), Some(z)] => Some([x, y, z]),
+                    _ => None,
+                });
                 out.push_str(&line);
             }
             Some("f") => {
                 out.push('f');
-                let mut corners = 0;
+                let mut corners = Vec::new();
                 for w in words {
                     let v = w.split('/').next().unwrap_or("");
                     let i: i64 = v.parse().map_err(|_| at(format!("face vertex {w:?} is not an integer index")))?;
@@ -90,11 +97,13 @@ fn checked_obj_text(path: &Path, text: &str) -> Result<String> {
                     }
                     out.push(' ');
                     out.push_str(v);
-                    corners += 1;
+                    // From 0, counting back from the last vertex for a negative index.
+                    corners.push(if i > 0 { i - 1 } else { vertices + i } as usize);
                 }
-                if corners < 3 {
-                    return Err(at(format!("a face needs at least 3 vertices, this one has {corners}")));
+                if corners.len() < 3 {
+                    return Err(at(format!("a face needs at least 3 vertices, this one has {}", corners.len())));
                 }
+                fans.push(ObjFan { line: first_line, corners });
             }
             Some(w @ ("p" | "l")) => {
                 return Err(at(format!("`{w}` (points or lines) is not a face of a closed surface")));
@@ -106,33 +115,98 @@ fn checked_obj_text(path: &Path, text: &str) -> Result<String> {
     if !pending.is_empty() {
         return Err(parse_error(path, "OBJ", format!("line {first_line}: the file ends in a continued line")));
     }
-    Ok(out)
+    Ok(ObjText { text: out, positions, fans })
+}
+
+/// An OBJ file as checked by [`checked_obj_text`]: the text for the parser, and what is
+/// needed to name the line of a triangle.
+struct ObjText {
+    text: String,
+    /// The `v` lines' coordinates as the parser reads them (`f32`), `None` where a
+    /// coordinate is not a plain number.
+    positions: Vec<Option<[f32; 3]>>,
+    /// The `f` lines in file order.
+    fans: Vec<ObjFan>,
+}
+
+/// One `f` line: its number (from 1) and its corners (vertex indices from 0).
+struct ObjFan {
+    line: usize,
+    corners: Vec<usize>,
+}
+
+impl ObjText {
+    /// The line of each triangle of `faces` (positions `vertices`, unscaled), if the parser
+    /// split the `f` lines into fans (c₀, cⱼ, cⱼ₊₁) in file order: checked triangle by
+    /// triangle against the corners' coordinates, so that a line is never named wrongly
+    /// (`None` when the parser's triangles are not those fans).
+    fn triangle_lines(&self, vertices: &[[f32; 3]], faces: &[[u32; 3]]) -> Option<Vec<usize>> {
+        let mut lines = Vec::with_capacity(faces.len());
+        let mut next = faces.iter();
+        for fan in &self.fans {
+            for j in 1..fan.corners.len() - 1 {
+                let want = [fan.corners[0], fan.corners[j], fan.corners[j + 1]];
+                let got = next.next()?;
+                for (w, g) in want.iter().zip(got) {
+                    if self.positions.get(*w).copied().flatten()? != *vertices.get(*g as usize)? {
+                        return None;
+                    }
+                }
+                lines.push(fan.line);
+            }
+        }
+        next.next().is_none().then_some(lines)
+    }
+}
+
+/// `e` with the lines of the faces it names, when it names faces and their lines are known.
+fn at_lines(path: &Path, e: PolyError, lines: Option<&[usize]>) -> PolyError {
+    let faces = match &e {
+        PolyError::BadFaceIndex { face, .. }
+        | PolyError::DegenerateFace { face, .. }
+        | PolyError::OpenEdge { face, .. } => {
+            vec![*face]
+        }
+        PolyError::InconsistentEdge { first, second, .. } => vec![*first, *second],
+        _ => return e,
+    };
+    let Some(lines) = lines else { return e };
+    let Some(mut named) = faces.iter().map(|f| lines.get(*f).copied()).collect::<Option<Vec<usize>>>() else {
+        return e;
+    };
+    named.dedup();
+    PolyError::AtLines { path: path.to_path_buf(), lines: named, source: Box::new(e) }
 }
 
 /// Reads an OBJ file: every object in it becomes part of one mesh (polygons are
 /// triangulated as fans by the reader; materials, texture coordinates and normals are
 /// ignored), vertices multiplied by `scale`. Errors: the file cannot be opened
 /// ([`PolyError::Io`]), does not parse ([`PolyError::Parse`], naming the line for a bad
-/// face), or the mesh fails the checks of [`Polyhedron::from_mesh`] (faces numbered as the
-/// triangles of the fans, in file order).
+/// face), or the mesh fails the checks of [`Polyhedron::from_mesh`]; a failed check that
+/// names faces (a degenerate face, an open or inconsistent edge) comes as
+/// [`PolyError::AtLines`] with the lines of the `f` statements they came from (the inner
+/// error numbers faces as the triangles of the fans, in file order).
 pub fn read_obj(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<(Polyhedron, Placement)> {
     let path = path.as_ref();
     check_scale(scale)?;
     let bytes = read_bytes(path, "OBJ")?;
     let text = std::str::from_utf8(&bytes).map_err(|e| parse_error(path, "OBJ", format!("not UTF-8 text: {e}")))?;
-    let text = checked_obj_text(path, text)?;
+    let checked = checked_obj_text(path, text)?;
     let options = tobj::LoadOptions { triangulate: true, single_index: false, ..Default::default() };
-    let (models, _) = tobj::load_obj_buf(&mut text.as_bytes(), &options, |_| Err(tobj::LoadError::OpenFileFailed))
-        .map_err(|e| parse_error(path, "OBJ", e.to_string()))?;
-    let mut vertices = Vec::new();
+    let (models, _) =
+        tobj::load_obj_buf(&mut checked.text.as_bytes(), &options, |_| Err(tobj::LoadError::OpenFileFailed))
+            .map_err(|e| parse_error(path, "OBJ", e.to_string()))?;
+    let mut read: Vec<[f32; 3]> = Vec::new();
     let mut faces = Vec::new();
     for m in &models {
-        let base = vertices.len() as u32;
-        let pos = &m.mesh.positions;
-        vertices.extend(pos.chunks_exact(3).map(|c| DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64) * scale));
+        let base = read.len() as u32;
+        read.extend(m.mesh.positions.chunks_exact(3).map(|c| [c[0], c[1], c[2]]));
         faces.extend(m.mesh.indices.chunks_exact(3).map(|t| [t[0] + base, t[1] + base, t[2] + base]));
     }
-    Polyhedron::from_mesh(vertices, faces, frame)
+    let vertices = read.iter().map(|c| DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64) * scale).collect();
+    // Only looked for when a check fails.
+    Polyhedron::from_mesh(vertices, faces.clone(), frame)
+        .map_err(|e| at_lines(path, e, checked.triangle_lines(&read, &faces).as_deref()))
 }
 
 /// Bytes of a binary STL header and triangle count, and of one triangle.

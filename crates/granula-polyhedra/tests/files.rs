@@ -48,8 +48,11 @@ fn obj_errors_are_named() {
     let open = CUBE_OBJ.rsplit_once("f 4 1 5 8").unwrap().0.to_string();
     let f = TempFile::new("open.obj", open.as_bytes());
     let e = read_obj(&f.0, 1.0, BodyFrame::CentreOfMass).unwrap_err();
-    assert!(matches!(e, PolyError::OpenEdge { .. }), "{e}");
-    assert!(e.to_string().contains("not closed"));
+    let PolyError::AtLines { lines, source, .. } = &e else { panic!("{e}") };
+    assert!(matches!(**source, PolyError::OpenEdge { .. }), "{e}");
+    // An edge of one of the five faces left (lines 10 to 14) has no neighbour.
+    assert!(lines.len() == 1 && (10..=14).contains(&lines[0]), "{e}");
+    assert!(e.to_string().contains("not closed") && e.to_string().contains(&format!("line {}", lines[0])));
     // Inverted: every face reversed (consistent, but inward).
     let inverted: String = CUBE_OBJ
         .lines()
@@ -63,9 +66,53 @@ fn obj_errors_are_named() {
     // One face flipped: inconsistent orientation, naming the edge.
     let flipped = CUBE_OBJ.replace("f 5 6 7 8", "f 8 7 6 5");
     let f = TempFile::new("flipped.obj", flipped.as_bytes());
-    assert!(matches!(read_obj(&f.0, 1.0, BodyFrame::CentreOfMass), Err(PolyError::InconsistentEdge { .. })));
+    let e = read_obj(&f.0, 1.0, BodyFrame::CentreOfMass).unwrap_err();
+    let PolyError::AtLines { lines, source, .. } = &e else { panic!("{e}") };
+    assert!(matches!(**source, PolyError::InconsistentEdge { .. }), "{e}");
+    // The flipped face is line 11; the other face of the edge is another `f` line.
+    assert!(lines.contains(&11) && lines.iter().all(|l| (10..=15).contains(l)), "{e}");
     let f = TempFile::new("scale.obj", CUBE_OBJ.as_bytes());
     assert!(matches!(read_obj(&f.0, 0.0, BodyFrame::CentreOfMass), Err(PolyError::BadParameter { .. })));
+}
+
+/// The line named for a bad face counts the lines of the file (comments, blank and
+/// continued lines included), not the triangles the polygons were split into.
+#[test]
+fn obj_face_errors_name_the_file_line() {
+    // A pentagon (three triangles) and quads before the bad face, a comment and a blank
+    // line in between, one face continued over two lines: the cube with its top split.
+    let text = "\
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+v 0.5 0 1
+# the top as a pentagon through the midpoint of one edge
+f 7 8 5 9 6
+
+f 1 4 3 \\
+  2
+f 1 2 6 9 5
+f 2 3 7 6
+f 3 4 4 7
+f 4 1 5 8
+";
+    let f = TempFile::new("badface.obj", text.as_bytes());
+    let e = read_obj(&f.0, 1.0, BodyFrame::CentreOfMass).unwrap_err();
+    let PolyError::AtLines { lines, source, .. } = &e else { panic!("{e}") };
+    // `f 3 4 4 7` (line 17) names vertex 4 twice: its first triangle (3, 4, 4) is the
+    // 11th (3 + 2 + 3 + 2 triangles before it).
+    assert_eq!(lines, &[17], "{e}");
+    assert!(matches!(**source, PolyError::BadFaceIndex { face: 10, .. }), "{e}");
+    assert!(e.to_string().contains("badface.obj, line 17: face 10"), "{e}");
+    // The same file with that face mended reads, so only that line was at fault.
+    let f = TempFile::new("mended.obj", text.replace("f 3 4 4 7", "f 3 4 8 7").as_bytes());
+    let (p, _) = read_obj(&f.0, 1.0, BodyFrame::CentreOfMass).unwrap();
+    assert!((p.volume() - 1.0).abs() < 1e-15, "{}", p.volume());
 }
 
 fn ascii_stl(tris: &[[[f64; 3]; 3]]) -> String {

@@ -275,6 +275,11 @@ fn names_the_fault(e: &PolyError, file: Option<&Path>) -> bool {
         PolyError::BadExtent { .. } => msg.contains("extent"),
         PolyError::NotASolid { .. } => msg.contains("not the surface of a solid"),
         PolyError::DegenerateHull { .. } => msg.contains("hull"),
+        PolyError::AtLines { path, lines, source } => {
+            msg.contains(&path.display().to_string())
+                && lines.iter().all(|l| msg.contains(&l.to_string()))
+                && names_the_fault(source, None)
+        }
         _ => !msg.is_empty() && !msg.contains("panicked"),
     }
 }
@@ -374,6 +379,12 @@ fn mutated_mesh_files_never_panic() {
                     .map(|(p, _)| p)
             });
             let label = format!("{name} case {k} (scale {scale}):\n{}\n", String::from_utf8_lossy(&mutated));
+            // A line named for a face is an `f` statement of the file.
+            if let Ok(Err(PolyError::AtLines { lines, .. })) = &r {
+                let text = String::from_utf8_lossy(&mutated);
+                let statement = |l: usize| text.lines().nth(l - 1).map(|s| s.trim_start().starts_with("f "));
+                assert!(lines.iter().all(|l| statement(*l) == Some(true)), "{label}: lines {lines:?}");
+            }
             tally.record(&label, r, Some(&path));
             let _ = std::fs::remove_file(&path);
         }
