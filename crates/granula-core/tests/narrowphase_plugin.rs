@@ -2,7 +2,7 @@
 //! generator reporting several points per pair.
 
 use granula_core::narrowphase::{
-    ContactGenerator, DegenerateGeometry, Narrowphase, NarrowphaseError, PosedShape, ShapeKind,
+    ContactGenerator, DegenerateGeometry, Narrowphase, NarrowphaseError, PairMemory, PosedShape, Route, ShapeKind,
 };
 use granula_core::prelude::*;
 use granula_core::CustomShape;
@@ -155,4 +155,75 @@ fn registering_a_built_in_or_a_repeated_pair_is_refused() {
     np.register(ShapeKind::Plane, ShapeKind::Custom("rod"), PlaneRod).unwrap();
     let err = np.register(ShapeKind::Custom("rod"), ShapeKind::Plane, PlaneRod).unwrap_err();
     assert!(err.to_string().contains("one generator per pair"), "{err}");
+}
+
+/// Sphere (body 1) against rod (body 2): one point at the rod's centre with the feature
+/// `tag`, so that tests see which generator answered.
+struct Tagged(u32);
+
+impl ContactGenerator for Tagged {
+    fn generate(
+        &self,
+        sphere: PosedShape<'_>,
+        rod: PosedShape<'_>,
+        _margin: f64,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry> {
+        let point = rod.position;
+        out.push(ContactGeometry {
+            point,
+            normal: DVec3::Z,
+            gap: 0.0,
+            branch1: point - sphere.position,
+            branch2: DVec3::ZERO,
+            effective_radius: 1.0,
+            feature: self.0,
+            overlap_volume: 0.0,
+        });
+        Ok(())
+    }
+}
+
+/// A route found once gives the points of the lookup, in either order of the bodies; a
+/// route of another registry, or of this one before a later registration, is looked up
+/// again instead of calling whatever generator sits at its position.
+#[test]
+fn routes_give_the_points_of_the_lookup_and_only_in_their_registry() {
+    let mut np = Narrowphase::new();
+    np.register(ShapeKind::Plane, ShapeKind::Custom("rod"), PlaneRod).unwrap();
+    np.register(ShapeKind::Custom("rod"), ShapeKind::Sphere, Tagged(7)).unwrap();
+    let mut w = world(np);
+    w.insert(SphereBuilder::new(0.5, DVec3::ZERO).build().unwrap()).unwrap();
+    w.insert(rod(DVec3::new(0.0, 0.0, 0.6)).build().unwrap()).unwrap();
+    let (b, np) = (&w.bodies, w.narrowphase());
+    let memory = PairMemory::new();
+    let points = |np: &Narrowphase, route: Option<Route>, i: usize, j: usize| {
+        let mut out = Vec::new();
+        match route {
+            Some(r) => np.collide_routed(r, b, i, j, b.position[j], 0.0, &memory, &mut out).unwrap(),
+            None => np.collide_remembering(b, i, j, b.position[j], 0.0, &memory, &mut out).unwrap(),
+        }
+        out
+    };
+    assert_eq!(np.route(&b.shape[0], &b.shape[0]), None, "a built-in pair has no route");
+    for (i, j) in [(0, 1), (1, 0)] {
+        let route = np.route(&b.shape[i], &b.shape[j]);
+        assert!(route.is_some());
+        let routed = points(np, route, i, j);
+        assert_eq!(routed, points(np, None, i, j), "bodies ({i}, {j})");
+        assert_eq!(routed[0].feature, 7);
+    }
+    // Another registry with another generator at the route's position: looked up there.
+    let mut other = Narrowphase::new();
+    other.register(ShapeKind::Custom("rod"), ShapeKind::Sphere, Tagged(9)).unwrap();
+    other.register(ShapeKind::Plane, ShapeKind::Custom("rod"), PlaneRod).unwrap();
+    let route = np.route(&b.shape[0], &b.shape[1]);
+    assert_eq!(points(&other, route, 0, 1)[0].feature, 9);
+    // A clone has the same entries: its routes are the original's.
+    assert_eq!(np.clone().route(&b.shape[0], &b.shape[1]), route);
+    // A registration after the route was found: looked up again.
+    let mut grown = np.clone();
+    grown.register(ShapeKind::Custom("rod"), ShapeKind::Custom("rod"), Tagged(3)).unwrap();
+    assert_ne!(grown.route(&b.shape[0], &b.shape[1]), route);
+    assert_eq!(points(&grown, route, 0, 1)[0].feature, 7);
 }

@@ -554,6 +554,7 @@ mod tests {
                 body2,
                 material: 0,
                 kind: PairKind::Spheres,
+                route: None,
                 radius1: 1.0,
                 radius2: 1.0,
                 reach2: 4.0,

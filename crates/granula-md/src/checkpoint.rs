@@ -153,7 +153,16 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // The image shifts come from the positions at the last rebuild (primed states only;
         // otherwise the list is empty and the next step rebuilds it).
         let rebuild_position = if primed { &state.reference_position } else { &bodies.position };
-        self.pairs.restore(bodies, materials, dense.iter().copied(), &world.periodic, rebuild_position, margin);
+        let narrowphase = world.narrowphase();
+        self.pairs.restore(
+            bodies,
+            materials,
+            narrowphase,
+            dense.iter().copied(),
+            &world.periodic,
+            rebuild_position,
+            margin,
+        );
         // Lengths were checked above, so both restores succeed. Without priming, keys of
         // removed bodies are dropped by the next step's rebuild, as in the saving solver.
         let _ = self.store.restore(state.keys.clone(), state.histories.clone());

@@ -826,8 +826,11 @@ fn general_pair<L: ContactLaw, S: LoadSink>(
     found.clear();
     // Body 2 at its own position or at its image nearest to body 1 (a shifted pose).
     let xj = input.image_position(p, c);
-    let collided =
-        input.narrowphase.collide_remembering(input.bodies, i, j, xj, c.margin, &input.memory[p], &mut found);
+    let (bodies, memory) = (input.bodies, &input.memory[p]);
+    let collided = match c.route {
+        Some(route) => input.narrowphase.collide_routed(route, bodies, i, j, xj, c.margin, memory, &mut found),
+        None => input.narrowphase.collide_remembering(bodies, i, j, xj, c.margin, memory, &mut found),
+    };
     match collided {
         Err(e) => {
             // The list stays as it was: the step fails with this error.

@@ -141,7 +141,16 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // rebuilds it from the skin layer (histories carried by key).
         let (law, materials) = (&self.law, &world.materials);
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
-        self.pairs.restore(bodies, materials, dense.iter().copied(), &world.periodic, &bodies.position, margin);
+        let narrowphase = world.narrowphase();
+        self.pairs.restore(
+            bodies,
+            materials,
+            narrowphase,
+            dense.iter().copied(),
+            &world.periodic,
+            &bodies.position,
+            margin,
+        );
         self.lay_out_blocks(bodies);
         self.verlet.invalidate();
         self.reference_position.clone_from(&bodies.position);

@@ -1,9 +1,10 @@
 //! The candidate pair list of the Verlet skin and its per-body incidence (CSR).
 
 use crate::solver::MdSolver;
+use granula_core::narrowphase::Route;
 use granula_core::{
-    BodySet, Broadphase, ContactKey, ContactLaw, ContactStore, DVec3, Integrator, MaterialTable, PairMemory,
-    PeriodicDomain, Shape,
+    BodySet, Broadphase, ContactKey, ContactLaw, ContactStore, DVec3, Integrator, MaterialTable, Narrowphase,
+    PairMemory, PeriodicDomain, Shape,
 };
 
 /// How the narrowphase treats a candidate pair, decided once per rebuild.
@@ -36,6 +37,10 @@ pub(crate) struct Candidate {
     pub material: u32,
     /// Narrowphase path.
     pub kind: PairKind,
+    /// For a [`PairKind::General`] pair through a registered generator, that generator
+    /// ([`Narrowphase::route`]), found at the rebuild; `None` for the others, which the
+    /// narrowphase looks up at each call.
+    pub route: Option<Route>,
     /// Radius of body 1 (sphere pairs) (m).
     pub radius1: f64,
     /// Radius of body 2 (sphere pairs) (m).
@@ -73,6 +78,7 @@ fn candidate(bodies: &BodySet, materials: &MaterialTable, i: usize, j: usize, ma
         body2: body2 as u32,
         material: material as u32,
         kind,
+        route: None,
         radius1: r1,
         radius2: r2,
         reach2: (r1 + r2 + margin) * (r1 + r2 + margin),
@@ -188,10 +194,12 @@ impl PairList {
     /// Allocation-free once warm.
     /// `margin(i, j)` is the law's range for the pair. Every pair has one candidate, however
     /// many contact points its shapes can have.
+    #[allow(clippy::too_many_arguments)]
     pub fn rebuild(
         &mut self,
         bodies: &BodySet,
         materials: &MaterialTable,
+        narrowphase: &Narrowphase,
         raw: &[(u32, u32)],
         reach: f64,
         domain: &PeriodicDomain,
@@ -231,10 +239,20 @@ impl PairList {
             }
         }
         self.index(bodies.len());
+        self.route(bodies, narrowphase);
         if !carry {
             self.carried = ContactStore::new();
         }
         self.carry_memory(bodies);
+    }
+
+    /// Finds the generator of every general candidate once ([`Candidate::route`]).
+    fn route(&mut self, bodies: &BodySet, narrowphase: &Narrowphase) {
+        for c in &mut self.candidates {
+            if c.kind == PairKind::General {
+                c.route = narrowphase.route(&bodies.shape[c.body1 as usize], &bodies.shape[c.body2 as usize]);
+            }
+        }
     }
 
     /// Realigns the memories' words with the current candidates by pair key (a pair that
@@ -258,10 +276,12 @@ impl PairList {
     /// materials and masses only is recomputed, and so are the periodic shifts, from the
     /// positions at the last rebuild `rebuild_position` (saved with the skin state), so the
     /// list equals the saved one.
+    #[allow(clippy::too_many_arguments)]
     pub fn restore(
         &mut self,
         bodies: &BodySet,
         materials: &MaterialTable,
+        narrowphase: &Narrowphase,
         pairs: impl IntoIterator<Item = (usize, usize)>,
         domain: &PeriodicDomain,
         rebuild_position: &[DVec3],
@@ -278,6 +298,7 @@ impl PairList {
             self.candidates.push(c);
         }
         self.index(bodies.len());
+        self.route(bodies, narrowphase);
         // Nothing remembered: the memories are not saved.
         self.carried = ContactStore::new();
         self.carry_memory(bodies);

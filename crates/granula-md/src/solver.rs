@@ -385,7 +385,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let reach = self.max_range + self.config.skin;
         let law = &self.law;
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
-        self.pairs.rebuild(bodies, materials, self.verlet.pairs(), reach, &self.periodic, margin);
+        self.pairs.rebuild(bodies, materials, narrowphase, self.verlet.pairs(), reach, &self.periodic, margin);
         // Two independent halves, each writing its own parts of the solver from the new
         // list, side by side when the step may use two threads: the same state either way.
         let pairs = &self.pairs;

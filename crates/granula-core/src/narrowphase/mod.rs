@@ -13,7 +13,7 @@ mod sphere_plane;
 mod sphere_sphere;
 
 pub use memory::PairMemory;
-pub use registry::{ContactGenerator, DegenerateGeometry, Narrowphase, NarrowphaseError, PosedShape, ShapeKind};
+pub use registry::{ContactGenerator, DegenerateGeometry, Narrowphase, NarrowphaseError, PosedShape, Route, ShapeKind};
 pub use sphere_cylinder::sphere_cylinder;
 pub use sphere_plane::sphere_plane;
 pub use sphere_sphere::sphere_sphere;

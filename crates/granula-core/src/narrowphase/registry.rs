@@ -274,12 +274,43 @@ struct Entry {
     generator: Arc<dyn ContactGenerator>,
 }
 
+/// Which registered generator serves a pair of shapes, and which way round: found once by
+/// [`Narrowphase::route`] (say, when a solver lists its candidate pairs) and handed to
+/// [`Narrowphase::collide_routed`] at every step, which then skips the lookup by shape
+/// kind (two calls of [`CustomShape::name`](crate::CustomShape::name) and a search of the
+/// registered pairs per call). Valid for the narrowphase that gave it, while the two
+/// bodies keep their shapes' kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// The [`Narrowphase::registry`] it was found in.
+    registry: u32,
+    entry: u32,
+    turned: bool,
+}
+
+/// A number not given to any registry before in this process.
+fn fresh_registry() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 /// The narrowphase of a world: the built-in pairs plus the generators a host registered,
 /// by pair of shape kinds. Built by [`WorldBuilder::narrowphase`](crate::WorldBuilder::narrowphase),
 /// read through [`World::narrowphase`](crate::World::narrowphase).
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Narrowphase {
     entries: Vec<Entry>,
+    /// Names this list of entries: a new number at creation and at each registration, kept
+    /// by a clone (the same entries), so that a [`Route`] is used only with the entries it
+    /// was found in.
+    registry: u32,
+}
+
+impl Default for Narrowphase {
+    fn default() -> Self {
+        Narrowphase { entries: Vec::new(), registry: fresh_registry() }
+    }
 }
 
 impl fmt::Debug for Narrowphase {
@@ -316,7 +347,27 @@ impl Narrowphase {
             return Err(invalid("one generator per pair of shape kinds"));
         }
         self.entries.push(Entry { first, second, generator: Arc::new(generator) });
+        self.registry = fresh_registry();
         Ok(())
+    }
+
+    /// The route of a pair of bodies of shapes `a` and `b` (as body 1 and body 2) through a
+    /// registered generator; `None` for a built-in pair, and for an unsupported one (whose
+    /// [`Narrowphase::collide`] is an error).
+    pub fn route(&self, a: &Shape, b: &Shape) -> Option<Route> {
+        let (ka, kb) = (ShapeKind::of(a), ShapeKind::of(b));
+        if ka.is_builtin() && kb.is_builtin() {
+            return None;
+        }
+        self.entries.iter().enumerate().find_map(|(k, e)| {
+            if same_kind(e.first, ka) && same_kind(e.second, kb) {
+                Some(Route { registry: self.registry, entry: k as u32, turned: false })
+            } else if same_kind(e.first, kb) && same_kind(e.second, ka) {
+                Some(Route { registry: self.registry, entry: k as u32, turned: true })
+            } else {
+                None
+            }
+        })
     }
 
     /// The generator for kinds `(a, b)` and whether it was registered the other way round.
@@ -434,6 +485,24 @@ impl Narrowphase {
             shape2: b.name(),
         };
         let (generator, turned) = self.find(ShapeKind::of(a), ShapeKind::of(b)).ok_or_else(unsupported)?;
+        Self::generate_with(generator, turned, bodies, i, j, xj, margin, memory, out)
+    }
+
+    /// The call of `generator` for bodies `i` and `j` (`j` posed at `xj`), body `j` first
+    /// when `turned`, the points then turned around.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn generate_with(
+        generator: &dyn ContactGenerator,
+        turned: bool,
+        bodies: &BodySet,
+        i: usize,
+        j: usize,
+        xj: DVec3,
+        margin: f64,
+        memory: Option<&PairMemory>,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), NarrowphaseError> {
         let degenerate = |e: DegenerateGeometry| NarrowphaseError::Degenerate {
             body1: bodies.handle[i],
             body2: bodies.handle[j],
@@ -469,6 +538,35 @@ impl Narrowphase {
         out: &mut Vec<ContactGeometry>,
     ) -> Result<(), NarrowphaseError> {
         self.collide_with(bodies, i, j, xj, margin, Some(memory), out)
+    }
+
+    /// [`Narrowphase::collide_remembering`] through a route found before
+    /// ([`Narrowphase::route`] of the two bodies' shapes): the same points, without the
+    /// lookup by shape kind. A route this narrowphase (or a clone of it) did not give, or
+    /// gave before a later registration, is looked up again as `collide_remembering` does.
+    /// A route found for other shapes than the bodies have now calls the generator of those
+    /// shapes, so a caller finds its routes again whenever the bodies' shapes may have
+    /// changed (the MD solver does at each rebuild of its candidate list, and its
+    /// `invalidate` asks for a rebuild after shapes are edited by hand).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn collide_routed(
+        &self,
+        route: Route,
+        bodies: &BodySet,
+        i: usize,
+        j: usize,
+        xj: DVec3,
+        margin: f64,
+        memory: &PairMemory,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), NarrowphaseError> {
+        match self.entries.get(route.entry as usize) {
+            Some(e) if route.registry == self.registry => {
+                Self::generate_with(&*e.generator, route.turned, bodies, i, j, xj, margin, Some(memory), out)
+            }
+            _ => self.collide_with(bodies, i, j, xj, margin, Some(memory), out),
+        }
     }
 
     /// The contact point of feature `feature` of bodies `i` and `j` (as in
