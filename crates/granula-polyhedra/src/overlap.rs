@@ -105,7 +105,12 @@ struct Side {
     planes: Vec<u32>,
     /// A bit per plane of the other body: is it in `planes`?
     listed: Vec<u64>,
-    /// Per used vertex, `words` bit sets: bit j set when the vertex is beyond `planes[j]`.
+    /// The listed planes that may cut a kept triangle, in `planes` order.
+    cutting: Vec<(DVec3, f64)>,
+    /// With at most 64 of them, per vertex (by index; only the used ones are written): bit
+    /// j set when the vertex is beyond `cutting[j]`.
+    bits: Vec<u64>,
+    /// With more, per used vertex (by row), `words` such bit sets.
     outside: Vec<u64>,
 }
 
@@ -289,21 +294,67 @@ impl Side {
     ) {
         let Some(kept_box) = self.kept_box else { return };
         // Planes that may cut a kept triangle: some corner of the kept box is beyond them.
+        // They are copied out in their order, so that the passes below read them in a row.
         let (centre, half) = ((kept_box.min + kept_box.max) * 0.5, (kept_box.max - kept_box.min) * 0.5);
-        self.planes.retain(|&k| {
+        self.cutting.clear();
+        for &k in &self.planes {
             let (n, d) = planes[k as usize];
-            n.dot(centre) + n.abs().dot(half) - d - threshold > 0.0
-        });
-        let words = self.planes.len().div_ceil(64).max(1);
+            if n.dot(centre) + n.abs().dot(half) - d - threshold > 0.0 {
+                self.cutting.push((n, d));
+            }
+        }
+        let cutting = &self.cutting[..];
+        if cutting.len() <= 64 {
+            // One word per vertex (any body of up to 64 planes, and most pairs of larger
+            // ones): the bits are kept by vertex index, with no row in between.
+            self.bits.clear();
+            self.bits.resize(vertices.len(), 0);
+            for &i in &self.used {
+                let p = vertices[i as usize];
+                let mut word = 0u64;
+                for (j, &(n, d)) in cutting.iter().enumerate() {
+                    word |= u64::from(n.dot(p) - d - threshold > 0.0) << j;
+                }
+                self.bits[i as usize] = word;
+            }
+            for &f in &self.triangles {
+                let face = faces[f as usize];
+                let [m0, m1, m2] = face.map(|i| self.bits[i as usize]);
+                if m0 & m1 & m2 != 0 {
+                    continue;
+                }
+                let tri = face.map(|i| vertices[i as usize]);
+                let mut bits = m0 | m1 | m2;
+                if bits == 0 {
+                    sums.add(&tri, from_a);
+                    continue;
+                }
+                polygon.start(tri);
+                let left = loop {
+                    let j = bits.trailing_zeros() as usize;
+                    if !polygon.clip(cutting[j], threshold) {
+                        break false;
+                    }
+                    bits &= bits - 1;
+                    if bits == 0 {
+                        break true;
+                    }
+                };
+                if left {
+                    sums.add(polygon.corners(), from_a);
+                }
+            }
+            return;
+        }
+        let words = cutting.len().div_ceil(64);
         self.outside.clear();
         self.outside.resize(self.used.len() * words, 0);
         for (r, &i) in self.used.iter().enumerate() {
             let p = vertices[i as usize];
             let bits = &mut self.outside[r * words..(r + 1) * words];
-            for (w, chunk) in self.planes.chunks(64).enumerate() {
+            for (w, chunk) in cutting.chunks(64).enumerate() {
                 let mut word = 0u64;
-                for (j, &k) in chunk.iter().enumerate() {
-                    let (n, d) = planes[k as usize];
+                for (j, &(n, d)) in chunk.iter().enumerate() {
                     word |= u64::from(n.dot(p) - d - threshold > 0.0) << j;
                 }
                 bits[w] = word;
@@ -333,7 +384,7 @@ impl Side {
                 while bits != 0 {
                     let j = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    if !polygon.clip(planes[self.planes[j] as usize], threshold) {
+                    if !polygon.clip(cutting[j], threshold) {
                         left = false;
                         break 'words;
                     }
