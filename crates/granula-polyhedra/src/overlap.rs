@@ -112,6 +112,9 @@ struct Side {
     bits: Vec<u64>,
     /// With more, per used vertex (by row), `words` such bit sets.
     outside: Vec<u64>,
+    /// Takes the path of more than 64 cutting planes whatever their number (set by tests,
+    /// which compare the two paths).
+    multi_word: bool,
 }
 
 /// The divergence-theorem sums of A ∩ B in b's frame (a mapped by x ↦ rot·x + shift),
@@ -304,7 +307,7 @@ impl Side {
             }
         }
         let cutting = &self.cutting[..];
-        if cutting.len() <= 64 {
+        if cutting.len() <= 64 && !self.multi_word {
             // One word per vertex (any body of up to 64 planes, and most pairs of larger
             // ones): the bits are kept by vertex index, with no row in between.
             self.bits.clear();
@@ -450,6 +453,7 @@ impl Polygon {
     /// left. The sides of all corners are computed first: a plane with no corner beyond it
     /// leaves the polygon as it is (the pass would copy every corner in order), one with
     /// every corner beyond empties it, and only the others build a new polygon.
+    #[inline(always)]
     fn clip(&mut self, (n, d): (DVec3, f64), threshold: f64) -> bool {
         let len = self.len;
         if self.sides.len() < len {
