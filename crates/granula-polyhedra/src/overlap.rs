@@ -95,9 +95,10 @@ struct Side {
     codes: Vec<u8>,
     /// Triangles that may meet the other body.
     triangles: Vec<u32>,
-    /// For each vertex, its row in `outside` (`u32::MAX`: in no kept triangle).
+    /// For each vertex, its row in `outside` (`u32::MAX`: in no kept triangle); the rows
+    /// number the used vertices in index order.
     row: Vec<u32>,
-    /// The vertices of the kept triangles, in row order.
+    /// The vertices of the kept triangles, in row (index) order.
     used: Vec<u32>,
     /// The box of the kept triangles.
     kept_box: Option<Aabb>,
@@ -222,23 +223,36 @@ impl Side {
             let (below, above) = (x.cmplt(other_box.min).bitmask(), x.cmpgt(other_box.max).bitmask());
             (below | above << 3 | u32::from(beyond(h)) << 6) as u8
         }));
+        // Without a branch per triangle or vertex (whether a triangle is kept is hard to
+        // predict): every index is written at the end of the list, which grows only for
+        // the kept ones, and the corners of kept triangles are marked in `row` first.
         self.triangles.clear();
-        self.used.clear();
+        self.triangles.resize(faces.len(), 0);
         self.row.clear();
-        self.row.resize(vertices.len(), u32::MAX);
+        self.row.resize(vertices.len(), 0);
+        let mut kept = 0;
         for (f, face) in faces.iter().enumerate() {
             let [c0, c1, c2] = face.map(|i| self.codes[i as usize]);
-            if c0 & c1 & c2 != 0 {
-                continue;
-            }
-            self.triangles.push(f as u32);
+            let keep = u32::from(c0 & c1 & c2 == 0);
+            self.triangles[kept] = f as u32;
+            kept += keep as usize;
             for &i in face {
-                if self.row[i as usize] == u32::MAX {
-                    self.row[i as usize] = self.used.len() as u32;
-                    self.used.push(i);
-                }
+                self.row[i as usize] |= keep;
             }
         }
+        self.triangles.truncate(kept);
+        // The marked vertices numbered in index order (the rows only address the bit sets:
+        // their order changes no result).
+        self.used.clear();
+        self.used.resize(vertices.len(), 0);
+        let mut used = 0;
+        for (i, row) in self.row.iter_mut().enumerate() {
+            let marked = *row;
+            self.used[used] = i as u32;
+            *row = if marked != 0 { used as u32 } else { u32::MAX };
+            used += marked as usize;
+        }
+        self.used.truncate(used);
         // The kept triangles' boxes together: the box of their corners.
         self.kept_box = self.used.first().map(|&i| {
             let first = vertices[i as usize];
