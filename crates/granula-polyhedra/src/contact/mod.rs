@@ -54,8 +54,9 @@ struct Scratch {
     depth: [Vec<Option<f64>>; 2],
     /// The plane of the other body that rejected each vertex (convex path).
     beyond: [Vec<u32>; 2],
-    /// The edges of each body that meet the other's surface (see `edge::meeting_edges`).
-    edges: [Vec<edge::MeetingEdge>; 2],
+    /// The edges of each body that meet the other's surface, and the vertex codes of the
+    /// edge pass (see `edge::meeting_edges`).
+    edges: edge::EdgeScratch,
 }
 
 thread_local! {
@@ -442,5 +443,9 @@ pub(crate) fn least_penetration(a: &Polyhedron, a_in_b: &Relative, b: &Polyhedro
     (normal, best, point)
 }
 
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod same_points;
 #[cfg(test)]
 mod tests;
