@@ -213,15 +213,20 @@ fn depth_inside(poly: &Polyhedron, p: DVec3, convex: bool, reach: f64) -> f64 {
 
 /// Distance of `p` (the body's frame) outside the body, 0 inside. Only values below
 /// `needed` matter: the convex path returns a lower bound that is at least `needed` without
-/// the exact distance.
+/// the exact distance, and stops at the first face plane that `p` is that far beyond (the
+/// largest plane distance is then at least as large, and the caller only takes the
+/// smaller of its limit and such a value, which is its limit either way).
 fn outside_distance(poly: &Polyhedron, p: DVec3, convex: bool, needed: f64) -> f64 {
     if convex {
-        let gap = poly.planes().iter().fold(f64::NEG_INFINITY, |m, &(n, d)| larger(m, n.dot(p) - d));
+        let mut gap = f64::NEG_INFINITY;
+        for &(n, d) in poly.planes() {
+            gap = larger(gap, n.dot(p) - d);
+            if gap >= needed {
+                return gap;
+            }
+        }
         if gap <= 0.0 {
             return 0.0;
-        }
-        if gap >= needed {
-            return gap;
         }
         return nearest_surface(poly, p).distance;
     }
