@@ -329,7 +329,9 @@ fn meeting_edges(
                 continue;
             }
         }
-        let meets = if convex {
+        let meets = if convex && codes[v0] & INSIDE_BIT != 0 {
+            segment_leaves_convex(dst, p0, p1)
+        } else if convex {
             segment_meets_convex(dst, p0, p1, first_plane)
         } else {
             segment_meets_surface(dst, p0, p1, &Aabb { min: p0.min(p1), max: p0.max(p1) })
@@ -379,6 +381,22 @@ fn segment_meets_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3, first: usize) -
     }
     // Meets the body; crosses its surface unless both ends are inside.
     enter > 0.0 || exit < 1.0
+}
+
+/// [`segment_meets_convex`] for a segment whose first end p₀ is inside the body (below
+/// every face plane, as the vertex pass found it: n·p₀ ≤ d for each plane, with the same
+/// dot products), with the same result. There every plane's num = d − n·p₀ is ≥ 0, so no
+/// plane moves the clipped part's start (it stays 0) nor rejects the segment, and the
+/// answer is whether some plane ends it before p₁: a plane with 0 ≤ num < denom whose
+/// quotient (rounded as there) is below 1. This stops at the first such plane, where the
+/// clipping goes through every plane.
+fn segment_leaves_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3) -> bool {
+    let d = p1 - p0;
+    poly.planes().iter().any(|&(n, off)| {
+        let denom = n.dot(d);
+        let num = off - n.dot(p0);
+        denom > 0.0 && num < denom && num / denom < 1.0
+    })
 }
 
 /// Does segment p₀p₁ cross a face of the body? Over the face hierarchy.

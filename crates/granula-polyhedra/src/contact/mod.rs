@@ -292,7 +292,7 @@ pub(crate) fn pair_points(
     // placed at the same spot): the vertex and edge contacts may all lie on the surfaces
     // with no depth, or point every way. One contact along the axis of least penetration
     // instead (see `least_penetration`).
-    if centre_inside(b, rel_ab.shift, convex) || centre_inside(a, rel_ba.shift, convex) {
+    if centre_inside(b, rel_ab.shift, convex, facing[1]) || centre_inside(a, rel_ba.shift, convex, facing[0]) {
         let (n, depth, mid) = least_penetration(a, &rel_ab, b);
         let normal = pose_b.orientation * n;
         let point = pose_b.to_world(mid);
@@ -401,10 +401,13 @@ fn extent(poly: &Polyhedron, pose: &Pose, u: DVec3) -> f64 {
 }
 
 /// Is point `p` (the body's frame) inside the body or on its surface? Face planes for a
-/// convex body, ray parity otherwise.
-fn centre_inside(poly: &Polyhedron, p: DVec3, convex: bool) -> bool {
+/// convex body, ray parity otherwise. The convex test tries plane `first` before the
+/// others (the plane facing the other body's centre, which usually has `p` beyond it):
+/// the answer is the same in any order.
+fn centre_inside(poly: &Polyhedron, p: DVec3, convex: bool, first: usize) -> bool {
     if convex {
-        poly.planes().iter().all(|&(n, d)| n.dot(p) <= d)
+        let below = |&(n, d): &(DVec3, f64)| n.dot(p) <= d;
+        below(&poly.planes()[first]) && poly.planes().iter().all(below)
     } else {
         crate::inside::classify(poly, p) != crate::inside::PointClass::Outside
     }
