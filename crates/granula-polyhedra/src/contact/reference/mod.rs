@@ -6,7 +6,7 @@
 mod edge;
 mod vertex;
 
-use super::{geometry, larger, FeatureKey, Method, Relative, CONVEX_PATH_MAX_PLANES};
+use super::{geometry, FeatureKey, Method, Relative, CONVEX_PATH_MAX_PLANES};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::DVec3;
 use granula_core::ContactGeometry;
