@@ -78,23 +78,31 @@ const CLIP_SLOPE: f64 = 1.0;
 /// frame and the depth of its deeper end inside the other body (`None`: both outside).
 pub(crate) type MeetingEdge = (u32, DVec3, DVec3, Option<f64>);
 
+/// Scratch space of [`edge_contacts`]: the meeting edges of each body and the vertex codes
+/// of the body being scanned ([`vertex_codes`]).
+#[derive(Default)]
+pub(crate) struct EdgeScratch {
+    found: [Vec<MeetingEdge>; 2],
+    codes: Vec<u8>,
+}
+
 /// Edge contacts of the pair, appended to `out`. `vertex_depth[k]` holds the depth of each
 /// vertex of body k+1 inside the other body (`None`: outside), from the vertex pass;
-/// `edges` is scratch space.
+/// `scratch` is scratch space.
 pub(crate) fn edge_contacts(
     pair: &Pair,
     vertex_depth: &[Vec<Option<f64>>; 2],
     beyond: &[Vec<u32>; 2],
-    edges: &mut [Vec<MeetingEdge>; 2],
+    scratch: &mut EdgeScratch,
     out: &mut Vec<ContactGeometry>,
 ) {
-    let [edges_a, edges_b] = edges;
+    let EdgeScratch { found: [edges_a, edges_b], codes } = scratch;
     let (ends_a, ends_b) = ((&vertex_depth[0][..], &beyond[0][..]), (&vertex_depth[1][..], &beyond[1][..]));
-    meeting_edges(pair.a, pair.a_in_b, ends_a, pair.b, (pair.convex, pair.facing[1]), edges_a);
+    meeting_edges(pair.a, pair.a_in_b, ends_a, pair.b, (pair.convex, pair.facing[1]), codes, edges_a);
     if edges_a.is_empty() {
         return;
     }
-    meeting_edges(pair.b, pair.b_in_a, ends_b, pair.a, (pair.convex, pair.facing[0]), edges_b);
+    meeting_edges(pair.b, pair.b_in_a, ends_b, pair.a, (pair.convex, pair.facing[0]), codes, edges_b);
     // Everything below is in body 2's frame.
     let tol = 1e-9 * (pair.a.bounding_radius() + pair.b.bounding_radius());
     let both_convex = pair.a.is_convex() && pair.b.is_convex();
@@ -205,15 +213,20 @@ fn depth_inside(poly: &Polyhedron, p: DVec3, convex: bool, reach: f64) -> f64 {
 
 /// Distance of `p` (the body's frame) outside the body, 0 inside. Only values below
 /// `needed` matter: the convex path returns a lower bound that is at least `needed` without
-/// the exact distance.
+/// the exact distance, and stops at the first face plane that `p` is that far beyond (the
+/// largest plane distance is then at least as large, and the caller only takes the
+/// smaller of its limit and such a value, which is its limit either way).
 fn outside_distance(poly: &Polyhedron, p: DVec3, convex: bool, needed: f64) -> f64 {
     if convex {
-        let gap = poly.planes().iter().fold(f64::NEG_INFINITY, |m, &(n, d)| larger(m, n.dot(p) - d));
+        let mut gap = f64::NEG_INFINITY;
+        for &(n, d) in poly.planes() {
+            gap = larger(gap, n.dot(p) - d);
+            if gap >= needed {
+                return gap;
+            }
+        }
         if gap <= 0.0 {
             return 0.0;
-        }
-        if gap >= needed {
-            return gap;
         }
         return nearest_surface(poly, p).distance;
     }
@@ -255,54 +268,76 @@ fn passes_through_a_face(poly: &Polyhedron, s0: DVec3, s1: DVec3) -> bool {
     hit
 }
 
+/// Bit of a vertex's [`vertex_codes`] entry: the vertex is inside the other body (the
+/// vertex pass gave it a depth). Bits 0–5 are its out-codes against the other body's box.
+const INSIDE_BIT: u8 = 1 << 6;
+
+/// One byte per vertex of `src` (mapped into `dst`'s frame as `mapped`), written to
+/// `codes`: bit a set when coordinate a (x, y, z: 0, 1, 2) is below the box of `dst`, bit
+/// a + 3 when above it (out-codes), and [`INSIDE_BIT`] when the vertex pass found the vertex inside `dst`.
+/// Two ends with a common bit make an edge that [`meeting_edges`] drops: both ends inside
+/// (the vertex contacts carry it), or both beyond one face of the box, where the box of
+/// the segment misses the box of `dst` (the same comparisons as [`Aabb::overlaps`], so the
+/// same edges are dropped as by the box test per edge, with the coordinates compared once
+/// per vertex rather than twice per edge).
+fn vertex_codes(mapped: &[DVec3], depth: &[Option<f64>], bounds: &Aabb, codes: &mut Vec<u8>) {
+    codes.clear();
+    codes.extend(mapped.iter().zip(depth).map(|(p, d)| {
+        let below = p.cmplt(bounds.min).bitmask() as u8;
+        let above = p.cmpgt(bounds.max).bitmask() as u8;
+        below | (above << 3) | if d.is_some() { INSIDE_BIT } else { 0 }
+    }));
+}
+
 /// The sharp edges of `src` (its vertices mapped into `dst`'s frame as `mapped`) that cross
 /// `dst`'s surface, written to `found` with their mapped endpoints and the depth of their
 /// deeper end inside `dst` (`None` when both ends are outside; `depth` holds the vertices'
 /// depths). Edges with both ends inside are left out, and so are edges with both ends
 /// beyond one plane of `dst` (`beyond` holds the plane that rejected each vertex in the
-/// vertex pass of the convex path, [`NO_PLANE`] if none; empty on the general path).
+/// vertex pass of the convex path, [`NO_PLANE`] if none; all [`NO_PLANE`] on the general
+/// path) and edges whose box misses `dst`'s box. The first two tests read one byte per end
+/// ([`vertex_codes`], written to `codes`), so that most edges far from the contact are
+/// dropped without reading their ends.
 fn meeting_edges(
     src: &Polyhedron,
     mapped: &[DVec3],
     (depth, beyond): (&[Option<f64>], &[u32]),
     dst: &Polyhedron,
     (convex, first_plane): (bool, usize),
+    codes: &mut Vec<u8>,
     found: &mut Vec<MeetingEdge>,
 ) {
-    let bounds = dst.local_aabb();
     found.clear();
+    vertex_codes(mapped, depth, &dst.local_aabb(), codes);
     for (k, e) in src.edges().iter().enumerate() {
         if !e.sharp {
             continue;
         }
-        let inner = match e.vertices.map(|v| depth[v as usize]) {
-            [Some(_), Some(_)] => continue,
-            [a, b] => a.or(b),
-        };
-        let [p0, p1] = e.vertices.map(|i| mapped[i as usize]);
+        let [v0, v1] = e.vertices.map(|v| v as usize);
+        if codes[v0] & codes[v1] != 0 {
+            continue;
+        }
+        let (p0, p1) = (mapped[v0], mapped[v1]);
         if convex {
-            let [k0, k1] = e.vertices.map(|v| beyond[v as usize]);
             let past = |k: u32, p: DVec3| {
                 k != NO_PLANE && {
                     let (n, d) = dst.planes()[k as usize];
                     n.dot(p) > d
                 }
             };
-            if past(k0, p1) || past(k1, p0) {
+            if past(beyond[v0], p1) || past(beyond[v1], p0) {
                 continue;
             }
         }
-        let seg = Aabb { min: p0.min(p1), max: p0.max(p1) };
-        if !seg.overlaps(&bounds) {
-            continue;
-        }
-        let meets = if convex {
+        let meets = if convex && codes[v0] & INSIDE_BIT != 0 {
+            segment_leaves_convex(dst, p0, p1)
+        } else if convex {
             segment_meets_convex(dst, p0, p1, first_plane)
         } else {
-            segment_meets_surface(dst, p0, p1, &seg)
+            segment_meets_surface(dst, p0, p1, &Aabb { min: p0.min(p1), max: p0.max(p1) })
         };
         if meets {
-            found.push((k as u32, p0, p1, inner));
+            found.push((k as u32, p0, p1, depth[v0].or(depth[v1])));
         }
     }
 }
@@ -318,24 +353,50 @@ fn segment_meets_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3, first: usize) -
     }
     let d = p1 - p0;
     let (mut enter, mut exit) = (0.0f64, 1.0f64);
+    // A plane divides only where it can move an end of the clipped part: entering from
+    // beyond it (num < 0 < −denom: the quotient is positive) or leaving below its far end
+    // (num < denom: the quotient below 1). Elsewhere the quotient is at most 0 (entering)
+    // or at least 1 (leaving; a correctly rounded quotient of num ≥ denom > 0 is ≥ 1),
+    // which changes neither `enter` (≥ 0) nor `exit` (≤ 1), nor so the test after it.
     for &(n, off) in poly.planes() {
         let denom = n.dot(d);
         let num = off - n.dot(p0);
-        if denom == 0.0 {
+        if denom < 0.0 {
             if num < 0.0 {
-                return false;
+                enter = larger(enter, num / denom);
+                if enter > exit {
+                    return false;
+                }
             }
-        } else if denom < 0.0 {
-            enter = larger(enter, num / denom);
-        } else {
-            exit = smaller(exit, num / denom);
-        }
-        if enter > exit {
+        } else if denom > 0.0 {
+            if num < denom {
+                exit = smaller(exit, num / denom);
+                if enter > exit {
+                    return false;
+                }
+            }
+        } else if num < 0.0 {
             return false;
         }
     }
     // Meets the body; crosses its surface unless both ends are inside.
     enter > 0.0 || exit < 1.0
+}
+
+/// [`segment_meets_convex`] for a segment whose first end p₀ is inside the body (below
+/// every face plane, as the vertex pass found it: n·p₀ ≤ d for each plane, with the same
+/// dot products), with the same result. There every plane's num = d − n·p₀ is ≥ 0, so no
+/// plane moves the clipped part's start (it stays 0) nor rejects the segment, and the
+/// answer is whether some plane ends it before p₁: a plane with 0 ≤ num < denom whose
+/// quotient (rounded as there) is below 1. This stops at the first such plane, where the
+/// clipping goes through every plane.
+fn segment_leaves_convex(poly: &Polyhedron, p0: DVec3, p1: DVec3) -> bool {
+    let d = p1 - p0;
+    poly.planes().iter().any(|&(n, off)| {
+        let denom = n.dot(d);
+        let num = off - n.dot(p0);
+        denom > 0.0 && num < denom && num / denom < 1.0
+    })
 }
 
 /// Does segment p₀p₁ cross a face of the body? Over the face hierarchy.

@@ -44,8 +44,8 @@ fn passes(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Pose, margin: 
     let facing = [facing_plane(a, &rel_ba), facing_plane(b, &rel_ab)];
     if plane_separates(a, facing[0], b, &rel_ba, margin)
         || plane_separates(b, facing[1], a, &rel_ab, margin)
-        || centre_inside(b, rel_ab.shift, true)
-        || centre_inside(a, rel_ba.shift, true)
+        || centre_inside(b, rel_ab.shift, true, facing[1])
+        || centre_inside(a, rel_ba.shift, true, facing[0])
     {
         return None;
     }
