@@ -478,4 +478,6 @@ mod reference;
 #[cfg(test)]
 mod same_points;
 #[cfg(test)]
+mod sample;
+#[cfg(test)]
 mod tests;

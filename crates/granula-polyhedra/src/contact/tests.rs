@@ -2,39 +2,10 @@
 //! whenever it fires, the edge pass it skips gives no point and the two bodies do not
 //! intersect, over random thin hulls in random poses near touching.
 
+use super::sample::{direction, thin_hull, uniform};
 use super::*;
 use crate::gjk::{relation, Relation};
-use crate::polyhedron::BodyFrame;
-use crate::shapes;
 use granula_core::math::DQuat;
-
-/// SplitMix64 in [0, 1).
-fn uniform(state: &mut u64) -> f64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-}
-
-fn direction(state: &mut u64) -> DVec3 {
-    loop {
-        let v = DVec3::new(uniform(state), uniform(state), uniform(state)) * 2.0 - 1.0;
-        if (0.01..=1.0).contains(&v.length_squared()) {
-            return v.normalize();
-        }
-    }
-}
-
-/// A random hull of 12 points stretched along its axes by factors in [0.3, 1] (thin
-/// bodies like the MD bench's, whose pairs are often apart along an edge–edge axis only).
-fn thin_hull(state: &mut u64) -> Polyhedron {
-    let seed = (uniform(state) * 1e9) as u64;
-    let hull = shapes::random_convex(12, 1.0, seed).unwrap();
-    let stretch = DVec3::new(uniform(state), uniform(state), uniform(state)) * 0.7 + 0.3;
-    let vertices = hull.vertices().iter().map(|&v| v * stretch).collect();
-    Polyhedron::from_mesh(vertices, hull.faces().to_vec(), BodyFrame::PrincipalAxes).unwrap().0
-}
 
 /// The points of the vertex pass of a pair, the points of its edge pass, and whether the
 /// face proof fired (`None` when the pair ends before the vertex pass in `pair_points`).
