@@ -2,10 +2,12 @@
 
 use crate::solver::MdSolver;
 use granula_core::narrowphase::Route;
+use granula_core::parallel;
 use granula_core::{
     BodySet, Broadphase, ContactKey, ContactLaw, ContactStore, DVec3, Integrator, MaterialTable, Narrowphase,
     PairMemory, PeriodicDomain, Shape,
 };
+use rayon::prelude::*;
 
 /// How the narrowphase treats a candidate pair, decided once per rebuild.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,6 +184,8 @@ pub(crate) struct PairList {
     pub offsets: Vec<u32>,
     pub incidence: Vec<u32>,
     cursor: Vec<u32>,
+    /// The candidate build's per-task buffers ([`PairList::rebuild`]).
+    runs: Vec<Run>,
 }
 
 impl PairList {
@@ -203,7 +207,7 @@ impl PairList {
         raw: &[(u32, u32)],
         reach: f64,
         domain: &PeriodicDomain,
-        margin: impl Fn(usize, usize) -> f64,
+        margin: impl Fn(usize, usize) -> f64 + Sync,
     ) {
         // The memories' words under the old keys, before the list changes.
         let carry = self.carried.len() == self.memory.len();
@@ -212,61 +216,47 @@ impl PairList {
                 *w = m.load();
             }
         }
-        self.candidates.clear();
-        self.shifts.clear();
-        let periodic = domain.is_periodic();
-        for &(i, j) in raw {
-            let (iu, ju) = (i as usize, j as usize);
-            if bodies.inv_mass[iu] == 0.0 && bodies.inv_mass[ju] == 0.0 {
-                continue;
-            }
-            let c = candidate(bodies, materials, iu, ju, margin(iu, ju));
-            let shift = if periodic { image_shift(bodies, domain, &c) } else { DVec3::ZERO };
-            if bodies.radius[iu].is_finite() && bodies.radius[ju].is_finite() {
-                let limit = bodies.radius[iu] + bodies.radius[ju] + reach;
-                let d = if periodic {
-                    (bodies.position[c.body2 as usize] - bodies.position[c.body1 as usize]) + shift
-                } else {
-                    bodies.position[iu] - bodies.position[ju]
-                };
-                if d.length_squared() > limit * limit {
-                    continue;
-                }
-            }
-            self.candidates.push(c);
-            if periodic {
-                self.shifts.push(shift);
-            }
+        // The candidates of each run of `BUILD_CHUNK` broadphase pairs, in parallel, each run
+        // into its own buffer, then copied out in run order: the same list on any number of
+        // threads (and the route of every general candidate found on the way).
+        let runs = raw.len().div_ceil(BUILD_CHUNK);
+        if self.runs.len() < runs {
+            self.runs.resize_with(runs, Run::default);
         }
-        self.index(bodies.len());
-        self.route(bodies, narrowphase);
+        let build = |(pairs, run): (&[(u32, u32)], &mut Run)| {
+            run.fill(bodies, materials, narrowphase, pairs, reach, domain, &margin);
+        };
+        raw.par_chunks(BUILD_CHUNK)
+            .zip(self.runs[..runs].par_iter_mut())
+            .with_min_len(parallel::min_len(BUILD_TASK / BUILD_CHUNK))
+            .for_each(build);
+        let runs = &self.runs[..runs];
+        let total: usize = runs.iter().map(|r| r.candidates.len()).sum();
+        // Copy only what grows: the list's length changes little between rebuilds, and every
+        // element below `total` is overwritten by the copy.
+        self.candidates.resize(total, FILLER);
+        copy_runs(&mut self.candidates, runs, |r| &r.candidates);
+        if domain.is_periodic() {
+            self.shifts.resize(total, DVec3::ZERO);
+            copy_runs(&mut self.shifts, runs, |r| &r.shifts);
+        } else {
+            self.shifts.clear();
+        }
         if !carry {
             self.carried = ContactStore::new();
         }
-        self.carry_memory(bodies);
-    }
-
-    /// Finds the generator of every general candidate once ([`Candidate::route`]).
-    fn route(&mut self, bodies: &BodySet, narrowphase: &Narrowphase) {
-        for c in &mut self.candidates {
-            if c.kind == PairKind::General {
-                c.route = narrowphase.route(&bodies.shape[c.body1 as usize], &bodies.shape[c.body2 as usize]);
-            }
-        }
-    }
-
-    /// Realigns the memories' words with the current candidates by pair key (a pair that
-    /// was in the list before keeps its words, a new one starts empty) and writes them into
-    /// `memory`.
-    fn carry_memory(&mut self, bodies: &BodySet) {
-        let key = |c: &Candidate| ContactKey {
-            body1: bodies.handle[c.body1 as usize],
-            body2: bodies.handle[c.body2 as usize],
-            feature: 0,
-        };
-        self.carried.rebuild(self.candidates.iter().map(key));
-        for (m, w) in self.memory.iter().zip(self.carried.states()) {
-            m.store(*w);
+        self.memory.resize_with(self.candidates.len(), PairMemory::new);
+        // The incidence and the memories' carry read the new list and write disjoint parts.
+        let n = bodies.len();
+        let Self { candidates, memory, carried, offsets, incidence, cursor, .. } = self;
+        let candidates = &candidates[..];
+        let mut index = || index_into(candidates, n, offsets, incidence, cursor);
+        let mut carry = || carry_memory(candidates, memory, carried, bodies);
+        if parallel::is_sequential() || candidates.len() < INDEX_JOIN_PAIRS {
+            index();
+            carry();
+        } else {
+            rayon::join(index, carry);
         }
     }
 
@@ -297,39 +287,20 @@ impl PairList {
             }
             self.candidates.push(c);
         }
-        self.index(bodies.len());
-        self.route(bodies, narrowphase);
+        route(&mut self.candidates, bodies, narrowphase);
         // Nothing remembered: the memories are not saved.
         self.carried = ContactStore::new();
-        self.carry_memory(bodies);
+        self.memory.resize_with(self.candidates.len(), PairMemory::new);
+        index_into(&self.candidates, bodies.len(), &mut self.offsets, &mut self.incidence, &mut self.cursor);
+        carry_memory(&self.candidates, &self.memory, &mut self.carried, bodies);
     }
 
     /// Builds the CSR incidence of the current candidates among `n` bodies (and gives every
     /// candidate a memory).
+    #[cfg(test)]
     pub fn index(&mut self, n: usize) {
         self.memory.resize_with(self.candidates.len(), PairMemory::new);
-        self.offsets.clear();
-        self.offsets.resize(n + 1, 0);
-        for c in &self.candidates {
-            self.offsets[c.body1 as usize + 1] += 1;
-            self.offsets[c.body2 as usize + 1] += 1;
-        }
-        for i in 0..n {
-            self.offsets[i + 1] += self.offsets[i];
-        }
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.offsets[..n]);
-        self.incidence.clear();
-        self.incidence.resize(self.offsets[n] as usize, 0);
-        for (p, c) in self.candidates.iter().enumerate() {
-            let p = p as u32;
-            let slot = &mut self.cursor[c.body1 as usize];
-            self.incidence[*slot as usize] = p << 1;
-            *slot += 1;
-            let slot = &mut self.cursor[c.body2 as usize];
-            self.incidence[*slot as usize] = (p << 1) | 1;
-            *slot += 1;
-        }
+        index_into(&self.candidates, n, &mut self.offsets, &mut self.incidence, &mut self.cursor);
     }
 
     /// The keys of the candidates (feature 0: the pair), in list order.
@@ -345,5 +316,261 @@ impl PairList {
     #[inline]
     pub fn incident(&self, i: usize) -> &[u32] {
         &self.incidence[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+}
+
+/// Broadphase pairs turned into candidates by one task of [`PairList::rebuild`]: small
+/// enough for a thousand polyhedra's 5000 pairs to make several tasks.
+const BUILD_CHUNK: usize = 512;
+
+/// The smallest task, in broadphase pairs, of the candidate build when it runs in parallel:
+/// a candidate of two polyhedra takes some 50 ns to build and route, so 1024 of them take
+/// about fifty microseconds, well above what handing a task to another thread costs.
+const BUILD_TASK: usize = 1024;
+
+/// The fewest candidates for which [`PairList::rebuild`] builds the incidence beside the
+/// memories' carry, on two threads (each takes some 10-20 ns per candidate).
+const INDEX_JOIN_PAIRS: usize = 1024;
+
+/// Placeholder of the slots the copy of the runs overwrites.
+const FILLER: Candidate = Candidate {
+    body1: 0,
+    body2: 0,
+    material: 0,
+    kind: PairKind::General,
+    route: None,
+    radius1: 0.0,
+    radius2: 0.0,
+    reach2: 0.0,
+    margin: 0.0,
+    effective_mass: 0.0,
+    effective_radius: 0.0,
+};
+
+/// The candidates (and periodic shifts) of one run of broadphase pairs.
+#[derive(Clone, Debug, Default)]
+struct Run {
+    candidates: Vec<Candidate>,
+    shifts: Vec<DVec3>,
+}
+
+impl Run {
+    /// The candidates of `raw` (see [`PairList::rebuild`] for which pairs are kept), with the
+    /// route of each general one.
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        &mut self,
+        bodies: &BodySet,
+        materials: &MaterialTable,
+        narrowphase: &Narrowphase,
+        raw: &[(u32, u32)],
+        reach: f64,
+        domain: &PeriodicDomain,
+        margin: &impl Fn(usize, usize) -> f64,
+    ) {
+        self.candidates.clear();
+        self.shifts.clear();
+        let periodic = domain.is_periodic();
+        for &(i, j) in raw {
+            let (iu, ju) = (i as usize, j as usize);
+            if bodies.inv_mass[iu] == 0.0 && bodies.inv_mass[ju] == 0.0 {
+                continue;
+            }
+            let mut c = candidate(bodies, materials, iu, ju, margin(iu, ju));
+            let shift = if periodic { image_shift(bodies, domain, &c) } else { DVec3::ZERO };
+            if bodies.radius[iu].is_finite() && bodies.radius[ju].is_finite() {
+                let limit = bodies.radius[iu] + bodies.radius[ju] + reach;
+                let d = if periodic {
+                    (bodies.position[c.body2 as usize] - bodies.position[c.body1 as usize]) + shift
+                } else {
+                    bodies.position[iu] - bodies.position[ju]
+                };
+                if d.length_squared() > limit * limit {
+                    continue;
+                }
+            }
+            if c.kind == PairKind::General {
+                c.route = narrowphase.route(&bodies.shape[c.body1 as usize], &bodies.shape[c.body2 as usize]);
+            }
+            self.candidates.push(c);
+            if periodic {
+                self.shifts.push(shift);
+            }
+        }
+    }
+}
+
+/// Copies the runs' columns (`column(run)`) one after the other into `out`, whose length is
+/// their total, halving the runs between two tasks while there are several.
+fn copy_runs<T: Copy + Send + Sync>(out: &mut [T], runs: &[Run], column: impl Fn(&Run) -> &[T] + Sync + Copy) {
+    fn split<T: Copy + Send + Sync>(out: &mut [T], runs: &[Run], column: impl Fn(&Run) -> &[T] + Sync + Copy) {
+        if runs.len() <= 2 || parallel::is_sequential() {
+            let mut at = 0;
+            for r in runs {
+                let c = column(r);
+                out[at..at + c.len()].copy_from_slice(c);
+                at += c.len();
+            }
+            return;
+        }
+        let (left, right) = runs.split_at(runs.len() / 2);
+        let (a, b) = out.split_at_mut(left.iter().map(|r| column(r).len()).sum());
+        rayon::join(|| split(a, left, column), || split(b, right, column));
+    }
+    split(out, runs, column);
+}
+
+/// Finds the generator of every general candidate once ([`Candidate::route`]).
+fn route(candidates: &mut [Candidate], bodies: &BodySet, narrowphase: &Narrowphase) {
+    for c in candidates {
+        if c.kind == PairKind::General {
+            c.route = narrowphase.route(&bodies.shape[c.body1 as usize], &bodies.shape[c.body2 as usize]);
+        }
+    }
+}
+
+/// Realigns the memories' words with `candidates` by pair key (a pair that was in the list
+/// before keeps its words, a new one starts empty) and writes them into `memory` (one per
+/// candidate).
+fn carry_memory(
+    candidates: &[Candidate],
+    memory: &[PairMemory],
+    carried: &mut ContactStore<[u64; 3]>,
+    bodies: &BodySet,
+) {
+    let key = |c: &Candidate| ContactKey {
+        body1: bodies.handle[c.body1 as usize],
+        body2: bodies.handle[c.body2 as usize],
+        feature: 0,
+    };
+    carried.rebuild(candidates.iter().map(key));
+    for (m, w) in memory.iter().zip(carried.states()) {
+        m.store(*w);
+    }
+}
+
+/// The CSR incidence of `candidates` among `n` bodies ([`PairList`]).
+fn index_into(
+    candidates: &[Candidate],
+    n: usize,
+    offsets: &mut Vec<u32>,
+    incidence: &mut Vec<u32>,
+    cursor: &mut Vec<u32>,
+) {
+    offsets.clear();
+    offsets.resize(n + 1, 0);
+    for c in candidates {
+        offsets[c.body1 as usize + 1] += 1;
+        offsets[c.body2 as usize + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    cursor.clear();
+    cursor.extend_from_slice(&offsets[..n]);
+    incidence.clear();
+    incidence.resize(offsets[n] as usize, 0);
+    for (p, c) in candidates.iter().enumerate() {
+        let p = p as u32;
+        let slot = &mut cursor[c.body1 as usize];
+        incidence[*slot as usize] = p << 1;
+        *slot += 1;
+        let slot = &mut cursor[c.body2 as usize];
+        incidence[*slot as usize] = (p << 1) | 1;
+        *slot += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use granula_core::{Axis, CylinderBuilder, PlaneBuilder, SphereBuilder, World};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// 3000 spheres of random radii in a cylinder on a floor, some fixed, and every pair
+    /// among the first bodies as the broadphase list: far pairs, two fixed bodies, walls.
+    fn scene() -> (World, Vec<(u32, u32)>) {
+        let mut world = World::builder().build().unwrap();
+        world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+        world.insert(CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 1.0).build().unwrap()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for k in 0..3000usize {
+            let x = DVec3::new(rng.random_range(-0.7..0.7), rng.random_range(-0.7..0.7), rng.random_range(0.1..1.0));
+            let mut b = SphereBuilder::new(rng.random_range(0.01..0.05), x);
+            if k.is_multiple_of(97) {
+                b = b.fixed();
+            }
+            world.insert(b.build().unwrap()).unwrap();
+        }
+        let n = world.bodies.len() as u32;
+        let mut raw = Vec::new();
+        for i in 0..n {
+            // Every body with the walls, and each sphere with the next 12 (near and far).
+            for j in i + 1..n {
+                if i < 2 || j <= i + 12 {
+                    raw.push((i, j));
+                }
+            }
+        }
+        (world, raw)
+    }
+
+    fn build(world: &World, raw: &[(u32, u32)], domain: &PeriodicDomain, threads: usize) -> PairList {
+        let (bodies, materials) = (&world.bodies, &world.materials);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let mut list = PairList::default();
+        let narrowphase = Narrowphase::new();
+        let margin = |i: usize, _: usize| if i.is_multiple_of(5) { 1e-3 } else { 0.0 };
+        pool.install(|| {
+            // Twice, so the second build starts from warm buffers of the first.
+            for _ in 0..2 {
+                list.rebuild(bodies, materials, &narrowphase, raw, 0.02, domain, margin);
+            }
+        });
+        list
+    }
+
+    /// The list built on two threads (runs built as tasks, copied out in halves, the
+    /// incidence beside the memories' carry) is the one built in place, bit for bit, with and
+    /// without periodic shifts; and it keeps exactly the pairs the rule says.
+    #[test]
+    fn parallel_build_equals_the_sequential_one() {
+        let (world, raw) = scene();
+        let b = &world.bodies;
+        for domain in [PeriodicDomain::default(), PeriodicDomain::default().with_axis(Axis::X, -0.7, 0.7).unwrap()] {
+            let one = parallel::sequential(|| build(&world, &raw, &domain, 1));
+            let two = build(&world, &raw, &domain, 2);
+            assert!(one.candidates.len() > INDEX_JOIN_PAIRS, "the scene must be large enough to split");
+            // Debug prints every f64 to the digits that round-trip it (and NaN, which the
+            // sphere-less pairs' effective radius is, equal to itself).
+            let same = |a: &[Candidate], b: &[Candidate]| a.len() == b.len() && format!("{a:?}") == format!("{b:?}");
+            assert!(same(&one.candidates, &two.candidates), "candidates differ between 1 and 2 threads");
+            assert_eq!(one.shifts.len(), if domain.is_periodic() { one.candidates.len() } else { 0 });
+            let bits = |l: &PairList| l.shifts.iter().map(|s| s.to_array().map(f64::to_bits)).collect::<Vec<_>>();
+            assert_eq!(bits(&one), bits(&two));
+            assert_eq!((&one.offsets, &one.incidence), (&two.offsets, &two.incidence));
+            // The rule: no pair of two fixed bodies; a sphere pair only within r1 + r2 + reach.
+            let kept: Vec<(usize, usize)> =
+                one.candidates.iter().map(|c| (c.body1.min(c.body2) as usize, c.body1.max(c.body2) as usize)).collect();
+            let expected: Vec<(usize, usize)> = raw
+                .iter()
+                .map(|&(i, j)| (i as usize, j as usize))
+                .filter(|&(i, j)| b.inv_mass[i] != 0.0 || b.inv_mass[j] != 0.0)
+                .filter(|&(i, j)| {
+                    let (r1, r2) = (b.radius[i], b.radius[j]);
+                    if !(r1.is_finite() && r2.is_finite()) {
+                        return true;
+                    }
+                    let (lo, hi) = if b.handle[i] < b.handle[j] { (i, j) } else { (j, i) };
+                    let d =
+                        (b.position[hi] - b.position[lo]) + domain.minimum_image_shift(b.position[lo], b.position[hi]);
+                    d.length() <= r1 + r2 + 0.02 + 1e-12
+                })
+                .collect();
+            // Up to the rounding of the squared distance at the limit (1e-12 m of slack): the
+            // same pairs in the same order.
+            assert_eq!(kept, expected);
+        }
     }
 }
