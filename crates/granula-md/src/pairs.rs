@@ -223,9 +223,8 @@ impl PairList {
         if self.runs.len() < runs {
             self.runs.resize_with(runs, Run::default);
         }
-        let build = |(pairs, run): (&[(u32, u32)], &mut Run)| {
-            run.fill(bodies, materials, narrowphase, pairs, reach, domain, &margin);
-        };
+        let input = BuildInput { bodies, materials, narrowphase, reach, domain, margin: &margin };
+        let build = |(pairs, run): (&[(u32, u32)], &mut Run)| run.fill(&input, pairs);
         raw.par_chunks(BUILD_CHUNK)
             .zip(self.runs[..runs].par_iter_mut())
             .with_min_len(parallel::min_len(BUILD_TASK / BUILD_CHUNK))
@@ -354,20 +353,21 @@ struct Run {
     shifts: Vec<DVec3>,
 }
 
+/// What every run of [`PairList::rebuild`] reads (the arguments of the same names there).
+struct BuildInput<'a, M> {
+    bodies: &'a BodySet,
+    materials: &'a MaterialTable,
+    narrowphase: &'a Narrowphase,
+    reach: f64,
+    domain: &'a PeriodicDomain,
+    margin: &'a M,
+}
+
 impl Run {
     /// The candidates of `raw` (see [`PairList::rebuild`] for which pairs are kept), with the
     /// route of each general one.
-    #[allow(clippy::too_many_arguments)]
-    fn fill(
-        &mut self,
-        bodies: &BodySet,
-        materials: &MaterialTable,
-        narrowphase: &Narrowphase,
-        raw: &[(u32, u32)],
-        reach: f64,
-        domain: &PeriodicDomain,
-        margin: &impl Fn(usize, usize) -> f64,
-    ) {
+    fn fill<M: Fn(usize, usize) -> f64>(&mut self, input: &BuildInput<'_, M>, raw: &[(u32, u32)]) {
+        let BuildInput { bodies, materials, narrowphase, reach, domain, margin } = *input;
         self.candidates.clear();
         self.shifts.clear();
         let periodic = domain.is_periodic();
