@@ -286,7 +286,9 @@ impl PairList {
             }
             self.candidates.push(c);
         }
-        route(&mut self.candidates, bodies, narrowphase);
+        for c in &mut self.candidates {
+            route(c, bodies, narrowphase);
+        }
         // Nothing remembered: the memories are not saved.
         self.carried = ContactStore::new();
         self.memory.resize_with(self.candidates.len(), PairMemory::new);
@@ -389,9 +391,7 @@ impl Run {
                     continue;
                 }
             }
-            if c.kind == PairKind::General {
-                c.route = narrowphase.route(&bodies.shape[c.body1 as usize], &bodies.shape[c.body2 as usize]);
-            }
+            route(&mut c, bodies, narrowphase);
             self.candidates.push(c);
             if periodic {
                 self.shifts.push(shift);
@@ -420,12 +420,10 @@ fn copy_runs<T: Copy + Send + Sync>(out: &mut [T], runs: &[Run], column: impl Fn
     split(out, runs, column);
 }
 
-/// Finds the generator of every general candidate once ([`Candidate::route`]).
-fn route(candidates: &mut [Candidate], bodies: &BodySet, narrowphase: &Narrowphase) {
-    for c in candidates {
-        if c.kind == PairKind::General {
-            c.route = narrowphase.route(&bodies.shape[c.body1 as usize], &bodies.shape[c.body2 as usize]);
-        }
+/// Finds the generator of candidate `c` if it is a general one ([`Candidate::route`]).
+fn route(c: &mut Candidate, bodies: &BodySet, narrowphase: &Narrowphase) {
+    if c.kind == PairKind::General {
+        c.route = narrowphase.route(&bodies.shape[c.body1 as usize], &bodies.shape[c.body2 as usize]);
     }
 }
 
