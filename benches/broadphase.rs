@@ -9,10 +9,15 @@
 //! scenario (Δt = 5 µs, r = 0.5 mm) at 0.1 m/s, a brisk dense flow. Two such
 //! configurations alternate, so the incremental sweep and prune really re-sorts at each
 //! call (linked cells do not depend on the motion). Run: `cargo bench --bench broadphase`.
+//!
+//! `sweep_and_prune_threads` times the same backend between two configurations 10 % of a
+//! radius apart (the motion between two rebuilds under a skin of a fifth of the radius:
+//! many swaps per body), on the calling thread (`parallel::sequential`) and on a pool of two
+//! threads, where the three axes are sorted side by side.
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use granula::broadphase::{BruteForce, LinkedCells, SweepAndPrune, VerletPairs};
-use granula::core::{Aabb, Broadphase, DQuat, DVec3, Shape};
+use granula::core::{parallel, Aabb, Broadphase, DQuat, DVec3, Shape};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
@@ -68,6 +73,50 @@ fn bench_backend<B: Broadphase>(c: &mut Criterion, group: &str, mut backend: B, 
     g.finish();
 }
 
+fn bench_threads(c: &mut Criterion, sizes: &[usize]) {
+    let mut g = c.benchmark_group("sweep_and_prune_threads/mono");
+    g.sample_size(20).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a pool of two threads");
+    for &n in sizes {
+        let (a, _, skip) = scene(n, 1.0, 42);
+        // The second configuration: every sphere moved by up to 10 % of its radius per axis.
+        let mut rng = ChaCha8Rng::seed_from_u64(43);
+        let b: Vec<Aabb> = a
+            .iter()
+            .zip(&skip)
+            .map(|(bx, &wall)| {
+                if wall {
+                    return *bx;
+                }
+                let r = 0.5 * (bx.max.x - bx.min.x);
+                let d = 0.1
+                    * r
+                    * DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+                Aabb { min: bx.min + d, max: bx.max + d }
+            })
+            .collect();
+        g.throughput(Throughput::Elements(n as u64));
+        for (label, threads) in [("1 thread", 1), ("2 threads", 2)] {
+            let mut sap = SweepAndPrune::new();
+            let mut pairs = Vec::new();
+            let mut flip = false;
+            g.bench_with_input(BenchmarkId::new(label, n), &n, |bench, _| {
+                bench.iter(|| {
+                    flip = !flip;
+                    let boxes = if flip { &a } else { &b };
+                    if threads == 1 {
+                        parallel::sequential(|| sap.find_pairs(boxes, &skip, &mut pairs));
+                    } else {
+                        pool.install(|| sap.find_pairs(boxes, &skip, &mut pairs));
+                    }
+                    pairs.len()
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
 fn bench_skin_check(c: &mut Criterion, sizes: &[usize]) {
     let mut g = c.benchmark_group("verlet_no_rebuild/mono");
     g.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
@@ -97,6 +146,7 @@ fn broadphase(c: &mut Criterion) {
         bench_backend(c, &format!("linked_cells/{label}"), LinkedCells::new(), &all, ratio);
     }
     bench_skin_check(c, &all);
+    bench_threads(c, &all[..2]);
 }
 
 /// Runs the benchmarks (written out instead of `criterion_main!`, whose generated function

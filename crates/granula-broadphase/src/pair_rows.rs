@@ -4,6 +4,28 @@
 
 use crate::partition::both_skipped;
 
+/// A change of a pair set: the boxes `a` and `b` start to overlap, or separate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairChange {
+    /// Add the pair `{a, b}` unless present.
+    Overlap(u32, u32),
+    /// Remove the pair `{a, b}` if present.
+    Separate(u32, u32),
+}
+
+impl PairChange {
+    /// The row the change writes: the smaller body.
+    #[inline]
+    fn row(self) -> u32 {
+        match self {
+            PairChange::Overlap(a, b) | PairChange::Separate(a, b) => a.min(b),
+        }
+    }
+}
+
+/// Fewest changes for which [`PairRows::apply`] splits the rows between two threads.
+const PARALLEL_CHANGES: usize = 2048;
+
 /// Sorted neighbour rows (see the module doc).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairRows {
@@ -20,24 +42,19 @@ impl PairRows {
         self.rows.resize_with(n, Vec::new);
     }
 
-    /// Adds the pair `{a, b}` unless it is present.
-    #[inline]
-    pub fn insert(&mut self, a: u32, b: u32) {
-        let (i, j) = (a.min(b), a.max(b));
-        let row = &mut self.rows[i as usize];
-        if let Err(p) = row.binary_search(&j) {
-            row.insert(p, j);
+    /// Applies the lists of changes one after another, each in its order. Changes to
+    /// different rows commute, so with `parallel` (and enough changes) the two halves of
+    /// the rows are updated side by side, each half reading every list in order and keeping
+    /// the changes of its rows: the rows come out the same.
+    pub fn apply(&mut self, lists: &[Vec<PairChange>], parallel: bool) {
+        let total: usize = lists.iter().map(Vec::len).sum();
+        let mid = self.rows.len() / 2;
+        if !parallel || total < PARALLEL_CHANGES || mid == 0 {
+            apply_rows(&mut self.rows, 0, lists);
+            return;
         }
-    }
-
-    /// Removes the pair `{a, b}` if present.
-    #[inline]
-    pub fn remove(&mut self, a: u32, b: u32) {
-        let (i, j) = (a.min(b), a.max(b));
-        let row = &mut self.rows[i as usize];
-        if let Ok(p) = row.binary_search(&j) {
-            row.remove(p);
-        }
+        let (low, high) = self.rows.split_at_mut(mid);
+        rayon::join(|| apply_rows(low, 0, lists), || apply_rows(high, mid as u32, lists));
     }
 
     /// Appends the pair `(i, j)`, `i < j`; pairs must arrive in ascending order (as a
@@ -59,25 +76,89 @@ impl PairRows {
     }
 }
 
+/// Applies to `rows` (the rows `first..first + rows.len()`) the changes of `lists` that
+/// fall in them, in list order.
+fn apply_rows(rows: &mut [Vec<u32>], first: u32, lists: &[Vec<PairChange>]) {
+    let end = first as usize + rows.len();
+    for &change in lists.iter().flatten() {
+        let i = change.row();
+        if (i as usize) < first as usize || i as usize >= end {
+            continue;
+        }
+        let row = &mut rows[(i - first) as usize];
+        match change {
+            PairChange::Overlap(a, b) => {
+                let j = a.max(b);
+                if let Err(p) = row.binary_search(&j) {
+                    row.insert(p, j);
+                }
+            }
+            PairChange::Separate(a, b) => {
+                let j = a.max(b);
+                if let Ok(p) = row.binary_search(&j) {
+                    row.remove(p);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use PairChange::{Overlap, Separate};
 
     #[test]
     fn rows_stay_sorted_and_unique() {
         let mut r = PairRows::default();
         r.reset(4);
-        r.insert(3, 0);
-        r.insert(0, 2);
-        r.insert(2, 0);
-        r.insert(1, 3);
-        r.remove(3, 1);
-        r.remove(1, 2);
+        let changes = vec![Overlap(3, 0), Overlap(0, 2), Overlap(2, 0), Overlap(1, 3), Separate(3, 1), Separate(1, 2)];
+        r.apply(&[changes], false);
         let mut out = Vec::new();
         r.emit(&[], &mut out);
         assert_eq!(out, vec![(0, 2), (0, 3)]);
         out.clear();
         r.emit(&[true, false, false, true], &mut out);
         assert_eq!(out, vec![(0, 2)]);
+    }
+
+    /// Three lists of random changes among 300 bodies, many on the same pairs (so that the
+    /// order within a row matters): the rows split between two threads come out as the rows
+    /// updated in order on one.
+    #[test]
+    fn split_application_equals_the_ordered_one() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let lists: Vec<Vec<PairChange>> = (0..3)
+            .map(|_| {
+                (0..3000)
+                    .map(|_| {
+                        let (a, b) = (rng.random_range(0..300), rng.random_range(0..300));
+                        if rng.random_bool(0.6) {
+                            Overlap(a, b)
+                        } else {
+                            Separate(a, b)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut ordered = PairRows::default();
+        ordered.reset(300);
+        for list in &lists {
+            for &c in list {
+                ordered.apply(&[vec![c]], false);
+            }
+        }
+        let mut split = PairRows::default();
+        split.reset(300);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        pool.install(|| split.apply(&lists, true));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        ordered.emit(&[], &mut a);
+        split.emit(&[], &mut b);
+        assert!(a.len() > 1000, "only {} pairs: the changes did not build a real set", a.len());
+        assert_eq!(a, b);
     }
 }

@@ -15,9 +15,13 @@
 
 use crate::error::{positive, Result};
 use crate::linked_cells::LinkedCells;
-use crate::pair_rows::PairRows;
+use crate::pair_rows::{PairChange, PairRows};
 use crate::partition::{large_threshold, Class, Partition, DEFAULT_LARGE_RATIO};
-use granula_core::{Aabb, Broadphase};
+use granula_core::{parallel, Aabb, Broadphase};
+
+/// Fewest bulk boxes for which the three axes are sorted side by side: below, the join
+/// costs more than the sorts it would share.
+const PARALLEL_AXES_BOXES: usize = 512;
 
 /// Most boxes an endpoint tag can index (31 bits).
 const MAX_BODIES: usize = (u32::MAX >> 1) as usize;
@@ -67,6 +71,8 @@ pub struct SweepAndPrune {
     /// Per axis, the position in the list of each endpoint, indexed by its tag.
     slots: [Vec<u32>; 3],
     rows: PairRows,
+    /// Per axis, the pair changes found by its last sort (kept for their buffers).
+    changes: [Vec<PairChange>; 3],
     partition: Partition,
     /// Finds the initial pair set at a rebuild.
     builder: LinkedCells,
@@ -92,6 +98,7 @@ impl SweepAndPrune {
             axes: [Vec::new(), Vec::new(), Vec::new()],
             slots: [Vec::new(), Vec::new(), Vec::new()],
             rows: PairRows::default(),
+            changes: [Vec::new(), Vec::new(), Vec::new()],
             partition: Partition::default(),
             builder: LinkedCells::new(),
             initial: Vec::new(),
@@ -160,27 +167,44 @@ impl SweepAndPrune {
         }
     }
 
-    /// Refreshes the coordinates and restores the order of the three lists, updating the
-    /// pair set at each swap of a beginning with an end. Coordinates are read body by body
-    /// (sequentially) and written through the slot map.
+    /// Refreshes the coordinates and restores the order of the three lists, then updates
+    /// the pair set with the overlap changes the sorts found, axis after axis and in the
+    /// order of the swaps: the same pair set as applying each change at its swap, since a
+    /// sort reads only its own list and the final boxes, never the pair set. The three axes
+    /// are sorted side by side when the step may use several threads and the lists are
+    /// long enough to pay for it ([`PARALLEL_AXES_BOXES`]).
     fn update(&mut self, boxes: &[Aabb]) {
-        let mut swaps = 0;
-        for (k, (list, slots)) in self.axes.iter_mut().zip(&mut self.slots).enumerate() {
-            for &b in &self.partition.bulk {
+        let bulk = &self.partition.bulk;
+        let [l0, l1, l2] = &mut self.axes;
+        let [s0, s1, s2] = &mut self.slots;
+        let [e0, e1, e2] = &mut self.changes;
+        let sort = |k: usize, list: &mut Vec<Endpoint>, slots: &mut Vec<u32>, changes: &mut Vec<PairChange>| {
+            for &b in bulk {
                 let bx = &boxes[b as usize];
                 let t = 2 * b as usize;
                 list[slots[t] as usize].value = bx.min[k];
                 list[slots[t + 1] as usize].value = bx.max[k];
             }
-            swaps += insertion_sort(list, slots, boxes, &mut self.rows);
-        }
+            changes.clear();
+            insertion_sort(list, slots, boxes, changes)
+        };
+        let swaps = if bulk.len() < PARALLEL_AXES_BOXES || parallel::is_sequential() {
+            sort(0, l0, s0, e0) + sort(1, l1, s1, e1) + sort(2, l2, s2, e2)
+        } else {
+            let ((w0, w1), w2) =
+                rayon::join(|| rayon::join(|| sort(0, l0, s0, e0), || sort(1, l1, s1, e1)), || sort(2, l2, s2, e2));
+            w0 + w1 + w2
+        };
+        self.rows.apply(&self.changes, !parallel::is_sequential());
         self.last_swaps = swaps;
     }
 }
 
 /// Insertion sort of one nearly sorted endpoint list; returns the number of adjacent swaps.
-/// `slots` follows every move.
-fn insertion_sort(list: &mut [Endpoint], slots: &mut [u32], boxes: &[Aabb], rows: &mut PairRows) -> usize {
+/// `slots` follows every move; `changes` receives, in swap order, each pair whose boxes
+/// start to overlap (a beginning passing an end, the final boxes overlapping on all axes)
+/// or separate (an end passing a beginning).
+fn insertion_sort(list: &mut [Endpoint], slots: &mut [u32], boxes: &[Aabb], changes: &mut Vec<PairChange>) -> usize {
     let mut swaps = 0;
     for i in 1..list.len() {
         let e = list[i];
@@ -192,11 +216,11 @@ fn insertion_sort(list: &mut [Endpoint], slots: &mut [u32], boxes: &[Aabb], rows
                 (false, true) => {
                     let (a, b) = (e.body(), f.body());
                     if boxes[a as usize].overlaps(&boxes[b as usize]) {
-                        rows.insert(a, b);
+                        changes.push(PairChange::Overlap(a, b));
                     }
                 }
                 // The end of `e` passes the beginning of `f`: the projections separate.
-                (true, false) => rows.remove(e.body(), f.body()),
+                (true, false) => changes.push(PairChange::Separate(e.body(), f.body())),
                 _ => {}
             }
             list[j] = f;

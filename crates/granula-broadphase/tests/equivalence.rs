@@ -98,3 +98,13 @@ fn moving_polydisperse_ratio_4() {
 fn moving_polydisperse_ratio_10() {
     check_moving(5, 1500, 10.0, 40);
 }
+
+/// The three axes' sorts run side by side on a pool of two threads and one after another
+/// inside `parallel::sequential`: both must keep the oracle's pairs at every step (the
+/// changes are applied in axis order after the sorts, whichever thread sorted).
+#[test]
+fn moving_on_two_threads_and_on_the_calling_thread() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    pool.install(|| check_moving(6, 1500, 4.0, 30));
+    granula_core::parallel::sequential(|| check_moving(7, 1500, 4.0, 30));
+}
