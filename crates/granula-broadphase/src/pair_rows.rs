@@ -14,11 +14,11 @@ pub(crate) enum PairChange {
 }
 
 impl PairChange {
-    /// The row the change writes: the smaller body.
+    /// The pair as (row, partner): the smaller body first.
     #[inline]
-    fn row(self) -> u32 {
+    fn ends(self) -> (u32, u32) {
         match self {
-            PairChange::Overlap(a, b) | PairChange::Separate(a, b) => a.min(b),
+            PairChange::Overlap(a, b) | PairChange::Separate(a, b) => (a.min(b), a.max(b)),
         }
     }
 }
@@ -79,26 +79,19 @@ impl PairRows {
 /// Applies to `rows` (the rows `first..first + rows.len()`) the changes of `lists` that
 /// fall in them, in list order.
 fn apply_rows(rows: &mut [Vec<u32>], first: u32, lists: &[Vec<PairChange>]) {
-    let end = first as usize + rows.len();
+    let mine = first as usize..first as usize + rows.len();
     for &change in lists.iter().flatten() {
-        let i = change.row();
-        if (i as usize) < first as usize || i as usize >= end {
+        let (i, j) = change.ends();
+        if !mine.contains(&(i as usize)) {
             continue;
         }
         let row = &mut rows[(i - first) as usize];
-        match change {
-            PairChange::Overlap(a, b) => {
-                let j = a.max(b);
-                if let Err(p) = row.binary_search(&j) {
-                    row.insert(p, j);
-                }
+        match (change, row.binary_search(&j)) {
+            (PairChange::Overlap(..), Err(p)) => row.insert(p, j),
+            (PairChange::Separate(..), Ok(p)) => {
+                row.remove(p);
             }
-            PairChange::Separate(a, b) => {
-                let j = a.max(b);
-                if let Ok(p) = row.binary_search(&j) {
-                    row.remove(p);
-                }
-            }
+            _ => {}
         }
     }
 }
@@ -146,10 +139,14 @@ mod tests {
             .collect();
         let mut ordered = PairRows::default();
         ordered.reset(300);
-        for list in &lists {
-            for &c in list {
-                ordered.apply(&[vec![c]], false);
-            }
+        ordered.apply(&lists, false);
+        // An independent reference: the same changes on an ordered set of pairs.
+        let mut reference = std::collections::BTreeSet::new();
+        for &c in lists.iter().flatten() {
+            match c {
+                Overlap(a, b) => reference.insert((a.min(b), a.max(b))),
+                Separate(a, b) => reference.remove(&(a.min(b), a.max(b))),
+            };
         }
         let mut split = PairRows::default();
         split.reset(300);
@@ -160,5 +157,6 @@ mod tests {
         split.emit(&[], &mut b);
         assert!(a.len() > 1000, "only {} pairs: the changes did not build a real set", a.len());
         assert_eq!(a, b);
+        assert_eq!(a, reference.into_iter().collect::<Vec<_>>());
     }
 }

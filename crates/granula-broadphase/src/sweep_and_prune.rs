@@ -174,6 +174,7 @@ impl SweepAndPrune {
     /// are sorted side by side when the step may use several threads and the lists are
     /// long enough to pay for it ([`PARALLEL_AXES_BOXES`]).
     fn update(&mut self, boxes: &[Aabb]) {
+        let threads = !parallel::is_sequential();
         let bulk = &self.partition.bulk;
         let [l0, l1, l2] = &mut self.axes;
         let [s0, s1, s2] = &mut self.slots;
@@ -188,14 +189,14 @@ impl SweepAndPrune {
             changes.clear();
             insertion_sort(list, slots, boxes, changes)
         };
-        let swaps = if bulk.len() < PARALLEL_AXES_BOXES || parallel::is_sequential() {
+        let swaps = if !threads || bulk.len() < PARALLEL_AXES_BOXES {
             sort(0, l0, s0, e0) + sort(1, l1, s1, e1) + sort(2, l2, s2, e2)
         } else {
             let ((w0, w1), w2) =
                 rayon::join(|| rayon::join(|| sort(0, l0, s0, e0), || sort(1, l1, s1, e1)), || sort(2, l2, s2, e2));
             w0 + w1 + w2
         };
-        self.rows.apply(&self.changes, !parallel::is_sequential());
+        self.rows.apply(&self.changes, threads);
         self.last_swaps = swaps;
     }
 }
