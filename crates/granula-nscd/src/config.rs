@@ -131,7 +131,7 @@ pub struct NscdConfig {
     pub apgd: Option<ApgdSettings>,
     /// Block solve of hyperstatic pairs ([`crate::pair_lock`]): the contacts of every pair
     /// with at least three contacts between a fully mobile body and a fixed or kinematic
-    /// one are one unknown of the Gauss-Seidel loop, solved together before each sweep (and
+    /// one, or between two fully mobile bodies, are one unknown of the Gauss-Seidel loop, solved together before each sweep (and
     /// each block of sweeps under [`NscdConfig::newton`]) for the pair's exact
     /// Signorini-Coulomb solution, sticking (the least-norm impulses of the locked state)
     /// or sliding, and left alone by the point updates; a pair whose solve does not

@@ -239,14 +239,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     }
 
     /// Pair locks done in the last step ([`NscdConfig::lock_pairs`]): the number of block
-    /// solves of hyperstatic pairs that found the body sticking to its support, summed over
-    /// the passes (a pass over an unchanged pair is not counted).
+    /// solves of hyperstatic pairs that found the contacts sticking (a body to its support,
+    /// or two bodies to each other), summed over the passes (a pass over an unchanged pair
+    /// is not counted).
     pub fn last_pair_locks(&self) -> u32 {
         self.pair_lock.locks
     }
 
-    /// Block solves of hyperstatic pairs in the last step that found the body sliding on
-    /// its support ([`NscdConfig::lock_pairs`]), summed over the passes.
+    /// Block solves of hyperstatic pairs in the last step that found a contact sliding
+    /// ([`NscdConfig::lock_pairs`]), summed over the passes.
     pub fn last_pair_slides(&self) -> u32 {
         self.pair_lock.slides
     }

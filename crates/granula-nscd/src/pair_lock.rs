@@ -1,21 +1,28 @@
-//! The block solve of a hyperstatic contact pair: all the contacts one rigid body has
-//! with one support (a fixed or kinematic body), solved together as one unknown of the
-//! Gauss-Seidel loop, in the body's six coordinates.
+//! The block solve of a hyperstatic contact pair: all the contacts two bodies share, solved
+//! together as one unknown of the Gauss-Seidel loop, in the bodies' coordinates: the six of
+//! a rigid body on a support (a fixed or kinematic body), or the twelve of two movable
+//! bodies (a block on a block).
 //!
 //! A rigid face on a plane touches it at k ≥ 3 corners: 3k impulse components act on 6
 //! degrees of freedom, so the pair's Delassus block W (3k × 3k) has rank 6 and the
-//! reactions are not unique (004 §2.3.3.4 on hyperstatic sets). The point-by-point
-//! Gauss-Seidel update (000 eq. 34) then has to find, one corner at a time, a distribution
-//! whose every impulse lies in its Coulomb cone. When the friction margin is thin (the M7
-//! block at μ = 0.58, 0.45 % above tan α) the admissible distributions form a thin set that
-//! neither the sweeps nor the nonsmooth Newton method reach; and the corner's local law
-//! with a coupled W_αα (001 eqs. 1.27-1.29) can take another of its solutions than the
-//! pair's, so that a sweep moves away even from the pair's exact solution (measured on the
-//! M7 block at the step it stops: 1000 sweeps, the block left rocking at 1e-4 m/s).
+//! reactions are not unique (004 §2.3.3.4 on hyperstatic sets); a face on the face of a
+//! second movable body acts on the 6 degrees of freedom of their relative motion, the same
+//! rank. The point-by-point Gauss-Seidel update (000 eq. 34) then has to find, one corner
+//! at a time, a distribution whose every impulse lies in its Coulomb cone. When the
+//! friction margin is thin (the M7 block at μ = 0.58, 0.45 % above tan α) the admissible
+//! distributions form a thin set that neither the sweeps nor the nonsmooth Newton method
+//! reach; and the corner's local law with a coupled W_αα (001 eqs. 1.27-1.29) can take
+//! another of its solutions than the pair's, so that a sweep moves away even from the
+//! pair's exact solution (measured on the M7 block at the step it stops: 1000 sweeps, the
+//! block left rocking at 1e-4 m/s). Between two movable bodies the loose default criterion
+//! stops the sweeps on a creeping state: a cube on a cube on a 25° incline at μ = 1.2 tan α
+//! slid at a steady 0.9 mm/s, one sweep per step.
 //!
-//! The block solve, with z = (v, L ω) the body's scaled velocity, C_α the map from z to the
-//! local relative velocity U_α = C_α z − sign R_α k_α (k_α the support's velocity at the
-//! contact) and z_b the body's velocity without the pair's impulses:
+//! The block solve, with z the scaled velocity (z = (v, L ω) for a body on a support,
+//! z = (v₁, L ω₁, v₂, L ω₂) for two movable bodies), C_α the map from z to the local
+//! relative velocity U_α = C_α z − k_α (k_α the support's velocity at the contact in the
+//! local frame, zero between two movable bodies) and z_b the velocity without the pair's
+//! impulses:
 //!
 //! 1. the pair's frictional contact problem (000 eq. 34 with De Saxcé's modified velocity
 //!    Û = U + μ |U_t| e_n): for fixed s_α, the cone program
@@ -25,15 +32,17 @@
 //!    semismooth Newton method with Armijo's rule, then P_α ← proj_K(P_α − ρ V_α(z))), inside
 //!    a fixed point on s_α = μ |U_t,α| (at the fixed point the program's conditions are
 //!    Signorini-Coulomb's with De Saxcé's term: sliding contacts have U_n = u_min and
-//!    P_t = −μ P_n U_t/|U_t|, sticking ones U = (u_min, 0, 0));
+//!    P_t = −μ P_n U_t/|U_t|, sticking ones U = (u_min, 0, 0)); it starts from the velocity
+//!    with the pair's present impulses and De Saxcé's term from the slip there;
 //! 2. when every loaded contact sticks, the locked state is refined: the locked velocity z*
-//!    is the least-squares solution of V_α(z) = 0 over the contacts found sticking at their
-//!    bound (exact when they restrain all six degrees of freedom), checked against the law
-//!    (the others must have U_n ≥ u_min), and Π = M (z* − z_b) the impulse that takes the
-//!    body there;
+//!    solves V_α(z) = 0 over the contacts found sticking at their bound in the least-squares
+//!    sense (exact when they restrain the six relative degrees of freedom), nearest to z_b
+//!    in the mass norm (between two movable bodies their common motion is left as it is),
+//!    checked against the law (the others must have U_n ≥ u_min), and Π = M (z* − z_b) is the
+//!    impulse that takes the bodies there;
 //! 3. the impulses of the locked state: P_α ∈ K_μ on the sticking contacts, zero on the
 //!    others, with Σ C_αᵀ P_α = Π, of least norm ½ Σ |P_α|²: a convex program whose dual in
-//!    y ∈ ℝ⁶ is the smooth concave maximization of D(y) = y · Π − ½ Σ |proj_K(C_α y)|² (the
+//!    y ∈ ℝᴰ is the smooth concave maximization of D(y) = y · Π − ½ Σ |proj_K(C_α y)|² (the
 //!    primal solution is P_α = proj_K(C_α y); Moreau's decomposition gives
 //!    ∇D = Π − Σ C_αᵀ P_α), solved by a semismooth Newton method with Armijo's rule. The
 //!    least-norm impulses lie inside the cones (shrunk by 1e-9), where no sweep's sticking
@@ -42,9 +51,9 @@
 //! A locked pair gets the impulses of step 3; a sliding one those of step 1. Either solves
 //! the pair's local problem given the rest of the system, and the sweeps then leave the
 //! pair's contacts alone (block Gauss-Seidel): before each sweep the block solve runs
-//! again, and returns at once when the body's velocity without the pair has not changed
-//! beyond the tolerance of step 1 (nothing else touches it), so a pair alone converges in
-//! one sweep. If step 1 does not converge (a pair that must tip or bounce: u_min > 0 is not
+//! again, and returns at once when the velocity without the pair has not changed beyond
+//! the tolerance of step 1 (nothing else touches it), so a pair alone converges in one
+//! sweep. If step 1 does not converge (a pair that must tip or bounce: u_min > 0 is not
 //! taken), the pair is left to the point sweeps for the rest of the step. This is the
 //! block idea of LMGC90's and Siconos' solvers (a pair's contacts solved together inside
 //! the Gauss-Seidel loop over pairs); the code is granula's own.
@@ -54,78 +63,62 @@
 //! contacts' warm-started impulses, the dual variables from zero), so the solver's
 //! checkpoint ([`crate::NscdState`]) needs nothing new and restarts stay bit-identical.
 
+mod block;
+
 use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::contacts::HotContact;
 use crate::local::NonSmoothLaw;
 use crate::moreau_jean::apply;
-use crate::residual::project_on_cone;
+use block::{Map, Member, Problem, Scratch, Solution, Square, SymmetricEigen, Vector, PROGRAM_TOLERANCE};
 use granula_core::{DMat3, DVec3};
-use nalgebra::{Matrix3x6, Matrix6, Vector3, Vector6};
+use nalgebra::{Matrix3, Matrix3x6, Matrix6, Vector3};
 
-/// Largest number of Newton iterations of one lock attempt. A feasible lock is found in
-/// a few iterations from the warm start; an infeasible one (the dual is unbounded) uses
-/// them all and the pair goes back to the sweeps.
-const MAX_ITERATIONS: u32 = 40;
-/// Relative tolerance on the velocity the body keeps after the lock, |M⁻¹ (Π − Σ Gᵀ P)|
-/// over |z* − z_b| (the velocity the lock removes).
-const TOLERANCE: f64 = 1e-12;
-/// Relative tolerance of step 1 on the velocities (stationarity of the augmented
-/// Lagrangian, the multipliers' update over ρ, the change of De Saxcé's term), over the
-/// velocity scale of the attempt: about a hundred times the round-off the penalty ρ leaves
-/// in them (measured 1e-12 on the M7 block).
-const PROGRAM_TOLERANCE: f64 = 1e-10;
-/// Relative shrink of the Coulomb cones in the lock: its impulses lie strictly inside the
-/// cones, where the point-by-point sweep's sticking test accepts them whatever the
-/// round-off (on the cone's surface with U_t = 0 the sliding branch would take its direction
-/// from the round-off of U_t). A friction capacity lower by 1e-9 is far below any margin a
-/// test resolves (M7's is 4.5e-3).
-const CONE_SHRINK: f64 = 1e-9;
-/// Relative velocity error accepted when the Newton method stalls on round-off (no
-/// ascent left, or the cap reached) before [`TOLERANCE`] is met.
-const ACCEPT: f64 = 1e-9;
-/// Outer iterations of the augmented Lagrangian method of step 1 (each one Newton
-/// minimization of at most [`MAX_ITERATIONS`] iterations). The multipliers of the sticking
-/// members converge by a factor of about 1/(1 + ρ σ/m) per iteration (σ the smallest
-/// nonzero eigenvalue of Σ C_αᵀ C_α): a few iterations with [`PENALTY`].
-const MAX_OUTER: u32 = 30;
-/// The penalty ρ of the augmented Lagrangian, relative to the mean diagonal of the scaled
-/// mass matrix.
-const PENALTY: f64 = 1e4;
-/// |V_α| below which a member counts as sticking at its bound after step 1, relative to the
-/// velocity scale of the attempt (the members' converge to 1e-12 of it, the released ones
-/// keep velocities of the order of the scale).
-const ACTIVE: f64 = 1e-8;
-/// Largest number of fixed-point iterations on De Saxcé's term in step 1. A face that
-/// sticks needs one or two (s = 0), one that slides two or three (the slip changes only
-/// the normal targets).
-const MAX_SHIFTS: u32 = 20;
-/// Stationarity accepted when a minimization of the augmented Lagrangian stalls on
-/// round-off, relative to its tolerance.
-const ACCEPT_STATIONARY: f64 = 1e3;
-/// Smallest eigenvalue of the scaled normal matrix Σ G_αᵀ G_α (relative to the number of
-/// contacts) for the contacts to restrain all six degrees of freedom.
-const RANK_TOLERANCE: f64 = 1e-8;
+/// Who a group's contacts move.
+#[derive(Clone, Copy, Debug)]
+enum Bodies {
+    /// One fully mobile body on a fixed or kinematic support; `movable_is_second` says
+    /// whether the movable body is body 2 of the contacts (else body 1).
+    OnSupport { movable_is_second: bool },
+    /// Two fully mobile bodies, body 1 and body 2 of the contacts.
+    Free,
+}
 
-/// One group: the contacts of one pair with one movable body, in the solver's list.
+/// What a group remembers within a step, in its scaled coordinates.
+#[derive(Clone, Copy, Debug)]
+struct Memory<const D: usize> {
+    /// The dual variable of the last lock, the warm start.
+    y: Vector<D>,
+    /// Whether a block solve of the group has succeeded in this step.
+    solved: bool,
+    /// The velocity without the pair's impulses and the support's velocity (zero between
+    /// two movable bodies) at the last successful solve.
+    last_base: Vector<D>,
+    last_support: BodyVelocity,
+}
+
+impl<const D: usize> Default for Memory<D> {
+    fn default() -> Self {
+        Memory { y: Vector::zeros(), solved: false, last_base: Vector::zeros(), last_support: BodyVelocity::default() }
+    }
+}
+
+/// The step's memory of a group, by the kind of its bodies.
+#[derive(Clone, Copy, Debug)]
+enum GroupMemory {
+    OnSupport(Memory<6>),
+    Free(Memory<12>),
+}
+
+/// One group: the contacts of one pair, in the solver's list.
 #[derive(Clone, Copy, Debug)]
 struct Group {
     /// Range into [`PairLock::members`].
     start: u32,
     end: u32,
-    /// Whether the movable body is body 2 of the contacts (else body 1).
-    movable_is_second: bool,
+    bodies: Bodies,
     /// Whether the lock has not failed yet in this step.
     open_to_lock: bool,
-    /// The dual variable of the last lock (scaled coordinates), the warm start.
-    y: Vector6<f64>,
-    /// Whether a block solve of the group has succeeded in this step.
-    solved: bool,
-    /// The body's velocity without the pair's impulses (scaled) and the support's velocity
-    /// at the last successful solve.
-    last_base: Vector6<f64>,
-    last_support: BodyVelocity,
-    /// The pair's generalized impulse Σ C_αᵀ P_α the last successful solve set.
-    last_own: Vector6<f64>,
+    memory: GroupMemory,
 }
 
 /// Work arrays of the pair lock, reused from step to step.
@@ -143,8 +136,9 @@ pub(crate) struct PairLock {
     /// Per contact: whether it belongs to a group whose last block solve succeeded (the
     /// sweeps leave it alone); empty when no group has succeeded in the step.
     pub(crate) solved: Vec<bool>,
-    /// Work arrays of one attempt.
-    scratch: Scratch,
+    /// Work arrays of one attempt, for a body on a support and for two movable bodies.
+    on_support: Scratch<6>,
+    free: Scratch<12>,
 }
 
 /// Whether a body cannot move (fixed or kinematic: zero mobility).
@@ -198,18 +192,151 @@ fn point_map(l: DVec3, scale: f64) -> Matrix3x6<f64> {
 }
 
 /// The local frame of a contact as rows (n, t, s): world → local.
-fn frame_rows<P>(c: &HotContact<P>) -> nalgebra::Matrix3<f64> {
+fn frame_rows<P>(c: &HotContact<P>) -> Matrix3<f64> {
     let s = c.s();
-    nalgebra::Matrix3::new(c.n.x, c.n.y, c.n.z, c.t.x, c.t.y, c.t.z, s.x, s.y, s.z)
+    Matrix3::new(c.n.x, c.n.y, c.n.z, c.t.x, c.t.y, c.t.z, s.x, s.y, s.z)
 }
 
 fn v3(v: DVec3) -> Vector3<f64> {
     Vector3::new(v.x, v.y, v.z)
 }
 
+/// A body's scaled mass and its inverse in z = (v, L ω): Π = M Δz with Π = (F, τ/L), so
+/// M = diag(m, I/L²) in world axes.
+fn scaled_mass(m: &BodyMobility, scale: f64) -> (Matrix6<f64>, Matrix6<f64>) {
+    let (mut mass, mut mass_inv) = (Matrix6::zeros(), Matrix6::zeros());
+    let ang = Matrix3::from_column_slice(&m.ang.to_cols_array());
+    let ang_inv = Matrix3::from_column_slice(&m.ang.inverse().to_cols_array());
+    for i in 0..3 {
+        mass[(i, i)] = 1.0 / m.lin[i];
+        mass_inv[(i, i)] = m.lin[i];
+    }
+    mass.fixed_view_mut::<3, 3>(3, 3).copy_from(&(ang_inv / (scale * scale)));
+    mass_inv.fixed_view_mut::<3, 3>(3, 3).copy_from(&(ang * (scale * scale)));
+    (mass, mass_inv)
+}
+
+/// A body's scaled velocity (v, L ω).
+fn scaled_velocity(b: &BodyVelocity, scale: f64) -> [f64; 6] {
+    [b.v.x, b.v.y, b.v.z, b.w.x * scale, b.w.y * scale, b.w.z * scale]
+}
+
+/// A group member's friction coefficient and Signorini bound, or `None` when the group
+/// cannot be solved as a block (no Signorini-Coulomb form, a contact that must separate:
+/// a bounce or a correcting gap).
+fn member_law<L: NonSmoothLaw>(law: &L, c: &HotContact<L::Params>) -> Option<(f64, f64)> {
+    let s = law.shock_params(&c.params)?;
+    if s.min_normal_velocity > 0.0 || s.mu.is_nan() || s.mu < 0.0 {
+        return None;
+    }
+    Some((s.mu, s.min_normal_velocity))
+}
+
+/// The problem of a body on a support in z = (v, L ω): the members' maps C_α = ± R_α G_α
+/// and targets, the scaled mass and the body's velocity without the pair's impulses; and
+/// the support's velocity.
+fn assemble_on_support<L: NonSmoothLaw>(
+    law: &L,
+    members: &[u32],
+    movable_is_second: bool,
+    hot: &[HotContact<L::Params>],
+    vel: &[BodyVelocity],
+    mob: &[BodyMobility],
+    work: &mut Scratch<6>,
+) -> Option<(Problem<6>, BodyVelocity)> {
+    let first = &hot[members[0] as usize];
+    let (body, support) = if movable_is_second {
+        (first.body2 as usize, first.body1 as usize)
+    } else {
+        (first.body1 as usize, first.body2 as usize)
+    };
+    let sign = if movable_is_second { 1.0 } else { -1.0 };
+    let branch = |c: &HotContact<L::Params>| if movable_is_second { (c.l2, c.l1) } else { (c.l1, c.l2) };
+    // Length scale of the rotations, so that both halves of z are velocities.
+    let mut scale: f64 = 0.0;
+    for &a in members {
+        let c = &hot[a as usize];
+        member_law(law, c)?;
+        scale = scale.max(branch(c).0.length());
+    }
+    if !(scale > 0.0 && scale.is_finite()) {
+        return None;
+    }
+    let (mass, mass_inv) = scaled_mass(&mob[body], scale);
+    let sup = vel[support];
+    work.members.clear();
+    work.multipliers.clear();
+    let mut own = Vector::<6>::zeros();
+    for &a in members {
+        let c = &hot[a as usize];
+        let (mu, u_min) = member_law(law, c)?;
+        let (l, l_support) = branch(c);
+        let rows = frame_rows(c);
+        let k = sup.v + sup.w.cross(l_support);
+        let map: Map<6> = rows * point_map(l, scale) * sign;
+        let target = rows * v3(k) * sign + Vector3::new(u_min, 0.0, 0.0);
+        own += map.transpose() * v3(c.p);
+        work.members.push(Member::new(map, target, mu));
+        work.multipliers.push(v3(c.p));
+    }
+    let z_now = Vector::<6>::from(scaled_velocity(&vel[body], scale));
+    let z_base = z_now - mass_inv * own;
+    Some((Problem { mass, mass_inv, z_base, z_now }, sup))
+}
+
+/// The problem of two movable bodies in z = (v₁, L ω₁, v₂, L ω₂): the members' maps
+/// C_α = R_α [−G_α(l₁) | G_α(l₂)] (U_α is body 2's velocity at the contact less body 1's),
+/// targets u_min e_n, the block-diagonal scaled mass and the velocities without the pair's
+/// impulses.
+fn assemble_free<L: NonSmoothLaw>(
+    law: &L,
+    members: &[u32],
+    hot: &[HotContact<L::Params>],
+    vel: &[BodyVelocity],
+    mob: &[BodyMobility],
+    work: &mut Scratch<12>,
+) -> Option<Problem<12>> {
+    let first = &hot[members[0] as usize];
+    let (b1, b2) = (first.body1 as usize, first.body2 as usize);
+    let mut scale: f64 = 0.0;
+    for &a in members {
+        let c = &hot[a as usize];
+        member_law(law, c)?;
+        scale = scale.max(c.l1.length()).max(c.l2.length());
+    }
+    if !(scale > 0.0 && scale.is_finite()) {
+        return None;
+    }
+    let (mut mass, mut mass_inv) = (Square::<12>::zeros(), Square::<12>::zeros());
+    for (offset, b) in [(0, b1), (6, b2)] {
+        let (m, m_inv) = scaled_mass(&mob[b], scale);
+        mass.fixed_view_mut::<6, 6>(offset, offset).copy_from(&m);
+        mass_inv.fixed_view_mut::<6, 6>(offset, offset).copy_from(&m_inv);
+    }
+    work.members.clear();
+    work.multipliers.clear();
+    let mut own = Vector::<12>::zeros();
+    for &a in members {
+        let c = &hot[a as usize];
+        let (mu, u_min) = member_law(law, c)?;
+        let rows = frame_rows(c);
+        let mut map = Map::<12>::zeros();
+        map.fixed_view_mut::<3, 6>(0, 0).copy_from(&(rows * point_map(c.l1, scale) * -1.0));
+        map.fixed_view_mut::<3, 6>(0, 6).copy_from(&(rows * point_map(c.l2, scale)));
+        own += map.transpose() * v3(c.p);
+        work.members.push(Member::new(map, Vector3::new(u_min, 0.0, 0.0), mu));
+        work.multipliers.push(v3(c.p));
+    }
+    let (z1, z2) = (scaled_velocity(&vel[b1], scale), scaled_velocity(&vel[b2], scale));
+    let z_now = Vector::<12>::from_fn(|i, _| if i < 6 { z1[i] } else { z2[i - 6] });
+    let z_base = z_now - mass_inv * own;
+    Some(Problem { mass, mass_inv, z_base, z_now })
+}
+
 impl PairLock {
     /// Groups the contacts of `hot` by body pair and keeps the pairs with at least three
-    /// contacts between a fully mobile body and an immobile one.
+    /// contacts between a fully mobile body and an immobile one, or between two fully
+    /// mobile bodies.
     pub(crate) fn setup<P>(&mut self, hot: &[HotContact<P>], mob: &[BodyMobility]) {
         self.keys.clear();
         self.members.clear();
@@ -227,27 +354,20 @@ impl PairLock {
                 j += 1;
             }
             let (m1, m2) = (&mob[b1 as usize], &mob[b2 as usize]);
-            let movable_is_second = if fully_mobile(m2) && immobile(m1) {
-                Some(true)
-            } else if fully_mobile(m1) && immobile(m2) {
-                Some(false)
-            } else {
-                None
+            let bodies = match (fully_mobile(m1), fully_mobile(m2)) {
+                (true, true) => Some(Bodies::Free),
+                (false, true) if immobile(m1) => Some(Bodies::OnSupport { movable_is_second: true }),
+                (true, false) if immobile(m2) => Some(Bodies::OnSupport { movable_is_second: false }),
+                _ => None,
             };
-            if let (true, Some(movable_is_second)) = (j - i >= 3, movable_is_second) {
+            if let (true, Some(bodies)) = (j - i >= 3, bodies) {
                 let start = self.members.len() as u32;
                 self.members.extend(self.keys[i..j].iter().map(|k| k.2));
-                self.groups.push(Group {
-                    start,
-                    end: self.members.len() as u32,
-                    movable_is_second,
-                    open_to_lock: true,
-                    y: Vector6::zeros(),
-                    solved: false,
-                    last_base: Vector6::zeros(),
-                    last_support: BodyVelocity::default(),
-                    last_own: Vector6::zeros(),
-                });
+                let memory = match bodies {
+                    Bodies::OnSupport { .. } => GroupMemory::OnSupport(Memory::default()),
+                    Bodies::Free => GroupMemory::Free(Memory::default()),
+                };
+                self.groups.push(Group { start, end: self.members.len() as u32, bodies, open_to_lock: true, memory });
             }
             i = j;
         }
@@ -272,18 +392,39 @@ impl PairLock {
     ) -> u32 {
         let mut locked = 0;
         for g in 0..self.groups.len() {
-            if !self.groups[g].open_to_lock {
+            let mut group = self.groups[g];
+            if !group.open_to_lock {
                 continue;
             }
-            let mut group = self.groups[g];
             let members = &self.members[group.start as usize..group.end as usize];
-            let outcome = lock_group(law, members, &mut group, hot, vel, mob, &mut self.scratch, &mut record);
-            match outcome {
-                Some(Outcome::Locked(y)) => {
-                    group.y = y;
-                    locked += 1;
+            let outcome = match (&mut group.memory, group.bodies) {
+                (GroupMemory::OnSupport(memory), Bodies::OnSupport { movable_is_second }) => {
+                    let work = &mut self.on_support;
+                    assemble_on_support(law, members, movable_is_second, hot, vel, mob, work).and_then(
+                        |(problem, sup)| solve_group(members, memory, &problem, sup, hot, vel, mob, work, &mut record),
+                    )
                 }
-                Some(Outcome::Solved) => self.slides += 1,
+                (GroupMemory::Free(memory), Bodies::Free) => {
+                    let work = &mut self.free;
+                    assemble_free(law, members, hot, vel, mob, work).and_then(|problem| {
+                        solve_group(
+                            members,
+                            memory,
+                            &problem,
+                            BodyVelocity::default(),
+                            hot,
+                            vel,
+                            mob,
+                            work,
+                            &mut record,
+                        )
+                    })
+                }
+                _ => unreachable!("a group's memory is made for its bodies in `setup`"),
+            };
+            match outcome {
+                Some(Outcome::Locked) => locked += 1,
+                Some(Outcome::Sliding) => self.slides += 1,
                 Some(Outcome::Unchanged) => {}
                 None => group.open_to_lock = false,
             }
@@ -302,378 +443,53 @@ impl PairLock {
     }
 }
 
-/// One member of a group in the body's scaled coordinates z: its contact map C_α (the
-/// local relative velocity is U_α = C_α z − sign R_α k_α), the target e_α = sign R_α k_α +
-/// u_min e_n (V_α = C_α z − e_α vanishes when the contact sticks and meets its Signorini
-/// bound within the step) and its friction coefficient.
-#[derive(Clone, Copy, Debug)]
-struct Member {
-    map: Matrix3x6<f64>,
-    /// e_α without De Saxcé's term.
-    base: Vector3<f64>,
-    /// De Saxcé's term s_α = μ |U_t,α| of the last solution.
-    shift: f64,
-    /// e_α = base − s_α e_n, the target of the current cone program.
-    target: Vector3<f64>,
-    mu: f64,
-}
-
-/// Work arrays of one lock attempt, reused.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Scratch {
-    members: Vec<Member>,
-    /// The multipliers of the augmented Lagrangian (local impulses, N s).
-    multipliers: Vec<Vector3<f64>>,
-    /// Whether a member sticks at its bound in the locked state (V_α = 0).
-    active: Vec<bool>,
-}
-
-/// The velocity the augmented Lagrangian of the pair's cone program takes the body to:
-/// the minimizer over z of
-/// L(z) = ½ (z − z_b)ᵀ M (z − z_b) + Σ |proj_{K_μ}(P_α − ρ V_α(z))|² / (2ρ),
-/// a smooth strictly convex function (module documentation, step 1), by a semismooth
-/// Newton method with Armijo's rule, from `z`.
-fn minimize_augmented(
-    work: &Scratch,
-    mass: &Matrix6<f64>,
-    mass_inv: &Matrix6<f64>,
-    z_base: &Vector6<f64>,
-    rho: f64,
-    tolerance: f64,
-    z: &mut Vector6<f64>,
-) -> bool {
-    let evaluate = |z: &Vector6<f64>| {
-        let dz = z - z_base;
-        let mut gradient = mass * dz;
-        let mut value = 0.5 * dz.dot(&gradient);
-        for (m, p) in work.members.iter().zip(&work.multipliers) {
-            let x = p - (m.map * z - m.target) * rho;
-            let r = v3(project_on_cone(DVec3::new(x[0], x[1], x[2]), m.mu));
-            gradient -= m.map.transpose() * r;
-            value += r.norm_squared() / (2.0 * rho);
-        }
-        (value, gradient)
-    };
-    let (mut value, mut gradient) = evaluate(z);
-    for _ in 0..MAX_ITERATIONS {
-        if (mass_inv * gradient).norm() <= tolerance {
-            return true;
-        }
-        let mut hessian = *mass;
-        for (m, p) in work.members.iter().zip(&work.multipliers) {
-            let x = p - (m.map * *z - m.target) * rho;
-            let j = cone_projection_jacobian(DVec3::new(x[0], x[1], x[2]), m.mu);
-            let jm = nalgebra::Matrix3::from_column_slice(&j.to_cols_array());
-            hessian += m.map.transpose() * jm * m.map * rho;
-        }
-        let Some(direction) = hessian.cholesky().map(|c| -c.solve(&gradient)) else {
-            return false;
-        };
-        let slope = gradient.dot(&direction);
-        if slope >= 0.0 {
-            // No descent left: round-off at the minimum.
-            return (mass_inv * gradient).norm() <= ACCEPT_STATIONARY * tolerance;
-        }
-        let mut t = 1.0;
-        loop {
-            let trial = *z + direction * t;
-            let (v, g) = evaluate(&trial);
-            // Armijo's rule, or, where the decrease of L is below its round-off near the
-            // minimum, a halved stationarity error.
-            if v <= value + 1e-4 * t * slope || (mass_inv * g).norm() <= 0.5 * (mass_inv * gradient).norm() {
-                (*z, value, gradient) = (trial, v, g);
-                break;
-            }
-            t *= 0.5;
-            if t < 1e-10 {
-                return (mass_inv * gradient).norm() <= ACCEPT_STATIONARY * tolerance;
-            }
-        }
-    }
-    (mass_inv * gradient).norm() <= ACCEPT_STATIONARY * tolerance
-}
-
-/// The augmented Lagrangian method on the pair's cone program with the members' current
-/// targets (module documentation, step 1): minimizations of L in z alternating with the
-/// multiplier update P_α ← proj_{K_μ}(P_α − ρ V_α(z)), until the update moves no
-/// multiplier by more than ρ `tolerance`. Returns whether it converged.
-fn solve_cone_program(
-    work: &mut Scratch,
-    mass: &Matrix6<f64>,
-    mass_inv: &Matrix6<f64>,
-    z_base: &Vector6<f64>,
-    rho: f64,
-    tolerance: f64,
-    z: &mut Vector6<f64>,
-) -> bool {
-    let mut last = f64::INFINITY;
-    for _ in 0..MAX_OUTER {
-        if !minimize_augmented(work, mass, mass_inv, z_base, rho, tolerance, z) {
-            return false;
-        }
-        let mut change: f64 = 0.0;
-        for (mb, p) in work.members.iter().zip(work.multipliers.iter_mut()) {
-            let x = *p - (mb.map * *z - mb.target) * rho;
-            let next = v3(project_on_cone(DVec3::new(x[0], x[1], x[2]), mb.mu));
-            change = change.max((next - *p).norm() / rho);
-            *p = next;
-        }
-        if change <= tolerance {
-            return true;
-        }
-        last = change;
-    }
-    // The targets of overlapping members can be inconsistent by the round-off of their
-    // gaps over Δt (1e-13 m/s on the M7 block): the multipliers then drift along the
-    // hyperstatic null space by a constant step, accepted within the round-off bound.
-    last <= ACCEPT * tolerance / PROGRAM_TOLERANCE
-}
-
 /// What a successful block solve of a group did.
 #[derive(Clone, Copy, Debug)]
 enum Outcome {
-    /// The body sticks to its support: the least-norm locked impulses, with the dual
-    /// variable of step 3.
-    Locked(Vector6<f64>),
-    /// The body slides (some loaded member slips): the impulses of step 1.
-    Solved,
+    /// The contacts stick: the least-norm locked impulses.
+    Locked,
+    /// Some loaded contact slips: the impulses of step 1.
+    Sliding,
     /// The pair's problem is the one the last successful solve of the step answered (to
     /// the tolerance of step 1): its impulses stand.
     Unchanged,
 }
 
-/// The block solve of one group, steps 1-3); on success the impulses and
-/// the velocities are updated. `None` when the solve does not converge: the group is left
-/// to the sweeps.
-fn lock_group<L: NonSmoothLaw>(
-    law: &L,
+/// The block solve of one assembled group (steps 1-3); on success the impulses and the
+/// velocities are updated. `None` when the solve does not converge: the group is left to
+/// the sweeps.
+#[allow(clippy::too_many_arguments)]
+fn solve_group<P, const D: usize>(
     members: &[u32],
-    group: &mut Group,
-    hot: &mut [HotContact<L::Params>],
+    memory: &mut Memory<D>,
+    problem: &Problem<D>,
+    support: BodyVelocity,
+    hot: &mut [HotContact<P>],
     vel: &mut [BodyVelocity],
     mob: &[BodyMobility],
-    work: &mut Scratch,
+    work: &mut Scratch<D>,
     record: &mut impl FnMut(DVec3, DVec3),
-) -> Option<Outcome> {
-    let first = &hot[members[0] as usize];
-    let (body, support) = if group.movable_is_second {
-        (first.body2 as usize, first.body1 as usize)
-    } else {
-        (first.body1 as usize, first.body2 as usize)
-    };
-    let sign = if group.movable_is_second { 1.0 } else { -1.0 };
-    let branch = |c: &HotContact<L::Params>| if group.movable_is_second { (c.l2, c.l1) } else { (c.l1, c.l2) };
-    // Length scale of the rotations, so that both halves of z are velocities.
-    let mut scale: f64 = 0.0;
-    for &a in members {
-        let c = &hot[a as usize];
-        let s = law.shock_params(&c.params)?;
-        // A contact that must separate (a bounce or a correcting gap) cannot be locked.
-        if s.min_normal_velocity > 0.0 || s.mu.is_nan() || s.mu < 0.0 {
-            return None;
-        }
-        scale = scale.max(branch(c).0.length());
-    }
-    if !(scale > 0.0 && scale.is_finite()) {
-        return None;
-    }
-    let m = &mob[body];
-    let ang_inv = m.ang.inverse();
-    // Scaled mass: Π = M (Δv, L Δω) with Π = (F, τ/L).
-    let to_impulse = |dz: &Vector6<f64>| {
-        let dv = DVec3::new(dz[0], dz[1], dz[2]);
-        let dw = DVec3::new(dz[3], dz[4], dz[5]) / scale;
-        let f = dv / m.lin;
-        let t = ang_inv * dw / scale;
-        Vector6::new(f.x, f.y, f.z, t.x, t.y, t.z)
-    };
-    let to_velocity = |p: &Vector6<f64>| {
-        let f = DVec3::new(p[0], p[1], p[2]);
-        let t = DVec3::new(p[3], p[4], p[5]) * scale;
-        let dv = m.lin * f;
-        let dw = m.ang * t * scale;
-        Vector6::new(dv.x, dv.y, dv.z, dw.x, dw.y, dw.z)
-    };
-    let (mut mass, mut mass_inv) = (Matrix6::zeros(), Matrix6::zeros());
-    for i in 0..6 {
-        let e = Vector6::from_fn(|r, _| if r == i { 1.0 } else { 0.0 });
-        mass.set_column(i, &to_impulse(&e));
-        mass_inv.set_column(i, &to_velocity(&e));
-    }
-    // The members' maps and targets, and the body's velocity without the pair's impulses.
-    let sup = vel[support];
-    work.members.clear();
-    work.multipliers.clear();
-    let mut own = Vector6::zeros();
-    for &a in members {
-        let c = &hot[a as usize];
-        let u_min = law.shock_params(&c.params).map_or(0.0, |s| s.min_normal_velocity);
-        let mu = law.shock_params(&c.params).map_or(0.0, |s| s.mu);
-        let (l, l_support) = branch(c);
-        let rows = frame_rows(c);
-        let k = sup.v + sup.w.cross(l_support);
-        let map = rows * point_map(l, scale) * sign;
-        let target = rows * v3(k) * sign + Vector3::new(u_min, 0.0, 0.0);
-        own += map.transpose() * v3(c.p);
-        work.members.push(Member { map, base: target, shift: 0.0, target, mu });
-        work.multipliers.push(v3(c.p));
-    }
-    let now = vel[body];
-    let z_now = Vector6::new(now.v.x, now.v.y, now.v.z, now.w.x * scale, now.w.y * scale, now.w.z * scale);
-    let z_base = z_now - to_velocity(&own);
-    // The velocity scale of the attempt: the largest |V_α| the body has without the pair.
-    let v_scale = work.members.iter().map(|mb| (mb.map * z_base - mb.target).norm()).fold(0.0, f64::max);
+) -> Option<Outcome>
+where
+    Square<D>: SymmetricEigen<D>,
+{
+    // The velocity scale of the attempt: the largest |V_α| the bodies have without the pair.
+    let v_scale = work.members.iter().map(|mb| (mb.map * problem.z_base - mb.base).norm()).fold(0.0, f64::max);
     let v_scale = v_scale.max(f64::MIN_POSITIVE);
-    if group.solved && sup == group.last_support && (z_base - group.last_base).norm() <= PROGRAM_TOLERANCE * v_scale {
+    if memory.solved
+        && support == memory.last_support
+        && (problem.z_base - memory.last_base).norm() <= PROGRAM_TOLERANCE * v_scale
+    {
         for &a in members {
             record(hot[a as usize].p, DVec3::ZERO);
         }
         return Some(Outcome::Unchanged);
     }
-    // Step 1: the pair's frictional contact problem, solved as a sequence of cone programs
-    // whose normal targets carry De Saxcé's term s_α = μ |U_t,α| of the previous solution
-    // (a fixed point on s), each by the augmented Lagrangian method.
-    let rho = PENALTY * mass.trace() / 6.0;
-    let mut z = z_base;
-    let mut settled = false;
-    for k in 0..MAX_SHIFTS {
-        if !solve_cone_program(work, &mass, &mass_inv, &z_base, rho, PROGRAM_TOLERANCE * v_scale, &mut z) {
-            return None;
-        }
-        let mut change: f64 = 0.0;
-        for mb in work.members.iter_mut() {
-            let u = mb.map * z - mb.base;
-            let shift = mb.mu * (u[1] * u[1] + u[2] * u[2]).sqrt();
-            change = change.max((shift - mb.shift).abs());
-            mb.shift = shift;
-            mb.target = mb.base - Vector3::new(shift, 0.0, 0.0);
-        }
-        // De Saxcé's term settles to the round-off bound when the slip is tiny.
-        if change <= PROGRAM_TOLERANCE * v_scale || (k + 1 == MAX_SHIFTS && change <= ACCEPT * v_scale) {
-            settled = true;
-            break;
-        }
-    }
-    if !settled {
-        return None;
-    }
-    // Whether every loaded member sticks: then the locked state (steps 1'-3).
-    let sticks = work
-        .members
-        .iter()
-        .zip(&work.multipliers)
-        .all(|(mb, p)| *p == Vector3::zeros() || mb.shift <= ACTIVE * mb.mu * v_scale);
-    let locked = 'lock: {
-        if !sticks {
-            break 'lock None;
-        }
-        work.active.clear();
-        work.active.extend(work.members.iter().map(|mb| (mb.map * z - mb.base).norm() <= ACTIVE * v_scale));
-        // Step 1': the locked velocity, exact on the members found sticking at their bound.
-        let (mut normal, mut rhs, mut count) = (Matrix6::zeros(), Vector6::zeros(), 0usize);
-        for (mb, _) in work.members.iter().zip(&work.active).filter(|(_, &on)| on) {
-            normal += mb.map.transpose() * mb.map;
-            rhs += mb.map.transpose() * mb.base;
-            count += 1;
-        }
-        if count == 0 || normal.symmetric_eigen().eigenvalues.min() < RANK_TOLERANCE * count as f64 {
-            break 'lock None;
-        }
-        let Some(z_lock) = normal.cholesky().map(|c| c.solve(&rhs)) else {
-            break 'lock None;
-        };
-        // The locked state must satisfy the law: the sticking members exactly, the others
-        // with U_n ≥ u_min (released, P = 0).
-        for (mb, &on) in work.members.iter().zip(&work.active) {
-            let v = mb.map * z_lock - mb.base;
-            if (on && v.norm() > ACCEPT * v_scale) || (!on && v[0] < -ACCEPT * v_scale) {
-                break 'lock None;
-            }
-        }
-        // Step 2: the impulse to the lock.
-        let target = to_impulse(&(z_lock - z_base));
-        let demand = (z_lock - z_base).norm();
-        // Step 3: the dual Newton method over the sticking members.
-        let cones = || {
-            work.members
-                .iter()
-                .zip(&work.active)
-                .filter(|(_, &on)| on)
-                .map(|(mb, _)| (mb.mu * (1.0 - CONE_SHRINK), mb.map))
-        };
-        let evaluate = |y: &Vector6<f64>| {
-            let (mut sum, mut half_norm) = (Vector6::zeros(), 0.0);
-            for (mu, gm) in cones() {
-                let x = gm * y;
-                let p = project_on_cone(DVec3::new(x[0], x[1], x[2]), mu);
-                sum += gm.transpose() * v3(p);
-                half_norm += 0.5 * p.length_squared();
-            }
-            (target - sum, y.dot(&target) - half_norm)
-        };
-        let tolerance = TOLERANCE * demand.max(f64::MIN_POSITIVE);
-        let mut y = group.y;
-        let (mut gradient, mut value) = evaluate(&y);
-        let mut converged = false;
-        for _ in 0..MAX_ITERATIONS {
-            if to_velocity(&gradient).norm() <= tolerance {
-                converged = true;
-                break;
-            }
-            let mut hessian = Matrix6::zeros();
-            for (mu, gm) in cones() {
-                let x = gm * y;
-                let j = cone_projection_jacobian(DVec3::new(x[0], x[1], x[2]), mu);
-                let jm = nalgebra::Matrix3::from_column_slice(&j.to_cols_array());
-                hessian += gm.transpose() * jm * gm;
-            }
-            let shift = 1e-12 * hessian.trace().max(f64::MIN_POSITIVE);
-            let direction = (hessian + Matrix6::identity() * shift).cholesky().map(|c| c.solve(&gradient));
-            let slope = direction.map_or(0.0, |d| gradient.dot(&d));
-            let mut step = None;
-            if let (Some(d), true) = (direction, slope > 0.0) {
-                let mut t = 1.0;
-                while t >= 1e-10 {
-                    let trial = y + d * t;
-                    let (g_new, v_new) = evaluate(&trial);
-                    if v_new >= value + 1e-4 * t * slope {
-                        step = Some((trial, g_new, v_new));
-                        break;
-                    }
-                    t *= 0.5;
-                }
-            }
-            match step {
-                Some((trial, g_new, v_new)) => (y, gradient, value) = (trial, g_new, v_new),
-                None => {
-                    // No ascent left: round-off near the solution, or an infeasible lock.
-                    converged = to_velocity(&gradient).norm() <= ACCEPT * demand;
-                    break;
-                }
-            }
-        }
-        // After the cap, a lock within the round-off bound is still a lock.
-        if !converged && to_velocity(&gradient).norm() > ACCEPT * demand {
-            break 'lock None;
-        }
-        Some(y)
-    };
-    // The new impulses, exchanged with the bodies: the least-norm locked impulses, or the
-    // solution of step 1 when the body slides (or the lock's refinement failed).
+    let solution = block::solve(work, problem, memory.y, v_scale)?;
+    // The new impulses, exchanged with the bodies.
     for (k, &a) in members.iter().enumerate() {
         let c = &mut hot[a as usize];
-        let mb = &work.members[k];
-        let p = match locked {
-            Some(y) if work.active[k] => {
-                let x = mb.map * y;
-                project_on_cone(DVec3::new(x[0], x[1], x[2]), mb.mu * (1.0 - CONE_SHRINK))
-            }
-            Some(_) => DVec3::ZERO,
-            None => {
-                let p = work.multipliers[k];
-                DVec3::new(p[0], p[1], p[2])
-            }
-        };
+        let p = work.impulse(k, &solution);
         let dp = p - c.p;
         if dp != DVec3::ZERO {
             apply(c, c.to_world(dp), vel, mob);
@@ -681,20 +497,20 @@ fn lock_group<L: NonSmoothLaw>(
         }
         record(p, dp);
     }
-    let own_now = members
-        .iter()
-        .zip(&work.members)
-        .fold(Vector6::zeros(), |acc, (&a, mb)| acc + mb.map.transpose() * v3(hot[a as usize].p));
-    (group.solved, group.last_base, group.last_support, group.last_own) = (true, z_base, sup, own_now);
-    Some(match locked {
-        Some(y) => Outcome::Locked(y),
-        None => Outcome::Solved,
+    (memory.solved, memory.last_base, memory.last_support) = (true, problem.z_base, support);
+    Some(match solution {
+        Solution::Locked(y) => {
+            memory.y = y;
+            Outcome::Locked
+        }
+        Solution::Sliding => Outcome::Sliding,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::residual::project_on_cone;
 
     /// The generalized Jacobian of the cone projection against central differences on
     /// each of the three branches (step 1e-7: differences exact to ~1e-8 away from kinks).
