@@ -14,7 +14,8 @@
 //! guard's one-step check on its interval steps); `MD_BENCH_ENERGY=every` runs that check
 //! after every step, the world's default; `MD_BENCH_MIN_PAIRS=K` sets
 //! `MdConfig::parallel_min_pairs`; `MD_BENCH_REGION=on` runs the step as one parallel region
-//! instead of separate parallel loops (`MdSolver::set_step_region`); `MD_BENCH_ORDER=partner` sums each body's pair loads in
+//! instead of separate parallel loops (`MdSolver::set_step_region`); `MD_BENCH_HOT=off` lets
+//! the other threads sleep between the step's loops (`MdConfig::hot_workers`); `MD_BENCH_ORDER=partner` sums each body's pair loads in
 //! partner order (`LoadOrder::Partner`, the distributed run's); `MD_BENCH_SHUFFLE=SEED`
 //! stores the packing's bodies in a random order (a seeded Fisher-Yates shuffle of the dense
 //! indices, handles unchanged: a packing poured, generated or read in no spatial order);
@@ -55,6 +56,7 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
     if let Some(k) = std::env::var("MD_BENCH_MIN_PAIRS").ok().and_then(|v| v.parse().ok()) {
         config.parallel_min_pairs = k;
     }
+    config.hot_workers = std::env::var("MD_BENCH_HOT").as_deref() != Ok("off");
     if let Some(k) = std::env::var("MD_BENCH_REORDER").ok().and_then(|v| v.parse().ok()) {
         config.reorder_every = Some(k);
     }

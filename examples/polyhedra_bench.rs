@@ -4,7 +4,8 @@
 //!
 //! Usage: `cargo run --release --example polyhedra_bench -- [--volumetric] [--shapes FILE]
 //! [steps] [N ...]` (default 200 timed steps, N = 1000 and 8000). `MD_BENCH_THREADS=1,2`
-//! (default) selects the thread counts, as for `md_bench`. `--shapes FILE` takes the bodies'
+//! (default) selects the thread counts, as for `md_bench`; `MD_BENCH_HOT=off` lets the other
+//! threads sleep between the step's loops (`MdConfig::hot_workers`). `--shapes FILE` takes the bodies'
 //! shapes from a file written by `benches/yade/polyhedra_shapes.py` (YADE's own random
 //! polyhedra, same seeds and lattice order as `polyhedra_settle.py`): lines "body x y z",
 //! each body the convex hull of its points (m, about its centre of mass, world axes).
@@ -219,6 +220,7 @@ fn run_with<L: ContactLaw>(
         // to the threads.
         parallel_min_pairs: 0,
         local_damping: Some(LocalDamping::new(0.3)?),
+        hot_workers: std::env::var("MD_BENCH_HOT").as_deref() != Ok("off"),
         ..Default::default()
     };
     let mut solver = MdSolver::new(law, VelocityVerlet::new(), SweepAndPrune::new(), config)?;

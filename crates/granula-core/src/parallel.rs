@@ -7,11 +7,107 @@
 //! every parallel loop of granula asks [`min_len`] for its smallest task: unlimited there,
 //! so rayon never splits the loop and runs it in place on the calling thread. Results do not
 //! change: granula's loops never let the split decide an order of summation.
+//!
+//! On several threads a step is a chain of short parallel loops (a thousand bodies are
+//! predicted in a few microseconds), with short serial stretches between them. A rayon
+//! worker that finds no work soon goes to sleep, and the next loop pays for waking it up
+//! (a system call on each side, and on a virtual machine tens of microseconds before the
+//! woken thread runs), once per loop. [`with_hot_workers`] runs a step while the pool's
+//! other threads poll for its work instead, as OpenMP runtimes keep their threads spinning
+//! between parallel regions.
 
+use rayon::Yield;
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 thread_local! {
     static SEQUENTIAL: Cell<bool> = const { Cell::new(false) };
+    /// `true` on a thread that is polling for the work of a [`with_hot_workers`] call.
+    static POLLING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// How long a polling thread may go without finding work before it stops polling and
+/// leaves the rest of the call to rayon's own sleep and wake-up: longer than the serial
+/// stretches of a step (a list rebuild of a few thousand pairs takes about 0.2 ms), short
+/// enough that a thread that took a poller's task inside another task (possible on three
+/// or more threads, see [`with_hot_workers`]) holds that task up by at most this much.
+const IDLE_LIMIT: Duration = Duration::from_micros(500);
+
+/// Runs `f` on a thread of the current rayon pool (the calling thread if it is one of
+/// them, else a worker of the global pool) while every other thread of the pool polls for
+/// the parallel work `f` hands out (rayon's `yield_now`, which runs a task from any queue
+/// of the pool) instead of sleeping between `f`'s loops; returns what `f` returns. Those
+/// threads are busy for the whole of `f` (CPU time rises with them, wall time falls),
+/// except that a thread stops polling after [`IDLE_LIMIT`] without work. In place, with
+/// nothing else started, inside [`sequential`] or on a one-thread pool.
+///
+/// Results do not depend on it: it changes which thread runs a task and when, not what
+/// the task computes. The pollers are rayon tasks queued before any of `f`'s, and idle
+/// threads steal the oldest task first, so on two threads the other thread always takes
+/// the poller before any of `f`'s tasks. On more threads a thread busy in one of `f`'s
+/// tasks may take a poller left queued while it waits for a subtask; it then returns to
+/// its task when the poller stops, after at most [`IDLE_LIMIT`] without work. A poller
+/// that lands on `f`'s own thread, or inside another poller, returns at once. If `f`
+/// panics, the pollers stop and the panic goes on to the caller.
+pub fn with_hot_workers<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    if is_sequential() || rayon::current_num_threads() < 2 {
+        return f();
+    }
+    let done = AtomicBool::new(false);
+    rayon::scope(|s| {
+        let owner = rayon::current_thread_index();
+        for _ in 1..rayon::current_num_threads() {
+            let done = &done;
+            s.spawn(move |_| poll_for_work(done, owner));
+        }
+        /// Tells the pollers to stop when `f` returns or unwinds.
+        struct Finish<'a>(&'a AtomicBool);
+        impl Drop for Finish<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Release);
+            }
+        }
+        let _finish = Finish(&done);
+        f()
+    })
+}
+
+/// The poller of [`with_hot_workers`]: runs the pool's tasks as they appear until `done`,
+/// or until it has found none for [`IDLE_LIMIT`].
+fn poll_for_work(done: &AtomicBool, owner: Option<usize>) {
+    if rayon::current_thread_index() == owner || POLLING.with(Cell::get) {
+        return;
+    }
+    struct Restore;
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            POLLING.with(|p| p.set(false));
+        }
+    }
+    POLLING.with(|p| p.set(true));
+    let _restore = Restore;
+    let mut idle_polls = 0u32;
+    let mut idle_since = None;
+    while !done.load(Ordering::Acquire) {
+        if rayon::yield_now() == Some(Yield::Executed) {
+            (idle_polls, idle_since) = (0, None);
+            continue;
+        }
+        for _ in 0..32 {
+            std::hint::spin_loop();
+        }
+        idle_polls = idle_polls.wrapping_add(1);
+        // The clock is read every 64 empty polls (about a microsecond apart).
+        if idle_polls % 64 == 0 {
+            let now = Instant::now();
+            match idle_since {
+                None => idle_since = Some(now),
+                Some(t) if now.duration_since(t) > IDLE_LIMIT => return,
+                Some(_) => {}
+            }
+        }
+    }
 }
 
 /// Runs `f` with granula's parallel loops kept on the calling thread (see the module doc).
@@ -67,5 +163,81 @@ mod tests {
         assert!(!is_sequential());
         // Normally the preferred size is kept, and a pool splits the loop.
         assert_eq!(pool.install(|| min_len(7)), 7);
+    }
+
+    /// Runs `f` on a thread of its own and fails if it takes longer than a minute: a
+    /// poller that never stops would hang the call, and a test must fail instead. A
+    /// minute is some thousand times what these calls take.
+    fn within_a_minute<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(Duration::from_secs(60)).expect("the call did not return within a minute")
+    }
+
+    /// A sum of squares as a chain of parallel loops, each summed in chunk order (the
+    /// same bits whatever thread runs a chunk).
+    fn chained_sums(rounds: usize) -> Vec<u64> {
+        let data: Vec<f64> = (0..20_000).map(|k| (k as f64).sqrt()).collect();
+        (0..rounds)
+            .map(|r| {
+                let parts: Vec<f64> = data
+                    .par_chunks(500)
+                    .with_min_len(min_len(1))
+                    .map(|c| c.iter().map(|x| x * x + r as f64).sum::<f64>())
+                    .collect();
+                parts.iter().sum::<f64>().to_bits()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hot_workers_give_the_same_results_and_stop_with_the_call() {
+        let expected = sequential(|| chained_sums(50));
+        for threads in [2, 3, 4] {
+            let got = within_a_minute(move || {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                // Many calls in a row, each a chain of loops with serial work between them;
+                // from inside the pool and from outside it (a worker of the global pool).
+                let inside: Vec<Vec<u64>> =
+                    (0..20).map(|_| pool.install(|| with_hot_workers(|| chained_sums(50)))).collect();
+                let outside = with_hot_workers(|| chained_sums(50));
+                (inside, outside)
+            });
+            for sums in &got.0 {
+                assert_eq!(sums, &expected, "{threads} threads");
+            }
+            assert_eq!(got.1, expected);
+        }
+        // Nested calls return too (the inner one's pollers find the outer ones' threads
+        // polling, or run in place).
+        let nested = within_a_minute(|| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+            pool.install(|| {
+                with_hot_workers(|| rayon::join(|| with_hot_workers(|| chained_sums(5)), || chained_sums(5)))
+            })
+        });
+        assert_eq!(nested.0, sequential(|| chained_sums(5)));
+        assert_eq!(nested.1, nested.0);
+    }
+
+    #[test]
+    fn hot_workers_run_in_place_inside_sequential_and_pass_a_panic_on() {
+        // Inside `sequential`, outside any pool: on the calling thread, nothing queued.
+        let thread = sequential(|| with_hot_workers(rayon::current_thread_index));
+        assert_eq!(thread, None);
+        // A panic inside the call reaches the caller, and the pollers stop (the call
+        // returns instead of waiting for them).
+        let caught = within_a_minute(|| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pool.install(|| with_hot_workers(|| -> usize { panic!("inside the step") }))
+            }));
+            // The pool still works afterwards.
+            (r.is_err(), pool.install(|| with_hot_workers(|| chained_sums(3))))
+        });
+        assert!(caught.0, "the panic was lost");
+        assert_eq!(caught.1, sequential(|| chained_sums(3)));
     }
 }

@@ -56,6 +56,14 @@ pub struct MdConfig {
     /// bodies. Default [`CellOrder::Raster`], the faster of the two with the force pass's
     /// windowed load sums (measured in `docs/smooth-dynamics.md`, fifth round of issue 13).
     pub reorder_curve: CellOrder,
+    /// On several threads, the pool's other threads poll for the step's parallel work for
+    /// the whole step instead of sleeping between its loops
+    /// (`granula_core::parallel::with_hot_workers`): each loop starts without waking a
+    /// thread. Costs CPU time (the other threads are busy through the serial parts of the
+    /// step), saves wall time: at N = 1000 polyhedra on 2 threads, 19 % of the step
+    /// (docs/polyhedra.md, "Hot workers"). Results are the same either way. Default `true`;
+    /// `false` where the cores are shared with other work.
+    pub hot_workers: bool,
 }
 
 /// The order of the cells in which [`MdConfig::reorder_every`] stores the bodies.
@@ -106,6 +114,7 @@ impl Default for MdConfig {
             load_order: LoadOrder::Blocks,
             reorder_every: None,
             reorder_curve: CellOrder::Raster,
+            hot_workers: true,
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::{PairKind, PairList};
 use crate::points::PointStore;
 use granula_broadphase::VerletPairs;
-use granula_core::parallel;
+use granula_core::parallel::{self, with_hot_workers};
 use granula_core::{
     rotation_vector, Aabb, AccelerationField, BodyHandle, BodySet, Broadphase, ContactKey, ContactLaw, ContactRecord,
     ContactStore, DQuat, DVec3, Dissipation, Integrator, MaterialTable, MotionKind, Narrowphase, PeriodicDomain,
@@ -805,8 +805,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
         }
         match (self.pool.clone(), self.config.threads) {
             (Some(_), _) if small => granula_core::parallel::sequential(|| self.step_inner(ctx)),
+            (Some(pool), _) if self.config.hot_workers => pool.install(|| with_hot_workers(|| self.step_inner(ctx))),
             (Some(pool), _) => pool.install(|| self.step_inner(ctx)),
             (None, Some(1)) => granula_core::parallel::sequential(|| self.step_inner(ctx)),
+            (None, _) if self.config.hot_workers => with_hot_workers(|| self.step_inner(ctx)),
             (None, _) => self.step_inner(ctx),
         }
     }
