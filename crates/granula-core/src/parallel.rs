@@ -99,7 +99,7 @@ fn poll_for_work(done: &AtomicBool, owner: Option<usize>) {
         }
         idle_polls = idle_polls.wrapping_add(1);
         // The clock is read every 64 empty polls (about a microsecond apart).
-        if idle_polls % 64 == 0 {
+        if idle_polls.is_multiple_of(64) {
             let now = Instant::now();
             match idle_since {
                 None => idle_since = Some(now),
