@@ -39,7 +39,7 @@ const IDLE_LIMIT: Duration = Duration::from_micros(500);
 /// the parallel work `f` hands out (rayon's `yield_now`, which runs a task from any queue
 /// of the pool) instead of sleeping between `f`'s loops; returns what `f` returns. Those
 /// threads are busy for the whole of `f` (CPU time rises with them, wall time falls),
-/// except that a thread stops polling after [`IDLE_LIMIT`] without work. In place, with
+/// except that a thread stops polling after 0.5 ms without work. In place, with
 /// nothing else started, inside [`sequential`] or on a one-thread pool.
 ///
 /// Results do not depend on it: it changes which thread runs a task and when, not what
@@ -47,7 +47,7 @@ const IDLE_LIMIT: Duration = Duration::from_micros(500);
 /// threads steal the oldest task first, so on two threads the other thread always takes
 /// the poller before any of `f`'s tasks. On more threads a thread busy in one of `f`'s
 /// tasks may take a poller left queued while it waits for a subtask; it then returns to
-/// its task when the poller stops, after at most [`IDLE_LIMIT`] without work. A poller
+/// its task when the poller stops, after at most 0.5 ms without work. A poller
 /// that lands on `f`'s own thread, or inside another poller, returns at once. If `f`
 /// panics, the pollers stop and the panic goes on to the caller.
 pub fn with_hot_workers<R: Send>(f: impl FnOnce() -> R + Send) -> R {
