@@ -61,8 +61,8 @@ pub struct MdConfig {
     /// (`granula_core::parallel::with_hot_workers`): each loop starts without waking a
     /// thread. Costs CPU time (the other threads are busy through the serial parts of the
     /// step), saves wall time: at N = 1000 polyhedra on 2 threads, 13 % of the step (555 to
-    /// 484 ns per particle-step; docs/polyhedra.md, "Hot workers"). Results are the same either way. Default `true`;
-    /// `false` where the cores are shared with other work.
+    /// 484 ns per particle-step; docs/polyhedra.md, "Hot workers"). Results are the same
+    /// either way. Default `true`; `false` where the cores are shared with other work.
     pub hot_workers: bool,
 }
 
