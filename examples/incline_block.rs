@@ -22,7 +22,7 @@ use granula_integrators::VelocityVerlet;
 use granula_laws::prelude::*;
 use granula_laws::tangential::{Friction, TangentialDamping, TangentialStiffness};
 use granula_md::{MdConfig, MdSolver};
-use granula_nscd::{Criterion, NewtonSettings, NscdConfig, NscdSolver};
+use granula_nscd::{Criterion, NscdConfig, NscdSolver};
 use granula_validation::incline::{incline, slide_acceleration, stop_time, ALPHA, G, V0};
 use std::error::Error;
 use std::path::Path;
@@ -89,11 +89,9 @@ fn run(method: Method, mu: f64, after: f64) -> Result<Trace, Box<dyn Error>> {
         Method::Nscd => {
             let (world, i) = incline(material, |_| 0.0)?;
             // The sticking face's six contacts are hyperstatic; the block solve of the pair
-            // (`NscdConfig::lock_pairs`) holds them under the default sweeps and under the
-            // nonsmooth Newton method used here (docs/validation.md, M7).
+            // (`NscdConfig::lock_pairs`, on by default) holds them (docs/validation.md, M7).
             let criterion = Criterion::NaturalMap { epsilon: 1e-10, max_iterations: 2000 };
-            let newton = Some(NewtonSettings::default());
-            let solver = NscdSolver::new(BruteForce, NscdConfig { criterion, newton, ..Default::default() })?;
+            let solver = NscdSolver::new(BruteForce, NscdConfig { criterion, ..Default::default() })?;
             trace(world, i, solver, NSCD_DT, after)
         }
     }

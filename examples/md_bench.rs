@@ -13,15 +13,14 @@
 //! measures energies only where they are read (`EnergyReads::WhenRead`: the runaway-energy
 //! guard's one-step check on its interval steps); `MD_BENCH_ENERGY=every` runs that check
 //! after every step, the world's default; `MD_BENCH_MIN_PAIRS=K` sets
-//! `MdConfig::parallel_min_pairs`; `MD_BENCH_REGION=on` runs the step as one parallel region
-//! instead of separate parallel loops (`MdSolver::set_step_region`); `MD_BENCH_HOT=off` lets
+//! `MdConfig::parallel_min_pairs`; `MD_BENCH_HOT=off` lets
 //! the other threads sleep between the step's loops (`MdConfig::hot_workers`); `MD_BENCH_ORDER=partner` sums each body's pair loads in
 //! partner order (`LoadOrder::Partner`, the distributed run's); `MD_BENCH_SHUFFLE=SEED`
 //! stores the packing's bodies in a random order (a seeded Fisher-Yates shuffle of the dense
 //! indices, handles unchanged: a packing poured, generated or read in no spatial order);
 //! `MD_BENCH_REORDER=K` sets `MdConfig::reorder_every` to `Some(K)` (bodies in cell order
-//! at the first step and after every K rebuilds), along the raster order of the cells or,
-//! with `MD_BENCH_CURVE=morton`, the Morton curve. Besides wall time it prints the process
+//! at the first step and after every K rebuilds), in the raster order of the cells. Besides
+//! wall time it prints the process
 //! CPU time per particle-step, which is the figure to trust on a loaded machine.
 //!
 //! **Generated packings.** An N other than 1000, 8000 or 27000 (for example 1000000) builds a
@@ -60,9 +59,6 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
     if let Some(k) = std::env::var("MD_BENCH_REORDER").ok().and_then(|v| v.parse().ok()) {
         config.reorder_every = Some(k);
     }
-    if std::env::var("MD_BENCH_CURVE").as_deref() == Ok("morton") {
-        config.reorder_curve = granula::md::CellOrder::Morton;
-    }
     if let Some(seed) = std::env::var("MD_BENCH_SHUFFLE").ok().and_then(|v| v.parse().ok()) {
         world.reorder_bodies(&shuffled(world.bodies.len(), seed))?;
     }
@@ -86,8 +82,6 @@ fn run(n: usize, threads: usize, steps: usize) -> Result<RunResult, Box<dyn std:
         _ => EnergyReads::WhenRead,
     };
     let mut solver = MdSolver::new(law, verlet, LinkedCells::new(), config)?;
-    // `MD_BENCH_REGION=on`: the step as one parallel region instead of separate loops.
-    solver.set_step_region(std::env::var("MD_BENCH_REGION").as_deref() == Ok("on"));
     world.step(&mut solver, DT)?;
     let start = Instant::now();
     let cpu0 = process_cpu_seconds();

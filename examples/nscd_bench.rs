@@ -18,12 +18,13 @@
 //!
 //! With `--converge`, it instead solves the first (static) step of each packing from a cold
 //! start with the local criterion (000 eq. 35) at ε = 1e-4 and 1e-6, for each sweep order
-//! and relaxation, and prints the sweeps and the wall time to tolerance and the share of the
-//! weight the floor carries (`NSCD_BENCH_CAP` sets the cap, default 30000 sweeps).
+//! with and without momentum, and prints the sweeps and the wall time to tolerance and the
+//! share of the weight the floor carries (`NSCD_BENCH_CAP` sets the cap, default 30000
+//! sweeps).
 //!
 //! `--natural` makes `--converge` stop on Siconos' natural-map residual instead of the local
 //! criterion (the comparison with Siconos uses it); `NSCD_BENCH_ONLY=NAME` runs the methods
-//! whose name contains NAME (`=NAME`: the one named NAME); `NSCD_BENCH_EPS=E` one tolerance; `NSCD_BENCH_CG=every,iterations` sets the subspace correction.
+//! whose name contains NAME (`=NAME`: the one named NAME); `NSCD_BENCH_EPS=E` one tolerance.
 //!
 //! With `--export DIR`, it solves the first step of each packing to the natural map 1e-6 and
 //! writes its problem (W, q, μ and the solution) to `DIR/dense_N.raw` in the `fc3d_raw`
@@ -38,10 +39,7 @@ mod md_dense_scene;
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
-use granula::nscd::{
-    Aggregates, ApgdSettings, CoarseCorrection, Criterion, NewtonSettings, NscdConfig, NscdSolver, Preconditioner,
-    SubspaceCorrection, SweepOrder,
-};
+use granula::nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
 use granula_validation::scenes::dense_packing;
 use std::io::BufReader;
 use std::time::Instant;
@@ -84,8 +82,8 @@ fn time_step(world: &World, order: SweepOrder, spatial: bool, sweeps: u32) -> (f
         let config = NscdConfig {
             criterion: Criterion::Fixed { iterations: sweeps },
             sweep: order,
+            momentum: false,
             spatial_sort: spatial,
-            correction: None,
             ..Default::default()
         };
         let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
@@ -127,6 +125,8 @@ fn cd_versus_md() {
     let mut world = load(1000);
     let config = NscdConfig {
         criterion: Criterion::LocalRelative { epsilon: 1e-4, cutoff: 1e-9, max_iterations: 1000 },
+        sweep: SweepOrder::Random,
+        momentum: false,
         ..Default::default()
     };
     let mut cd = NscdSolver::new(LinkedCells::new(), config).unwrap();
@@ -147,90 +147,19 @@ fn cd_versus_md() {
     );
 }
 
-/// The methods compared by `--converge`: name, order, relaxation ω (−1: ω = 1 with
-/// Nesterov momentum; −2: ω = 1 with the subspace correction of [`SubspaceCorrection`]'s
-/// defaults; −3: ω = 1 with the nonsmooth Newton method, `NSCD_BENCH_NEWTON=warm,fallback,gmres`
-/// sets its sweeps and GMRES iterations, `NSCD_BENCH_PRE=bj|gs|sgs` its preconditioner, `NSCD_BENCH_LAMBDA` its regularization;
-/// −4: ω = 1 with the aggregation correction of [`CoarseCorrection`], −5: the same with
-/// momentum; −6: APGD (W products counted as sweeps); `NSCD_BENCH_COARSE=cell,sweeps_between,coarse_sweeps,tolerance,cubes|columns,internal_sweeps` sets it).
-const METHODS: &[(&str, SweepOrder, f64)] = &[
-    ("apgd", SweepOrder::Forward, -6.0),
-    ("forward + coarse", SweepOrder::Forward, -4.0),
-    ("forward + momentum + coarse", SweepOrder::Forward, -5.0),
-    ("random + coarse", SweepOrder::Random, -4.0),
-    ("newton + random", SweepOrder::Random, -3.0),
-    ("newton + coloured", SweepOrder::Coloured, -3.0),
-    ("newton + forward", SweepOrder::Forward, -3.0),
-    ("coloured", SweepOrder::Coloured, 1.0),
-    ("coloured + momentum", SweepOrder::Coloured, -1.0),
-    ("random + subspace CG", SweepOrder::Random, -2.0),
-    ("forward + subspace CG", SweepOrder::Forward, -2.0),
-    ("random + momentum", SweepOrder::Random, -1.0),
-    ("forward + momentum", SweepOrder::Forward, -1.0),
-    ("random", SweepOrder::Random, 1.0),
-    ("forward (pair order)", SweepOrder::Forward, 1.0),
-    ("symmetric along gravity", SweepOrder::SymmetricGravity, 1.0),
-    ("supports outward", SweepOrder::SupportsOutward, 1.0),
-    ("random, w = 1.2", SweepOrder::Random, 1.2),
-    ("random, w = 1.5", SweepOrder::Random, 1.5),
-    ("symmetric gravity, w = 1.2", SweepOrder::SymmetricGravity, 1.2),
-    ("symmetric gravity, w = 1.5", SweepOrder::SymmetricGravity, 1.5),
+/// The methods compared by `--converge`: name, order and momentum.
+const METHODS: &[(&str, SweepOrder, bool)] = &[
+    ("forward + momentum (default)", SweepOrder::Forward, true),
+    ("random + momentum", SweepOrder::Random, true),
+    ("random", SweepOrder::Random, false),
+    ("forward (pair order)", SweepOrder::Forward, false),
 ];
 
-/// Sweeps and wall time to the local tolerance `eps` on the first step of `world` from a
-/// cold start, the residual reached, and the floor's share of the weight.
-fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) -> Converged {
+/// Sweeps and wall time to `criterion` on the first step of `world` from a cold start, the
+/// residual reached, and the floor's share of the weight.
+fn converge(world: &World, sweep: SweepOrder, momentum: bool, criterion: Criterion) -> Converged {
     let mut w = copy(world);
-    let correction = match std::env::var("NSCD_BENCH_CG").ok() {
-        // "every,iterations": sweeps between corrections and CG iterations per correction.
-        Some(v) => {
-            let f: Vec<u32> = v.split(',').filter_map(|x| x.parse().ok()).collect();
-            SubspaceCorrection { sweeps_between: f[0], cg_iterations: f[1], ..Default::default() }
-        }
-        None => SubspaceCorrection::default(),
-    };
-    let newton = match std::env::var("NSCD_BENCH_NEWTON").ok() {
-        Some(v) => {
-            let f: Vec<u32> = v.split(',').filter_map(|x| x.parse().ok()).collect();
-            NewtonSettings { warm_sweeps: f[0], fallback_sweeps: f[1], gmres_iterations: f[2], ..Default::default() }
-        }
-        None => NewtonSettings::default(),
-    };
-    let preconditioner = match std::env::var("NSCD_BENCH_PRE").as_deref() {
-        Ok("sgs") => Preconditioner::SymmetricGaussSeidel,
-        Ok("gs") => Preconditioner::GaussSeidel,
-        _ => Preconditioner::BlockJacobi,
-    };
-    let regularization =
-        std::env::var("NSCD_BENCH_LAMBDA").ok().and_then(|v| v.parse().ok()).unwrap_or(newton.regularization);
-    let newton = NewtonSettings { preconditioner, regularization, ..newton };
-    let coarse = match std::env::var("NSCD_BENCH_COARSE").ok() {
-        Some(v) => {
-            let f: Vec<&str> = v.split(',').collect();
-            let num = |k: usize| f.get(k).and_then(|x| x.parse::<f64>().ok());
-            let d = CoarseCorrection::default();
-            CoarseCorrection {
-                cell: num(0).unwrap_or(d.cell),
-                sweeps_between: num(1).map_or(d.sweeps_between, |x| x as u32),
-                coarse_sweeps: num(2).map_or(d.coarse_sweeps, |x| x as u32),
-                coarse_tolerance: num(3).unwrap_or(d.coarse_tolerance),
-                internal_sweeps: num(5).map_or(d.internal_sweeps, |x| x as u32),
-                aggregates: if f.get(4) == Some(&"columns") { Aggregates::Columns } else { Aggregates::Cubes },
-            }
-        }
-        None => CoarseCorrection::default(),
-    };
-    let config = NscdConfig {
-        coarse: (omega == -4.0 || omega == -5.0).then_some(coarse),
-        apgd: (omega == -6.0).then(ApgdSettings::default),
-        criterion,
-        sweep: order,
-        relaxation: omega.max(1.0),
-        momentum: omega == -1.0 || omega == -5.0,
-        correction: (omega == -2.0).then_some(correction),
-        newton: (omega == -3.0).then_some(newton),
-        ..Default::default()
-    };
+    let config = NscdConfig { criterion, sweep, momentum, ..Default::default() };
     let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
     let t0 = Instant::now();
     let c0 = process_cpu_time().unwrap_or(0.0);
@@ -255,10 +184,6 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
     }
     Converged {
         sweeps: report.iterations,
-        cg: solver.last_cg_iterations(),
-        newton: solver.last_newton_work(),
-        coarse: solver.last_coarse_work(),
-        colours: solver.last_colour_count(),
         wall,
         cpu,
         residual: report.residual,
@@ -271,14 +196,6 @@ fn converge(world: &World, order: SweepOrder, omega: f64, criterion: Criterion) 
 struct Converged {
     /// Gauss-Seidel sweeps.
     sweeps: u32,
-    /// Conjugate-gradient iterations of the subspace corrections (each about a sweep).
-    cg: u32,
-    /// Newton's work: sweeps, accepted Newton steps, W products.
-    newton: (u32, u32, u32),
-    /// Aggregation work: corrections, coarse interface updates, internal contact updates.
-    coarse: (u32, u64, u64),
-    /// Colours of the contact graph (coloured sweep only).
-    colours: usize,
     /// Wall time of the step (s).
     wall: f64,
     /// CPU time of the process during the step (s, all threads).
@@ -356,7 +273,7 @@ fn main() {
                 } else {
                     Criterion::LocalRelative { epsilon: eps, cutoff: 1e-9, max_iterations: cap }
                 };
-                for &(name, order, omega) in METHODS {
+                for &(name, order, momentum) in METHODS {
                     // `=NAME` selects one method by its exact name.
                     let skip = match only.as_deref() {
                         Some(o) if o.starts_with('=') => name != &o[1..],
@@ -366,10 +283,10 @@ fn main() {
                     if skip {
                         continue;
                     }
-                    let r = converge(&world, order, omega, criterion);
+                    let r = converge(&world, order, momentum, criterion);
                     println!(
-                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6} + CG {:5}  newton (sweeps, steps, products) {:?}  coarse (corrections, updates, internal) {:?}  colours {}  wall {:8.3} s  cpu {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
-                        r.sweeps, r.cg, r.newton, r.coarse, r.colours, r.wall, r.cpu, r.residual, r.natural, r.floor
+                        "N = {n:5}  eps {eps:.0e}  {name:28} sweeps {:6}  wall {:8.3} s  cpu {:8.3} s  residual {:.2e}  natural map {:.2e}  floor/weight {:.4}",
+                        r.sweeps, r.wall, r.cpu, r.residual, r.natural, r.floor
                     );
                 }
             }

@@ -14,7 +14,7 @@
 
 use granula::broadphase::LinkedCells;
 use granula::core::{DVec3, Dofs, Material, PlaneBuilder, SphereBuilder, World};
-use granula::nscd::{Criterion, NscdConfig, NscdSolver};
+use granula::nscd::{NscdConfig, NscdSolver};
 use granula_validation::fit::fit_damped_sine;
 use granula_validation::scenes::chain_theory;
 use rand::{Rng, SeedableRng};
@@ -98,8 +98,7 @@ pub fn build(p: &Piston, seed: u64) -> World {
 }
 
 fn solver(n_i: u32) -> NscdSolver<LinkedCells> {
-    let config = NscdConfig { criterion: Criterion::Fixed { iterations: n_i }, ..Default::default() };
-    NscdSolver::new(LinkedCells::new(), config).unwrap()
+    NscdSolver::new(LinkedCells::new(), NscdConfig::fixed_random_sweeps(n_i)).unwrap()
 }
 
 /// Compresses the packing with F until rest.

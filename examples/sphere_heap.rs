@@ -14,7 +14,7 @@
 
 use granula::broadphase::LinkedCells;
 use granula::core::{DVec3, Material, MotionKind, PlaneBuilder, SphereBuilder, World};
-use granula::nscd::{Criterion, NscdConfig, NscdSolver, RollingSignoriniCoulomb};
+use granula::nscd::{Criterion, NscdConfig, NscdSolver, RollingSignoriniCoulomb, SweepOrder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -45,6 +45,7 @@ pub fn pour(n: usize, rolling: f64, steps: usize) -> World {
     let mut w = build(n, rolling, 3);
     let config = NscdConfig {
         criterion: Criterion::LocalRelative { epsilon: 1e-3, cutoff: 1e-9, max_iterations: 200 },
+        sweep: SweepOrder::Random,
         ..Default::default()
     };
     let mut s = NscdSolver::with_law(LinkedCells::new(), RollingSignoriniCoulomb::default(), config).unwrap();

@@ -1,10 +1,9 @@
 //! The integrator trait for smooth (MD) dynamics.
 
-use crate::body::Dofs;
 use crate::body_set::BodySet;
 use crate::error::CoreError;
 use crate::handle::BodyHandle;
-use crate::math::{DQuat, DVec3};
+use crate::math::DVec3;
 use crate::permutation::Permutation;
 use serde::{Deserialize, Serialize};
 
@@ -128,96 +127,6 @@ pub trait Integrator: Send {
             Err(state.mismatch("an empty state (this integrator keeps nothing between steps)"))
         }
     }
-
-    /// The range forms of the integrator's halves, if it has them: they let a solver run a
-    /// half step over contiguous ranges of bodies on threads of its own choosing (between
-    /// [`Integrator::prepare_ranges`] and [`Integrator::finish_ranges`], with the columns of
-    /// [`Integrator::range_memory`] cut into each chunk). The default: `None`, and a solver
-    /// calls [`Integrator::predict`] and [`Integrator::correct`] only.
-    fn ranges(&self) -> Option<&dyn IntegratorRanges> {
-        None
-    }
-
-    /// Before the range forms of a step: what [`Integrator::predict`] does before its
-    /// per-body loop (following [`BodySet::structure_version`], taking a new body's start-up
-    /// from `accel`, sizing the columns of [`Integrator::range_memory`]).
-    fn prepare_ranges(&mut self, bodies: &BodySet, accel: &AccelerationField<'_>, t: f64, dt: f64) {
-        let _ = (bodies, accel, t, dt);
-    }
-
-    /// The integrator's per-body columns that its range forms write, whole (each empty or
-    /// as long as the body set), for the solver to cut into the ranges of [`BodyChunk`]s.
-    fn range_memory(&mut self) -> RangeMemory<'_> {
-        RangeMemory::default()
-    }
-
-    /// After the last [`IntegratorRanges::correct_range`] of a step: what
-    /// [`Integrator::correct`] does after its loop (clearing the scratch of the step).
-    fn finish_ranges(&mut self) {}
-}
-
-/// The range forms of an integrator's halves ([`Integrator::ranges`]): the per-body loops
-/// of [`Integrator::predict`] and [`Integrator::correct`] over one [`BodyChunk`], callable
-/// from several threads at once on disjoint chunks. Each body is updated from its own data
-/// only, so any partition of the bodies into chunks gives the bits of the whole-set halves.
-pub trait IntegratorRanges: Sync {
-    /// [`Integrator::predict`]'s loop over the bodies of `chunk` (after
-    /// [`Integrator::prepare_ranges`]), with the contact loads at the state at t in
-    /// `chunk.force` / `chunk.torque`.
-    fn predict_range(&self, chunk: BodyChunk<'_>, gravity: DVec3, t: f64, dt: f64);
-
-    /// [`Integrator::correct`]'s loop over the bodies of `chunk`, with the contact loads at
-    /// the predicted state in `chunk.force` / `chunk.torque`.
-    fn correct_range(&self, chunk: BodyChunk<'_>, gravity: DVec3, t: f64, dt: f64);
-}
-
-/// The per-body columns an integrator's range forms write ([`Integrator::range_memory`]):
-/// a pair of vectors per body (Verlet's linear and angular accelerations) and two vectors
-/// per body of scratch (Verlet's velocity offsets). Each column is empty or as long as the
-/// body set; in a [`BodyChunk`], the part of the chunk's range.
-#[derive(Debug, Default)]
-pub struct RangeMemory<'a> {
-    /// A pair of vectors per body.
-    pub pairs: &'a mut [(DVec3, DVec3)],
-    /// A linear vector per body.
-    pub linear: &'a mut [DVec3],
-    /// An angular vector per body.
-    pub angular: &'a mut [DVec3],
-}
-
-/// The bodies `start..start + position.len()` of a body set, as the range forms of an
-/// integrator see them: the columns a half step writes, mutable, and those it reads, every
-/// slice cut to the range (index `m` is body `start + m`).
-#[derive(Debug)]
-pub struct BodyChunk<'a> {
-    /// Dense index of the chunk's first body.
-    pub start: usize,
-    /// Positions (written).
-    pub position: &'a mut [DVec3],
-    /// Orientations (written).
-    pub orientation: &'a mut [DQuat],
-    /// Velocities (written).
-    pub velocity: &'a mut [DVec3],
-    /// Angular velocities (written).
-    pub angular_velocity: &'a mut [DVec3],
-    /// Inverse masses (zero: not dynamic, left untouched).
-    pub inv_mass: &'a [f64],
-    /// Principal moments of inertia.
-    pub inertia: &'a [DVec3],
-    /// Inverse principal moments.
-    pub inv_inertia: &'a [DVec3],
-    /// Locked degrees of freedom.
-    pub locked: &'a [Dofs],
-    /// Constant external forces.
-    pub external_force: &'a [DVec3],
-    /// Constant external torques.
-    pub external_torque: &'a [DVec3],
-    /// The contact forces the half step uses (those of [`AccelerationField::force`]).
-    pub force: &'a [DVec3],
-    /// The contact torques the half step uses.
-    pub torque: &'a [DVec3],
-    /// The integrator's own columns for the range.
-    pub memory: RangeMemory<'a>,
 }
 
 /// The loads an integrator turns into accelerations: gravity, and the contact force and

@@ -3,8 +3,8 @@
 use crate::per_body::PerBody;
 use granula_core::math::integrate_orientation;
 use granula_core::{
-    euler_angular_acceleration, parallel, AccelerationField, BodyChunk, BodySet, CoreError, DQuat, DVec3, Dofs,
-    Integrator, IntegratorRanges, IntegratorState, Permutation, RangeMemory,
+    euler_angular_acceleration, parallel, AccelerationField, BodySet, CoreError, DQuat, DVec3, Dofs, Integrator,
+    IntegratorState, Permutation,
 };
 use rayon::prelude::*;
 
@@ -193,47 +193,71 @@ impl VelocityVerlet {
     }
 }
 
+/// Velocity Verlet's per-body columns for one chunk of bodies: the accelerations of the
+/// last evaluation (`pairs`) and the velocity offsets of the step (`linear`, `angular`).
+#[derive(Debug)]
+struct RangeMemory<'a> {
+    /// A pair of vectors per body.
+    pairs: &'a mut [(DVec3, DVec3)],
+    /// A linear vector per body.
+    linear: &'a mut [DVec3],
+    /// An angular vector per body.
+    angular: &'a mut [DVec3],
+}
+
+/// The bodies `start..start + position.len()` of a body set, as a half step of one chunk
+/// sees them: the columns it writes, mutable, and those it reads, every slice cut to the
+/// range (index `m` is body `start + m`).
+#[derive(Debug)]
+struct BodyChunk<'a> {
+    /// Positions (written).
+    position: &'a mut [DVec3],
+    /// Orientations (written).
+    orientation: &'a mut [DQuat],
+    /// Velocities (written).
+    velocity: &'a mut [DVec3],
+    /// Angular velocities (written).
+    angular_velocity: &'a mut [DVec3],
+    /// Inverse masses (zero: not dynamic, left untouched).
+    inv_mass: &'a [f64],
+    /// Principal moments of inertia.
+    inertia: &'a [DVec3],
+    /// Inverse principal moments.
+    inv_inertia: &'a [DVec3],
+    /// Locked degrees of freedom.
+    locked: &'a [Dofs],
+    /// Constant external forces.
+    external_force: &'a [DVec3],
+    /// Constant external torques.
+    external_torque: &'a [DVec3],
+    /// The contact forces the half step uses (those of [`AccelerationField::force`]).
+    force: &'a [DVec3],
+    /// The contact torques the half step uses.
+    torque: &'a [DVec3],
+    /// The integrator's own columns for the range.
+    memory: RangeMemory<'a>,
+}
+
 impl Integrator for VelocityVerlet {
     fn name(&self) -> &'static str {
         "velocity_verlet"
     }
 
-    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, t: f64, dt: f64) {
-        self.prepare_ranges(bodies, field, t, dt);
-        self.for_each_chunk(bodies, field, dt, predict_chunk);
-    }
-
-    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
-        self.for_each_chunk(bodies, field, dt, correct_chunk);
-        self.finish_ranges();
-    }
-
-    /// Velocity Verlet has the range forms: its loops update each body from its own data.
-    fn ranges(&self) -> Option<&dyn IntegratorRanges> {
-        Some(self)
-    }
-
-    /// Takes a new body's accelerations from `field` and sizes the offset columns.
-    fn prepare_ranges(&mut self, bodies: &BodySet, field: &AccelerationField<'_>, _t: f64, _dt: f64) {
+    /// Takes a new body's accelerations from `field`, sizes the offset columns, and runs
+    /// the half kick and drift over the bodies in parallel chunks.
+    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
         self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
         for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
             column.clear();
             column.resize(bodies.len(), DVec3::ZERO);
         }
+        self.for_each_chunk(bodies, field, dt, predict_chunk);
     }
 
-    /// The accelerations (`pairs`) and, between predict and correct, the velocity offsets
-    /// (`linear`, `angular`).
-    fn range_memory(&mut self) -> RangeMemory<'_> {
-        RangeMemory {
-            pairs: &mut self.accel.values,
-            linear: &mut self.linear_offsets,
-            angular: &mut self.angular_offsets,
-        }
-    }
-
-    /// Clears the offsets: they are the scratch of one step.
-    fn finish_ranges(&mut self) {
+    /// The closing half kick over the bodies in parallel chunks; clears the offsets, the
+    /// scratch of one step.
+    fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
+        self.for_each_chunk(bodies, field, dt, correct_chunk);
         self.linear_offsets.clear();
         self.angular_offsets.clear();
     }
@@ -269,18 +293,6 @@ impl Integrator for VelocityVerlet {
     }
 }
 
-/// The loops of [`VelocityVerlet`]'s halves, one chunk of bodies at a time (the same
-/// per-body code as [`Integrator::predict`] and [`Integrator::correct`]).
-impl IntegratorRanges for VelocityVerlet {
-    fn predict_range(&self, chunk: BodyChunk<'_>, gravity: DVec3, _t: f64, dt: f64) {
-        predict_chunk(chunk, gravity, dt);
-    }
-
-    fn correct_range(&self, chunk: BodyChunk<'_>, gravity: DVec3, _t: f64, dt: f64) {
-        correct_chunk(chunk, gravity, dt);
-    }
-}
-
 /// The columns a half step reads, whole, to be cut into the ranges of [`BodyChunk`]s.
 #[derive(Clone, Copy)]
 struct SharedColumns<'a> {
@@ -312,7 +324,6 @@ impl<'a> SharedColumns<'a> {
         // The contact loads may be absent (empty) when a half step does not read them.
         let loads = |c: &'a [DVec3]| if c.is_empty() { c } else { &c[r.clone()] };
         BodyChunk {
-            start,
             position,
             orientation,
             velocity,

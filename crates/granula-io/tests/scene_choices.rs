@@ -45,7 +45,7 @@ fn a_misspelt_choice_is_a_parse_error_listing_the_valid_names() {
             &["calibrated", "calibrated_impulse", "tsuji", "hunt_crossley", "fixed"],
         ),
         ("kind = \"md\"\nnormal = \"hook\"", "hook", &["hertz", "hooke"]),
-        ("kind = \"nscd\"\nsweep = \"backward\"", "backward", &["random", "forward_backward"]),
+        ("kind = \"nscd\"\nsweep = \"backward\"", "backward", &["forward", "random"]),
         ("kind = \"nscd\"\nbroadphase = \"grid\"", "grid", &["sweep_and_prune", "linked_cells", "brute_force"]),
     ] {
         let text = scene(solver, "");

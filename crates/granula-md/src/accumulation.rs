@@ -366,23 +366,6 @@ impl Accumulation {
         }
     }
 
-    /// [`Accumulation::merge`] for the bodies `b0..b0 + fc.len()` only, into `fc` and `tc`
-    /// (overwritten): their windows in block order, then their entries of the overflow lists
-    /// in block order, so each body's sum is the one of [`Accumulation::merge`].
-    pub fn merge_range(&self, b0: usize, fc: &mut [DVec3], tc: &mut [DVec3]) {
-        self.merge_windows(b0, fc, tc);
-        let b1 = b0 + fc.len();
-        for list in &self.overflow {
-            for &(body, f, t) in list {
-                let i = body as usize;
-                if (b0..b1).contains(&i) {
-                    fc[i - b0] += f;
-                    tc[i - b0] += t;
-                }
-            }
-        }
-    }
-
     /// The windows' part of the loads of the bodies `b0..b0 + fc.len()`, summed in block
     /// order into `fc` and `tc` (overwritten).
     fn merge_windows(&self, b0: usize, fc: &mut [DVec3], tc: &mut [DVec3]) {
@@ -439,86 +422,6 @@ impl Accumulation {
             *f = fs;
             *t = ts;
         }
-    }
-
-    /// The sinks of every block, as shared cells for the step region, where each thread
-    /// takes the sinks of its own blocks ([`BlockSinks::window`], [`BlockSinks::buffer`]).
-    pub fn block_sinks(&mut self) -> BlockSinks {
-        BlockSinks {
-            block: self.block,
-            stride: self.stride,
-            lo: self.lo.as_ptr(),
-            blocks: self.lo.len(),
-            force: self.force.as_mut_ptr(),
-            torque: self.torque.as_mut_ptr(),
-            overflow: self.overflow.as_mut_ptr(),
-            loads: self.loads.as_mut_ptr(),
-            pairs: self.loads.len(),
-        }
-    }
-}
-
-/// The sinks of the blocks of an [`Accumulation`], shared by the threads of the step region,
-/// each taking those of its own blocks. Valid while the accumulation is neither moved,
-/// resized nor otherwise accessed.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct BlockSinks {
-    block: usize,
-    stride: usize,
-    lo: *const usize,
-    blocks: usize,
-    force: *mut DVec3,
-    torque: *mut DVec3,
-    overflow: *mut Vec<(u32, DVec3, DVec3)>,
-    loads: *mut PairLoad,
-    pairs: usize,
-}
-
-// SAFETY: the pointers are used only through `window` and `buffer`, whose callers take each
-// block's sink on one thread at a time (their safety contract).
-unsafe impl Send for BlockSinks {}
-// SAFETY: as for `Send`.
-unsafe impl Sync for BlockSinks {}
-
-impl BlockSinks {
-    /// The zeroed window sink of block `k` (what [`Accumulation::window_sinks`] yields for it).
-    ///
-    /// # Safety
-    /// The accumulation uses windows, is alive and untouched while the sink lives, and no
-    /// other sink of block `k` exists at the same time.
-    pub unsafe fn window(&self, k: usize) -> WindowSink<'_> {
-        assert!(k < self.blocks);
-        // SAFETY: block k's window is `stride` values at `k * stride` of the force and torque
-        // buffers (`blocks * stride` long when windows are used), its overflow list the k-th;
-        // the caller guarantees they are not aliased.
-        unsafe {
-            let force = std::slice::from_raw_parts_mut(self.force.add(k * self.stride), self.stride);
-            let torque = std::slice::from_raw_parts_mut(self.torque.add(k * self.stride), self.stride);
-            let overflow = &mut *self.overflow.add(k);
-            force.fill(DVec3::ZERO);
-            torque.fill(DVec3::ZERO);
-            overflow.clear();
-            WindowSink { lo: *self.lo.add(k), force, torque, overflow }
-        }
-    }
-
-    /// The buffer sink of block `k` (what [`Accumulation::buffer_sinks`] yields for it).
-    ///
-    /// # Safety
-    /// The accumulation uses the gather, is alive and untouched while the sink lives, and no
-    /// other sink of block `k` exists at the same time.
-    pub unsafe fn buffer(&self, k: usize) -> PairBuffer<'_> {
-        assert!(k < self.blocks);
-        let base = (k * self.block).min(self.pairs);
-        let len = self.block.min(self.pairs - base);
-        // SAFETY: pairs `base..base + len` of the per-pair buffer belong to block k only.
-        let loads = unsafe { std::slice::from_raw_parts_mut(self.loads.add(base), len) };
-        PairBuffer { base, loads }
-    }
-
-    /// Pairs per block.
-    pub fn block(&self) -> usize {
-        self.block
     }
 }
 

@@ -37,8 +37,8 @@ pub struct MdConfig {
     /// independent of the candidate list (its length, blocks and order), which a run split
     /// over processes needs. Default [`LoadOrder::Blocks`], the faster one.
     pub load_order: LoadOrder,
-    /// Bodies in cell order: `Some(K)` stores the bodies along [`MdConfig::reorder_curve`]
-    /// through their cells (one largest sphere diameter wide; walls and other shapes last)
+    /// Bodies in cell order: `Some(K)` stores the bodies in the raster order of their cells
+    /// (one largest sphere diameter wide; walls and other shapes last)
     /// at the first step and then at the start of the step after the K-th
     /// rebuild of the candidate list since the one that followed the last reorder, so that
     /// a packing given in random order is read from the caches in the pair pass. Handles
@@ -47,15 +47,12 @@ pub struct MdConfig {
     /// the list. Skipped while some body is foreign ([`MdSolver::set_foreign_bodies`]: a
     /// distributed run keeps its own numbering). A checkpoint restores the dense order of
     /// the run only if the world is restored in it (`MdState::primed_handles`,
-    /// `granula_core::Permutation::to_handle_order`). Default `None` (measured in
-    /// `docs/smooth-dynamics.md`, fifth round of issue 13).
+    /// `granula_core::Permutation::to_handle_order`). Default `None`: a packing generated
+    /// or read in spatial order gains nothing; set it for bodies inserted in random order
+    /// (docs/smooth-dynamics.md, "Bodies in cell order").
     ///
     /// [`MdSolver::set_foreign_bodies`]: crate::MdSolver::set_foreign_bodies
     pub reorder_every: Option<u32>,
-    /// The curve through the cells along which [`MdConfig::reorder_every`] stores the
-    /// bodies. Default [`CellOrder::Raster`], the faster of the two with the force pass's
-    /// windowed load sums (measured in `docs/smooth-dynamics.md`, fifth round of issue 13).
-    pub reorder_curve: CellOrder,
     /// On several threads, the pool's other threads poll for the step's parallel work for
     /// the whole step instead of sleeping between its loops
     /// (`granula_core::parallel::with_hot_workers`): each loop starts without waking a
@@ -64,23 +61,6 @@ pub struct MdConfig {
     /// 484 ns per particle-step; docs/polyhedra.md, "Hot workers"). Results are the same
     /// either way. Default `true`; `false` where the cores are shared with other work.
     pub hot_workers: bool,
-}
-
-/// The order of the cells in which [`MdConfig::reorder_every`] stores the bodies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CellOrder {
-    /// Raster order: by layer (z), then row (y), then cell (x), as a packing written layer
-    /// by layer. The dense indices of two touching bodies differ by at most about two
-    /// layers of cells, which keeps each block's window of bodies short in the force
-    /// pass's load sums ([`LoadOrder::Blocks`]).
-    #[default]
-    Raster,
-    /// The Morton (Z-order) space-filling curve: the cells of each octant, recursively,
-    /// before the next, so that bodies close in space are close in memory at every scale;
-    /// but two touching bodies on either side of a large octant's face get far-apart
-    /// indices, which stretches the windows of the load sums (measured slower at
-    /// N = 8000 and 27 000).
-    Morton,
 }
 
 /// The order in which the MD solver sums the loads of a body's pairs. Floating-point
@@ -113,7 +93,6 @@ impl Default for MdConfig {
             max_time_step: None,
             load_order: LoadOrder::Blocks,
             reorder_every: None,
-            reorder_curve: CellOrder::Raster,
             hot_workers: true,
         }
     }

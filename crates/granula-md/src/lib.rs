@@ -20,7 +20,7 @@ mod reorder;
 mod solver;
 
 pub use checkpoint::MdState;
-pub use config::{CellOrder, LoadOrder, MdConfig};
+pub use config::{LoadOrder, MdConfig};
 pub use error::MdError;
 pub use history_transfer::TransferredHistory;
 pub use points::PointState;

@@ -18,8 +18,6 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::Arc;
 
-mod region;
-
 /// The smallest task, in bodies, of the skin test of [`MdSolver::refresh_pairs`] when it
 /// runs in parallel: testing the box of a polyhedron takes some 40 ns, so 256 of them take
 /// ten microseconds, several times what handing a task to another thread costs. Tasks are
@@ -155,8 +153,6 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) passive: Vec<bool>,
     /// Per body (dense index), whether another process owns it ([`MdSolver::set_foreign_bodies`]).
     pub(crate) foreign: Vec<bool>,
-    /// Whether a step may run as one parallel region ([`MdSolver::set_step_region`]).
-    step_region: bool,
     /// The rebuild count when the bodies were last reordered (`MdConfig::reorder_every`).
     pub(crate) last_reorder: Option<u64>,
     /// Reorders done.
@@ -209,27 +205,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             periodic: PeriodicDomain::default(),
             passive: Vec::new(),
             foreign: Vec::new(),
-            step_region: false,
             last_reorder: None,
             reorders: 0,
         })
-    }
-
-    /// Lets a step run as one parallel region (`true`) or keeps it on the path of separate
-    /// parallel loops (`false`, the default). The region is taken when the integrator has
-    /// range forms ([`Integrator::ranges`]: velocity Verlet) and contacts are not published;
-    /// both paths give the same bits on any number of threads (`docs/smooth-dynamics.md`,
-    /// "the step as one parallel region"). Off by default because it measured slower on
-    /// the quiet 2-core machine at N = 8000 and 27 000 (2 threads 1.41× and 1.76× against
-    /// 1.67× and 1.79× for the loops) and only faster at N = 1000 with the parallel
-    /// threshold lifted (1.04× against 0.96×).
-    pub fn set_step_region(&mut self, on: bool) {
-        self.step_region = on;
-    }
-
-    /// Whether the next step runs as one parallel region (see [`MdSolver::set_step_region`]).
-    pub fn uses_step_region(&self) -> bool {
-        self.step_region && !self.publish && self.integrator.ranges().is_some()
     }
 
     /// The configuration.
@@ -598,77 +576,6 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         ctx.bodies.torque = torque;
     }
 
-    /// [`Solver::step`] as one parallel region ([`region`]) on `threads` threads: the calling
-    /// thread and `threads - 1` workers of `pool`, or every thread of the current rayon pool
-    /// when `None`; one thread runs in place.
-    fn step_in_region(
-        &mut self,
-        mut ctx: StepContext<'_>,
-        pool: Option<&rayon::ThreadPool>,
-        threads: usize,
-    ) -> Result<StepReport, MdError> {
-        let (t, dt) = (ctx.time, ctx.dt);
-        self.follow_periodic(ctx.periodic);
-        // The priming pass (rare) runs its parallel loops in the pool.
-        match pool {
-            Some(pool) => pool.install(|| self.prime(&mut ctx))?,
-            None => self.prime(&mut ctx)?,
-        }
-        self.sync_pair_parameters(ctx.materials, false)?;
-        let loaded = self.remember_loaded_start(ctx.bodies);
-        {
-            let b = &*ctx.bodies;
-            let field = AccelerationField { gravity: ctx.gravity, force: &b.force, torque: &b.torque };
-            self.integrator.prepare_ranges(b, &field, t, dt);
-        }
-        let outcome = {
-            let inputs = (ctx.gravity, t, dt);
-            let region = region::Region::new(self, ctx.bodies, ctx.materials, ctx.narrowphase, inputs, threads);
-            match (pool, threads) {
-                (_, 1) => region.run(0),
-                // The calling thread is thread 0 (it does not sleep while the pool works,
-                // and keeps the serial phases' data in its caches); one job per other thread.
-                (Some(pool), _) => pool.in_place_scope(|scope| {
-                    let region = &region;
-                    for t in 1..threads {
-                        scope.spawn(move |_| {
-                            region.run(t);
-                        });
-                    }
-                    region.run(0)
-                }),
-                // The global pool: the caller may be one of its workers, so every part runs
-                // on a worker (one closure per thread).
-                (None, _) => rayon::broadcast(|b| region.run(b.index())).swap_remove(0),
-            }
-        };
-        let mut summary = BlockSummary::default();
-        for s in &self.summaries {
-            summary.merge(s);
-        }
-        if let Some(e) = summary.failed {
-            // The first failure in pair order, with both bodies and the reason.
-            return Err(granula_core::CoreError::from(e).into());
-        }
-        debug_assert!(!outcome.failed);
-        self.integrator.finish_ranges();
-        let mut dissipated = summary.dissipated;
-        if self.config.local_damping.is_some() {
-            dissipated.body_damping += outcome.body_damping;
-        }
-        // Kinematic bodies are left alone by the correct: their power is the one of the
-        // other path, taken before it.
-        let power = kinematic_power(ctx.bodies);
-        let kinematic_work = 0.5 * (self.kinematic_power + power) * dt;
-        self.kinematic_power = power;
-        let mut external_work = kinematic_work;
-        if loaded {
-            let (x0, w0) = (&self.prev_position, &self.prev_angular_velocity);
-            external_work += external_load_work(ctx.bodies, x0, w0, dt, &self.foreign);
-        }
-        Ok(self.report(ctx.bodies, &summary, dissipated, external_work, dt))
-    }
-
     fn step_inner(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, MdError> {
         let (t, dt) = (ctx.time, ctx.dt);
         self.follow_periodic(ctx.periodic);
@@ -796,13 +703,6 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
     fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, MdError> {
         // A short step runs in place (`MdConfig::parallel_min_pairs`): same result, faster.
         let small = self.pairs.candidates.len() < self.config.parallel_min_pairs && self.primed_version.is_some();
-        if self.uses_step_region() && !small {
-            return match (self.pool.clone(), self.config.threads) {
-                (Some(pool), _) => self.step_in_region(ctx, Some(&pool), pool.current_num_threads()),
-                (None, Some(1)) => granula_core::parallel::sequential(|| self.step_in_region(ctx, None, 1)),
-                (None, _) => self.step_in_region(ctx, None, rayon::current_num_threads()),
-            };
-        }
         match (self.pool.clone(), self.config.threads) {
             (Some(_), _) if small => granula_core::parallel::sequential(|| self.step_inner(ctx)),
             (Some(pool), _) if self.config.hot_workers => pool.install(|| with_hot_workers(|| self.step_inner(ctx))),

@@ -3,7 +3,7 @@
 
 use crate::error::NscdError;
 use crate::local::NonSmoothLaw;
-use crate::moreau_jean::{Carried, NscdSolver};
+use crate::solver::{Carried, NscdSolver};
 use granula_core::{Broadphase, ContactKey, CoreError, World};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

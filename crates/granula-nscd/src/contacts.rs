@@ -150,11 +150,6 @@ impl<P> ContactList<P> {
     pub fn len(&self) -> usize {
         self.hot.len()
     }
-
-    /// `true` when there is no contact.
-    pub fn is_empty(&self) -> bool {
-        self.hot.is_empty()
-    }
 }
 
 /// Interleaves the low 21 bits of three integers (Morton / Z-order key).

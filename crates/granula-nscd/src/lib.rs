@@ -7,51 +7,47 @@
 //! The solver, [`NscdSolver`], implements the core [`Solver`](granula_core::Solver) trait and
 //! is generic over the broadphase and over the [`NonSmoothLaw`]. Step it through
 //! [`World::step`](granula_core::World::step).
+//!
+//! The step reads as the algorithm: steps 1-4 (free velocities, intermediate
+//! configuration, detection, contact list, warm start) in `assemble`, step 5 (the
+//! Gauss-Seidel loop) in `gauss_seidel` with one contact update in `kernels`, step 6
+//! (velocities, positions, the report) in `end_step`.
 #![deny(missing_docs)]
 
-pub mod apgd;
-pub mod bodies;
-pub mod checkpoint;
-pub mod coarse;
-pub mod coloured;
-pub mod config;
-pub mod contacts;
-pub mod convergence;
-pub mod delassus;
-pub mod detection;
-pub mod error;
-pub mod local;
-pub mod materials;
-pub mod moreau_jean;
-pub mod newton;
-pub mod pair_lock;
+mod assemble;
+mod bodies;
+mod checkpoint;
+mod config;
+mod contacts;
+mod convergence;
+mod delassus;
+mod detection;
+mod end_step;
+mod error;
+mod gauss_seidel;
+mod kernels;
+mod local;
+mod materials;
+mod pair_lock;
 mod prefetch;
-mod prepare;
-pub mod problem_export;
-mod report;
-pub mod residual;
-pub mod subspace;
-pub mod sweep;
+mod problem_export;
+mod residual;
+mod solver;
+mod sweep;
 
-pub use apgd::ApgdSettings;
 pub use checkpoint::NscdState;
-pub use coarse::{Aggregates, CoarseCorrection};
 pub use config::{GapMode, NonConvergence, NscdConfig};
 pub use convergence::Criterion;
 pub use error::NscdError;
 pub use local::{
-    CohesiveSignoriniCoulomb, ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw, Restitution,
-    RollingSignoriniCoulomb, SignoriniCoulomb,
+    Bond, CohesiveParams, CohesiveSignoriniCoulomb, ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw,
+    Restitution, RollingParams, RollingSignoriniCoulomb, ShockParams, SignoriniCoulomb,
 };
-pub use moreau_jean::{Carried, NscdSolver};
-pub use newton::{NewtonSettings, Preconditioner};
-pub use subspace::SubspaceCorrection;
+pub use problem_export::Fc3dProblem;
+pub use solver::{Carried, NscdSolver};
 pub use sweep::SweepOrder;
 
 /// The types a host program needs most.
 pub mod prelude {
-    pub use crate::{
-        Aggregates, ApgdSettings, CoarseCorrection, Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw,
-        NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SubspaceCorrection, SweepOrder,
-    };
+    pub use crate::{Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SweepOrder};
 }

@@ -6,7 +6,7 @@ use granula_core::{MaterialId, MaterialTable, PairMaterial};
 
 /// Checks one pair's values: friction coefficients finite and ≥ 0, and no cohesion range
 /// without a cohesion force (d_C = E_C/F_C, 001 §1.8).
-pub fn check_pair_material(pair: &PairMaterial, material1: &str, material2: &str) -> Result<(), NscdError> {
+pub(crate) fn check_pair_material(pair: &PairMaterial, material1: &str, material2: &str) -> Result<(), NscdError> {
     for (param, value) in [
         ("friction", pair.friction),
         ("rolling_friction", pair.rolling_friction),
@@ -53,4 +53,23 @@ pub(crate) fn max_range<L: NonSmoothLaw>(table: &MaterialTable, law: &L) -> f64 
         }
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use granula_core::Material;
+
+    #[test]
+    fn bad_pair_values_give_named_errors() {
+        let good = PairMaterial::mix(&Material::default(), &Material::default());
+        let e = check_pair_material(&PairMaterial { friction: -0.1, ..good }, "a", "b").unwrap_err();
+        assert!(matches!(e, NscdError::NegativeFriction { param: "friction", .. }), "{e}");
+        let e = check_pair_material(&PairMaterial { rolling_friction: -1e-3, ..good }, "a", "b").unwrap_err();
+        assert!(matches!(e, NscdError::NegativeFriction { param: "rolling_friction", .. }));
+        let e = check_pair_material(&PairMaterial { cohesion_range: 1e-4, cohesion_force: 0.0, ..good }, "a", "b")
+            .unwrap_err();
+        assert!(matches!(e, NscdError::CohesionRangeWithoutForce { .. }), "{e}");
+        assert!(e.to_string().contains("1e-4") || e.to_string().contains("0.0001"), "{e}");
+    }
 }

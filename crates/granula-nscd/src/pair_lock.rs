@@ -67,8 +67,8 @@ mod block;
 
 use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::contacts::HotContact;
+use crate::kernels::apply;
 use crate::local::NonSmoothLaw;
-use crate::moreau_jean::apply;
 use block::{Map, Member, Problem, Scratch, Solution, Square, SymmetricEigen, Vector, PROGRAM_TOLERANCE};
 use granula_core::{DMat3, DVec3};
 use nalgebra::{Matrix3, Matrix3x6, Matrix6, Vector3};

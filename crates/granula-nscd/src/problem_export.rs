@@ -13,6 +13,7 @@
 use crate::bodies::BodyMobility;
 use crate::contacts::{ColdContact, HotContact};
 use crate::local::NonSmoothLaw;
+use crate::residual::natural_map_squared;
 use granula_core::{DMat3, DVec3};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -82,6 +83,26 @@ pub fn assemble<L: NonSmoothLaw>(
 }
 
 impl Fc3dProblem {
+    /// The relative natural-map residual of the stored solution r computed from (W, q, μ)
+    /// alone: u = W r + q, e = √(Σ_α |r_α − proj_{K_μ}(r_α − û_α)|²) / |q| (Siconos'
+    /// `fc3d_compute_error`); equal to the solver's residual up to round-off.
+    pub fn natural_map(&self) -> f64 {
+        let mut wr = vec![DVec3::ZERO; self.q.len()];
+        for (&(beta, alpha), block) in &self.blocks {
+            wr[beta as usize] += *block * self.r[alpha as usize];
+        }
+        let (mut sum, mut q2) = (0.0f64, 0.0f64);
+        for (a, wr) in wr.iter().enumerate() {
+            sum += natural_map_squared(self.r[a], *wr + self.q[a], self.mu[a]);
+            q2 += self.q[a].length_squared();
+        }
+        if q2.sqrt() > f64::EPSILON {
+            sum.sqrt() / q2.sqrt()
+        } else {
+            sum.sqrt()
+        }
+    }
+
     /// max_α |W r + q − u|_α / max_α max(|q_α|, |u_α|): how well the assembled W
     /// reproduces the solver's own velocities (round-off for a correct assembly).
     pub fn consistency(&self) -> f64 {

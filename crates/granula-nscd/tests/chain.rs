@@ -2,7 +2,7 @@
 //! (000 eq. 48) and the equivalent stiffness (000 eq. 67).
 
 use granula_broadphase::BruteForce;
-use granula_nscd::{Criterion, NscdConfig, NscdSolver};
+use granula_nscd::{NscdConfig, NscdSolver};
 use granula_validation::chain_run::{run_chain, ChainRun};
 use granula_validation::scenes::{chain, chain_theory, equivalent_stiffness};
 
@@ -49,7 +49,7 @@ fn sweeps_to_converge(n: usize) -> u32 {
         // F = 1e-3 d m/Δt²: even an unconverged first step moves a sphere by 1e-3 d only.
         let f = 1e-3;
         let (mut w, _) = chain(n, 1.0, 1.0, f, 0.0).unwrap();
-        let cfg = NscdConfig { criterion: Criterion::Fixed { iterations: k }, ..Default::default() };
+        let cfg = NscdConfig::fixed_random_sweeps(k);
         let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
         w.step(&mut s, 1.0).unwrap();
         // Neighbours only: the detection margin also lists open next-nearest pairs.
@@ -86,7 +86,7 @@ fn n6_iterations_grow_as_the_square_of_the_chain_length() {
 /// (units d = m = Δt = 1) after 20 τ with N_I sweeps per step.
 fn shrinkage(force: f64, n_i: u32) -> f64 {
     let (mut w, last) = chain(50, 1.0, 1.0, force, 0.0).unwrap();
-    let cfg = NscdConfig { criterion: Criterion::Fixed { iterations: n_i }, seed: 3, ..Default::default() };
+    let cfg = NscdConfig { seed: 3, ..NscdConfig::fixed_random_sweeps(n_i) };
     let mut s = NscdSolver::new(BruteForce, cfg).unwrap();
     let steps = (20.0 * chain_theory(n_i, 50).1) as usize;
     for _ in 0..steps {

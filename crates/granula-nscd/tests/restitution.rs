@@ -14,7 +14,7 @@
 
 use granula_broadphase::BruteForce;
 use granula_core::{DVec3, Material, PlaneBuilder, SphereBuilder, World};
-use granula_nscd::{Criterion, NscdConfig, NscdSolver, Restitution, SignoriniCoulomb};
+use granula_nscd::{NscdConfig, NscdSolver, Restitution, SignoriniCoulomb};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -32,7 +32,7 @@ fn law_and_material(e: f64) -> (SignoriniCoulomb, Material) {
 /// A single contact or three: the Gauss-Seidel reaches its fixed point to round-off well
 /// within 60 sweeps (spectral radius 1/4 per sweep for the cradle's two contacts).
 fn config(theta: f64) -> NscdConfig {
-    NscdConfig { theta, criterion: Criterion::Fixed { iterations: 60 }, ..Default::default() }
+    NscdConfig { theta, ..NscdConfig::fixed_random_sweeps(60) }
 }
 
 struct Drop {

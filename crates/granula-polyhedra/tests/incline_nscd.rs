@@ -9,7 +9,7 @@ mod common;
 
 use common::{incline, ALPHA, G, V0};
 use granula_core::Material;
-use granula_nscd::{Criterion, NewtonSettings, NscdConfig, NscdSolver};
+use granula_nscd::{Criterion, NscdConfig, NscdSolver};
 
 /// Implicit Euler is exact for a constant deceleration; the step only sets how finely the
 /// stop is located (linear interpolation within the step, exact for a constant a).
@@ -76,16 +76,13 @@ fn m7_nscd_stops_then_slides_down_with_mu_0_5() {
 }
 
 /// μ > tan α: the block stops in time and stays (drift below 1e-6 m over the second after
-/// the stop, 003 §6), solved by the nonsmooth Newton method (natural map 1e-10) with the
-/// block solve of the pair (`NscdConfig::lock_pairs`, on by default): the face's six
-/// corners are hyperstatic (18 impulse components on 6 degrees of freedom), and from the
-/// stop on the pair locks, the six impulses solved together in the body's coordinates.
-/// Without the lock, Newton reached its cap on about one step in eight and the μ = 0.58
-/// block slid down at a steady 6e-4 m/s (docs/validation.md, M7).
+/// the stop, 003 §6), solved to the natural map 1e-10 with the block solve of the pair
+/// (`NscdConfig::lock_pairs`, on by default): the face's six corners are hyperstatic (18
+/// impulse components on 6 degrees of freedom), and from the stop on the pair locks, the
+/// six impulses solved together in the body's coordinates.
 fn stops_and_stays(mu: f64) {
     let criterion = Criterion::NaturalMap { epsilon: 1e-10, max_iterations: 2000 };
-    let (stop, _, drift, contacts) =
-        run(mu, NscdConfig { criterion, newton: Some(NewtonSettings::default()), ..Default::default() });
+    let (stop, _, drift, contacts) = run(mu, NscdConfig { criterion, ..Default::default() });
     let expected = V0 / (G * (ALPHA.sin() + mu * ALPHA.cos()));
     println!(
         "NSCD mu {mu}: stop {stop:.5} s (expected {expected:.5}, rel. {:.1e}), then drift {drift:.3e} m",
@@ -100,18 +97,18 @@ fn stops_and_stays(mu: f64) {
 
 /// μ = 0.6, 3.9 % above tan α.
 #[test]
-fn m7_nscd_stops_and_stays_with_mu_0_6_under_newton() {
+fn m7_nscd_stops_and_stays_with_mu_0_6_to_a_tight_tolerance() {
     stops_and_stays(0.6);
 }
 
 /// μ = 0.58, 0.45 % above tan α: every corner's tangential impulse within 0.45 % of its
 /// cone.
 #[test]
-fn m7_nscd_stops_and_stays_with_mu_0_58_under_newton() {
+fn m7_nscd_stops_and_stays_with_mu_0_58_to_a_tight_tolerance() {
     stops_and_stays(0.58);
 }
 
-/// The default solver (random sweeps, local criterion 1e-4, `lock_pairs` on): the face's
+/// The default solver (forward sweeps with momentum, natural map 1e-4, `lock_pairs` on): the face's
 /// six corners are one block unknown of the sweeps, solved exactly for the pair
 /// (`granula_nscd::pair_lock`), sliding up, at the stop and at rest.
 fn default_sweeps(mu: f64) -> (f64, f64, f64) {

@@ -92,31 +92,3 @@ fn a_cube_on_an_incline_below_the_friction_angle_slides_at_the_coulomb_rate() {
     // bounds the friction's error, and 1e-5 of a covers it (measured below).
     assert!((a / expected - 1.0).abs() < 1e-5, "a = {a}, expected {expected}");
 }
-
-/// The block solves under the coloured sweep: 60 cubes side by side on the incline (240
-/// contacts, four colours of 60), μ = 0.9 tan α so that every pair is solved sliding on
-/// every step while the coloured point updates skip its contacts. The run gives the same
-/// bits on the calling thread alone and on the rayon pool.
-#[test]
-fn block_solves_under_the_coloured_sweep_give_the_same_bits_on_any_thread_count() {
-    use granula_nscd::SweepOrder;
-    let run = || {
-        let mu = 0.9 * ALPHA.tan();
-        let (mut world, _) = scene(mu);
-        let cube = Arc::new(shapes::cube(EDGE).unwrap());
-        for k in 1..60 {
-            let at = DVec3::new(0.0, 1.5 * EDGE * k as f64, 0.5 * EDGE);
-            world.insert(PolyhedronBuilder::new(cube.clone(), at).build().unwrap()).unwrap();
-        }
-        let config = NscdConfig { sweep: SweepOrder::Coloured, ..Default::default() };
-        let mut solver = NscdSolver::new(BruteForce, config).unwrap();
-        for _ in 0..50 {
-            world.step(&mut solver, DT).unwrap();
-            assert!(solver.last_pair_slides() >= 60, "every pair is solved sliding");
-        }
-        world.bodies.position.clone()
-    };
-    let alone = granula_core::parallel::sequential(run);
-    let pooled = run();
-    assert_eq!(alone, pooled);
-}

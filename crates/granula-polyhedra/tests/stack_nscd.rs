@@ -7,7 +7,7 @@
 
 use granula_broadphase::BruteForce;
 use granula_core::{DVec3, Material, MaterialId, Narrowphase, PlaneBuilder, World};
-use granula_nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
+use granula_nscd::{Criterion, NscdConfig, NscdSolver};
 use granula_polyhedra::{register_all, shapes, PolyhedronBuilder};
 use std::sync::Arc;
 
@@ -142,32 +142,4 @@ fn a_cube_slides_on_a_cube_at_the_coulomb_rate() {
     // locked, with what the sweeps leave at the criterion's 1e-8, at most 1e-8 g Δt ~ 1e-11
     // m/s, 1e-15 m a step, 6e-13 m over the run (measured 1.4e-16 m): 1e-12 m.
     assert!(lower_moved < 1e-12, "the lower cube moved {lower_moved} m");
-}
-
-/// Stacks side by side under the coloured sweep give the same bits on the calling thread
-/// alone and on the rayon pool: the block solves of both kinds run in a fixed order on
-/// one thread.
-#[test]
-fn stacks_under_the_coloured_sweep_give_the_same_bits_on_any_thread_count() {
-    let run = || {
-        let mu = 1.05 * ALPHA.tan();
-        let (mut world, _) = stack(mu, mu, &[(0.1, 0), (0.06, 0)]);
-        for k in 1..20 {
-            let y = 0.15 * k as f64;
-            for (edge, z) in [(0.1, 0.05), (0.06, 0.13)] {
-                let cube = Arc::new(shapes::cube(edge).unwrap());
-                world.insert(PolyhedronBuilder::new(cube, DVec3::new(0.0, y, z)).build().unwrap()).unwrap();
-            }
-        }
-        let config = NscdConfig { sweep: SweepOrder::Coloured, ..Default::default() };
-        let mut solver = NscdSolver::new(BruteForce, config).unwrap();
-        for _ in 0..30 {
-            world.step(&mut solver, DT).unwrap();
-        }
-        assert!(solver.last_pair_locks() >= 40, "both pairs of each of the 20 stacks lock");
-        (world.bodies.position.clone(), world.bodies.velocity.clone())
-    };
-    let alone = granula_core::parallel::sequential(run);
-    let pooled = run();
-    assert_eq!(alone, pooled);
 }

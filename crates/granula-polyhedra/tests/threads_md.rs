@@ -1,6 +1,6 @@
 //! A lattice of 729 random convex polyhedra shaken above a floor under the MD solver: the
-//! same bits on one and two threads, on the path of parallel loops (with the other thread
-//! polling for work through the step, and sleeping between loops) and in the step region.
+//! same bits on one and two threads, with the other thread polling for work through the
+//! step and sleeping between loops.
 //! The world is large enough for the per-step preparation of the bodies and the skin test
 //! to run in parallel (they split from 512 bodies on), and the bodies move enough for the
 //! candidate list to be rebuilt several times and for pairs to touch.
@@ -72,12 +72,11 @@ fn shaken_lattice() -> World {
 
 /// Bits of every body's position, orientation, velocity and angular velocity after
 /// `steps`, the list's rebuilds and the most contact points of a step.
-fn run(threads: usize, region: bool, hot_workers: bool, steps: usize) -> (Vec<u64>, u64, usize) {
+fn run(threads: usize, hot_workers: bool, steps: usize) -> (Vec<u64>, u64, usize) {
     let mut world = shaken_lattice();
     let config =
         MdConfig { skin: 1e-4, threads: Some(threads), parallel_min_pairs: 0, hot_workers, ..Default::default() };
     let mut solver = MdSolver::new(hertz_mindlin(), VelocityVerlet::new(), SweepAndPrune::new(), config).unwrap();
-    solver.set_step_region(region);
     let (mut rebuilds, mut most) = (0, 0);
     for _ in 0..steps {
         let report = world.step(&mut solver, DT).unwrap();
@@ -98,7 +97,7 @@ fn run(threads: usize, region: bool, hot_workers: bool, steps: usize) -> (Vec<u6
 #[test]
 fn a_shaken_lattice_of_729_polyhedra_is_the_same_on_one_and_two_threads() {
     let steps = 300;
-    let (one, rebuilds, most) = run(1, false, true, steps);
+    let (one, rebuilds, most) = run(1, true, steps);
     println!("{rebuilds} rebuilds, {most} contact points at most");
     // The comparison must cover both outcomes of the skin test and the pair pass: the
     // overlaps of the lattice push the bodies apart, faster than they were thrown, across
@@ -107,11 +106,9 @@ fn a_shaken_lattice_of_729_polyhedra_is_the_same_on_one_and_two_threads() {
     // shapes and still require both.
     assert!((5..=steps as u64 / 2).contains(&rebuilds), "{rebuilds} rebuilds in {steps} steps");
     assert!(most >= 200, "{most} contact points at most");
-    let (two, rebuilds_two, _) = run(2, false, true, steps);
+    let (two, rebuilds_two, _) = run(2, true, steps);
     assert_eq!(rebuilds_two, rebuilds);
     assert!(one == two, "two threads differ from one");
-    let (sleeping, _, _) = run(2, false, false, steps);
+    let (sleeping, _, _) = run(2, false, steps);
     assert!(one == sleeping, "two threads without hot workers differ from one");
-    let (region, _, _) = run(2, true, true, steps);
-    assert!(one == region, "two threads in the step region differ from one");
 }

@@ -20,8 +20,8 @@ use granula_laws::{
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
-    CoarseCorrection, CohesiveSignoriniCoulomb, Criterion, GapMode, NewtonSettings, NonConvergence, NonSmoothLaw,
-    NscdConfig, NscdSolver, Restitution, RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
+    CohesiveSignoriniCoulomb, Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdSolver, Restitution,
+    RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -224,9 +224,6 @@ fn nscd_config(s: &NscdSpec) -> NscdConfig {
     let sweep = match s.sweep {
         SweepKind::Random => SweepOrder::Random,
         SweepKind::Forward => SweepOrder::Forward,
-        SweepKind::ForwardBackward => SweepOrder::ForwardBackward,
-        SweepKind::SymmetricGravity => SweepOrder::SymmetricGravity,
-        SweepKind::SupportsOutward => SweepOrder::SupportsOutward,
     };
     let gap = match s.gap {
         GapKind::Positive => GapMode::Positive,
@@ -249,10 +246,7 @@ fn nscd_config(s: &NscdSpec) -> NscdConfig {
         margin: s.margin,
         seed: s.seed,
         on_cap,
-        relaxation: s.relaxation,
         momentum: s.momentum,
-        newton: s.newton.then(NewtonSettings::default),
-        coarse: s.coarse_cell.map(|cell| CoarseCorrection { cell, ..Default::default() }),
         ..Default::default()
     }
 }

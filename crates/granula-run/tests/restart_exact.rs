@@ -321,8 +321,16 @@ fn nscd_forward_cold_global_correcting() {
 }
 
 #[test]
-fn nscd_forward_backward_fixed_linked_cells() {
-    nscd("nscd_fb", "sweep = \"forward_backward\"\ncriterion = \"fixed_iterations\"\nmax_iterations = 10\nbroadphase = \"linked_cells\"");
+fn nscd_random_plain_fixed_linked_cells() {
+    nscd(
+        "nscd_fixed",
+        "sweep = \"random\"\nmomentum = false\ncriterion = \"fixed_iterations\"\nmax_iterations = 10\nbroadphase = \"linked_cells\"",
+    );
+}
+
+#[test]
+fn nscd_defaults() {
+    nscd("nscd_defaults", "");
 }
 
 /// An NSCD scene of the law `law` whose one material has the `material` lines.

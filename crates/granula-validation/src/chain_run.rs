@@ -5,9 +5,8 @@
 use crate::fit::{fit_damped_sine, DampedSine};
 use crate::scenes::{chain, chain_theory};
 use granula_core::{Broadphase, CoreError};
-use granula_nscd::Criterion;
 use granula_nscd::NscdError;
-use granula_nscd::{NscdConfig, NscdSolver, SweepOrder};
+use granula_nscd::{NscdConfig, NscdSolver};
 
 /// Set-up of one chain run, in units of d, m and Δt (all set to 1 s, 1 kg, 1 m scaled by
 /// the fields below).
@@ -53,12 +52,7 @@ pub struct ChainResult {
 pub fn run_chain<B: Broadphase>(spec: &ChainRun, broadphase: B) -> Result<ChainResult, NscdError> {
     let (d, m, dt) = (1.0, 1.0, 1.0);
     let (mut world, last) = chain(spec.n, d, m, spec.force * d * m / (dt * dt), d)?;
-    let config = NscdConfig {
-        criterion: Criterion::Fixed { iterations: spec.n_i },
-        sweep: SweepOrder::Random,
-        seed: spec.seed,
-        ..Default::default()
-    };
+    let config = NscdConfig { seed: spec.seed, ..NscdConfig::fixed_random_sweeps(spec.n_i) };
     let mut solver = NscdSolver::new(broadphase, config)?;
     let theory = chain_theory(spec.n_i, spec.n);
     let tau = theory.1;

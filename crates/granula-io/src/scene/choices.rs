@@ -152,7 +152,6 @@ pub enum NscdLawKind {
 #[serde(rename_all = "snake_case")]
 pub enum CriterionKind {
     /// Relative change of each contact's impulse below the tolerance.
-    #[default]
     Local,
     /// Mean relative change below the tolerance.
     Global,
@@ -160,7 +159,8 @@ pub enum CriterionKind {
     FixedIterations,
     /// The natural-map residual of the whole step's problem below the tolerance (Acary and
     /// Brogliato 2008 §13.3, Siconos' `fc3d_compute_error`): a measure of the whole
-    /// solution, not of the largest change of one contact.
+    /// solution, not of the largest change of one contact. The default.
+    #[default]
     NaturalMap,
 }
 
@@ -168,17 +168,11 @@ pub enum CriterionKind {
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum SweepKind {
-    /// A new random order each sweep.
+    /// The contact list's order (the default; with `momentum`, the fastest measured).
     #[default]
-    Random,
-    /// The contact list's order.
     Forward,
-    /// Forward, then backward.
-    ForwardBackward,
-    /// Symmetric along gravity.
-    SymmetricGravity,
-    /// From the supports outward.
-    SupportsOutward,
+    /// A new random order each sweep (the sweeps of 000 §3.3's models).
+    Random,
 }
 
 /// `[solver] gap` (NSCD): the gap in the Signorini condition.

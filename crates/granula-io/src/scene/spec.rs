@@ -259,9 +259,9 @@ pub struct NscdSpec {
     /// θ of the θ-method, in [0.5, 1]. Default 1 (implicit Euler, 000 eqs. 1-2).
     #[serde(default = "default_theta")]
     pub theta: f64,
-    /// Convergence criterion: `"local"`, `"global"`, `"fixed_iterations"` (000 eqs. 35-37) or
-    /// `"natural_map"` (the natural-map residual of the step's problem).
-    /// Default `"local"`.
+    /// Convergence criterion: `"natural_map"` (the natural-map residual of the step's
+    /// problem), `"local"`, `"global"` or `"fixed_iterations"` (000 eqs. 35-37). Default
+    /// `"natural_map"`.
     #[serde(default)]
     pub criterion: CriterionKind,
     /// Tolerance of the criterion, > 0. Default 1e-4.
@@ -270,8 +270,8 @@ pub struct NscdSpec {
     /// Iteration cap N_I per step, ≥ 1. Default 1000.
     #[serde(default = "default_max_iterations")]
     pub max_iterations: u32,
-    /// Sweep order: `"random"`, `"forward"`, `"forward_backward"`, `"symmetric_gravity"`
-    /// or `"supports_outward"`. Default `"random"`.
+    /// Sweep order: `"forward"` (the contact list's order) or `"random"` (a new random
+    /// order each sweep, as in 000 §2.5). Default `"forward"`.
     #[serde(default)]
     pub sweep: SweepKind,
     /// Small-force cutoff δ (N) of the local criterion (000 eq. 35). Default 1e-9.
@@ -310,26 +310,10 @@ pub struct NscdSpec {
     /// Default 10 × `max_iterations`.
     #[serde(default)]
     pub hard_cap: Option<u32>,
-    /// Relaxation ω of the Gauss-Seidel update, in (0, 2) (LMGC90's relaxation parameter).
-    /// Default 1.
-    #[serde(default = "default_relaxation")]
-    pub relaxation: f64,
     /// Nesterov momentum on the impulses between sweeps, with adaptive restart. Default
-    /// false.
-    #[serde(default)]
+    /// true (set false for the plain sweeps of 000 §3.3's models).
+    #[serde(default = "yes")]
     pub momentum: bool,
-    /// The nonsmooth Newton method (Alart-Curnier, GMRES, line search) with its default
-    /// settings instead of sweeps alone. Default false.
-    #[serde(default)]
-    pub newton: bool,
-    /// Edge (mean particle diameters, > 0) of the cells of the two-level aggregation
-    /// correction, which is on when set. Default: off.
-    #[serde(default)]
-    pub coarse_cell: Option<f64>,
-}
-
-fn default_relaxation() -> f64 {
-    1.0
 }
 
 fn default_theta() -> f64 {

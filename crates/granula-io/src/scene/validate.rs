@@ -127,9 +127,6 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
                     ));
                 }
             }
-            if !(n.relaxation > 0.0 && n.relaxation < 2.0) {
-                return Err(c.invalid(&p.key("relaxation"), n.relaxation, "must be in (0, 2)"));
-            }
         }
     }
     Ok(())

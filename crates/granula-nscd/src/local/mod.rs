@@ -7,18 +7,13 @@
 mod cohesive;
 mod planar_graph;
 mod rolling;
+mod signorini_coulomb;
 mod six_dof;
 
-pub use rolling::{rolling_torsion_couple, RollingParams, RollingSignoriniCoulomb};
-pub use six_dof::{delassus_block6, solve_local6, Caps6, LOCAL_MAX_ITERATIONS, LOCAL_TOLERANCE};
-mod signorini_coulomb;
-
 pub use cohesive::{Bond, CohesiveParams, CohesiveSignoriniCoulomb};
-pub use planar_graph::graph_intersection_2d;
-pub use signorini_coulomb::{
-    coulomb_status, coupled_shock_law, diagonal_shock_law, newton_bound, predicted_gap, signorini_bound, Restitution,
-    ShockParams, SignoriniCoulomb,
-};
+pub use rolling::{RollingParams, RollingSignoriniCoulomb};
+pub use signorini_coulomb::{Restitution, ShockParams, SignoriniCoulomb};
+pub(crate) use six_dof::delassus_block6;
 
 use crate::config::GapMode;
 use granula_core::{DMat3, DVec3, PairMaterial};
@@ -57,7 +52,7 @@ pub struct ContactSetup<'a> {
     pub normal_velocity_before: f64,
     /// Normal relative velocity of the free motion U_n,free = (H* v_free)_n (004 §2.3.3.3):
     /// with `gap` it predicts whether the contact closes within the step
-    /// ([`predicted_gap`]).
+    /// (`predicted_gap`).
     pub normal_velocity_free: f64,
 }
 
@@ -100,10 +95,10 @@ pub trait NonSmoothLaw: Send + Sync {
     /// The impulse solving the local problem.
     fn solve(&self, problem: &LocalProblem, params: &Self::Params) -> DVec3;
 
-    /// The admissible impulse nearest to `p` (e.g. onto Coulomb's cone), used after an
-    /// over-relaxed update ([`NscdConfig::relaxation`](crate::NscdConfig::relaxation) > 1),
-    /// whose extrapolated impulse may leave the admissible set. `None` (default): the law
-    /// has no projection and its updates are not relaxed.
+    /// The admissible impulse nearest to `p` (e.g. onto Coulomb's cone), used after the
+    /// momentum's extrapolation ([`NscdConfig::momentum`](crate::NscdConfig::momentum)),
+    /// which may leave the admissible set. `None` (default): the law has no projection and
+    /// its impulses are not extrapolated.
     fn project(&self, _params: &Self::Params, _p: DVec3) -> Option<DVec3> {
         None
     }
@@ -111,8 +106,10 @@ pub trait NonSmoothLaw: Send + Sync {
     /// The contact's Signorini-Coulomb constants (μ and the normal velocity u_min an active
     /// contact asks for at the end of the step) when the law is Signorini-Coulomb's: then
     /// a closed contact obeys the linear law U_n = u_min, and U_t = 0 while sticking (001
-    /// eq. 1.27), which the subspace correction uses ([`crate::subspace`]), and the natural
-    /// map residual is defined ([`crate::residual`]). `None` (default): neither applies.
+    /// eq. 1.27), the block solve of hyperstatic pairs applies
+    /// ([`NscdConfig::lock_pairs`](crate::NscdConfig::lock_pairs)), and the natural-map
+    /// residual is defined ([`Criterion::NaturalMap`](crate::Criterion::NaturalMap)).
+    /// `None` (default): neither applies.
     fn shock_params(&self, _params: &Self::Params) -> Option<ShockParams> {
         None
     }

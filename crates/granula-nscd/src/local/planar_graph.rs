@@ -36,7 +36,7 @@ pub fn graph_intersection_2d(w: [[f64; 2]; 2], b: [f64; 2], mu: f64, u_min: f64)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::coupled_shock_law;
+    use crate::local::signorini_coulomb::coupled_shock_law;
     use granula_core::{DMat3, DVec3};
 
     #[test]

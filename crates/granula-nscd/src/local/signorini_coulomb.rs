@@ -18,7 +18,7 @@ pub enum Restitution {
     /// Newton's impact law U_n⁺ = −e U_n⁻ (004 §2.2.2.2) with e the pair's restitution
     /// coefficient (`PairMaterial::restitution`), applied as in Moreau-Jean's scheme
     /// (004 §2.3.3) to every contact that closes within the step; see
-    /// [`newton_bound`].
+    /// `newton_bound`.
     Newton,
     /// Newton's impact law with one coefficient e ∈ [0, 1] for every pair instead of the
     /// materials' (which lie in (0, 1]); e = 0 gives the velocity-level inelastic law.
@@ -79,7 +79,7 @@ pub struct ShockParams {
     /// Friction coefficient μ.
     pub mu: f64,
     /// Smallest admissible normal velocity after the step: −g_pos/(θ Δt) (000 eqs. 25,
-    /// 33), or the Newton bound −e U_n⁻ ([`newton_bound`]) when larger.
+    /// 33), or the Newton bound −e U_n⁻ (`newton_bound`) when larger.
     pub min_normal_velocity: f64,
 }
 
@@ -237,7 +237,7 @@ impl NonSmoothLaw for SignoriniCoulomb {
         } else if p.w.z_axis.z == 0.0 && p.w.z_axis.x == 0.0 && p.w.z_axis.y == 0.0 {
             // Planar: s has no mobility; the 2D graph intersection of 004 §2.3.3.4.
             let w2 = [[p.w.x_axis.x, p.w.y_axis.x], [p.w.x_axis.y, p.w.y_axis.y]];
-            let [pn, pt] = super::graph_intersection_2d(w2, [p.b.x, p.b.y], k.mu, k.min_normal_velocity);
+            let [pn, pt] = super::planar_graph::graph_intersection_2d(w2, [p.b.x, p.b.y], k.mu, k.min_normal_velocity);
             DVec3::new(pn, pt, 0.0)
         } else {
             coupled_shock_law(&p.w, p.b, k.mu, k.min_normal_velocity)

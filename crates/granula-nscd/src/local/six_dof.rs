@@ -164,9 +164,30 @@ pub fn solve_local6(w: &Matrix6<f64>, b: &Vector6<f64>, caps: &Caps6, start: &Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::{diagonal_shock_law, rolling_torsion_couple};
+    use crate::local::signorini_coulomb::diagonal_shock_law;
     use granula_core::math::tangent_frame;
     use granula_core::DMat3;
+
+    /// The couple alone of 001 eqs. 1.38-1.42 in impulse form for a diagonal angular block `w`
+    /// at a given normal impulse `pn` (one half of an alternating force/couple scheme, the
+    /// oracle of the coupled solve):
+    /// torsion Q_n = −b_n/w_n clipped to |Q_n| ≤ μ_n P_n; rolling Q_r = −b_r/w_r (tangential)
+    /// clipped to |Q_r| ≤ μ_r P_n along its direction.
+    #[inline]
+    fn rolling_torsion_couple(w: DVec3, b: DVec3, pn: f64, rolling: f64, torsion: f64) -> DVec3 {
+        let pn = pn.max(0.0);
+        let qn = if w.x > 0.0 { (-b.x / w.x).clamp(-torsion * pn, torsion * pn) } else { 0.0 };
+        let qt = if w.y > 0.0 { -b.y / w.y } else { 0.0 };
+        let qs = if w.z > 0.0 { -b.z / w.z } else { 0.0 };
+        let lim = rolling * pn;
+        let r2 = qt * qt + qs * qs;
+        if r2 > lim * lim {
+            let k = lim / r2.sqrt();
+            DVec3::new(qn, qt * k, qs * k)
+        } else {
+            DVec3::new(qn, qt, qs)
+        }
+    }
 
     fn sphere(m: f64, r: f64) -> BodyMobility {
         let i = 0.4 * m * r * r;

@@ -474,10 +474,6 @@ pub(crate) fn least_penetration(a: &Polyhedron, a_in_b: &Relative, b: &Polyhedro
 }
 
 #[cfg(test)]
-mod reference;
-#[cfg(test)]
-mod same_points;
-#[cfg(test)]
 mod sample;
 #[cfg(test)]
 mod tests;

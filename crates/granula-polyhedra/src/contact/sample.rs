@@ -3,7 +3,7 @@
 
 use crate::polyhedron::{BodyFrame, Polyhedron};
 use crate::shapes;
-use granula_core::math::{DQuat, DVec3};
+use granula_core::math::DVec3;
 
 /// SplitMix64 in [0, 1).
 pub(super) fn uniform(state: &mut u64) -> f64 {
@@ -21,10 +21,6 @@ pub(super) fn direction(state: &mut u64) -> DVec3 {
             return v.normalize();
         }
     }
-}
-
-pub(super) fn turn(state: &mut u64) -> DQuat {
-    DQuat::from_axis_angle(direction(state), 6.3 * uniform(state))
 }
 
 /// A random hull of 12 points (the MD bench's bodies) stretched along its axes by factors

@@ -9,7 +9,7 @@
 
 use crate::contacts::{ColdContact, HotContact};
 use crate::local::{ContactStatus, NonSmoothLaw};
-use crate::moreau_jean::NscdSolver;
+use crate::solver::NscdSolver;
 use granula_core::math::integrate_orientation;
 use granula_core::{
     point_relative_velocity, BodyHandle, BodySet, Broadphase, ContactRecord, DVec3, MotionKind, StepReport,

@@ -1,15 +1,15 @@
 //! Steps 1-4 of the Moreau-Jean step (004 §2.3.3.1-2.3.3.3): free velocities, the
 //! intermediate configuration q_m, detection, the contact list with its Delassus blocks
-//! and the law's constants, the sweep order, and the warm start.
+//! and the law's constants, and the warm start.
 
 use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::contacts::{ColdContact, Couple, HotContact};
 use crate::delassus::{delassus_block, is_diagonal};
 use crate::error::NscdError;
+use crate::kernels::{apply, apply_couple};
 use crate::local::{delassus_block6, ContactSetup, NonSmoothLaw};
 use crate::materials::max_range;
-use crate::moreau_jean::{apply, apply_couple, NscdSolver};
-use crate::sweep::SweepOrder;
+use crate::solver::NscdSolver;
 use granula_core::math::{integrate_orientation, tangent_frame};
 use granula_core::{
     point_relative_velocity, BodyRef, BodySet, Broadphase, ContactGeometry, ContactKey, CoreError, DMat3, DVec3,
@@ -21,8 +21,6 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     pub(crate) fn prepare(&mut self, ctx: &mut StepContext<'_>) -> Result<(), NscdError> {
         let (theta, dt) = (self.config.theta, ctx.dt);
         let vmax = self.free_velocities(ctx.bodies, ctx.gravity, ctx.time, dt)?;
-        let g = ctx.gravity;
-        self.up = if g.length() > 0.0 { -g / g.length() } else { DVec3::ZERO };
         self.move_to_intermediate(ctx.bodies, dt);
         let range = max_range(ctx.materials, &self.law);
         let margin = self.config.margin + 2.0 * theta * dt * vmax + range;
@@ -31,7 +29,6 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         if self.config.spatial_sort {
             self.sort_spatially(&ctx.bodies.position);
         }
-        self.sort_for_sweep(ctx.bodies, ctx.gravity);
         self.warm_start();
         Ok(())
     }
@@ -212,36 +209,6 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             if k.q != DVec3::ZERO {
                 apply_couple(c, c.to_world(k.q), &mut self.vel, &self.mob);
             }
-        }
-    }
-
-    /// Reorders the contact list for the sweep orders that need a sorted list
-    /// ([`SweepOrder::SymmetricGravity`], [`SweepOrder::SupportsOutward`]).
-    fn sort_for_sweep(&mut self, b: &BodySet, g: DVec3) {
-        if self.config.sweep == SweepOrder::Coloured {
-            self.movable.clear();
-            self.movable.extend(b.motion.iter().map(|&m| m == MotionKind::Dynamic));
-            let pairs: Vec<(u32, u32)> = self.contacts.hot.iter().map(|c| (c.body1, c.body2)).collect();
-            self.colour_overflow = crate::coloured::colour(
-                &pairs,
-                &self.movable,
-                &mut self.colour_masks,
-                &mut self.sort_keys,
-                &mut self.colours,
-            );
-            self.contacts.permute(&self.sort_keys);
-            return;
-        }
-        if !matches!(self.config.sweep, SweepOrder::SymmetricGravity | SweepOrder::SupportsOutward) {
-            return;
-        }
-        let up = if g.length() > 0.0 { -g / g.length() } else { DVec3::ZERO };
-        let hot = &self.contacts.hot;
-        let height: Vec<f64> = hot.iter().map(|c| (b.position[c.body1 as usize] + c.l1).dot(up)).collect();
-        let pairs: Vec<(u32, u32)> = hot.iter().map(|c| (c.body1, c.body2)).collect();
-        let support: Vec<bool> = b.motion.iter().map(|&m| m != MotionKind::Dynamic).collect();
-        if crate::sweep::order_keys(self.config.sweep, &height, &pairs, &support, &mut self.sort_keys) {
-            self.contacts.permute(&self.sort_keys);
         }
     }
 
