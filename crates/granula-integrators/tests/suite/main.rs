@@ -1,0 +1,9 @@
+//! The integration tests of `granula-integrators`, one module per topic, in one test binary (one link
+//! instead of one per file).
+
+mod common;
+
+mod force_velocity;
+mod integrators;
+mod permute;
+mod save_restore;

@@ -1,0 +1,15 @@
+//! The integration tests of `granula-laws`, one module per topic, in one test binary (one link
+//! instead of one per file).
+
+mod bad_input;
+mod batched_kernel;
+mod cohesion;
+mod composed_equals_kernels;
+mod conformance_builtin;
+mod damping_cap;
+mod head_on;
+mod hertz_tsuji_clamped;
+mod invariants;
+mod predictor_elongation;
+mod predictor_rotations;
+mod volumetric;

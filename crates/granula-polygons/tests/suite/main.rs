@@ -1,0 +1,5 @@
+//! The integration tests of `granula-polygons`, one module per topic, in one test binary (one link
+//! instead of one per file).
+
+mod outline;
+mod overlap;

@@ -1,0 +1,26 @@
+//! The integration tests of `granula-run`, one module per topic, in one test binary (one link
+//! instead of one per file).
+
+mod common;
+
+mod checkpoint_integrity;
+mod checkpoint_restart;
+mod contact_history;
+mod loads;
+mod nscd_laws;
+mod nscd_restitution;
+mod output_folder;
+mod periodic_box;
+mod planar_checkpoint;
+mod planar_nscd_scenes;
+mod planar_scenes;
+mod polyhedra_fuzz;
+mod polyhedra_refused;
+mod polyhedra_scenes;
+mod restart_exact;
+mod run_warnings;
+mod scene_fuzz;
+mod scene_models;
+mod scenes_run;
+mod stress_column;
+mod time_step;
