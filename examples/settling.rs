@@ -71,11 +71,11 @@ pub fn settle(n_side: usize, seed: u64, max_time: f64) -> Result<Settled, Box<dy
     for _ in 0..(max_time / DT).round() as u64 {
         w.step(&mut solver, DT)?;
         // Check for rest every 1000 steps, after the first 0.02 s of fall.
-        if w.step % 1000 == 0 && w.time > 0.02 && w.kinetic_energy() < 1e-12 * n as f64 {
+        if w.step_count() % 1000 == 0 && w.time() > 0.02 && w.kinetic_energy() < 1e-12 * n as f64 {
             break;
         }
         if shown.elapsed().as_secs_f64() > 2.0 {
-            eprintln!("t = {:.3} s, kinetic energy per sphere {:.2e} J", w.time, w.kinetic_energy() / n as f64);
+            eprintln!("t = {:.3} s, kinetic energy per sphere {:.2e} J", w.time(), w.kinetic_energy() / n as f64);
             shown = std::time::Instant::now();
         }
     }
@@ -100,7 +100,7 @@ pub fn settle(n_side: usize, seed: u64, max_time: f64) -> Result<Settled, Box<dy
     let volume: f64 = spheres.iter().map(|&i| 4.0 / 3.0 * std::f64::consts::PI * b.radius[i].powi(3)).sum();
     Ok(Settled {
         n,
-        time: w.time,
+        time: w.time(),
         packing_fraction: volume / (l * l * top),
         coordination: 2.0 * sphere_contacts as f64 / n as f64,
         wall_contacts,

@@ -53,7 +53,7 @@ pub fn pour(n: usize, rolling: f64, steps: usize) -> World {
     for k in 0..steps {
         w.step(&mut s, 1e-4).unwrap();
         if shown.elapsed().as_secs_f64() > 2.0 {
-            eprintln!("  μ_r = {rolling:.1e} m: step {} of {steps} (t = {:.3} s)", k + 1, w.time);
+            eprintln!("  μ_r = {rolling:.1e} m: step {} of {steps} (t = {:.3} s)", k + 1, w.time());
             shown = std::time::Instant::now();
         }
     }

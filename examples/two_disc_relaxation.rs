@@ -119,7 +119,7 @@ fn run(
             let mut s = MdSolver::new(linear_cundall_strack(KN, KT_OVER_KN)?, gear, BruteForce, config)?;
             for _ in 0..steps {
                 w.step(&mut s, dt)?;
-                samples.push((w.time, contact_energy(&w)));
+                samples.push((w.time(), contact_energy(&w)));
             }
         }
         Method::Predictor => {
@@ -127,7 +127,7 @@ fn run(
             let mut s = MdSolver::new(law, gear, BruteForce, config)?;
             for _ in 0..steps {
                 w.step(&mut s, dt)?;
-                samples.push((w.time, contact_energy(&w)));
+                samples.push((w.time(), contact_energy(&w)));
             }
         }
     }

@@ -75,6 +75,8 @@ pub use granula_laws as laws;
 pub use granula_md as md;
 pub use granula_nscd as nscd;
 pub use granula_planar as planar;
+pub use granula_polygons as polygons;
+pub use granula_polyhedra as polyhedra;
 pub use granula_run as run;
 
 /// The types a host program needs most.
@@ -84,6 +86,7 @@ pub mod prelude {
     pub use granula_integrators::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
     pub use granula_io::{IoError, Scene};
     pub use granula_md::{MdConfig, MdError, MdSolver};
-    pub use granula_nscd::{NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SweepOrder};
+    pub use granula_nscd::{Criterion, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SweepOrder};
+    pub use granula_polyhedra::{register_all, Polyhedron, PolyhedronBuilder};
     pub use granula_run::Run;
 }

@@ -184,7 +184,7 @@ fn output_due(scene: &Scene, step: u64) -> bool {
 /// Gathers the bodies and the contacts at rank 0 and writes what is due at the current
 /// step (collective).
 fn write_outputs<C: Communicator>(run: &mut DistributedRun<C>, writer: &mut Option<Writer>) -> Result<(), IoError> {
-    if !output_due(&run.scene, run.world.step) {
+    if !output_due(&run.scene, run.world.step_count()) {
         return Ok(());
     }
     let contacts = run.gather_contacts().map_err(io)?;
@@ -245,7 +245,13 @@ fn drive<C: Communicator>(
     let size = run.comm().size();
     if let Some(w) = &writer {
         say!(console, "scene   {}", run.scene.file);
-        say!(console, "ranks   {size} (MPI), steps {} to {} of {} s", run.world.step, run.scene.steps, run.scene.dt());
+        say!(
+            console,
+            "ranks   {size} (MPI), steps {} to {} of {} s",
+            run.world.step_count(),
+            run.scene.steps,
+            run.scene.dt()
+        );
         say!(console, "output  {}", w.dir.display());
     }
     if fresh {
@@ -257,24 +263,24 @@ fn drive<C: Communicator>(
     while !run.is_done() {
         // Every rank is at the same step, so every rank asks at the same steps.
         let asked = if stop.load(Ordering::SeqCst) { 1.0 } else { 0.0 };
-        if run.world.step.is_multiple_of(STOP_CHECK_EVERY) && run.comm().max(asked) > 0.0 {
+        if run.world.step_count().is_multiple_of(STOP_CHECK_EVERY) && run.comm().max(asked) > 0.0 {
             let path = save_checkpoint(&mut run, &writer)?;
             if let Some(path) = path {
-                say!(console, "interrupted at step {} (t = {:.6} s)", run.world.step, run.world.time);
+                say!(console, "interrupted at step {} (t = {:.6} s)", run.world.step_count(), run.world.time());
                 say!(console, "checkpoint written: continue with `granula resume {}`", path.display());
             }
             return Ok(INTERRUPTED);
         }
-        run.publish_contacts(output_due(&run.scene, run.world.step + 1));
+        run.publish_contacts(output_due(&run.scene, run.world.step_count() + 1));
         run.step().map_err(io)?;
         write_outputs(&mut run, &mut writer)?;
-        if every.is_some_and(|e| run.world.step.is_multiple_of(e)) {
+        if every.is_some_and(|e| run.world.step_count().is_multiple_of(e)) {
             save_checkpoint(&mut run, &writer)?;
         }
         let elapsed = started.elapsed().as_secs_f64();
         if writer.is_some() && !quiet && elapsed >= next_report {
             next_report = elapsed + 10.0;
-            say!(console, "step {} of {} (t = {:.6} s)", run.world.step, run.scene.steps, run.world.time);
+            say!(console, "step {} of {} (t = {:.6} s)", run.world.step_count(), run.scene.steps, run.world.time());
         }
     }
     let path = save_checkpoint(&mut run, &writer)?;
@@ -283,8 +289,8 @@ fn drive<C: Communicator>(
         say!(
             console,
             "done: t = {:.6} s after {} steps on {size} ranks in {:.1} s of wall time ({} redistributions, {} migrations, {} rebalances)",
-            run.world.time,
-            run.world.step,
+            run.world.time(),
+            run.world.step_count(),
             started.elapsed().as_secs_f64(),
             s.redistributions,
             s.migrations,

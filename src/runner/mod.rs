@@ -176,7 +176,7 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
         console,
         "bodies  {}   steps {} to {} of {} s",
         run.world.bodies.len(),
-        run.world.step,
+        run.world.step_count(),
         run.scene.steps,
         run.scene.dt()
     );
@@ -188,7 +188,7 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
     if let Some(e) = granula_run::time_step::time_step_estimate(&run.scene)?.filter(|e| e.too_large()) {
         say!(console, "{}", e.message());
     }
-    let bar = progress::Bar::new(run.scene.steps, run.world.step, quiet);
+    let bar = progress::Bar::new(run.scene.steps, run.world.step_count(), quiet);
     let started = std::time::Instant::now();
     let end = run.run_until_done(&stop, |p| bar.update(p))?;
     bar.finish();
@@ -201,8 +201,8 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
             say!(
                 console,
                 "done: t = {:.6} s after {} steps in {:.1} s of wall time",
-                run.world.time,
-                run.world.step,
+                run.world.time(),
+                run.world.step_count(),
                 wall
             );
             say!(console, "results in {}/ (series.csv, *.pvd for ParaView, ...)", run.out_dir.display());
@@ -216,7 +216,7 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
             Ok(0)
         }
         RunEnd::Interrupted(ckpt) => {
-            say!(console, "interrupted at step {} (t = {:.6} s)", run.world.step, run.world.time);
+            say!(console, "interrupted at step {} (t = {:.6} s)", run.world.step_count(), run.world.time());
             say!(console, "checkpoint written: continue with `granula resume {}`", ckpt.display());
             Ok(INTERRUPTED)
         }

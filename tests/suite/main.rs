@@ -21,3 +21,4 @@ mod published_contacts;
 #[cfg(feature = "cli")]
 mod runner_cli;
 mod runner_restart;
+mod world_checkpoint;

@@ -67,7 +67,7 @@ fn a_missing_property_names_the_material_and_the_property() {
     let (soft, _) = stiffness_materials();
     let mut world = world((soft, Material::named("plain")));
     let err = world.step(&mut solver(), 1e-7).unwrap_err();
-    assert_eq!(world.step, 0, "no step ran");
+    assert_eq!(world.step_count(), 0, "no step ran");
     let CoreError::Solver { source, .. } = &err else { panic!("not a solver error: {err}") };
     match source.downcast_ref::<MdError>() {
         // Row-major order: (soft, plain) is the first pair that fails.

@@ -133,7 +133,7 @@ impl World {
             Some((i, j, overlap, ratio)) => {
                 let (body1, body2) = (b.handle[i], b.handle[j]);
                 let inserted = if body2 >= first_new { body2 } else { body1 };
-                Err(CoreError::InsertedOverlap { body1, body2, inserted, overlap, ratio, step: self.step + 1 })
+                Err(CoreError::InsertedOverlap { body1, body2, inserted, overlap, ratio, step: self.step_count() + 1 })
             }
         }
     }

@@ -15,6 +15,9 @@ use crate::solver::{Solver, StepContext, StepReport};
 use crate::step_scan;
 
 mod checks;
+mod state;
+
+pub use state::WorldState;
 
 /// User code called after every step of [`World::step`].
 pub trait Observer: Send {
@@ -60,13 +63,10 @@ pub struct World {
     pub materials: MaterialTable,
     /// Gravitational acceleration (m/s²).
     pub gravity: DVec3,
-    /// Simulated time (s), computed by the world's [`Clock`] from the step count after
-    /// every step (not summed step by step): after 10⁶ steps of 10⁻⁴ s it is exactly 100 s.
-    /// Read it freely; to set it, prefer [`World::set_clock`] (a direct write is taken as
-    /// the clock's new base at the next step).
-    pub time: f64,
-    /// Steps taken (see [`World::time`](World#structfield.time) for writing it).
-    pub step: u64,
+    /// Simulated time (s), [`World::time`].
+    time: f64,
+    /// Steps taken, [`World::step_count`].
+    step: u64,
     /// Planar (2D) mode: spheres act as discs (no z translation, rotation about z only).
     pub planar: bool,
     /// The periodic axes ([`PeriodicDomain`]; set by [`WorldBuilder::periodic`]). Bodies are
@@ -481,20 +481,27 @@ impl World {
         Ok(())
     }
 
-    /// The clock: step count, time step, and the base its time is computed from. A direct
-    /// write to [`World::time`](World#structfield.time) or [`World::step`](World#structfield.step)
-    /// since the last step shows here as a clock based at the written values.
+    /// Simulated time (s), computed by the world's [`Clock`] from the step count after
+    /// every step (not summed step by step): after 10⁶ steps of 10⁻⁴ s it is exactly 100 s.
+    /// [`World::set_clock`] sets it.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Steps taken since the world was built (or since the clock was set).
+    pub fn step_count(&self) -> u64 {
+        self.step
+    }
+
+    /// The clock: step count, time step, and the base its time is computed from.
     pub fn clock(&self) -> Clock {
-        if self.clock.step == self.step && self.clock.time().to_bits() == self.time.to_bits() {
-            self.clock
-        } else {
-            Clock { dt: self.clock.dt, ..Clock::at(self.time, self.step) }
-        }
+        self.clock
     }
 
     /// Sets the clock (restoring a saved [`World::clock`] continues with the same times, bit
-    /// for bit, as the run it was saved from); updates [`World::time`](World#structfield.time)
-    /// and [`World::step`](World#structfield.step). Errors name the field at fault: a
+    /// for bit, as the run it was saved from); updates [`World::time`] and
+    /// [`World::step_count`]. [`Clock::at`] starts a clock at a given time and step. Errors
+    /// name the field at fault: a
     /// non-finite base time, a negative or non-finite time step, or a base after the step.
     pub fn set_clock(&mut self, clock: Clock) -> Result<()> {
         let invalid = |field, value: String, expected| Err(CoreError::InvalidWorld { field, value, expected });
@@ -534,7 +541,7 @@ impl World {
     /// let mut world = World::builder().build()?;
     /// let mut solver = Idle; // any Solver: MdSolver, NscdSolver, ...
     /// assert_eq!(world.run_for(&mut solver, 0.5, 1e-4)?, 5_000);
-    /// assert_eq!(world.time, 0.5);
+    /// assert_eq!(world.time(), 0.5);
     /// # Ok(())
     /// # }
     /// ```
@@ -572,7 +579,7 @@ impl World {
     /// let mut world = World::builder().build()?;
     /// let mut solver = Idle; // any Solver: MdSolver, NscdSolver, ...
     /// assert_eq!(world.run_until(&mut solver, 1.0, 1e-4)?, 10_000);
-    /// assert_eq!((world.step, world.time), (10_000, 1.0));
+    /// assert_eq!((world.step_count(), world.time()), (10_000, 1.0));
     /// # Ok(())
     /// # }
     /// ```

@@ -262,7 +262,7 @@ impl<C: Communicator> DistributedRun<C> {
 
     /// Whether the scene's steps are all done.
     pub fn is_done(&self) -> bool {
-        self.world.step >= self.scene.steps
+        self.world.step_count() >= self.scene.steps
     }
 
     /// One step on every rank (collective), then the ghosts' refresh and, when due, a
@@ -386,8 +386,7 @@ impl<C: Communicator> DistributedRun<C> {
             m.force[g] = force;
             m.torque[g] = torque;
         }
-        mirror.time = self.world.time;
-        mirror.step = self.world.step;
+        mirror.set_clock(self.world.clock()).map_err(|source| DistributedError::Core { rank: 0, source })?;
         Ok(())
     }
 

@@ -8,9 +8,10 @@
 //! into its normal part (inelastic shocks) and its tangential part (sliding).
 
 use crate::contacts::{ColdContact, HotContact};
-use crate::local::{ContactStatus, NonSmoothLaw};
+use crate::local::NonSmoothLaw;
 use crate::solver::NscdSolver;
 use granula_core::math::integrate_orientation;
+use granula_core::ContactStatus;
 use granula_core::{
     point_relative_velocity, BodyHandle, BodySet, Broadphase, ContactRecord, DVec3, MotionKind, StepReport,
 };

@@ -106,8 +106,8 @@ impl Checkpoint {
     /// Copies the world's state into `self`'s body columns.
     pub fn capture(&mut self, world: &World) {
         let b = &world.bodies;
-        self.time = world.time;
-        self.step = world.step;
+        self.time = world.time();
+        self.step = world.step_count();
         self.clock = world.clock();
         self.guard = world.guard_memory();
         self.dense_order.clear();

@@ -213,20 +213,20 @@ impl Run {
 
     /// `true` when every step of the scene is done.
     pub fn is_done(&self) -> bool {
-        self.world.step >= self.scene.steps
+        self.world.step_count() >= self.scene.steps
     }
 
     /// One step, then the sink, the flow count and the outputs due.
     pub fn step(&mut self) -> Result<&StepReport> {
         let dt = self.scene.dt();
-        self.solver.publish_contacts(self.outputs.needs_contacts(self.world.step + 1));
+        self.solver.publish_contacts(self.outputs.needs_contacts(self.world.step_count() + 1));
         if !self.scene.loads.is_empty() {
             loads::apply(&self.scene.loads, &self.scene.bodies, &mut self.world);
         }
         self.last_report = self.solver.step(&mut self.world, dt)?;
-        self.warnings.record(&self.last_report, self.world.step, self.world.time);
+        self.warnings.record(&self.last_report, self.world.step_count(), self.world.time());
         if let Some(f) = self.scene.spec.output.flow.clone() {
-            if self.world.step.is_multiple_of(f.every) {
+            if self.world.step_count().is_multiple_of(f.every) {
                 self.outputs.count_flow(&self.world);
                 if let Some(z) = f.remove_below {
                     self.sink(z)?;
@@ -235,7 +235,7 @@ impl Run {
         }
         self.outputs.write(&self.world, &self.last_report, self.solver.as_ref(), dt)?;
         if let Some(c) = self.scene.spec.output.checkpoint {
-            if self.world.step.is_multiple_of(c.every) {
+            if self.world.step_count().is_multiple_of(c.every) {
                 self.save_checkpoint()?;
             }
         }
@@ -261,14 +261,14 @@ impl Run {
     /// of wall time and at the end. Writes a checkpoint when it stops either way.
     pub fn run_until_done(&mut self, stop: &AtomicBool, mut progress: impl FnMut(&Progress)) -> Result<RunEnd> {
         let start = Instant::now();
-        let first = self.world.step;
+        let first = self.world.step_count();
         let mut last_call = Instant::now();
         let report = |run: &Run| Progress {
-            step: run.world.step,
+            step: run.world.step_count(),
             steps: run.scene.steps,
-            time: run.world.time,
+            time: run.world.time(),
             contacts: run.last_report.contacts,
-            steps_per_second: (run.world.step - first) as f64 / start.elapsed().as_secs_f64().max(1e-9),
+            steps_per_second: (run.world.step_count() - first) as f64 / start.elapsed().as_secs_f64().max(1e-9),
             warnings: run.warnings,
         };
         while !self.is_done() {
@@ -350,5 +350,5 @@ fn check_finite(world: &World, scene: &Scene) -> Result<()> {
         }
         None => "no dynamic body".to_string(),
     };
-    Err(IoError::NonFinite { step: world.step, time: world.time, quantity, value, body })
+    Err(IoError::NonFinite { step: world.step_count(), time: world.time(), quantity, value, body })
 }

@@ -37,7 +37,7 @@
 //! while !run.is_done() {
 //!     run.step()?;
 //! }
-//! assert_eq!(run.world.time, 0.01);
+//! assert_eq!(run.world.time(), 0.01);
 //! # let _ = std::fs::remove_dir_all(&out);
 //! # Ok(())
 //! # }

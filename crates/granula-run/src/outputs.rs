@@ -170,7 +170,7 @@ impl Outputs {
         published: &[ContactRecord],
         dt: f64,
     ) -> Result<()> {
-        let step = world.step;
+        let step = world.step_count();
         let due = |e: Option<u64>| e.is_some_and(|e| step.is_multiple_of(e));
         if self.needs_contact_records(step) {
             loaded_contacts(world, published, &mut self.records);
@@ -178,7 +178,7 @@ impl Outputs {
         if let Some(h) = &mut self.contact_history {
             h.observe(world, published, dt)?;
         }
-        let t = world.time;
+        let t = world.time();
         if due(self.spec.series.map(|e| e.every)) {
             let row = SeriesRow::gather(world, report, &self.records);
             if let Some(w) = &mut self.series {

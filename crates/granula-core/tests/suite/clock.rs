@@ -27,10 +27,10 @@ fn a_million_steps_of_1e_4_end_at_exactly_100_s() {
     for _ in 0..1_000_000 {
         w.step(&mut Idle, 1e-4).unwrap();
     }
-    assert_eq!(w.step, 1_000_000);
+    assert_eq!(w.step_count(), 1_000_000);
     // Exact equality on purpose: 1e6 × fl(1e-4) rounds to 100 (a running sum gives
     // 100.00000000219612).
-    assert_eq!(w.time, 100.0);
+    assert_eq!(w.time(), 100.0);
 }
 
 #[test]
@@ -40,7 +40,7 @@ fn every_time_is_the_rounded_product_of_step_and_dt() {
         w.step(&mut Idle, 1e-4).unwrap();
         // Bit-exact: one product from t = 0 with a constant step (25 steps give 0.0025,
         // where a running sum gives 0.0024999999999999823).
-        assert_eq!(w.time.to_bits(), (n as f64 * 1e-4).to_bits(), "step {n}");
+        assert_eq!(w.time().to_bits(), (n as f64 * 1e-4).to_bits(), "step {n}");
     }
 }
 
@@ -49,12 +49,12 @@ fn run_until_one_second_takes_exactly_ten_thousand_steps() {
     let mut w = world();
     let taken = w.run_until(&mut Idle, 1.0, 1e-4).unwrap();
     assert_eq!(taken, 10_000);
-    assert_eq!((w.step, w.time), (10_000, 1.0));
+    assert_eq!((w.step_count(), w.time()), (10_000, 1.0));
     // Already there: no further step.
     assert_eq!(w.run_until(&mut Idle, 1.0, 1e-4).unwrap(), 0);
     // A target in the past takes no step either.
     assert_eq!(w.run_until(&mut Idle, 0.5, 1e-4).unwrap(), 0);
-    assert_eq!(w.step, 10_000);
+    assert_eq!(w.step_count(), 10_000);
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn run_for_takes_the_duration_over_dt_steps() {
     let mut w = world();
     assert_eq!(w.run_for(&mut Idle, 0.25, 1e-4).unwrap(), 2_500);
     assert_eq!(w.run_for(&mut Idle, 0.75, 1e-4).unwrap(), 7_500);
-    assert_eq!((w.step, w.time), (10_000, 1.0));
+    assert_eq!((w.step_count(), w.time()), (10_000, 1.0));
     assert_eq!(w.run_for(&mut Idle, 0.0, 1e-4).unwrap(), 0);
 }
 
@@ -86,7 +86,7 @@ fn run_for_and_run_until_reject_bad_arguments() {
     }
     let err = w.run_until(&mut Idle, f64::INFINITY, 1e-4).unwrap_err();
     assert!(err.to_string().contains("run end time"), "{err}");
-    assert_eq!(w.step, 0);
+    assert_eq!(w.step_count(), 0);
 }
 
 #[test]
@@ -94,9 +94,9 @@ fn a_change_of_time_step_keeps_the_earlier_time() {
     let mut w = world();
     w.run_for(&mut Idle, 1.0, 1e-4).unwrap();
     w.run_for(&mut Idle, 1.0, 1e-3).unwrap();
-    assert_eq!(w.step, 11_000);
+    assert_eq!(w.step_count(), 11_000);
     // Base at t = 1 (exact), then 1000 × fl(1e-3) = 1 (exact after rounding): 2 s exactly.
-    assert_eq!(w.time, 2.0);
+    assert_eq!(w.time(), 2.0);
     let c = w.clock();
     assert_eq!((c.base_step, c.base_time, c.dt), (10_000, 1.0, 1e-3));
 }
@@ -112,21 +112,20 @@ fn a_restored_clock_continues_bit_identically() {
 
     let mut resumed = world();
     resumed.set_clock(saved).unwrap();
-    assert_eq!((resumed.step, resumed.time), (30, saved.time()));
+    assert_eq!((resumed.step_count(), resumed.time()), (30, saved.time()));
     resumed.run_for(&mut Idle, 4.0, dt).unwrap();
-    assert_eq!(resumed.step, straight.step);
-    assert_eq!(resumed.time.to_bits(), straight.time.to_bits());
+    assert_eq!(resumed.step_count(), straight.step_count());
+    assert_eq!(resumed.time().to_bits(), straight.time().to_bits());
     assert_eq!(resumed.clock(), straight.clock());
 }
 
 #[test]
-fn a_direct_write_of_time_and_step_becomes_the_base() {
+fn a_clock_set_at_a_time_and_step_becomes_the_base() {
     let mut w = world();
-    w.time = 5.0;
-    w.step = 7;
+    w.set_clock(Clock::at(5.0, 7)).unwrap();
     assert_eq!(w.clock().time(), 5.0);
     w.run_for(&mut Idle, 1.0, 0.5).unwrap();
-    assert_eq!((w.step, w.time), (9, 6.0));
+    assert_eq!((w.step_count(), w.time()), (9, 6.0));
 }
 
 #[test]
@@ -158,5 +157,5 @@ fn a_failed_solver_step_does_not_advance_the_clock() {
     let mut w = world();
     w.run_for(&mut Idle, 0.3, 0.1).unwrap();
     assert!(w.run_for(&mut Failing, 0.3, 0.1).is_err());
-    assert_eq!((w.step, w.time), (3, 3.0 * 0.1));
+    assert_eq!((w.step_count(), w.time()), (3, 3.0 * 0.1));
 }

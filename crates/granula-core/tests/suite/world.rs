@@ -129,7 +129,7 @@ fn step_rejects_bad_time_steps() {
     for dt in [0.0, -1e-3, f64::NAN, f64::INFINITY] {
         assert!(matches!(w.step(&mut s, dt), Err(CoreError::InvalidTimeStep { .. })), "dt = {dt}");
     }
-    assert_eq!(w.step, 0, "a rejected step does not advance the clock");
+    assert_eq!(w.step_count(), 0, "a rejected step does not advance the clock");
 }
 
 #[test]
@@ -155,7 +155,7 @@ fn step_stops_on_excessive_overlap_and_calls_observers_otherwise() {
     let mut w = world();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
-    w.add_observer(move |w: &World, r: &StepReport| log.lock().unwrap().push((w.step, r.contacts)));
+    w.add_observer(move |w: &World, r: &StepReport| log.lock().unwrap().push((w.step_count(), r.contacts)));
     let mut ratio = 0.1;
     let mut s = Scripted(Box::new(move |_| {
         ratio += 0.25;

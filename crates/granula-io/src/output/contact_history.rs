@@ -180,7 +180,7 @@ impl ContactHistory {
     /// the step is due and an event line for every followed contact that ended.
     pub fn observe<C: Contact>(&mut self, world: &World, contacts: &[C], dt: f64) -> Result<()> {
         let b = &world.bodies;
-        let t = world.time;
+        let t = world.time();
         self.samples.clear();
         for c in contacts {
             let ((i, j), f) = (c.bodies(), c.force());
@@ -247,8 +247,8 @@ impl ContactHistory {
                 self.write_event(&finish(c, Some(end)))?;
             }
         }
-        if world.step.is_multiple_of(self.every) && !self.samples.is_empty() {
-            self.write_samples(t, world.step)?;
+        if world.step_count().is_multiple_of(self.every) && !self.samples.is_empty() {
+            self.write_samples(t, world.step_count())?;
         }
         Ok(())
     }

@@ -51,8 +51,8 @@ impl SeriesRow {
             .map(|c| is_particle(c.body1 as usize) as usize + is_particle(c.body2 as usize) as usize)
             .sum();
         SeriesRow {
-            time: world.time,
-            step: world.step,
+            time: world.time(),
+            step: world.step_count(),
             kinetic_translational: world.kinetic_energy_translational(),
             kinetic_rotational: world.kinetic_energy_rotational(),
             potential: world.potential_energy(),

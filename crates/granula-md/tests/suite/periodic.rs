@@ -209,17 +209,7 @@ fn periodic_gas_is_the_same_on_two_threads_and_after_a_restart() {
     let (first, s1) = run(Some(1), 300);
     let bytes = bincode::serialize(&s1.save_state()).unwrap();
     let mut resumed = gas();
-    let b = &mut resumed.bodies;
-    b.position.copy_from_slice(&first.bodies.position);
-    b.orientation.copy_from_slice(&first.bodies.orientation);
-    b.velocity.copy_from_slice(&first.bodies.velocity);
-    b.angular_velocity.copy_from_slice(&first.bodies.angular_velocity);
-    b.force.copy_from_slice(&first.bodies.force);
-    b.torque.copy_from_slice(&first.bodies.torque);
-    resumed.time = first.time;
-    resumed.step = first.step;
-    resumed.ledger = first.ledger;
-    resumed.accept_overlaps();
+    resumed.restore_state(&first.save_state()).unwrap();
     let mut s = solver(Some(1));
     s.restore_state(&bincode::deserialize(&bytes).unwrap(), &resumed).unwrap();
     for _ in 0..300 {

@@ -85,9 +85,9 @@ fn run(comm: Mpi) -> Result<(), Box<dyn std::error::Error>> {
     let (mut worst_p, mut worst_m, mut worst_count) = (DVec3::ZERO, 0.0f64, 0.0f64);
     let mut trace: Vec<Vec<BodyRecord>> = Vec::new();
     let started = std::time::Instant::now();
-    while run.world.step < end {
+    while run.world.step_count() < end {
         run.step()?;
-        if checkpoint_at == Some(run.world.step) {
+        if checkpoint_at == Some(run.world.step_count()) {
             if let (Some(bytes), Some(file)) = (run.checkpoint()?, &checkpoint_file) {
                 std::fs::write(file, bytes)?;
             }

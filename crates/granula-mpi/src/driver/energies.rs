@@ -156,7 +156,7 @@ impl<C: Communicator> DistributedRun<C> {
         let Some(guard) = self.template.energy_guard else {
             return Ok(());
         };
-        let step = self.world.step;
+        let step = self.world.step_count();
         if !guard.due(step) || !self.solver.distributed().is_some_and(|s| s.keeps_ledger()) {
             return Ok(());
         }
@@ -166,7 +166,7 @@ impl<C: Communicator> DistributedRun<C> {
             Some(runaway) => {
                 let (gid, kinetic) = energies.fastest;
                 let source = format!("the MD solver's reports summed over {} ranks", self.comm.size());
-                let error = runaway.into_error((BodyHandle(gid), kinetic), step, self.world.time, source);
+                let error = runaway.into_error((BodyHandle(gid), kinetic), step, self.world.time(), source);
                 Err(DistributedError::Core { rank: self.comm.rank(), source: error })
             }
         }

@@ -152,7 +152,7 @@ impl<C: Communicator> DistributedRun<C> {
             }
         }
         capture.max_overlap = self.last_report.max_overlap;
-        capture.step = Some(self.world.step);
+        capture.step = Some(self.world.step_count());
         Ok(())
     }
 
@@ -162,7 +162,7 @@ impl<C: Communicator> DistributedRun<C> {
     /// belongs to another step is an error naming it.
     pub fn gather_contacts(&mut self) -> Result<Option<GatheredContacts>, DistributedError> {
         let rank = self.comm.rank();
-        let step = self.world.step;
+        let step = self.world.step_count();
         let publishing = self.contact_outputs.publishing;
         let part = if self.contact_outputs.step == Some(step) {
             std::mem::take(&mut self.contact_outputs)

@@ -16,7 +16,7 @@ fn one_rank(scene: &Path, steps: u64, config: DistributedConfig, trace: bool) ->
     let scene = granula_run::load_scene(scene).unwrap();
     let mut run = DistributedRun::new(SingleProcess, scene, config).unwrap();
     let mut states = Vec::new();
-    while run.world.step < steps {
+    while run.world.step_count() < steps {
         run.step().unwrap();
         if trace {
             states.push(run.gather_state().unwrap().unwrap());

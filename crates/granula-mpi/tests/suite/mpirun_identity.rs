@@ -17,7 +17,7 @@ fn one_rank(scene: &Path, steps: u64, partner: bool) -> Vec<BodyRecord> {
     let scene = granula_run::load_scene(scene).unwrap();
     let mut run = DistributedRun::new(SingleProcess, scene, DistributedConfig::default()).unwrap();
     run.set_partner_order(partner);
-    while run.world.step < steps {
+    while run.world.step_count() < steps {
         run.step().unwrap();
     }
     run.gather_state().unwrap().unwrap()

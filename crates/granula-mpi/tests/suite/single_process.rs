@@ -139,14 +139,14 @@ fn a_checkpoint_resumes_bit_identically_and_only_for_its_scene() {
     let mut bytes = None;
     while !whole.is_done() {
         whole.step().unwrap();
-        if whole.world.step == 1200 {
+        if whole.world.step_count() == 1200 {
             bytes = whole.checkpoint().unwrap();
         }
     }
     let bytes = bytes.unwrap();
     let mut resumed =
         DistributedRun::resume(SingleProcess, scene_file("sliding_pair.toml"), &bytes, "pair.ckpt", config).unwrap();
-    assert_eq!(resumed.world.step, 1200);
+    assert_eq!(resumed.world.step_count(), 1200);
     resumed.run_to_end().unwrap();
     assert_eq!(resumed.gather_state().unwrap(), whole.gather_state().unwrap());
     // Another scene's checkpoint is refused, naming the file and both scenes.
@@ -169,7 +169,7 @@ fn a_resumed_run_goes_on_with_the_runs_ledger() {
     let mut bytes = None;
     while !whole.is_done() {
         whole.step().unwrap();
-        if whole.world.step == 2345 {
+        if whole.world.step_count() == 2345 {
             bytes = whole.checkpoint().unwrap();
         }
     }
@@ -191,19 +191,19 @@ fn the_runaway_energy_guard_watches_the_runs_energies() {
     // second, naming the run's fastest body.
     let scene = settling_box("0.02");
     let mut run = DistributedRun::new(SingleProcess, scene, DistributedConfig::default()).unwrap();
-    while run.world.step < 250 {
+    while run.world.step_count() < 250 {
         run.step().unwrap();
     }
     let error = loop {
-        if run.world.step % 100 == 99 {
+        if run.world.step_count() % 100 == 99 {
             run.world.bodies.velocity.iter_mut().for_each(|v| *v *= 2.0);
         }
         if let Err(e) = run.step() {
             break e;
         }
-        assert!(run.world.step < 500, "no runaway found by step 500");
+        assert!(run.world.step_count() < 500, "no runaway found by step 500");
     };
-    assert_eq!(run.world.step, 400, "stopped at the second check after the first injection");
+    assert_eq!(run.world.step_count(), 400, "stopped at the second check after the first injection");
     match error {
         DistributedError::Core {
             source: granula_core::CoreError::EnergyRunaway { ratio, limit, interval, .. },

@@ -60,7 +60,7 @@ pub struct ContactSetup<'a> {
 /// solvers report [`ContactStatus::Open`] (no impulse), [`ContactStatus::Sticking`]
 /// (tangential impulse strictly inside the Coulomb cone) and [`ContactStatus::Sliding`] (on
 /// the cone).
-pub use granula_core::ContactStatus;
+pub(crate) use granula_core::ContactStatus;
 
 /// A non-smooth contact law: solves the local problem of one contact given W_αα and the
 /// local free velocity b. The built-in [`SignoriniCoulomb`] is an ordinary implementation.

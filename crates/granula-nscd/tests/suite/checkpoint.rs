@@ -58,16 +58,7 @@ fn solver_with(sweep: SweepOrder, momentum: bool, natural_map: bool) -> NscdSolv
 }
 
 fn copy_world(from: &World, to: &mut World) {
-    let (a, b) = (&from.bodies, &mut to.bodies);
-    b.position.copy_from_slice(&a.position);
-    b.orientation.copy_from_slice(&a.orientation);
-    b.velocity.copy_from_slice(&a.velocity);
-    b.angular_velocity.copy_from_slice(&a.angular_velocity);
-    b.force.copy_from_slice(&a.force);
-    b.torque.copy_from_slice(&a.torque);
-    to.time = from.time;
-    to.step = from.step;
-    to.ledger = from.ledger;
+    to.restore_state(&from.save_state()).unwrap();
 }
 
 fn restart_matches(edit: impl Fn(&mut NscdState<()>)) -> bool {

@@ -197,7 +197,7 @@ fn a_periodic_gas_keeps_its_momentum_and_restarts_to_the_same_bits() {
     let mut saved = None;
     for step in 0..600 {
         if step == 337 {
-            saved = Some((w.bodies.clone(), s.save_state(), w.time, w.step));
+            saved = Some((w.save_state(), s.save_state()));
         }
         contacts += w.step(&mut s, 2e-4).unwrap().contacts;
     }
@@ -212,19 +212,13 @@ fn a_periodic_gas_keeps_its_momentum_and_restarts_to_the_same_bits() {
     assert!(outside > 0, "some bodies crossed a face");
     // Restart from step 337 (the bodies copied, the solver's state through bincode, as a
     // checkpoint does): same bits at step 600.
-    let (bodies, state, time, step) = saved.unwrap();
+    let (world_state, state) = saved.unwrap();
     let mut again = gas(11);
-    let b = &mut again.bodies;
-    b.position.copy_from_slice(&bodies.position);
-    b.orientation.copy_from_slice(&bodies.orientation);
-    b.velocity.copy_from_slice(&bodies.velocity);
-    b.angular_velocity.copy_from_slice(&bodies.angular_velocity);
-    again.time = time;
-    again.step = step;
+    again.restore_state(&world_state).unwrap();
     let state = bincode::deserialize(&bincode::serialize(&state).unwrap()).unwrap();
     let mut s2 = NscdSolver::with_law(LinkedCells::new(), law, config).unwrap();
     s2.restore_state(&state, &again).unwrap();
-    while again.step < 600 {
+    while again.step_count() < 600 {
         again.step(&mut s2, 2e-4).unwrap();
     }
     assert!(again.bodies.position == w.bodies.position, "positions differ after the restart");
@@ -244,5 +238,5 @@ fn a_period_shorter_than_twice_a_body_is_an_error_naming_it() {
     let inner = source.downcast_ref::<NscdError>().expect("the NSCD solver's error");
     assert!(matches!(inner, NscdError::PeriodTooShort { axis: Axis::Y, body, .. } if *body == h), "{inner}");
     assert!(err.to_string().contains("periodic axis y"), "{err}");
-    assert_eq!(w.step, 0, "nothing stepped");
+    assert_eq!(w.step_count(), 0, "nothing stepped");
 }

@@ -100,7 +100,7 @@ fn run_both_edited(
     saved.save(&path).unwrap();
     let dir_c = tmp(&format!("{name}-c"));
     let mut c = Run::resume(&path, Some(&dir_c)).unwrap();
-    assert_eq!(c.world.step, n);
+    assert_eq!(c.world.step_count(), n);
     for _ in 0..m {
         c.step().unwrap();
     }

@@ -136,7 +136,7 @@ fn resume_after_a_hard_kill_rewinds_every_output_to_the_checkpoint() {
     assert_eq!(Checkpoint::load(&ckpt).unwrap().step, 40);
     assert!(read(&b.join("series.csv")).contains(",55,"));
     let mut run = Run::resume(&ckpt, None).unwrap();
-    assert_eq!(run.world.step, 40);
+    assert_eq!(run.world.step_count(), 40);
     // Rewound before any step: nothing after step 40 (t = 4e-3 s) is left.
     let series = read(&b.join("series.csv"));
     let last = series.lines().last().unwrap();
@@ -172,7 +172,7 @@ fn a_row_cut_short_by_the_kill_is_removed_too() {
     s.push_str("0.0025,25,1.5e-");
     std::fs::write(b.join("series.csv"), &s).unwrap();
     let run = Run::resume(&b.join("checkpoint.bin"), None).unwrap();
-    assert_eq!(run.world.step, 20);
+    assert_eq!(run.world.step_count(), 20);
     let series = read(&b.join("series.csv"));
     assert!(series.ends_with('\n') && series.lines().last().unwrap().split(',').nth(1) == Some("20"), "{series}");
     let _ = std::fs::remove_dir_all(b);

@@ -145,7 +145,7 @@ fn a_polyhedra_run_restarts_bit_for_bit() {
     let path = b.save_checkpoint().unwrap();
     drop(b);
     let mut c = Run::resume(&path, Some(&tmp("rc"))).unwrap();
-    assert_eq!(c.world.step, n);
+    assert_eq!(c.world.step_count(), n);
     for _ in 0..m {
         c.step().unwrap();
     }

@@ -172,13 +172,13 @@ fn assert_exact_restart(name: &str, text: &str, stops: &[u64]) {
     let dir_b = tmp(&format!("{name}-b"));
     let mut b = Run::start(scene, &dir_b).unwrap();
     for &stop in stops {
-        while b.world.step < stop {
+        while b.world.step_count() < stop {
             b.step().unwrap();
         }
         let path = b.save_checkpoint().unwrap();
         drop(b);
         b = Run::resume(&path, None).unwrap();
-        assert_eq!(b.world.step, stop);
+        assert_eq!(b.world.step_count(), stop);
     }
     while !b.is_done() {
         b.step().unwrap();
@@ -409,7 +409,7 @@ flow = { z = -0.001, every = 10, remove_below = -0.003 }
                 r.step().unwrap();
             }
             let _ = std::fs::remove_dir_all(tmp(&format!("{name}-probe")));
-            r.world.step
+            r.world.step_count()
         };
         assert!(first_removal < 1501, "{name}: first removal at step {first_removal}");
         let text = text.replace("steps = 6501", &format!("steps = {}", first_removal + 5000));

@@ -34,7 +34,7 @@ fn every_built_in_scene_runs_a_few_steps() {
         for _ in 0..3 {
             run.step().unwrap_or_else(|e| panic!("{stem}: {e}"));
         }
-        assert_eq!(run.world.step, 3);
+        assert_eq!(run.world.step_count(), 3);
         assert!(run.world.bodies.velocity.iter().all(|v| v.is_finite()), "{stem}");
         let spec = &run.scene.spec.output;
         if spec.series.is_some() {

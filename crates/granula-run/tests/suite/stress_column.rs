@@ -107,7 +107,7 @@ fn incline_scene_rolls_without_slipping() {
     let alpha = 30f64.to_radians();
     let down = DVec3::new(-alpha.cos(), 0.0, -alpha.sin());
     let s = (run.world.bodies.position[ball] - x0).dot(down);
-    let t = run.world.time;
+    let t = run.world.time();
     let expected = 0.5 * 5.0 / 7.0 * 9.81 * alpha.sin() * t * t;
     // Rolling without slip (μ = 0.5 > (2/7) tan 30° = 0.165): the Hertz contact settles in
     // the first few contact times and its micro-slip of the tangential spring costs ~1e-4
@@ -162,11 +162,11 @@ angular_velocity = [0.0, 10.0, 0.0]
     for _ in 0..1000 {
         run.step().unwrap();
     }
-    let (t1, v1) = (run.world.time, run.world.bodies.velocity[0].x);
+    let (t1, v1) = (run.world.time(), run.world.bodies.velocity[0].x);
     for _ in 0..4000 {
         run.step().unwrap();
     }
-    let (t2, v2) = (run.world.time, run.world.bodies.velocity[0].x);
+    let (t2, v2) = (run.world.time(), run.world.bodies.velocity[0].x);
     let a = (v1 - v2) / (t2 - t1);
     let expected = 5.0 / 7.0 * 1e-3 * 9.81 / 0.01;
     // The rolling spring oscillates about its cap and the Hertz overlap shortens the lever

@@ -175,18 +175,9 @@ pub fn crowd(r: f64) -> World {
     w
 }
 
-/// The world's restorable state, as a checkpoint stores it.
+/// The world's restorable state, as a checkpoint stores it (`World::save_state`, through
+/// bincode).
 pub fn copy_world(from: &World, to: &mut World) {
-    let (a, b) = (&from.bodies, &mut to.bodies);
-    b.position.copy_from_slice(&a.position);
-    b.orientation.copy_from_slice(&a.orientation);
-    b.velocity.copy_from_slice(&a.velocity);
-    b.angular_velocity.copy_from_slice(&a.angular_velocity);
-    b.force.copy_from_slice(&a.force);
-    b.torque.copy_from_slice(&a.torque);
-    to.time = from.time;
-    to.step = from.step;
-    to.ledger = from.ledger;
-    // A state from a run: its contacts overlap by design (as `granula-io` does on resume).
-    to.accept_overlaps();
+    let state = bincode::deserialize(&bincode::serialize(&from.save_state()).unwrap()).unwrap();
+    to.restore_state(&state).unwrap();
 }
