@@ -40,7 +40,7 @@
 //! world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build()?)?;
 //! let ball = world.insert(SphereBuilder::new(0.01, DVec3::new(0.0, 0.0, 0.05)).build()?)?;
 //! let mut solver = NscdSolver::new(LinkedCells::new(), NscdConfig::default())?;
-//! assert_eq!(world.run_until(&mut solver, 0.3, 1e-3)?, 300);
+//! assert_eq!(world.run_until(&mut solver, 0.3, 1e-3)?.steps, 300);
 //! // Landed (after 0.09 s) and at rest on the floor: the inelastic Signorini condition
 //! // stops the approach within the step it closes the gap, so the centre sits at one
 //! // radius up to the overlap of that last step (at most v Δt ≈ 0.9 mm, in practice far

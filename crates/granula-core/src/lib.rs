@@ -59,4 +59,4 @@ pub use periodic::{Axis, Period, PeriodicDomain, PeriodicError};
 pub use permutation::Permutation;
 pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape, SurfaceMesh};
 pub use solver::{ContactStatusCounts, Solver, StepContext, StepReport, StepWarning};
-pub use world::{Observer, World, WorldBuilder, WorldState};
+pub use world::{Observer, RunReport, World, WorldBuilder, WorldState};

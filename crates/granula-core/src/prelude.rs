@@ -19,4 +19,4 @@ pub use crate::narrowphase::Narrowphase;
 pub use crate::permutation::Permutation;
 pub use crate::shape::{Aabb, MassProperties, Shape};
 pub use crate::solver::{Solver, StepContext, StepReport, StepWarning};
-pub use crate::world::{Observer, World, WorldBuilder, WorldState};
+pub use crate::world::{Observer, RunReport, World, WorldBuilder, WorldState};

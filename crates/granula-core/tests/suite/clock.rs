@@ -21,6 +21,30 @@ fn world() -> World {
     World::builder().build().unwrap()
 }
 
+/// A solver whose report carries the number of the step it took (in `iterations`).
+struct Numbering;
+
+impl Solver for Numbering {
+    type Error = CoreError;
+    fn name(&self) -> &'static str {
+        "numbering"
+    }
+    fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, CoreError> {
+        Ok(StepReport { iterations: ctx.step as u32, ..Default::default() })
+    }
+}
+
+#[test]
+fn a_run_returns_the_report_of_its_last_step() {
+    let mut w = world();
+    let run = w.run_for(&mut Numbering, 0.01, 1e-3).unwrap();
+    // Ten steps numbered 0 to 9: the last report is step 9's.
+    assert_eq!(run.steps, 10);
+    assert_eq!(run.last.map(|r| r.iterations), Some(9));
+    // No step due: no report.
+    assert_eq!(w.run_until(&mut Numbering, 0.01, 1e-3).unwrap(), RunReport { steps: 0, last: None });
+}
+
 #[test]
 fn a_million_steps_of_1e_4_end_at_exactly_100_s() {
     let mut w = world();
@@ -47,13 +71,13 @@ fn every_time_is_the_rounded_product_of_step_and_dt() {
 #[test]
 fn run_until_one_second_takes_exactly_ten_thousand_steps() {
     let mut w = world();
-    let taken = w.run_until(&mut Idle, 1.0, 1e-4).unwrap();
+    let taken = w.run_until(&mut Idle, 1.0, 1e-4).unwrap().steps;
     assert_eq!(taken, 10_000);
     assert_eq!((w.step_count(), w.time()), (10_000, 1.0));
     // Already there: no further step.
-    assert_eq!(w.run_until(&mut Idle, 1.0, 1e-4).unwrap(), 0);
+    assert_eq!(w.run_until(&mut Idle, 1.0, 1e-4).unwrap().steps, 0);
     // A target in the past takes no step either.
-    assert_eq!(w.run_until(&mut Idle, 0.5, 1e-4).unwrap(), 0);
+    assert_eq!(w.run_until(&mut Idle, 0.5, 1e-4).unwrap().steps, 0);
     assert_eq!(w.step_count(), 10_000);
 }
 
@@ -61,18 +85,18 @@ fn run_until_one_second_takes_exactly_ten_thousand_steps() {
 fn run_until_rounds_to_the_nearest_step() {
     let mut w = world();
     // 0.00104 s is 10.4 steps of 1e-4: 10 steps; 0.00106 is 10.6 from 0: 11 steps.
-    assert_eq!(w.run_until(&mut Idle, 0.00104, 1e-4).unwrap(), 10);
+    assert_eq!(w.run_until(&mut Idle, 0.00104, 1e-4).unwrap().steps, 10);
     let mut w = world();
-    assert_eq!(w.run_until(&mut Idle, 0.00106, 1e-4).unwrap(), 11);
+    assert_eq!(w.run_until(&mut Idle, 0.00106, 1e-4).unwrap().steps, 11);
 }
 
 #[test]
 fn run_for_takes_the_duration_over_dt_steps() {
     let mut w = world();
-    assert_eq!(w.run_for(&mut Idle, 0.25, 1e-4).unwrap(), 2_500);
-    assert_eq!(w.run_for(&mut Idle, 0.75, 1e-4).unwrap(), 7_500);
+    assert_eq!(w.run_for(&mut Idle, 0.25, 1e-4).unwrap().steps, 2_500);
+    assert_eq!(w.run_for(&mut Idle, 0.75, 1e-4).unwrap().steps, 7_500);
     assert_eq!((w.step_count(), w.time()), (10_000, 1.0));
-    assert_eq!(w.run_for(&mut Idle, 0.0, 1e-4).unwrap(), 0);
+    assert_eq!(w.run_for(&mut Idle, 0.0, 1e-4).unwrap().steps, 0);
 }
 
 #[test]
