@@ -205,6 +205,8 @@ impl PlaneBuilder {
 pub struct CylinderBuilder {
     wall: CylinderWall,
     common: Common,
+    /// Angular velocity about the axis (rad/s), set by [`CylinderBuilder::rotating`].
+    spin: Option<f64>,
 }
 
 impl CylinderBuilder {
@@ -213,6 +215,7 @@ impl CylinderBuilder {
         CylinderBuilder {
             wall: CylinderWall { radius, axis, inside: true, half_length: None },
             common: Common::new(center, Motion::Fixed),
+            spin: None,
         }
     }
     common_setters!();
@@ -232,8 +235,25 @@ impl CylinderBuilder {
         self.wall.half_length = Some(0.5 * length);
         self
     }
+    /// A drum turning about its own axis at `omega` (rad/s, counter-clockwise seen from
+    /// the tip of the axis): a kinematic body with that constant angular velocity and no
+    /// translation, whose surface drags the particles it touches (the contact sees the
+    /// wall's velocity ω × r at the contact point).
+    ///
+    /// ```
+    /// use granula_core::prelude::*;
+    /// # fn main() -> Result<(), CoreError> {
+    /// let drum = CylinderBuilder::new(DVec3::ZERO, DVec3::Y, 0.1).length(0.05).rotating(2.0).build()?;
+    /// assert!(matches!(drum.motion(), Motion::Kinematic { .. }));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn rotating(mut self, omega: f64) -> Self {
+        self.spin = Some(omega);
+        self
+    }
     /// Validates and returns the body. Errors: non-positive radius or length, zero or
-    /// non-finite axis, non-finite state.
+    /// non-finite axis, non-finite angular velocity, non-finite state.
     pub fn build(self) -> Result<RigidBody> {
         let b = BodyRef::New;
         let mut wall = self.wall;
@@ -242,7 +262,17 @@ impl CylinderBuilder {
         if let Some(h) = wall.half_length {
             positive(b, "length", 2.0 * h)?;
         }
-        self.common.finish(Shape::Cylinder(wall))
+        let mut common = self.common;
+        if let Some(omega) = self.spin {
+            if !omega.is_finite() {
+                return Err(CoreError::invalid_body(b, "angular velocity", omega, "finite"));
+            }
+            common.motion = Motion::Kinematic {
+                linear: Prescribed::Constant(DVec3::ZERO),
+                angular: Prescribed::Constant(wall.axis * omega),
+            };
+        }
+        common.finish(Shape::Cylinder(wall))
     }
 }
 
@@ -298,6 +328,10 @@ mod tests {
         assert_eq!(field(PlaneBuilder::new(DVec3::ZERO, DVec3::NAN).build().unwrap_err()), "normal");
         assert_eq!(field(CylinderBuilder::new(DVec3::ZERO, DVec3::ZERO, 1.0).build().unwrap_err()), "axis");
         assert_eq!(field(CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 0.0).build().unwrap_err()), "radius");
+        assert_eq!(
+            field(CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 1.0).rotating(f64::NAN).build().unwrap_err()),
+            "angular velocity"
+        );
         assert_eq!(field(CylinderBuilder::new(DVec3::ZERO, DVec3::Z, 1.0).length(-2.0).build().unwrap_err()), "length");
     }
 
@@ -342,5 +376,18 @@ mod tests {
         let inf = DVec3::new(0.0, f64::INFINITY, 0.0);
         assert_eq!(field(PlaneBuilder::new(DVec3::ZERO, inf).build().unwrap_err()), "normal");
         assert_eq!(field(CylinderBuilder::new(DVec3::ZERO, inf, 1.0).build().unwrap_err()), "axis");
+    }
+
+    #[test]
+    fn a_rotating_drum_turns_about_its_unit_axis() {
+        use crate::body::Body;
+        // The axis is given unnormalised: the spin is ω along the unit axis.
+        let drum = CylinderBuilder::new(DVec3::ZERO, DVec3::new(0.0, 2.0, 0.0), 0.1).rotating(3.0).build().unwrap();
+        match drum.motion() {
+            Motion::Kinematic { linear: Prescribed::Constant(v), angular: Prescribed::Constant(w) } => {
+                assert_eq!((v, w), (&DVec3::ZERO, &DVec3::new(0.0, 3.0, 0.0)));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }
