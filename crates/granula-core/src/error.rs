@@ -200,6 +200,22 @@ pub enum CoreError {
         /// Why.
         reason: &'static str,
     },
+    /// A body was inserted whose shape has no contact geometry with a shape already in the
+    /// world: no generator for the pair is registered in the world's narrowphase.
+    #[error(
+        "no contact geometry between a {shape1} and a {shape2} (the {shape1} was being inserted): register a \
+         contact generator for the pair in the narrowphase given to WorldBuilder::narrowphase before inserting{hint}"
+    )]
+    MissingContactGeometry {
+        /// The inserted body's shape.
+        shape1: &'static str,
+        /// The shape already in the world.
+        shape2: &'static str,
+        /// The call that registers the shapes' generators, as the shapes name it
+        /// ([`CustomShape::registration`](crate::CustomShape::registration)), with its
+        /// leading separator; empty when neither names one.
+        hint: String,
+    },
     /// No contact geometry exists for this pair of shapes.
     #[error("no contact geometry between a {shape1} ({body1}) and a {shape2} ({body2})")]
     UnsupportedPair {

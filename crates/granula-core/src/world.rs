@@ -9,8 +9,9 @@ use crate::error::{CoreError, Result};
 use crate::handle::{BodyHandle, MaterialId};
 use crate::material::{Material, MaterialTable};
 use crate::math::{DMat3, DVec3};
-use crate::narrowphase::Narrowphase;
+use crate::narrowphase::{can_touch, Narrowphase, ShapeKind};
 use crate::periodic::{Axis, PeriodicDomain, PeriodicError};
+use crate::shape::Shape;
 use crate::solver::{Solver, StepContext, StepReport};
 use crate::step_scan;
 
@@ -105,6 +106,9 @@ pub struct World {
     pub(crate) overlaps_checked_below: BodyHandle,
     observers: Vec<Box<dyn Observer>>,
     narrowphase: Narrowphase,
+    /// One shape of each kind inserted so far (the contact geometry check of
+    /// [`World::insert`]).
+    shape_kinds: Vec<Shape>,
 }
 
 impl std::fmt::Debug for World {
@@ -256,6 +260,7 @@ impl WorldBuilder {
             overlaps_checked_below: BodyHandle(0),
             observers: Vec::new(),
             narrowphase: self.narrowphase,
+            shape_kinds: Vec::new(),
         })
     }
 }
@@ -283,7 +288,30 @@ impl World {
             let aabb = body.shape().aabb(state.position, state.orientation);
             self.periodic.check_extent(&aabb, || "new body".to_string())?;
         }
-        self.bodies.insert(&body, &self.materials, self.planar)
+        let new_kind = self.check_contact_geometry(body.shape())?;
+        let handle = self.bodies.insert(&body, &self.materials, self.planar)?;
+        if new_kind {
+            self.shape_kinds.push(body.shape().clone());
+        }
+        Ok(handle)
+    }
+
+    /// Checks that `shape` has a contact geometry with every kind of shape in the world
+    /// that it can touch ([`Narrowphase::supports`]); returns whether its kind is new.
+    fn check_contact_geometry(&self, shape: &Shape) -> Result<bool> {
+        let kind = ShapeKind::of(shape);
+        for other in &self.shape_kinds {
+            let present = || self.bodies.shape.iter().any(|s| ShapeKind::of(s) == ShapeKind::of(other));
+            if can_touch(shape, other) && !self.narrowphase.supports(shape, other) && present() {
+                let named = |s: &Shape| match s {
+                    Shape::Custom(c) => c.registration(),
+                    _ => None,
+                };
+                let hint = named(shape).or(named(other)).map_or(String::new(), |call| format!(" ({call})"));
+                return Err(CoreError::MissingContactGeometry { shape1: shape.name(), shape2: other.name(), hint });
+            }
+        }
+        Ok(!self.shape_kinds.iter().any(|s| ShapeKind::of(s) == kind))
     }
 
     /// Inserts the five fixed plane walls of a box open at the top: the floor z = `corner.z`

@@ -51,6 +51,11 @@ impl CustomShape for PolyhedronShape {
         POLYHEDRON_NAME
     }
 
+    /// Point contacts; `register_all_volumetric` registers the overlap-volume ones instead.
+    fn registration(&self) -> Option<&'static str> {
+        Some("granula_polyhedra::register_all(&mut narrowphase)")
+    }
+
     fn aabb(&self, position: DVec3, orientation: DQuat) -> Aabb {
         self.poly.world_aabb(&Pose::new(position, orientation))
     }

@@ -50,6 +50,12 @@ pub trait CustomShape: Send + Sync + fmt::Debug {
     fn surface(&self) -> Option<SurfaceMesh<'_>> {
         None
     }
+    /// The call that registers this shape's contact generators, e.g.
+    /// `"granula_polyhedra::register_all(&mut narrowphase)"`, named in the error of
+    /// [`World::insert`](crate::World::insert) when a pair has none. Default `None`.
+    fn registration(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// A closed surface in a body frame: vertices and triangles (vertex indices,

@@ -5,7 +5,7 @@ use granula_core::narrowphase::{
     ContactGenerator, DegenerateGeometry, Narrowphase, NarrowphaseError, PairMemory, PosedShape, Route, ShapeKind,
 };
 use granula_core::prelude::*;
-use granula_core::CustomShape;
+use granula_core::{BodySet, CustomShape};
 use std::sync::Arc;
 
 /// A host shape: a horizontal rod along x with a point at each end.
@@ -99,17 +99,29 @@ fn built_in_pairs_swapped_give_the_swapped_geometry() {
 
 #[test]
 fn an_unregistered_pair_names_both_bodies_and_shapes() {
+    // The world refuses the rod next to a sphere (no generator for the pair), naming both
+    // shapes and the call to make, and stays as it was.
     let mut w = world(Narrowphase::new());
-    let s = w.insert(SphereBuilder::new(0.5, DVec3::ZERO).build().unwrap()).unwrap();
-    let r = w.insert(rod(DVec3::new(0.0, 0.0, 0.6)).build().unwrap()).unwrap();
+    w.insert(SphereBuilder::new(0.5, DVec3::ZERO).build().unwrap()).unwrap();
+    let err = w.insert(rod(DVec3::new(0.0, 0.0, 0.6)).build().unwrap()).unwrap_err();
+    assert!(matches!(err, CoreError::MissingContactGeometry { shape1: "rod", shape2: "sphere", .. }), "{err}");
+    assert!(err.to_string().contains("WorldBuilder::narrowphase"), "{err}");
+    assert_eq!(w.bodies.len(), 1);
+    // The narrowphase itself, asked for the pair in a body set assembled without a world,
+    // names both bodies and shapes.
+    let mut materials = MaterialTable::new();
+    materials.add(Material::default()).unwrap();
+    let mut bodies = BodySet::default();
+    let s = bodies.insert(&SphereBuilder::new(0.5, DVec3::ZERO).build().unwrap(), &materials, false).unwrap();
+    let r = bodies.insert(&rod(DVec3::new(0.0, 0.0, 0.6)).build().unwrap(), &materials, false).unwrap();
     let mut out = Vec::new();
-    let err = w.narrowphase().collide(&w.bodies, 0, 1, 0.0, &mut out).unwrap_err();
+    let err = w.narrowphase().collide(&bodies, 0, 1, 0.0, &mut out).unwrap_err();
     assert_eq!(err, NarrowphaseError::UnsupportedPair { body1: s, shape1: "sphere", body2: r, shape2: "rod" });
     let msg = CoreError::from(err).to_string();
     assert!(msg.contains("sphere") && msg.contains("rod"), "{msg}");
     assert!(msg.contains(&s.to_string()) && msg.contains(&r.to_string()), "{msg}");
     assert!(out.is_empty());
-    assert!(!w.narrowphase().supports(&w.bodies.shape[0], &w.bodies.shape[1]));
+    assert!(!w.narrowphase().supports(&bodies.shape[0], &bodies.shape[1]));
 }
 
 #[test]

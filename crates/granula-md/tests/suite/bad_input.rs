@@ -83,7 +83,7 @@ impl CustomShape for Block {
 }
 
 #[test]
-fn a_pair_without_geometry_is_an_unsupported_pair_error() {
+fn a_pair_without_geometry_is_refused_at_insertion_with_both_shapes_named() {
     let mut w = World::builder().gravity(DVec3::ZERO).build().unwrap();
     let block = |x: DVec3| {
         RigidBodyBuilder::new(Shape::Custom(Arc::new(Block)), x)
@@ -92,13 +92,11 @@ fn a_pair_without_geometry_is_an_unsupported_pair_error() {
             .unwrap()
     };
     w.insert(block(DVec3::ZERO)).unwrap();
-    w.insert(block(DVec3::new(0.005, 0.0, 0.0))).unwrap();
-    let err = w.step(&mut solver(), 1e-5).unwrap_err();
-    let CoreError::Solver { source, .. } = err else { panic!("expected a solver error, got {err}") };
-    let msg = source.to_string();
-    assert!(
-        matches!(source.downcast_ref::<MdError>(), Some(MdError::Core(CoreError::UnsupportedPair { .. }))),
-        "{msg}"
-    );
-    assert!(msg.contains("block"), "the message names the shapes: {msg}");
+    // The second block could touch the first, and no generator gives their contact: the
+    // insertion is refused (rather than a step failing once they meet), the world unchanged.
+    let err = w.insert(block(DVec3::new(0.005, 0.0, 0.0))).unwrap_err();
+    assert!(matches!(err, CoreError::MissingContactGeometry { shape1: "block", shape2: "block", .. }), "{err}");
+    let msg = err.to_string();
+    assert!(msg.contains("WorldBuilder::narrowphase"), "the message names the call to make: {msg}");
+    assert_eq!(w.bodies.len(), 1);
 }

@@ -165,7 +165,9 @@ mod tests {
 
     #[test]
     fn turns_are_recorded_between_consecutive_preparations_only() {
-        let mut w = World::builder().build().unwrap();
+        let mut narrowphase = granula_core::Narrowphase::new();
+        crate::register_all(&mut narrowphase).unwrap();
+        let mut w = World::builder().narrowphase(narrowphase).build().unwrap();
         for k in 0..3 {
             let cube = std::sync::Arc::new(shapes::cube(1.0).unwrap());
             w.insert(PolyhedronBuilder::new(cube, DVec3::new(3.0 * k as f64, 0.0, 0.0)).build().unwrap()).unwrap();
