@@ -54,7 +54,7 @@ impl World {
     }
 
     /// Steps with `dt` until the time reaches `t_end`: takes `round((t_end − time) / dt)`
-    /// steps ([`Clock::steps_until`]; none when `t_end` is not at least half a step ahead)
+    /// steps ([`Clock::steps_until`](crate::Clock::steps_until); none when `t_end` is not at least half a step ahead)
     /// and returns how many it took with the last step's report. From t = 0,
     /// `run_until(solver, 1.0, 1e-4)` takes exactly 10 000 steps and ends at t = 1 exactly; from a later time the end time is
     /// `t_end` up to the rounding of one sum. Stops at the first failing step with its
