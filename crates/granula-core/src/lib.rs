@@ -6,36 +6,42 @@
 //!
 //! The core knows no concrete law, integrator or broadphase: those live in their own crates
 //! and meet here through [`ContactLaw`], [`Integrator`], [`Broadphase`] and [`Solver`].
+//!
+//! The public surface is this crate root's list of re-exports, plus three modules kept
+//! public on purpose: [`math`] (the vector types and the orientation helpers),
+//! [`narrowphase`] (the contact-geometry plug-in: generators, posed shapes, the built-in
+//! sphere generators to compose with) and [`parallel`] (the deterministic parallel loops
+//! that solver and integrator crates share); and the [`prelude`].
 #![deny(missing_docs)]
 
-pub mod body;
-pub mod body_set;
-pub mod broadphase;
-pub mod clock;
-pub mod contact;
-pub mod contact_batch;
-pub mod contact_law;
-pub mod energy;
-pub mod energy_guard;
-pub mod error;
-pub mod handle;
-pub mod integrator;
-pub mod material;
+mod body;
+mod body_set;
+mod broadphase;
+mod clock;
+mod contact;
+mod contact_batch;
+mod contact_law;
+mod energy;
+mod energy_guard;
+mod error;
+mod handle;
+mod integrator;
+mod material;
 pub mod math;
 pub mod narrowphase;
-pub mod overlap;
-pub mod pair_parameters;
+mod overlap;
+mod pair_parameters;
 pub mod parallel;
-pub mod periodic;
-pub mod permutation;
+mod periodic;
+mod permutation;
 pub mod prelude;
-pub mod shape;
-pub mod solver;
+mod shape;
+mod solver;
 mod step_scan;
-pub mod world;
+mod world;
 
 pub use body::{
-    Body, BodyState, CylinderBuilder, Dofs, Motion, PlaneBuilder, Prescribed, RigidBody, RigidBodyBuilder,
+    Body, BodyState, CylinderBuilder, Dofs, MassSource, Motion, PlaneBuilder, Prescribed, RigidBody, RigidBodyBuilder,
     SphereBuilder,
 };
 pub use body_set::{euler_angular_acceleration, BodySet, MotionKind};
@@ -54,6 +60,7 @@ pub use integrator::{AccelerationField, Integrator, IntegratorState};
 pub use material::{Material, MaterialTable, PairMaterial};
 pub use math::{normalize_scaled, rotation_quat, rotation_vector, DMat3, DQuat, DVec3};
 pub use narrowphase::{ContactGenerator, Narrowphase, NarrowphaseError, PairMemory, PosedShape, ShapeKind};
+pub use overlap::INSERTION_OVERLAP_TOLERANCE;
 pub use pair_parameters::{PairParameterError, PairParameters};
 pub use periodic::{Axis, Period, PeriodicDomain, PeriodicError};
 pub use permutation::Permutation;

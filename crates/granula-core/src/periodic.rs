@@ -131,14 +131,14 @@ pub enum PeriodicError {
 /// Which axes of a world are periodic, and their ranges. The default has none.
 ///
 /// ```
-/// use granula_core::periodic::{Axis, PeriodicDomain};
+/// use granula_core::{Axis, PeriodicDomain};
 /// use granula_core::DVec3;
 ///
 /// let domain = PeriodicDomain::default().with_axis(Axis::X, 0.0, 1.0)?;
 /// // Body j at x = 0.95 is seen from body i at x = 0.05 through its image at −0.05.
 /// let t = domain.minimum_image_shift(DVec3::new(0.05, 0.0, 0.0), DVec3::new(0.95, 0.0, 0.0));
 /// assert_eq!(t, DVec3::new(-1.0, 0.0, 0.0));
-/// # Ok::<(), granula_core::periodic::PeriodicError>(())
+/// # Ok::<(), granula_core::PeriodicError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PeriodicDomain {

@@ -166,7 +166,7 @@ impl WorldBuilder {
         self.planar = on;
         self
     }
-    /// Makes `axis` periodic over `[lo, hi)` (see [`granula_core::periodic`](crate::periodic)):
+    /// Makes `axis` periodic over `[lo, hi)` (see [`PeriodicDomain`](crate::PeriodicDomain)):
     /// bodies interact with the images of the others one period away. Bad bounds or an
     /// axis given twice make [`WorldBuilder::build`] fail with [`CoreError::Periodic`].
     pub fn periodic(mut self, axis: Axis, lo: f64, hi: f64) -> Self {

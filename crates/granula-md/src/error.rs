@@ -40,7 +40,7 @@ pub enum MdError {
     },
     /// A period of the world is too short for the solver's detection: a body's box grown by
     /// the law's range and the skin must stay within half the period along every periodic
-    /// axis, so that a pair meets one image only ([`granula_core::periodic`]).
+    /// axis, so that a pair meets one image only ([`granula_core::PeriodicDomain`]).
     #[error(
         "periodic axis {axis}: period {period} m is shorter than twice the detection extent {extent} m of {body} \
          (its size plus the law's range plus the skin); use a longer period or a smaller skin"

@@ -11,11 +11,11 @@ use crate::error::DistributedError;
 use crate::ghost_message::{self, GhostState};
 use crate::record::{decode, encode, BodyRecord, HistoryRecord, Migration};
 use crate::timings::{lap, traffic, DistributedTimings};
-use granula_core::body::{BodyState, MassSource, Motion, RigidBody};
 use granula_core::{
     BodyHandle, ContactKey, CoreError, DVec3, GuardAccounts, IntegratorState, MassProperties, MotionKind, StepReport,
     World,
 };
+use granula_core::{BodyState, MassSource, Motion, RigidBody};
 use granula_io::scene::spec::SolverSpec;
 use granula_io::Scene;
 use granula_run::{build_solver, DistributedMd, HistoryBytes, SimSolver};

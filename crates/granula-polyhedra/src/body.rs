@@ -4,7 +4,7 @@ use crate::core_shape::PolyhedronShape;
 use crate::error::Result;
 use crate::polyhedron::Polyhedron;
 use granula_core::math::{DQuat, DVec3};
-use granula_core::shape::Shape;
+use granula_core::Shape;
 use granula_core::{MaterialId, RigidBody, RigidBodyBuilder};
 use std::sync::Arc;
 

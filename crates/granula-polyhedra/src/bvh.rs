@@ -6,7 +6,7 @@
 //! box queries cost O(log F + hits) instead of O(F), nearest-face queries are branch and bound.
 
 use granula_core::math::DVec3;
-use granula_core::shape::Aabb;
+use granula_core::Aabb;
 
 /// Faces per leaf at most.
 pub const LEAF_SIZE: usize = 4;
@@ -194,7 +194,7 @@ mod tests {
     #[test]
     fn box_queries_visit_only_nearby_faces() {
         let p = shapes::icosphere(1.0, 3).unwrap();
-        let probe = granula_core::shape::Aabb::around(DVec3::new(1.0, 0.0, 0.0), DVec3::splat(0.1));
+        let probe = granula_core::Aabb::around(DVec3::new(1.0, 0.0, 0.0), DVec3::splat(0.1));
         let mut hits = 0;
         p.bvh().visit(
             |b| b.overlaps(&probe),

@@ -31,7 +31,7 @@ use crate::gjk;
 use crate::polyhedron::Pose;
 use granula_core::math::DVec3;
 use granula_core::narrowphase::{PairMemory, PosedShape};
-use granula_core::shape::Aabb;
+use granula_core::Aabb;
 use granula_core::BodySet;
 use std::sync::Arc;
 

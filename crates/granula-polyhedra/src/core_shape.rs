@@ -14,7 +14,7 @@ use crate::error::{PolyError, Result};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DQuat, DVec3};
 use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PairMemory, PosedShape, ShapeKind};
-use granula_core::shape::{Aabb, CustomShape, MassProperties, Shape, SurfaceMesh};
+use granula_core::{Aabb, CustomShape, MassProperties, Shape, SurfaceMesh};
 use granula_core::{BodySet, ContactGeometry, CoreError};
 use std::any::Any;
 use std::sync::Arc;

@@ -18,7 +18,7 @@ use crate::contact::{least_penetration, Relative};
 use crate::gjk;
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DMat3, DVec3};
-use granula_core::shape::Aabb;
+use granula_core::Aabb;
 use std::cell::RefCell;
 
 /// The intersection of two convex bodies, world frame.

@@ -5,7 +5,7 @@ use crate::bvh::Bvh;
 use crate::error::{PolyError, Result};
 use crate::mesh::{check_and_build_edges, moments, Edge, COPLANAR_COS};
 use granula_core::math::{DMat3, DQuat, DVec3};
-use granula_core::shape::{Aabb, MassProperties};
+use granula_core::{Aabb, MassProperties};
 use std::collections::HashMap;
 
 /// Position (of the centre of mass) and orientation of a body: x_world = position +

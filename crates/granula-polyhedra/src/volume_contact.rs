@@ -23,7 +23,7 @@ use crate::overlap::{convex_overlap, Overlap};
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::DVec3;
 use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PairMemory, PosedShape, ShapeKind};
-use granula_core::shape::{Aabb, Shape};
+use granula_core::{Aabb, Shape};
 use granula_core::{BodySet, ContactGeometry, CoreError};
 
 /// The part of `poly` (at `pose`) below the plane through `p0` with unit normal `n` (the

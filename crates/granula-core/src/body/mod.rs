@@ -53,7 +53,7 @@ impl Default for BodyState {
 /// own description, e.g. a grain record read from a file:
 ///
 /// ```
-/// use granula_core::body::{BodyState, MassSource, Motion};
+/// use granula_core::{BodyState, MassSource, Motion};
 /// use granula_core::prelude::*;
 /// use granula_core::{MaterialId, Shape};
 ///

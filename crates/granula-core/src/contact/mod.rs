@@ -8,7 +8,6 @@ mod store;
 pub use record::{Contact, ContactRecord, ContactStatus};
 pub use store::{ContactKey, ContactStore};
 
-use crate::body_set::BodySet;
 use crate::math::{tangent_frame, DVec3};
 
 /// The geometry of one contact point between body 1 and body 2.
@@ -51,18 +50,4 @@ impl ContactGeometry {
 #[inline(always)]
 pub fn point_relative_velocity(v1: DVec3, w1: DVec3, l1: DVec3, v2: DVec3, w2: DVec3, l2: DVec3) -> DVec3 {
     v2 + w2.cross(l2) - v1 - w1.cross(l1)
-}
-
-/// 𝒱 = v₂ + ω₂ × l₂ − (v₁ + ω₁ × l₁) (000 eq. 3) for bodies `i` (1) and `j` (2) of a body
-/// set ([`point_relative_velocity`]).
-#[inline(always)]
-pub fn relative_velocity(bodies: &BodySet, i: usize, j: usize, g: &ContactGeometry) -> DVec3 {
-    point_relative_velocity(
-        bodies.velocity[i],
-        bodies.angular_velocity[i],
-        g.branch1,
-        bodies.velocity[j],
-        bodies.angular_velocity[j],
-        g.branch2,
-    )
 }

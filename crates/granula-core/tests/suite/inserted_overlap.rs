@@ -1,8 +1,8 @@
 //! Bodies inserted into each other are reported before the first step, by handle and with
 //! the overlap, and bodies inserted touching or in resting contact are not.
 
-use granula_core::overlap::INSERTION_OVERLAP_TOLERANCE;
 use granula_core::prelude::*;
+use granula_core::INSERTION_OVERLAP_TOLERANCE;
 
 /// A solver that counts its steps and moves nothing.
 #[derive(Default)]

@@ -3,7 +3,7 @@
 
 use granula_core::narrowphase::{collide, ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
 use granula_core::prelude::*;
-use granula_core::{contact::relative_velocity, CustomShape};
+use granula_core::{point_relative_velocity, CustomShape};
 use std::sync::Arc;
 
 fn world() -> World {
@@ -51,7 +51,16 @@ fn relative_velocity_includes_rotation() {
     w.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
     w.insert(SphereBuilder::new(1.0, DVec3::new(0.0, 0.0, 1.0)).angular_velocity(DVec3::Y).build().unwrap()).unwrap();
     let g = collide(&w.bodies, 0, 1, 0.0).unwrap().unwrap();
-    assert_eq!(relative_velocity(&w.bodies, 0, 1, &g), DVec3::new(-1.0, 0.0, 0.0));
+    let b = &w.bodies;
+    let v = point_relative_velocity(
+        b.velocity[0],
+        b.angular_velocity[0],
+        g.branch1,
+        b.velocity[1],
+        b.angular_velocity[1],
+        g.branch2,
+    );
+    assert_eq!(v, DVec3::new(-1.0, 0.0, 0.0));
 }
 
 /// A host-defined shape: a half-space below z = 0 written as a custom shape.

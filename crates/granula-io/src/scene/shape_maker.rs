@@ -6,7 +6,7 @@
 use super::choices::PolyhedronContactKind;
 use super::polyhedra_spec::ShapeSpec;
 use glam::DQuat;
-use granula_core::shape::CustomShape;
+use granula_core::CustomShape;
 use granula_core::{CoreError, Narrowphase};
 use std::path::Path;
 use std::sync::Arc;

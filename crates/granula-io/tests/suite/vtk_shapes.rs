@@ -4,7 +4,7 @@
 
 use glam::{DQuat, DVec3};
 use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
-use granula_core::shape::{Aabb, CustomShape, MassProperties, Shape, SurfaceMesh};
+use granula_core::{Aabb, CustomShape, MassProperties, Shape, SurfaceMesh};
 use granula_core::{ContactGeometry, RigidBodyBuilder, SphereBuilder, World};
 use granula_io::output::write_shapes;
 use std::any::Any;

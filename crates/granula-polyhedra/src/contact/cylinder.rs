@@ -3,8 +3,8 @@
 use super::FeatureKey;
 use crate::polyhedron::{Polyhedron, Pose};
 use granula_core::math::{DQuat, DVec3};
-use granula_core::shape::CylinderWall;
 use granula_core::ContactGeometry;
+use granula_core::CylinderWall;
 
 /// Contacts of a cylindrical wall with the particles inside it (a drum, a silo; body 1,
 /// centre `c0`, orientation `q`) and polyhedron `poly` at `pose` (body 2): one point per

@@ -47,7 +47,7 @@ use crate::bvh::ray_hits_box;
 use crate::inside::{classify, closest_on_triangle, nearest_surface, PointClass, EDGE_TOLERANCE};
 use crate::polyhedron::Polyhedron;
 use granula_core::math::DVec3;
-use granula_core::shape::Aabb;
+use granula_core::Aabb;
 use granula_core::ContactGeometry;
 
 /// cos of the largest angle (0.1 rad) between the crossing's normal and a face of each

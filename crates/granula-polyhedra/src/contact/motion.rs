@@ -19,8 +19,8 @@
 //! between pair passes) and read by the pair tests.
 
 use granula_core::math::DQuat;
-use granula_core::shape::{CustomShape, Shape};
 use granula_core::BodySet;
+use granula_core::{CustomShape, Shape};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 

@@ -225,7 +225,7 @@ fn general_and_convex_paths_agree_on_random_convex_pairs() {
 
 #[test]
 fn polyhedron_inside_a_drum_touches_with_its_outer_corners() {
-    use granula_core::shape::CylinderWall;
+    use granula_core::CylinderWall;
     let wall = CylinderWall { radius: 1.0, axis: DVec3::Z, inside: true, half_length: None };
     let cube = shapes::cube(0.2).unwrap();
     let delta = 1e-3;

@@ -7,7 +7,7 @@
 //! memory is left untouched for a few steps; at a positive margin the memory is not used.
 
 use granula_core::narrowphase::{Narrowphase, PairMemory};
-use granula_core::shape::Shape;
+use granula_core::Shape;
 use granula_core::{ContactGeometry, DQuat, DVec3, World};
 use granula_polyhedra::volume_contact::convex_volume_contact;
 use granula_polyhedra::{

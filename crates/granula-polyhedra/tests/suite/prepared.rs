@@ -5,7 +5,7 @@
 //! removed and inserted, a body turned) is still served right.
 
 use granula_core::narrowphase::{ContactGenerator, Narrowphase};
-use granula_core::shape::Shape;
+use granula_core::Shape;
 use granula_core::{BodyHandle, ContactGeometry, DQuat, DVec3, World};
 use granula_polyhedra::contact::polyhedron_polyhedron;
 use granula_polyhedra::core_shape::PreparedPolyhedronPair;
