@@ -12,7 +12,7 @@
 //! `SeriesStiffness` that the solver computes once per material pair).
 //!
 //! Run: `cargo run --release --example custom_law`. The test suite runs it small
-//! (`tests/md_examples.rs`).
+//! (`tests/suite/md_examples.rs`).
 
 use granula::core::{
     ContactForce, ContactKinematics, ContactLaw, ContactStatus, DVec3, Dissipation, Material, PairMaterial,

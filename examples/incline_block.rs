@@ -31,7 +31,7 @@ use std::path::Path;
 const FRICTIONS: [f64; 3] = [0.5, 0.58, 0.6];
 /// MD: normal stiffness per contact point (N/m) and time step (s), ~84 steps per period
 /// of the block on its six springs (at 42 steps the block with μ = 0.58 creeps 1.5e-6 m/s:
-/// the springs' ringing is not resolved finely enough, see `tests/incline_md.rs`).
+/// the springs' ringing is not resolved finely enough, see `tests/suite/incline_md.rs`).
 const STIFFNESS: f64 = 1e8;
 const MD_DT: f64 = 5e-6;
 /// NSCD: implicit Euler is exact for a constant deceleration; the step only sets how

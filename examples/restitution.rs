@@ -2,7 +2,7 @@
 //! measured restitution e_n and contact time t_c next to theory.
 //!
 //! Run: `cargo run --release --example restitution`. The test suite runs it small
-//! (`tests/md_examples.rs`).
+//! (`tests/suite/md_examples.rs`).
 //!
 //! Theory: linear spring-dashpot, e_n = exp(−πη/ω), t_c = π/ω (002 eqs. 8, 10); with the
 //! default no-attraction clamp, the closed form of `params::linear_clamped_collision`; Hertz,

@@ -58,7 +58,7 @@
 //!   indicatif, ctrlc). A host program that embeds the library depends on
 //!   `granula = { version = "0.1", default-features = false }` and compiles none of them
 //!   (`cargo tree -p granula --no-default-features -e normal` lists none; the test
-//!   `tests/lean_library.rs` checks it).
+//!   `tests/suite/lean_library.rs` checks it).
 #![deny(missing_docs)]
 
 /// The README's code blocks, compiled and run as doctests so that they cannot drift from

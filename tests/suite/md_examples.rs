@@ -10,7 +10,7 @@ use crate::custom_law;
 fn restitution_example_matches_theory() {
     // 200 steps per contact: the M1 accuracy (0.5 %) for the smooth laws; the clamped laws
     // (linear, plain and calibrated Tsuji) converge at first order (see
-    // crates/granula-laws/tests/head_on.rs and hertz_tsuji_clamped.rs), 1 % here.
+    // crates/granula-laws/tests/suite/head_on.rs and hertz_tsuji_clamped.rs), 1 % here.
     for row in restitution::run(200.0) {
         let tol = if row.law.contains("no attraction") { 1e-2 } else { 5e-3 };
         if let Some(e) = row.e_theory {

@@ -17,7 +17,7 @@
 //! rounded square roots and divisions on every path), with the material-pair constants
 //! formed by the same products; it only replaces branches by selects. Its results are
 //! therefore *bit-identical* to [`ContactLaw::force`](granula_core::ContactLaw::force) on
-//! every vector width (tested on random contacts in `tests/batched_kernel.rs`), so a run
+//! every vector width (tested on random contacts in `tests/suite/batched_kernel.rs`), so a run
 //! gives the same bits whatever the CPU, the thread count or the path.
 //!
 //! [`NormalModel`]: crate::NormalModel

@@ -40,7 +40,7 @@ fn hertz_mindlin_with_rolling_and_twisting() {
     assert_eq!(r.law, "hertz+hertz_viscous+cundall_strack+rolling_resistance+twisting_resistance");
     // Clamped (the default policy): the calibrated damping claims and produces the
     // material's restitution. The force switches off inside a step, a first-order error of
-    // about 0.1 Δt/t_c (tests/hertz_tsuji_clamped.rs): 5e-4 at t_c/200, so 2e-3 is a 4× margin.
+    // about 0.1 Δt/t_c (tests/suite/hertz_tsuji_clamped.rs): 5e-4 at t_c/200, so 2e-3 is a 4× margin.
     let law = hertz_mindlin();
     assert_eq!(law.claimed_restitution(&material(0.5)), Some(0.5));
     let clamped = ConformanceSetup {

@@ -67,7 +67,7 @@ const FACE_ON_FACE_TILT: f64 = 0.1;
 /// whose faces make an angle θ with the normal, is d·cos θ deep: 1.5 leaves crossings with
 /// θ up to 48° unclipped (two square bars crossing edge on edge: 45°). A steeper slope
 /// (a sharper switch) was measured to gain more energy in the undamped pile of
-/// `tests/energy_pile.rs` (+195 % of the energy released at 0.1 s with 2, +17 % with 1.5).
+/// `tests/suite/energy_pile.rs` (+195 % of the energy released at 0.1 s with 2, +17 % with 1.5).
 const INSIDE_SLOPE: f64 = 1.5;
 
 /// Slope of rules 1 and 2's clipping: the depth used is at most this times the distance

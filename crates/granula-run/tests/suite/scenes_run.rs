@@ -21,7 +21,7 @@ fn every_built_in_scene_runs_a_few_steps() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        // Planar scenes (`dimension = 2`) are run by tests/planar_scenes.rs.
+        // Planar scenes (`dimension = 2`) are run by tests/suite/planar_scenes.rs.
         .filter(|p| !granula_run::planar::is_planar(&std::fs::read_to_string(p).unwrap()))
         .collect();
     names.sort();
