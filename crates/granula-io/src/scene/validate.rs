@@ -98,7 +98,10 @@ pub fn solver(c: &Check, spec: &SolverSpec) -> Result<()> {
             {
                 return Err(c.invalid(&p.key(key), true, "needs tangential = \"cundall_strack\""));
             }
-            c.non_negative(&p.key("local_damping"), m.local_damping)?;
+            // The law's own range (004 §2.3.2.4): α = 1 would cancel every resultant force.
+            if !(0.0..1.0).contains(&m.local_damping) {
+                return Err(c.invalid(&p.key("local_damping"), m.local_damping, "must be in [0, 1)"));
+            }
             if let Some(t) = m.threads.filter(|&t| t == 0 || t > MAX_THREADS) {
                 return Err(c.invalid(&p.key("threads"), t, format!("must be in [1, {MAX_THREADS}]")));
             }

@@ -118,6 +118,19 @@ fn invalid_material_value_is_named() {
 }
 
 #[test]
+fn local_damping_outside_its_range_is_refused_with_key_and_line() {
+    // `granula check` reads the scene as `run` does: a value the law refuses must fail here,
+    // with the key and its line, not later at the first step.
+    for bad in ["1.5", "1.0", "-0.1"] {
+        let text = GOOD.replace("kind = \"md\"", &format!("kind = \"md\"\nlocal_damping = {bad}"));
+        let (e, msg) = err(&text);
+        assert!(msg.contains("solver.local_damping") && msg.contains("[0, 1)"), "{msg}");
+        let line = line_of(&text, "local_damping");
+        assert!(matches!(&e, IoError::Invalid { at, .. } if at.line == Some(line)), "{msg}");
+    }
+}
+
+#[test]
 fn solver_choices_and_outputs_are_checked() {
     let text = GOOD.replace("kind = \"md\"", "kind = \"md\"\nintegrator = \"rk4\"");
     let (_, msg) = err(&text);
