@@ -19,7 +19,6 @@ use granula::core::{
     PairParameters, PlaneBuilder, SphereBuilder, World,
 };
 use granula::laws::conformance::{check_law, check_law_between, ConformanceReport, ConformanceSetup};
-use granula::laws::submodel::{NormalElastic, NormalModel};
 use granula::laws::*;
 use granula::prelude::{BruteForce, Gear, MdConfig, MdSolver};
 
@@ -153,9 +152,9 @@ impl NormalModel for QuadraticSpring {
         NormalElastic { force: self.k * d * d, stiffness: 2.0 * self.k * d, stored: self.k * d * d * d / 3.0 }
     }
     fn contact_time(&self, _: &PairMaterial, m_eff: f64, _: f64, v: f64) -> f64 {
-        granula::laws::normal::power_law_contact_time(self.k, 2.0, m_eff, v)
+        granula::laws::params::power_law_contact_time(self.k, 2.0, m_eff, v)
     }
-    fn check_pair(&self, _: &PairMaterial, _: f64, _: f64) -> Result<(), MdError> {
+    fn check_pair(&self, _: &PairMaterial, _: f64, _: f64) -> Result<(), LawError> {
         Ok(())
     }
 }

@@ -20,7 +20,7 @@ use granula_broadphase::BruteForce;
 use granula_core::{Material, Solver, World};
 use granula_integrators::VelocityVerlet;
 use granula_laws::prelude::*;
-use granula_laws::tangential::{Friction, TangentialDamping, TangentialStiffness};
+use granula_laws::{Friction, TangentialDamping, TangentialStiffness};
 use granula_md::{MdConfig, MdSolver};
 use granula_nscd::{Criterion, NscdConfig, NscdSolver};
 use granula_validation::incline::{incline, slide_acceleration, stop_time, ALPHA, G, V0};

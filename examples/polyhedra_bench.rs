@@ -34,7 +34,7 @@ use granula::core::ContactLaw;
 use granula::core::{DVec3, Material, Narrowphase, PlaneBuilder, Solver, World};
 use granula::integrators::VelocityVerlet;
 use granula::laws::hertz_mindlin;
-use granula::laws::local_damping::LocalDamping;
+use granula::laws::LocalDamping;
 use granula::laws::{
     Composed, CundallStrack, Friction, NoDamping, TangentialDamping, TangentialStiffness, VolumetricSpring,
 };

@@ -46,8 +46,8 @@ use granula::core::{
 use granula::integrators::VelocityVerlet;
 use granula::io::output::{write_shapes, write_walls, PvdCollection, WallDisplay};
 use granula::laws::hertz_mindlin;
-use granula::laws::local_damping::LocalDamping;
 use granula::laws::prelude::{Composed, CundallStrack, HuntCrossley, VolumetricSpring};
+use granula::laws::LocalDamping;
 use granula::md::{MdConfig, MdSolver};
 use granula_polyhedra::{register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
 use std::error::Error;

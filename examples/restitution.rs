@@ -14,7 +14,7 @@
 
 use granula::core::{ContactLaw, DVec3, Material, PairMaterial};
 use granula::laws::conformance::pair::{First, IsolatedPair, Sphere};
-use granula::laws::damping::hertz_tsuji_collision;
+use granula::laws::params::hertz_tsuji_collision;
 use granula::laws::params::{
     damping_ratio_from_restitution, hertz_contact_time, linear_clamped_collision, LinearCollision,
 };

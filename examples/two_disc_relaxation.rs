@@ -40,7 +40,7 @@ mod plot_font;
 use granula::broadphase::BruteForce;
 use granula::core::{DVec3, Dofs, Material, SphereBuilder, World};
 use granula::integrators::Gear;
-use granula::laws::damping::viscous_coefficient_from_restitution;
+use granula::laws::params::viscous_coefficient_from_restitution;
 use granula::laws::{linear_cundall_strack, linear_predictor, RotationalIncrement};
 use granula::md::{MdConfig, MdSolver};
 

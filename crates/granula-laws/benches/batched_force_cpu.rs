@@ -1,5 +1,5 @@
 //! Plain bench binary: ns per contact of the scalar law (`ContactLaw::force`, one call per
-//! contact) against its batched form (`granula_laws::batched::force_batch_at`, 64 contacts
+//! contact) against its batched form (`granula_laws::force_batch_at`, 64 contacts
 //! per call, constants and spring histories gathered and written back inside) at each
 //! vector width, for `hertz_mindlin`, `hertz_mindlin_damped` and `linear_cundall_strack`.
 //!
@@ -13,9 +13,9 @@
 
 use glam::DVec3;
 use granula_core::{ContactBatch, ContactKinematics, ContactLaw, Material, PairMaterial, BATCH_LANES};
-use granula_laws::batched::{force_batch_at, LawBatch, VectorWidth};
-use granula_laws::tangential::SpringState;
 use granula_laws::ComposedHistory;
+use granula_laws::SpringState;
+use granula_laws::{force_batch_at, LawBatch, VectorWidth};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;

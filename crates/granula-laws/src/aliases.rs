@@ -2,7 +2,7 @@
 
 use crate::composed::Composed;
 use crate::damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};
-use crate::error::MdError;
+use crate::error::LawError;
 use crate::normal::{Hertz, LinearSpring, PowerLaw};
 use crate::tangential::{
     BrendelDippel, CundallStrack, Friction, PredictorElongation, RotationalIncrement, TangentialDamping,
@@ -85,7 +85,7 @@ pub fn hertz_mindlin_damped() -> HertzMindlin {
 /// [`LinearCundallStrack`] with normal stiffness `k_n` (N/m), damping from the material's
 /// restitution, k_t = `kt_over_kn` k_n and γ_t/γ_n = k_t/k_n as in 002 §2, friction from the
 /// material.
-pub fn linear_cundall_strack(k_n: f64, kt_over_kn: f64) -> Result<LinearCundallStrack, MdError> {
+pub fn linear_cundall_strack(k_n: f64, kt_over_kn: f64) -> Result<LinearCundallStrack, LawError> {
     Ok(Composed::new(
         LinearSpring::new(k_n)?,
         LinearViscous::new(DampingCoefficient::FromRestitution(None))?,
@@ -101,7 +101,7 @@ pub fn linear_cundall_strack(k_n: f64, kt_over_kn: f64) -> Result<LinearCundallS
 /// `k_n`, damping from the material's restitution, k_t = `kt_over_kn` k_n,
 /// γ_t/γ_n = k_t/k_n, friction from the material) and the given source of the rotational
 /// increment: the same law as [`linear_cundall_strack`] but for the increment of ξ.
-pub fn linear_predictor(k_n: f64, kt_over_kn: f64, rotation: RotationalIncrement) -> Result<LinearPredictor, MdError> {
+pub fn linear_predictor(k_n: f64, kt_over_kn: f64, rotation: RotationalIncrement) -> Result<LinearPredictor, LawError> {
     Ok(Composed::new(
         LinearSpring::new(k_n)?,
         LinearViscous::new(DampingCoefficient::FromRestitution(None))?,
@@ -116,13 +116,13 @@ pub fn linear_predictor(k_n: f64, kt_over_kn: f64, rotation: RotationalIncrement
 
 /// [`HuntCrossleyBrendelDippel`] with F_e = K δⁿ, restitution and friction from the material,
 /// k_t = 2(1 − ν)/(2 − ν) K_n.
-pub fn hunt_crossley_brendel_dippel(k: f64, exponent: f64) -> Result<HuntCrossleyBrendelDippel, MdError> {
+pub fn hunt_crossley_brendel_dippel(k: f64, exponent: f64) -> Result<HuntCrossleyBrendelDippel, LawError> {
     Ok(Composed::new(PowerLaw::new(k, exponent)?, HuntCrossley::from_material(), BrendelDippel::from_material()))
 }
 
 /// [`LinearViscousCoulomb`] with stiffness `k_n`, damping from the material's restitution,
 /// tangential viscosity η_t (1/s) and friction from the material.
-pub fn linear_viscous_coulomb(k_n: f64, eta_t: f64) -> Result<LinearViscousCoulomb, MdError> {
+pub fn linear_viscous_coulomb(k_n: f64, eta_t: f64) -> Result<LinearViscousCoulomb, LawError> {
     Ok(Composed::new(
         LinearSpring::new(k_n)?,
         LinearViscous::from_material(),

@@ -1,6 +1,6 @@
 //! Constant-force cohesion within a range, the smooth analogue of 001 §1.8.
 
-use crate::error::{positive, MdError};
+use crate::error::{positive, LawError};
 use crate::submodel::{CohesionModel, CohesionOut};
 use granula_core::{ContactKinematics, PairMaterial};
 
@@ -38,7 +38,7 @@ impl ConstantCohesion {
     }
 
     /// Given F_C > 0 (N) and d_C > 0 (m).
-    pub fn new(force: f64, range: f64) -> Result<Self, MdError> {
+    pub fn new(force: f64, range: f64) -> Result<Self, LawError> {
         positive("constant_cohesion", "force", force)?;
         positive("constant_cohesion", "range", range)?;
         Ok(ConstantCohesion { force: Some(force), range: Some(range) })
@@ -64,11 +64,11 @@ impl CohesionModel for ConstantCohesion {
         let (attraction, stored) = constant_cohesion(f, d, -k.overlap);
         CohesionOut { attraction, stored }
     }
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         let (f, d) = self.values(material);
         for (field, v) in [("cohesion_force", f), ("cohesion_range", d)] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(MdError::UnsupportedPair {
+                return Err(LawError::UnsupportedPair {
                     model: "constant_cohesion",
                     field,
                     value: v,

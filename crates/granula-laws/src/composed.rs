@@ -1,9 +1,9 @@
 //! [`Composed`]: a contact law assembled from sub-models, and its `ContactLaw` impl.
 
-use crate::error::MdError;
+use crate::error::LawError;
 use crate::history::ComposedHistory;
 use crate::params::dt_upper_bound;
-pub use crate::submodel::TensionPolicy;
+use crate::submodel::TensionPolicy;
 use crate::submodel::{
     CohesionModel, DampingModel, NoCohesion, NoRolling, NoTwisting, NormalModel, NormalState, RollingModel,
     TangentialModel, TwistingModel,
@@ -136,7 +136,7 @@ where
     W: TwistingModel,
     C: CohesionModel,
 {
-    /// The law's batch form ([`crate::batched`]): `Some` when the normal, damping and
+    /// The law's batch form ([`LawBatch`](crate::LawBatch)): `Some` when the normal, damping and
     /// tangential models all have one and the rolling, twisting and cohesion slots are
     /// empty.
     pub fn batch_form(&self) -> Option<crate::batched::LawBatch> {
@@ -157,7 +157,7 @@ where
     /// Checks that every sub-model can handle a pair with these material values, effective
     /// radius and reduced mass; the error names the sub-model and the field. Call it once
     /// per material pair and shape pair before simulating (the law itself does not fail).
-    pub fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), MdError> {
+    pub fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), LawError> {
         self.normal.check_pair(material, r_eff, m_eff)?;
         self.damping.check_pair(material)?;
         self.tangential.check_pair(material)?;
@@ -243,11 +243,11 @@ where
         self.tangential.uses_rotations()
     }
     /// `true` when the normal, damping and tangential models all have a batch form and the
-    /// rolling, twisting and cohesion slots are empty ([`crate::batched`]).
+    /// rolling, twisting and cohesion slots are empty ([`LawBatch`](crate::LawBatch)).
     fn batches(&self) -> bool {
         self.batch_form().is_some()
     }
-    /// The batched kernel of [`crate::batched`] when [`ContactLaw::batches`], bit-identical
+    /// The batched kernel of [`LawBatch`](crate::LawBatch) when [`ContactLaw::batches`], bit-identical
     /// to [`Composed::force`] lane by lane; otherwise the scalar loop.
     fn force_batch(
         &self,

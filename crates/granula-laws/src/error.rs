@@ -6,7 +6,7 @@ use thiserror::Error;
 /// Everything that can go wrong when building or checking a contact law. Each variant names
 /// the sub-model and parameter at fault and the offending value.
 #[derive(Debug, Error)]
-pub enum MdError {
+pub enum LawError {
     /// A parameter is outside its domain (negative stiffness, restitution outside (0, 1], ...).
     #[error("{model}: invalid {param} = {value}: expected {expected}")]
     InvalidParameter {
@@ -49,28 +49,28 @@ pub enum MdError {
 }
 
 /// Checks that `value` is finite and strictly positive.
-pub(crate) fn positive(model: &'static str, param: &'static str, value: f64) -> Result<f64, MdError> {
+pub(crate) fn positive(model: &'static str, param: &'static str, value: f64) -> Result<f64, LawError> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
-        Err(MdError::InvalidParameter { model, param, value, expected: "finite and > 0" })
+        Err(LawError::InvalidParameter { model, param, value, expected: "finite and > 0" })
     }
 }
 
 /// Checks that `value` is finite and non-negative.
-pub(crate) fn non_negative(model: &'static str, param: &'static str, value: f64) -> Result<f64, MdError> {
+pub(crate) fn non_negative(model: &'static str, param: &'static str, value: f64) -> Result<f64, LawError> {
     if value.is_finite() && value >= 0.0 {
         Ok(value)
     } else {
-        Err(MdError::InvalidParameter { model, param, value, expected: "finite and >= 0" })
+        Err(LawError::InvalidParameter { model, param, value, expected: "finite and >= 0" })
     }
 }
 
 /// Checks that a restitution coefficient lies in (0, 1].
-pub(crate) fn restitution(model: &'static str, param: &'static str, value: f64) -> Result<f64, MdError> {
+pub(crate) fn restitution(model: &'static str, param: &'static str, value: f64) -> Result<f64, LawError> {
     if value > 0.0 && value <= 1.0 {
         Ok(value)
     } else {
-        Err(MdError::InvalidParameter { model, param, value, expected: "in (0, 1]" })
+        Err(LawError::InvalidParameter { model, param, value, expected: "in (0, 1]" })
     }
 }

@@ -15,8 +15,18 @@
 //! A law is a [`Composed`] of sub-models and implements [`ContactLaw`](granula_core::ContactLaw); the
 //! aliases [`HertzMindlin`], [`LinearCundallStrack`], [`HuntCrossleyBrendelDippel`] and
 //! [`LinearViscousCoulomb`] name the common ones. A user writes a new law by implementing
-//! `ContactLaw` directly, or a new sub-model by implementing one of the traits in
-//! [`submodel`]; the built-in laws use nothing a user cannot.
+//! `ContactLaw` directly, or a new sub-model by implementing one of the sub-model traits
+//! ([`NormalModel`], [`DampingModel`], [`TangentialModel`], [`RollingModel`],
+//! [`TwistingModel`], [`CohesionModel`]) from the force functions in [`kernels`]; the
+//! built-in laws use nothing a user cannot.
+//!
+//! The common sphere laws (Hertz or a linear spring, viscous normal damping, the
+//! Cundall-Strack spring with or without its dashpot) also have a batched form ([`LawBatch`],
+//! [`force_batch`]) that the MD solver runs over blocks of contacts with vector
+//! instructions. It performs lane by lane the same IEEE operations in the same order as the
+//! scalar sub-models, so its results are bit-identical to `ContactLaw::force` on every
+//! vector width ([`vector_width`]); every other law, and every user law, keeps the scalar
+//! path.
 //!
 //! Every sub-model reports the energy it dissipates and the elastic energy it stores, so
 //! that a solver can keep the world's energy ledger.
@@ -26,68 +36,80 @@
 //! evaluated on one contact.
 #![deny(missing_docs)]
 
-pub mod aliases;
-pub mod batched;
-pub mod cohesion;
-pub mod composed;
+mod aliases;
+mod batched;
+mod cohesion;
+mod composed;
 pub mod conformance;
-pub mod damping;
-pub mod error;
+mod damping;
+mod error;
 mod gamma_function;
-pub mod history;
-pub mod local_damping;
-pub mod normal;
-pub mod optional;
+mod history;
+mod local_damping;
+mod normal;
+mod optional;
 pub mod params;
-pub mod resistance_length;
-pub mod rolling;
-pub mod submodel;
-pub mod tangential;
-pub mod twisting;
+mod resistance_length;
+mod rolling;
+mod submodel;
+mod tangential;
+mod twisting;
 
 pub use aliases::{
     hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
     linear_viscous_coulomb, HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor,
     LinearViscousCoulomb,
 };
-/// The types and constructors a host program needs most: the composition, the sub-models,
-/// the named laws and the error type. `use granula_laws::prelude::*;`
-pub mod prelude {
-    pub use crate::aliases::{
-        hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
-        linear_viscous_coulomb, HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor,
-        LinearViscousCoulomb,
-    };
-    pub use crate::cohesion::ConstantCohesion;
-    pub use crate::composed::{Composed, TensionPolicy};
-    pub use crate::damping::{DampingCoefficient, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearViscous};
-    pub use crate::error::MdError;
-    pub use crate::local_damping::LocalDamping;
-    pub use crate::normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw, VolumetricSpring};
-    pub use crate::rolling::RollingResistance;
-    pub use crate::submodel::{
-        CohesionModel, DampingModel, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting, NormalModel,
-        RollingModel, TangentialModel, TwistingModel,
-    };
-    pub use crate::tangential::{BrendelDippel, CundallStrack, PredictorElongation, ViscousFriction};
-    pub use crate::twisting::TwistingResistance;
-}
-
+pub use batched::{
+    force_batch, force_batch_at, vector_width, DampingBatch, LawBatch, NormalBatch, SpringBatch, VectorWidth,
+};
 pub use cohesion::ConstantCohesion;
-pub use composed::{contact_status, Composed, TensionPolicy, MAX_DAMPING_STEP};
-pub use damping::{DampingCoefficient, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearViscous};
-pub use error::MdError;
+pub use composed::{contact_status, Composed, MAX_DAMPING_STEP};
+pub use damping::{
+    DampingCoefficient, HertzViscous, HertzViscousImpulse, HuntCrossley, ImpactVelocity, LinearViscous,
+    ReducedCollision, Touching,
+};
+pub use error::LawError;
 pub use history::{ComposedHistory, SubHistory};
 pub use local_damping::LocalDamping;
-pub use normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw, VolumetricSpring};
+pub use normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw, VolumeStiffness, VolumetricSpring};
 pub use resistance_length::{AngularSpring, ResistanceLength};
 pub use rolling::RollingResistance;
 pub use submodel::{
-    CohesionModel, DampingModel, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting, NormalModel, RollingModel,
-    TangentialModel, TwistingModel,
+    CohesionModel, CohesionOut, DampingModel, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting, NormalDamping,
+    NormalElastic, NormalModel, NormalState, ResistanceOut, RollingModel, TangentialModel, TensionPolicy,
+    TwistingModel,
 };
 pub use tangential::{
-    BrendelDippel, CundallStrack, Friction, PredictorElongation, RotationalIncrement, TangentialDamping,
-    TangentialStiffness, ViscousFriction,
+    BrendelDippel, CundallStrack, Friction, PredictorElongation, PredictorState, RotationalIncrement, SpringState,
+    SpringStep, TangentialDamping, TangentialStiffness, ViscousFriction,
 };
-pub use twisting::TwistingResistance;
+pub use twisting::{TwistAngle, TwistingResistance};
+
+/// The force functions the built-in sub-models are made of, for writing a sub-model of one's
+/// own from the same pieces (each cites its equation).
+pub mod kernels {
+    pub use crate::cohesion::constant_cohesion;
+    pub use crate::damping::hunt_crossley_force;
+    pub use crate::local_damping::local_damping;
+    pub use crate::normal::{
+        cap_volumetric_force, hertz_force, hertz_lmgc_stiffness, linear_spring_force, power_law_force, volumetric_force,
+    };
+    pub use crate::tangential::{
+        capped_spring, capped_spring_by, held_spring, rotate_into_plane, viscous_friction_force,
+    };
+}
+
+/// The types and constructors a host program needs most: the composition, the sub-models,
+/// the named laws and the error type. `use granula_laws::prelude::*;`
+pub mod prelude {
+    pub use crate::{
+        hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
+        linear_viscous_coulomb, BrendelDippel, CohesionModel, Composed, ConstantCohesion, CundallStrack,
+        DampingCoefficient, DampingModel, Hertz, HertzLmgc, HertzMindlin, HertzViscous, HertzViscousImpulse,
+        HuntCrossley, HuntCrossleyBrendelDippel, LawError, LinearCundallStrack, LinearPredictor, LinearSpring,
+        LinearViscous, LinearViscousCoulomb, LocalDamping, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting,
+        NormalElastic, NormalModel, PowerLaw, PredictorElongation, RollingModel, RollingResistance, TangentialModel,
+        TensionPolicy, TwistingModel, TwistingResistance, ViscousFriction, VolumetricSpring,
+    };
+}

@@ -1,6 +1,6 @@
 //! Non-viscous (local) damping, a body-level option (004 §2.3.2.4).
 
-use crate::error::MdError;
+use crate::error::LawError;
 use glam::DVec3;
 
 /// Kernel: F_d = −α |F| sign(v) component-wise (004 §2.3.2.4: F_d = −α r sign(q̇)), added to
@@ -36,9 +36,9 @@ pub struct LocalDamping {
 
 impl LocalDamping {
     /// α in [0, 1).
-    pub fn new(alpha: f64) -> Result<Self, MdError> {
+    pub fn new(alpha: f64) -> Result<Self, LawError> {
         if !(0.0..1.0).contains(&alpha) {
-            return Err(MdError::InvalidParameter {
+            return Err(LawError::InvalidParameter {
                 model: "local_damping",
                 param: "alpha",
                 value: alpha,

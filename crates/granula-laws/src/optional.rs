@@ -7,7 +7,7 @@
 //! history at the default value and reports the `No…` model's name, so a law with every
 //! optional model off is named, and behaves, like the law without them.
 
-use crate::error::MdError;
+use crate::error::LawError;
 use crate::submodel::{
     CohesionModel, CohesionOut, NoCohesion, NoRolling, NoTwisting, NormalState, ResistanceOut, RollingModel,
     TwistingModel,
@@ -26,7 +26,7 @@ impl<R: RollingModel> RollingModel for Option<R> {
             None => ResistanceOut::default(),
         }
     }
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), LawError> {
         self.as_ref().map_or(Ok(()), |r| r.check_pair(material, r_eff))
     }
 }
@@ -43,7 +43,7 @@ impl<W: TwistingModel> TwistingModel for Option<W> {
             None => ResistanceOut::default(),
         }
     }
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), LawError> {
         self.as_ref().map_or(Ok(()), |w| w.check_pair(material, r_eff))
     }
 }
@@ -62,7 +62,7 @@ impl<C: CohesionModel> CohesionModel for Option<C> {
             None => CohesionOut::default(),
         }
     }
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         self.as_ref().map_or(Ok(()), |c| c.check_pair(material))
     }
 }

@@ -1,13 +1,20 @@
 //! Parameter helpers: stiffness and damping from collision time and restitution and back,
-//! Hertz contact duration and maximum overlap, tangential stiffness ratio, time-step bounds;
-//! and, re-exported from [`damping`](crate::damping), the head-on restitution of Hertz with
-//! Tsuji damping and the damping ratios calibrated to the no-attraction clamp.
+//! Hertz and power-law contact durations and the Hertz maximum overlap, the tangential
+//! stiffness ratio, time-step bounds, the spherical cap volume of the volumetric spring; and
+//! the head-on collision of Hertz with Tsuji damping and the damping ratios calibrated to the
+//! no-attraction clamp.
 //!
 //! Mass convention: everywhere in this crate `m_eff` is the reduced mass
 //! m* = (1/m₁ + 1/m₂)⁻¹ of the pair (the particle's own mass against a wall), as in
 //! 002 eq. 2 (m_r) and 004 (m_eff = m₁m₂/(m₁+m₂)). It is NOT twice the reduced mass.
 
-use crate::error::{positive, restitution, MdError};
+use crate::error::{positive, restitution, LawError};
+
+pub use crate::damping::{
+    hertz_tsuji_clamped_damping_ratio, hertz_tsuji_collision, linear_clamped_damping_ratio,
+    viscous_coefficient_from_restitution,
+};
+pub use crate::normal::{power_law_contact_time, spherical_cap_volume};
 
 /// Critical damping η_n^c = 2 √(m_eff K_n) (N s/m) of the contact oscillator (004 §2.2.1).
 #[inline]
@@ -68,7 +75,7 @@ pub fn linear_contact_time(k_n: f64, gamma: f64, m_eff: f64) -> f64 {
 /// v₀ e^{−η t_e} (η sin(ωt_e)/ω − cos ωt_e). (Derived from the solution of the damped
 /// oscillator of 004 §2.2.1; the force then stays zero until δ = 0.) Returns (e, t_e).
 /// Over-damped (η ≥ ω₀) it returns (0, ∞), although the clamped contact still ends with a
-/// positive speed there (e → exp(−2) as η → ω₀); [`linear_clamped_damping_ratio`](crate::damping::linear_clamped_damping_ratio) integrates
+/// positive speed there (e → exp(−2) as η → ω₀); [`linear_clamped_damping_ratio`] integrates
 /// that case.
 pub fn linear_clamped_collision(k_n: f64, gamma: f64, m_eff: f64) -> (f64, f64) {
     let eta = gamma / (2.0 * m_eff);
@@ -96,7 +103,7 @@ impl LinearCollision {
     /// k_n and γ_n such that a head-on collision of reduced mass `m_eff` lasts `t_c` and has
     /// restitution `e` (attraction allowed): η = −ln e / t_c, ω = π/t_c,
     /// k_n = m*(ω² + η²), γ_n = 2 m* η (inverse of 002 eqs. 8 and 10).
-    pub fn from_collision(t_c: f64, e: f64, m_eff: f64) -> Result<Self, MdError> {
+    pub fn from_collision(t_c: f64, e: f64, m_eff: f64) -> Result<Self, LawError> {
         positive("linear_collision", "contact_time", t_c)?;
         restitution("linear_collision", "restitution", e)?;
         positive("linear_collision", "effective_mass", m_eff)?;

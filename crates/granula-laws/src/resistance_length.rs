@@ -1,6 +1,6 @@
 //! The coefficient of rolling and torsion friction, a length (001 eqs. 1.40-1.42).
 
-use crate::error::{non_negative, MdError};
+use crate::error::{non_negative, LawError};
 
 /// Coefficient μ_r (rolling) or μ_w (torsion) of |T| ≤ μ F_n, of dimension length
 /// (001 eq. 1.40).
@@ -16,7 +16,7 @@ pub enum ResistanceLength {
 }
 
 impl ResistanceLength {
-    pub(crate) fn check(self, model: &'static str) -> Result<Self, MdError> {
+    pub(crate) fn check(self, model: &'static str) -> Result<Self, LawError> {
         match self {
             ResistanceLength::FromMaterial => {}
             ResistanceLength::Length(l) => {
@@ -39,11 +39,11 @@ impl ResistanceLength {
         }
     }
 
-    pub(crate) fn check_pair(self, model: &'static str, material_value: f64, r_eff: f64) -> Result<(), MdError> {
+    pub(crate) fn check_pair(self, model: &'static str, material_value: f64, r_eff: f64) -> Result<(), LawError> {
         let v = self.value(material_value, r_eff);
         if !(v.is_finite() && v >= 0.0) {
             let field = if let ResistanceLength::PerReducedRadius(_) = self { "effective_radius" } else { "length" };
-            return Err(MdError::UnsupportedPair {
+            return Err(LawError::UnsupportedPair {
                 model,
                 field,
                 value: v,
@@ -67,7 +67,7 @@ pub struct AngularSpring {
 
 impl AngularSpring {
     /// Validated factors (stiffness > 0, damping ≥ 0).
-    pub fn new(stiffness_factor: f64, damping_factor: f64) -> Result<Self, MdError> {
+    pub fn new(stiffness_factor: f64, damping_factor: f64) -> Result<Self, LawError> {
         crate::error::positive("angular_spring", "stiffness_factor", stiffness_factor)?;
         non_negative("angular_spring", "damping_factor", damping_factor)?;
         Ok(AngularSpring { stiffness_factor, damping_factor })

@@ -1,7 +1,7 @@
 //! Rolling resistance: a spring-dashpot couple with a Coulomb-like cap
 //! |T_t| ≤ μ_r F (001 eqs. 1.38-1.42).
 
-use crate::error::MdError;
+use crate::error::LawError;
 use crate::resistance_length::{AngularSpring, ResistanceLength};
 use crate::submodel::{NormalState, ResistanceOut, RollingModel};
 use crate::tangential::{capped_spring_from, SpringState};
@@ -22,7 +22,7 @@ pub struct RollingResistance {
 
 impl RollingResistance {
     /// A validated model.
-    pub fn new(coefficient: ResistanceLength, spring: AngularSpring) -> Result<Self, MdError> {
+    pub fn new(coefficient: ResistanceLength, spring: AngularSpring) -> Result<Self, LawError> {
         Ok(RollingResistance { coefficient: coefficient.check("rolling_resistance")?, spring })
     }
 
@@ -51,10 +51,10 @@ impl RollingModel for RollingResistance {
         *h = SpringState { xi: s.xi, stiffness: kr };
         ResistanceOut { value: s.force, stored: s.stored, dissipated: s.dissipated, sliding: s.sliding }
     }
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), LawError> {
         self.coefficient.check_pair("rolling_resistance", material.rolling_friction, r_eff)?;
         if !r_eff.is_finite() {
-            return Err(MdError::UnsupportedPair {
+            return Err(LawError::UnsupportedPair {
                 model: "rolling_resistance",
                 field: "effective_radius",
                 value: r_eff,

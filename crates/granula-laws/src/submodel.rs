@@ -6,7 +6,7 @@
 //! tangential, rolling and twisting models read the resulting [`NormalState`]. The order is
 //! fixed by the types, not by a comment.
 
-use crate::error::MdError;
+use crate::error::LawError;
 use crate::history::SubHistory;
 use glam::{DQuat, DVec3};
 use granula_core::{ContactKinematics, PairMaterial};
@@ -92,8 +92,8 @@ pub trait NormalModel: Clone + Debug + Send + Sync {
     /// Duration (s) of an undamped head-on contact with impact speed `v_impact`.
     fn contact_time(&self, material: &PairMaterial, m_eff: f64, r_eff: f64, v_impact: f64) -> f64;
     /// Checks that the model can handle a pair with these values.
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), MdError>;
-    /// The model's form in the batched kernel ([`crate::batched`]), if it has one; `None`
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), LawError>;
+    /// The model's form in the batched kernel ([`LawBatch`](crate::LawBatch)), if it has one; `None`
     /// (the default) keeps the law on the scalar path.
     fn batch_form(&self) -> Option<crate::batched::NormalBatch> {
         None
@@ -118,8 +118,8 @@ pub trait DampingModel: Clone + Debug + Send + Sync {
     /// tension policy, if it can claim one (used by the conformance kit).
     fn claimed_restitution(&self, material: &PairMaterial, tension: TensionPolicy) -> Option<f64>;
     /// Checks that the model can handle a pair with these values.
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError>;
-    /// The model's form in the batched kernel ([`crate::batched`]), if it has one (only a
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError>;
+    /// The model's form in the batched kernel ([`LawBatch`](crate::LawBatch)), if it has one (only a
     /// model without history may have one); `None` (the default) keeps the scalar path.
     fn batch_form(&self) -> Option<crate::batched::DampingBatch> {
         None
@@ -135,13 +135,13 @@ pub trait TangentialModel: Clone + Debug + Send + Sync {
     /// Tangential force on body 2.
     fn tangential(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut Self::History) -> ResistanceOut;
     /// Checks that the model can handle a pair with these values.
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError>;
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError>;
     /// Whether the model reads the rotation increments of the kinematics (002 eq. 15);
     /// `false` unless overridden.
     fn uses_rotations(&self) -> bool {
         false
     }
-    /// The model's form in the batched kernel ([`crate::batched`]), if it has one; `None`
+    /// The model's form in the batched kernel ([`LawBatch`](crate::LawBatch)), if it has one; `None`
     /// (the default) keeps the scalar path. A model that has one also gives its history's
     /// spring through [`TangentialModel::batch_spring`].
     fn batch_form(&self) -> Option<crate::batched::SpringBatch> {
@@ -163,7 +163,7 @@ pub trait RollingModel: Clone + Debug + Send + Sync {
     /// Rolling couple on body 2.
     fn rolling(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut Self::History) -> ResistanceOut;
     /// Checks that the model can handle a pair with these values.
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), MdError>;
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), LawError>;
 }
 
 /// A twisting (torsion) resistance law (couple about the normal).
@@ -175,7 +175,7 @@ pub trait TwistingModel: Clone + Debug + Send + Sync {
     /// Twisting couple on body 2.
     fn twisting(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut Self::History) -> ResistanceOut;
     /// Checks that the model can handle a pair with these values.
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), MdError>;
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), LawError>;
 }
 
 /// An attractive (cohesion) law acting up to a gap [`CohesionModel::range`].
@@ -187,7 +187,7 @@ pub trait CohesionModel: Clone + Debug + Send + Sync {
     /// The attraction at the current gap g = −δ (called for g ≤ range).
     fn cohesion(&self, k: &ContactKinematics<'_>) -> CohesionOut;
     /// Checks that the model can handle a pair with these values.
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError>;
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError>;
 }
 
 /// Empty damping slot: an elastic (energy-conserving) normal law.
@@ -205,7 +205,7 @@ impl DampingModel for NoDamping {
     fn claimed_restitution(&self, _: &PairMaterial, _: TensionPolicy) -> Option<f64> {
         Some(1.0)
     }
-    fn check_pair(&self, _: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, _: &PairMaterial) -> Result<(), LawError> {
         Ok(())
     }
 }
@@ -222,7 +222,7 @@ impl TangentialModel for NoFriction {
     fn tangential(&self, _: &ContactKinematics<'_>, _: &NormalState, _: &mut ()) -> ResistanceOut {
         ResistanceOut::default()
     }
-    fn check_pair(&self, _: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, _: &PairMaterial) -> Result<(), LawError> {
         Ok(())
     }
 }
@@ -239,7 +239,7 @@ impl RollingModel for NoRolling {
     fn rolling(&self, _: &ContactKinematics<'_>, _: &NormalState, _: &mut ()) -> ResistanceOut {
         ResistanceOut::default()
     }
-    fn check_pair(&self, _: &PairMaterial, _: f64) -> Result<(), MdError> {
+    fn check_pair(&self, _: &PairMaterial, _: f64) -> Result<(), LawError> {
         Ok(())
     }
 }
@@ -256,7 +256,7 @@ impl TwistingModel for NoTwisting {
     fn twisting(&self, _: &ContactKinematics<'_>, _: &NormalState, _: &mut ()) -> ResistanceOut {
         ResistanceOut::default()
     }
-    fn check_pair(&self, _: &PairMaterial, _: f64) -> Result<(), MdError> {
+    fn check_pair(&self, _: &PairMaterial, _: f64) -> Result<(), LawError> {
         Ok(())
     }
 }
@@ -275,7 +275,7 @@ impl CohesionModel for NoCohesion {
     fn cohesion(&self, _: &ContactKinematics<'_>) -> CohesionOut {
         CohesionOut::default()
     }
-    fn check_pair(&self, _: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, _: &PairMaterial) -> Result<(), LawError> {
         Ok(())
     }
 }

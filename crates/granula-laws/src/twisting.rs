@@ -1,7 +1,7 @@
 //! Twisting (torsion) resistance: a spring-dashpot couple about the normal with a
 //! Coulomb-like cap |T_n| ≤ μ_w F (001 §1.7, eq. 1.40).
 
-use crate::error::MdError;
+use crate::error::LawError;
 use crate::history::SubHistory;
 use crate::resistance_length::{AngularSpring, ResistanceLength};
 use crate::submodel::{NormalState, ResistanceOut, TwistingModel};
@@ -41,7 +41,7 @@ pub struct TwistingResistance {
 
 impl TwistingResistance {
     /// A validated model.
-    pub fn new(coefficient: ResistanceLength, spring: AngularSpring) -> Result<Self, MdError> {
+    pub fn new(coefficient: ResistanceLength, spring: AngularSpring) -> Result<Self, LawError> {
         Ok(TwistingResistance { coefficient: coefficient.check("twisting_resistance")?, spring })
     }
 
@@ -70,10 +70,10 @@ impl TwistingModel for TwistingResistance {
         *h = TwistAngle { angle: s.xi.dot(n), stiffness: kw };
         ResistanceOut { value: s.force, stored: s.stored, dissipated: s.dissipated, sliding: s.sliding }
     }
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64) -> Result<(), LawError> {
         self.coefficient.check_pair("twisting_resistance", material.torsion_friction, r_eff)?;
         if !r_eff.is_finite() {
-            return Err(MdError::UnsupportedPair {
+            return Err(LawError::UnsupportedPair {
                 model: "twisting_resistance",
                 field: "effective_radius",
                 value: r_eff,

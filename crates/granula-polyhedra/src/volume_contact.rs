@@ -1,6 +1,6 @@
 //! One contact per pair from the overlap volume, for normal laws F_n = k_V V (YADE's
 //! Polyhedra law; the 3D form of the overlap-area law of 002 eq. 5), which do not depend on
-//! how the faces are meshed (`granula_laws::normal::VolumetricSpring`).
+//! how the faces are meshed (`granula_laws::VolumetricSpring`).
 //!
 //! Each contact carries the intersection's volume V in
 //! [`ContactGeometry::overlap_volume`], its centroid as the point, the normal of

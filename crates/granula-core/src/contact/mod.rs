@@ -31,7 +31,7 @@ pub struct ContactGeometry {
     pub feature: u32,
     /// Volume of the bodies' intersection (m³), for laws whose normal force grows with it;
     /// 0 when the generator does not compute it (every built-in pair: a law then derives
-    /// it from the overlap and R*, see `granula_laws::normal::VolumetricSpring`).
+    /// it from the overlap and R*, see `granula_laws::VolumetricSpring`).
     pub overlap_volume: f64,
 }
 

@@ -22,7 +22,7 @@ pub mod scenario;
 
 pub use report::{CheckResult, ConformanceReport};
 
-use crate::error::{positive, MdError};
+use crate::error::{positive, LawError};
 use glam::DQuat;
 use granula_core::{ContactLaw, Material, PairMaterial, PairParameters};
 use scenario::{run, Impact, Outcome, Scale, Target};
@@ -89,7 +89,7 @@ fn rel(a: glam::DVec3, b: glam::DVec3, scale: f64) -> f64 {
 /// The law's pair parameter ([`ContactLaw::Pair`]) is computed from two default materials
 /// ([`Material::default`], which has no user property); a law that reads properties is
 /// checked with [`check_law_between`].
-pub fn check_law<L: ContactLaw>(law: &L, setup: &ConformanceSetup) -> Result<ConformanceReport, MdError> {
+pub fn check_law<L: ContactLaw>(law: &L, setup: &ConformanceSetup) -> Result<ConformanceReport, LawError> {
     let m = Material::default();
     check_law_between(law, setup, &m, &m)
 }
@@ -97,14 +97,14 @@ pub fn check_law<L: ContactLaw>(law: &L, setup: &ConformanceSetup) -> Result<Con
 /// [`check_law`] with the law's pair parameter computed from materials `a` (body 1) and `b`
 /// (body 2) and the set-up's pair values: `L::Pair::from_materials(a, b, &setup.material)`
 /// (set `setup.material` to `PairMaterial::mix(a, b)` for the mixed values of the same
-/// materials). Its error is [`MdError::PairParameters`].
+/// materials). Its error is [`LawError::PairParameters`].
 pub fn check_law_between<L: ContactLaw>(
     law: &L,
     setup: &ConformanceSetup,
     a: &Material,
     b: &Material,
-) -> Result<ConformanceReport, MdError> {
-    let pair = L::Pair::from_materials(a, b, &setup.material).map_err(|reason| MdError::PairParameters {
+) -> Result<ConformanceReport, LawError> {
+    let pair = L::Pair::from_materials(a, b, &setup.material).map_err(|reason| LawError::PairParameters {
         material1: a.name.clone(),
         material2: b.name.clone(),
         reason,
@@ -127,7 +127,7 @@ pub fn check_law_between<L: ContactLaw>(
         dt /= 10.0;
         tries += 1;
         if tries > 10 {
-            return Err(MdError::InvalidParameter {
+            return Err(LawError::InvalidParameter {
                 model: "conformance",
                 param: "contact_time",
                 value: probe.contact_time,

@@ -30,7 +30,7 @@
 //! operations, so the value is bit-identical on every thread, memo or not.
 
 use super::reduced_impact::{integrate, ContactEnd};
-use crate::error::{non_negative, restitution, MdError};
+use crate::error::{non_negative, restitution, LawError};
 use crate::submodel::TensionPolicy;
 use std::cell::{Cell, RefCell};
 
@@ -97,7 +97,7 @@ fn reduced_collision(spring: Spring, alpha: f64, tension: TensionPolicy) -> Redu
 /// `tension`, in reduced units (see the module doc: x'' = −x^{3/2} − √5 α x^{1/4} x').
 /// Multiply `force_duration` by t₀ = (m*²/(k² v))^{1/5}, k = 4/3 E*√R*, for seconds.
 /// Errors when α is negative or not finite.
-pub fn hertz_tsuji_collision(alpha: f64, tension: TensionPolicy) -> Result<ReducedCollision, MdError> {
+pub fn hertz_tsuji_collision(alpha: f64, tension: TensionPolicy) -> Result<ReducedCollision, LawError> {
     non_negative("hertz_tsuji_collision", "damping_ratio", alpha)?;
     Ok(reduced_collision(Spring::Hertz, alpha, tension))
 }
@@ -105,7 +105,7 @@ pub fn hertz_tsuji_collision(alpha: f64, tension: TensionPolicy) -> Result<Reduc
 /// Damping ratio α of the Tsuji form (γ_n = 2√(5/6) α √(m* S_n)) whose head-on restitution
 /// under the no-attraction clamp is `e` (module doc), for e in (0, 1]; α = 0 for e = 1.
 /// Errors for e outside (0, 1] or too small to bracket (below about 1.5e-5).
-pub fn hertz_tsuji_clamped_damping_ratio(e: f64) -> Result<f64, MdError> {
+pub fn hertz_tsuji_clamped_damping_ratio(e: f64) -> Result<f64, LawError> {
     reduced_ratio(Spring::Hertz, e)
 }
 
@@ -114,7 +114,7 @@ pub fn hertz_tsuji_clamped_damping_ratio(e: f64) -> Result<f64, MdError> {
 /// dashpot is over-damped (α > 1) and still separates under the clamp; the reduced equation
 /// x'' = −x − 2α x' is integrated there (the closed form
 /// [`linear_clamped_collision`](crate::params::linear_clamped_collision) covers α < 1).
-pub fn linear_clamped_damping_ratio(e: f64) -> Result<f64, MdError> {
+pub fn linear_clamped_damping_ratio(e: f64) -> Result<f64, LawError> {
     reduced_ratio(Spring::Linear, e)
 }
 
@@ -124,7 +124,7 @@ const ALPHA_MAX: f64 = 128.0;
 
 /// Bracketed root of e(α) = e under the clamp (Illinois variant of regula falsi, which keeps
 /// the bracket), uncached.
-pub(crate) fn reduced_ratio(spring: Spring, e: f64) -> Result<f64, MdError> {
+pub(crate) fn reduced_ratio(spring: Spring, e: f64) -> Result<f64, LawError> {
     restitution(spring.name(), "restitution", e)?;
     if e == 1.0 {
         return Ok(0.0);
@@ -138,7 +138,7 @@ pub(crate) fn reduced_ratio(spring: Spring, e: f64) -> Result<f64, MdError> {
         (lo, f_lo) = (hi, f_hi);
         hi *= 2.0;
         if hi > ALPHA_MAX {
-            return Err(MdError::InvalidParameter {
+            return Err(LawError::InvalidParameter {
                 model: spring.name(),
                 param: "restitution",
                 value: e,
@@ -316,7 +316,7 @@ mod tests {
         for e in [0.0, -0.1, 1.0 + 1e-12, 1.5, f64::NAN, f64::INFINITY, 1e-7] {
             let err = hertz_tsuji_clamped_damping_ratio(e).unwrap_err();
             assert!(
-                matches!(err, MdError::InvalidParameter { param: "restitution", value, .. }
+                matches!(err, LawError::InvalidParameter { param: "restitution", value, .. }
                     if value.to_bits() == e.to_bits()),
                 "{err}"
             );
@@ -325,7 +325,7 @@ mod tests {
         for a in [-1e-3, f64::NAN, f64::INFINITY] {
             assert!(matches!(
                 hertz_tsuji_collision(a, CLAMP),
-                Err(MdError::InvalidParameter { param: "damping_ratio", .. })
+                Err(LawError::InvalidParameter { param: "damping_ratio", .. })
             ));
         }
         assert!(clamped_damping_ratio_memo(Spring::Hertz, 1.5).is_nan());

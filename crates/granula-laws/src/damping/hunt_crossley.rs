@@ -1,7 +1,7 @@
 //! Kelvin-Voigt / Hunt-Crossley damping (003 eq. 3), with the impact velocity δ̇₀ kept in the
 //! contact history.
 
-use crate::error::{positive, restitution, MdError};
+use crate::error::{positive, restitution, LawError};
 use crate::history::SubHistory;
 use crate::submodel::TensionPolicy;
 use crate::submodel::{DampingModel, NormalDamping, NormalElastic};
@@ -48,7 +48,7 @@ pub struct HuntCrossley {
 
 impl HuntCrossley {
     /// e from the material (`None`) or given in (0, 1]; `min_impact_rate` > 0 (m/s).
-    pub fn new(restitution_coefficient: Option<f64>, min_impact_rate: f64) -> Result<Self, MdError> {
+    pub fn new(restitution_coefficient: Option<f64>, min_impact_rate: f64) -> Result<Self, LawError> {
         if let Some(e) = restitution_coefficient {
             restitution("hunt_crossley", "restitution", e)?;
         }
@@ -88,9 +88,9 @@ impl DampingModel for HuntCrossley {
     fn claimed_restitution(&self, material: &PairMaterial, _: TensionPolicy) -> Option<f64> {
         Some(self.restitution.unwrap_or(material.restitution))
     }
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         if self.restitution.is_none() && !(material.restitution > 0.0 && material.restitution <= 1.0) {
-            return Err(MdError::UnsupportedPair {
+            return Err(LawError::UnsupportedPair {
                 model: "hunt_crossley",
                 field: "restitution",
                 value: material.restitution,

@@ -3,7 +3,7 @@
 //! two force evaluations.
 
 use crate::damping::HertzViscous;
-use crate::error::MdError;
+use crate::error::LawError;
 use crate::history::SubHistory;
 use crate::submodel::{DampingModel, NormalDamping, NormalElastic, TensionPolicy};
 use glam::DQuat;
@@ -94,7 +94,7 @@ impl DampingModel for HertzViscousImpulse {
     fn claimed_restitution(&self, material: &PairMaterial, tension: TensionPolicy) -> Option<f64> {
         self.sampled.claimed_restitution(material, tension)
     }
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         self.sampled.check_pair(material)
     }
 }

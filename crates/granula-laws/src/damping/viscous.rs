@@ -2,7 +2,7 @@
 //! coefficient, the reduced mass and the current normal stiffness.
 
 use super::clamped_calibration::{clamped_damping_ratio_memo, hertz_tsuji_collision, reduced_ratio, Spring};
-use crate::error::{non_negative, restitution, MdError};
+use crate::error::{non_negative, restitution, LawError};
 use crate::params::{damping_ratio_from_restitution, linear_clamped_collision, linear_restitution};
 use crate::submodel::TensionPolicy;
 use crate::submodel::{DampingModel, NormalDamping, NormalElastic};
@@ -42,7 +42,7 @@ pub enum DampingCoefficient {
 }
 
 impl DampingCoefficient {
-    fn check(self, model: &'static str, spring: Spring) -> Result<Self, MdError> {
+    fn check(self, model: &'static str, spring: Spring) -> Result<Self, LawError> {
         match self {
             DampingCoefficient::Fixed(g) => {
                 non_negative(model, "coefficient", g)?;
@@ -110,7 +110,7 @@ impl DampingCoefficient {
         Some((alpha, clamped))
     }
 
-    fn check_pair(self, model: &'static str, material: &PairMaterial, spring: Spring) -> Result<(), MdError> {
+    fn check_pair(self, model: &'static str, material: &PairMaterial, spring: Spring) -> Result<(), LawError> {
         let clamped = match self {
             DampingCoefficient::FromRestitution(None) => false,
             DampingCoefficient::FromRestitutionClamped(None) => true,
@@ -118,7 +118,7 @@ impl DampingCoefficient {
         };
         let e = material.restitution;
         if !(e > 0.0 && e <= 1.0) {
-            return Err(MdError::UnsupportedPair {
+            return Err(LawError::UnsupportedPair {
                 model,
                 field: "restitution",
                 value: e,
@@ -126,7 +126,7 @@ impl DampingCoefficient {
             });
         }
         if clamped && clamped_damping_ratio_memo(spring, e).is_nan() {
-            return Err(MdError::UnsupportedPair {
+            return Err(LawError::UnsupportedPair {
                 model,
                 field: "restitution",
                 value: e,
@@ -148,7 +148,7 @@ pub struct LinearViscous {
 
 impl LinearViscous {
     /// Damping set by `coefficient`; errors for γ < 0 or e outside (0, 1].
-    pub fn new(coefficient: DampingCoefficient) -> Result<Self, MdError> {
+    pub fn new(coefficient: DampingCoefficient) -> Result<Self, LawError> {
         Ok(LinearViscous { coefficient: coefficient.check("linear_viscous", Spring::Linear)? })
     }
 
@@ -189,7 +189,7 @@ impl DampingModel for LinearViscous {
             (TensionPolicy::AllowDampingTension, true) => Some(linear_restitution(1.0, 2.0 * alpha, 1.0)),
         }
     }
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         self.coefficient.check_pair("linear_viscous", material, Spring::Linear)
     }
     fn batch_form(&self) -> Option<crate::batched::DampingBatch> {
@@ -216,7 +216,7 @@ const TSUJI: f64 = 0.912_870_929_175_276_9;
 
 impl HertzViscous {
     /// Damping set by `coefficient`.
-    pub fn new(coefficient: DampingCoefficient) -> Result<Self, MdError> {
+    pub fn new(coefficient: DampingCoefficient) -> Result<Self, LawError> {
         Ok(HertzViscous { coefficient: coefficient.check("hertz_viscous", Spring::Hertz)? })
     }
 
@@ -262,7 +262,7 @@ impl DampingModel for HertzViscous {
         }
         hertz_tsuji_collision(alpha, tension).ok().map(|c| c.restitution)
     }
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         self.coefficient.check_pair("hertz_viscous", material, Spring::Hertz)
     }
     fn batch_form(&self) -> Option<crate::batched::DampingBatch> {
@@ -293,7 +293,7 @@ mod tests {
         m.restitution = 2.0;
         assert!(matches!(
             LinearViscous::from_material().check_pair(&m),
-            Err(MdError::UnsupportedPair { field: "restitution", .. })
+            Err(LawError::UnsupportedPair { field: "restitution", .. })
         ));
     }
 }

@@ -1,6 +1,6 @@
 //! Hertz elastic normal force, in the E*, R* form and in the form of the LMGC90 notes (004).
 
-use crate::error::{positive, MdError};
+use crate::error::{positive, LawError};
 use crate::params::hertz_contact_time;
 use crate::submodel::{NormalElastic, NormalModel};
 use granula_core::{ContactKinematics, PairMaterial};
@@ -37,7 +37,7 @@ impl Hertz {
     }
 
     /// An explicit effective modulus E* > 0 (Pa) for every pair.
-    pub fn with_effective_young(e_star: f64) -> Result<Self, MdError> {
+    pub fn with_effective_young(e_star: f64) -> Result<Self, LawError> {
         Ok(Hertz { effective_young: Some(positive("hertz", "effective_young", e_star)?) })
     }
 
@@ -67,7 +67,7 @@ impl NormalModel for Hertz {
     fn contact_time(&self, material: &PairMaterial, m_eff: f64, r_eff: f64, v: f64) -> f64 {
         hertz_contact_time(self.e_star(material), r_eff, m_eff, v)
     }
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), LawError> {
         check_hertz_pair("hertz", self.e_star(material), "effective_young", r_eff, m_eff)
     }
     fn batch_form(&self) -> Option<crate::batched::NormalBatch> {
@@ -95,10 +95,10 @@ impl HertzLmgc {
     }
 
     /// Explicit Young's modulus E > 0 (Pa) and Poisson's ratio ν in (−1, 0.5).
-    pub fn new(young: f64, poisson: f64) -> Result<Self, MdError> {
+    pub fn new(young: f64, poisson: f64) -> Result<Self, LawError> {
         positive("hertz_lmgc", "young", young)?;
         if !(poisson > -1.0 && poisson < 0.5) {
-            return Err(MdError::InvalidParameter {
+            return Err(LawError::InvalidParameter {
                 model: "hertz_lmgc",
                 param: "poisson",
                 value: poisson,
@@ -138,7 +138,7 @@ impl NormalModel for HertzLmgc {
         // Same law as Hertz with E* √R* = 3c/4: pass R* = 1 and E* = 3c/4.
         hertz_contact_time(0.75 * c, 1.0, m_eff, v)
     }
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), LawError> {
         check_hertz_pair("hertz_lmgc", self.plane_modulus(material), "young_modulus", r_eff, m_eff)
     }
 }
@@ -150,12 +150,12 @@ fn check_hertz_pair(
     field: &'static str,
     r_eff: f64,
     m_eff: f64,
-) -> Result<(), MdError> {
+) -> Result<(), LawError> {
     if !(modulus.is_finite() && modulus > 0.0) {
-        return Err(MdError::UnsupportedPair { model, field, value: modulus, reason: "must be finite and > 0" });
+        return Err(LawError::UnsupportedPair { model, field, value: modulus, reason: "must be finite and > 0" });
     }
     if !(r_eff.is_finite() && r_eff > 0.0) {
-        return Err(MdError::UnsupportedPair {
+        return Err(LawError::UnsupportedPair {
             model,
             field: "effective_radius",
             value: r_eff,
@@ -227,10 +227,10 @@ mod tests {
 
     #[test]
     fn bad_input_is_named() {
-        assert!(matches!(Hertz::with_effective_young(-5.0), Err(MdError::InvalidParameter { .. })));
-        assert!(matches!(HertzLmgc::new(1e7, 0.7), Err(MdError::InvalidParameter { param: "poisson", .. })));
+        assert!(matches!(Hertz::with_effective_young(-5.0), Err(LawError::InvalidParameter { .. })));
+        assert!(matches!(HertzLmgc::new(1e7, 0.7), Err(LawError::InvalidParameter { param: "poisson", .. })));
         let m = granula_core::PairMaterial::mix(&Default::default(), &Default::default());
         let err = Hertz::from_material().check_pair(&m, f64::INFINITY, 1.0).unwrap_err();
-        assert!(matches!(err, MdError::UnsupportedPair { field: "effective_radius", .. }));
+        assert!(matches!(err, LawError::UnsupportedPair { field: "effective_radius", .. }));
     }
 }

@@ -1,6 +1,6 @@
 //! Linear spring F_e = k_n δ (002 eq. 5 for discs, the Hooke law of 004 §2.2.1).
 
-use crate::error::{positive, MdError};
+use crate::error::{positive, LawError};
 use crate::submodel::{NormalElastic, NormalModel};
 use granula_core::{ContactKinematics, PairMaterial};
 
@@ -19,7 +19,7 @@ pub struct LinearSpring {
 
 impl LinearSpring {
     /// A spring of stiffness k_n > 0 (N/m).
-    pub fn new(stiffness: f64) -> Result<Self, MdError> {
+    pub fn new(stiffness: f64) -> Result<Self, LawError> {
         Ok(LinearSpring { stiffness: positive("linear_spring", "stiffness", stiffness)? })
     }
 
@@ -41,7 +41,7 @@ impl NormalModel for LinearSpring {
     fn contact_time(&self, _: &PairMaterial, m_eff: f64, _: f64, _: f64) -> f64 {
         std::f64::consts::PI * (m_eff / self.stiffness).sqrt()
     }
-    fn check_pair(&self, _: &PairMaterial, _: f64, m_eff: f64) -> Result<(), MdError> {
+    fn check_pair(&self, _: &PairMaterial, _: f64, m_eff: f64) -> Result<(), LawError> {
         super::require_finite_mass("linear_spring", m_eff)
     }
     fn batch_form(&self) -> Option<crate::batched::NormalBatch> {
@@ -66,7 +66,7 @@ mod tests {
     fn negative_stiffness_is_rejected() {
         assert!(matches!(
             LinearSpring::new(-1.0),
-            Err(MdError::InvalidParameter { param: "stiffness", value, .. }) if value == -1.0
+            Err(LawError::InvalidParameter { param: "stiffness", value, .. }) if value == -1.0
         ));
         assert!(LinearSpring::new(f64::NAN).is_err());
     }

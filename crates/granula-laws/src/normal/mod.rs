@@ -11,15 +11,15 @@ pub use linear::{linear_spring_force, LinearSpring};
 pub use power_law::{power_law_contact_time, power_law_force, PowerLaw};
 pub use volumetric::{cap_volumetric_force, spherical_cap_volume, volumetric_force, VolumeStiffness, VolumetricSpring};
 
-use crate::error::MdError;
+use crate::error::LawError;
 
 /// Every normal law needs a finite effective mass m* = (1/m₁ + 1/m₂)⁻¹: at least one of the
 /// two bodies must be dynamic with a finite mass (two walls never make a contact).
-fn require_finite_mass(model: &'static str, m_eff: f64) -> Result<(), MdError> {
+fn require_finite_mass(model: &'static str, m_eff: f64) -> Result<(), LawError> {
     if m_eff.is_finite() && m_eff > 0.0 {
         Ok(())
     } else {
-        Err(MdError::UnsupportedPair {
+        Err(LawError::UnsupportedPair {
             model,
             field: "effective_mass",
             value: m_eff,

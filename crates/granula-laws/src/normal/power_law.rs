@@ -1,7 +1,7 @@
 //! Power-law elastic force F_e = K δⁿ, the elastic part of the Kelvin-Voigt /
 //! Hunt-Crossley law (003 eq. 3).
 
-use crate::error::{positive, MdError};
+use crate::error::{positive, LawError};
 use crate::gamma_function::gamma;
 use crate::submodel::{NormalElastic, NormalModel};
 use granula_core::{ContactKinematics, PairMaterial};
@@ -34,10 +34,10 @@ pub struct PowerLaw {
 
 impl PowerLaw {
     /// K > 0 (N/mⁿ) and n ≥ 1.
-    pub fn new(stiffness: f64, exponent: f64) -> Result<Self, MdError> {
+    pub fn new(stiffness: f64, exponent: f64) -> Result<Self, LawError> {
         positive("power_law", "stiffness", stiffness)?;
         if !(exponent.is_finite() && exponent >= 1.0) {
-            return Err(MdError::InvalidParameter {
+            return Err(LawError::InvalidParameter {
                 model: "power_law",
                 param: "exponent",
                 value: exponent,
@@ -69,7 +69,7 @@ impl NormalModel for PowerLaw {
     fn contact_time(&self, _: &PairMaterial, m_eff: f64, _: f64, v: f64) -> f64 {
         power_law_contact_time(self.stiffness, self.exponent, m_eff, v)
     }
-    fn check_pair(&self, _: &PairMaterial, _: f64, m_eff: f64) -> Result<(), MdError> {
+    fn check_pair(&self, _: &PairMaterial, _: f64, m_eff: f64) -> Result<(), LawError> {
         super::require_finite_mass("power_law", m_eff)
     }
 }

@@ -5,7 +5,7 @@
 //! finely the faces are meshed. Where the generator gives no volume (spheres and walls),
 //! V is the volume of the spherical cap cut by the overlap.
 
-use crate::error::{positive, MdError};
+use crate::error::{positive, LawError};
 use crate::submodel::{NormalElastic, NormalModel};
 use granula_core::{ContactKinematics, PairMaterial};
 use std::f64::consts::PI;
@@ -62,7 +62,7 @@ pub struct VolumetricSpring {
 
 impl VolumetricSpring {
     /// k_V > 0 (N/m³).
-    pub fn new(stiffness: f64) -> Result<Self, MdError> {
+    pub fn new(stiffness: f64) -> Result<Self, LawError> {
         Ok(VolumetricSpring {
             stiffness: VolumeStiffness::Given(positive("volumetric_spring", "stiffness", stiffness)?),
         })
@@ -108,9 +108,9 @@ impl NormalModel for VolumetricSpring {
         let k_v = self.volume_stiffness(material, r_eff);
         super::power_law_contact_time(PI * k_v * r_eff, 2.0, m_eff, v)
     }
-    fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), LawError> {
         if self.stiffness == VolumeStiffness::FromModulus {
-            let bad = |field, value| MdError::UnsupportedPair {
+            let bad = |field, value| LawError::UnsupportedPair {
                 model: "volumetric_spring",
                 field,
                 value,
@@ -155,7 +155,7 @@ mod tests {
     fn bad_stiffness_is_named() {
         assert!(matches!(
             VolumetricSpring::new(0.0),
-            Err(MdError::InvalidParameter { model: "volumetric_spring", param: "stiffness", .. })
+            Err(LawError::InvalidParameter { model: "volumetric_spring", param: "stiffness", .. })
         ));
         assert!(VolumetricSpring::new(f64::NAN).is_err());
     }

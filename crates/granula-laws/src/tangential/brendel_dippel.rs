@@ -2,7 +2,7 @@
 
 use super::settings::{Friction, SpringInputs, SpringSettings, TangentialDamping, TangentialStiffness};
 use super::spring::{held_spring, SpringState};
-use crate::error::MdError;
+use crate::error::LawError;
 use crate::submodel::{NormalState, ResistanceOut, TangentialModel};
 use granula_core::{ContactKinematics, PairMaterial};
 
@@ -26,7 +26,7 @@ impl BrendelDippel {
         stiffness: TangentialStiffness,
         damping: TangentialDamping,
         friction: Friction,
-    ) -> Result<Self, MdError> {
+    ) -> Result<Self, LawError> {
         Ok(Self::from_settings(SpringSettings { stiffness, damping, friction }.checked("brendel_dippel")?))
     }
 
@@ -58,7 +58,7 @@ impl TangentialModel for BrendelDippel {
         *h = SpringState { xi: s.xi, stiffness: kt };
         ResistanceOut { value: s.force, stored: s.stored, dissipated: s.dissipated, sliding: s.sliding }
     }
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         self.settings().check_pair("brendel_dippel", material)
     }
 }

@@ -2,7 +2,7 @@
 
 use super::settings::{Friction, SpringInputs, SpringSettings, TangentialDamping, TangentialStiffness};
 use super::spring::{capped_spring_by, SpringState};
-use crate::error::MdError;
+use crate::error::LawError;
 use crate::history::SubHistory;
 use crate::submodel::{NormalState, ResistanceOut, TangentialModel};
 use glam::{DQuat, DVec3};
@@ -110,7 +110,7 @@ impl PredictorElongation {
         damping: TangentialDamping,
         friction: Friction,
         rotation: RotationalIncrement,
-    ) -> Result<Self, MdError> {
+    ) -> Result<Self, LawError> {
         Ok(Self::from_settings(
             SpringSettings { stiffness, damping, friction }.checked("predictor_elongation")?,
             rotation,
@@ -241,7 +241,7 @@ impl TangentialModel for PredictorElongation {
     fn uses_rotations(&self) -> bool {
         self.rotation == RotationalIncrement::FromOrientations
     }
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         self.settings().check_pair("predictor_elongation", material)
     }
 }

@@ -1,6 +1,6 @@
 //! Settings shared by the tangential models: stiffness, damping and friction coefficients.
 
-use crate::error::{non_negative, positive, MdError};
+use crate::error::{non_negative, positive, LawError};
 use crate::params::tangential_stiffness_ratio;
 use crate::submodel::NormalState;
 use glam::DVec3;
@@ -19,7 +19,7 @@ pub enum TangentialStiffness {
 }
 
 impl TangentialStiffness {
-    pub(crate) fn check(self, model: &'static str) -> Result<Self, MdError> {
+    pub(crate) fn check(self, model: &'static str) -> Result<Self, LawError> {
         match self {
             TangentialStiffness::FromNormal => {}
             TangentialStiffness::Ratio(r) => {
@@ -58,7 +58,7 @@ pub enum TangentialDamping {
 }
 
 impl TangentialDamping {
-    pub(crate) fn check(self, model: &'static str) -> Result<Self, MdError> {
+    pub(crate) fn check(self, model: &'static str) -> Result<Self, LawError> {
         if let TangentialDamping::Ratio(r) = self {
             non_negative(model, "damping_ratio", r)?;
         }
@@ -96,11 +96,11 @@ impl Friction {
     }
 
     /// Given coefficients 0 ≤ μ_d ≤ μ_s.
-    pub fn new(static_friction: f64, dynamic_friction: f64) -> Result<Self, MdError> {
+    pub fn new(static_friction: f64, dynamic_friction: f64) -> Result<Self, LawError> {
         non_negative("friction", "static_friction", static_friction)?;
         non_negative("friction", "dynamic_friction", dynamic_friction)?;
         if dynamic_friction > static_friction {
-            return Err(MdError::InvalidParameter {
+            return Err(LawError::InvalidParameter {
                 model: "friction",
                 param: "dynamic_friction",
                 value: dynamic_friction,
@@ -118,11 +118,11 @@ impl Friction {
         (s, d)
     }
 
-    pub(crate) fn check_pair(&self, model: &'static str, material: &PairMaterial) -> Result<(), MdError> {
+    pub(crate) fn check_pair(&self, model: &'static str, material: &PairMaterial) -> Result<(), LawError> {
         let (s, d) = self.coefficients(material);
         for (field, v) in [("friction", s), ("dynamic_friction", d)] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(MdError::UnsupportedPair { model, field, value: v, reason: "must be finite and >= 0" });
+                return Err(LawError::UnsupportedPair { model, field, value: v, reason: "must be finite and >= 0" });
             }
         }
         Ok(())
@@ -160,12 +160,12 @@ impl SpringSettings {
     }
 
     /// The settings after checking their domains; errors name `model`.
-    pub fn checked(self, model: &'static str) -> Result<Self, MdError> {
+    pub fn checked(self, model: &'static str) -> Result<Self, LawError> {
         Ok(SpringSettings { stiffness: self.stiffness.check(model)?, damping: self.damping.check(model)?, ..self })
     }
 
     /// The pair checks: the Poisson ratio when k_t derives from it, and the friction values.
-    pub fn check_pair(&self, model: &'static str, material: &PairMaterial) -> Result<(), MdError> {
+    pub fn check_pair(&self, model: &'static str, material: &PairMaterial) -> Result<(), LawError> {
         check_poisson(model, self.stiffness, material)?;
         self.friction.check_pair(model, material)
     }
@@ -183,9 +183,9 @@ impl SpringSettings {
 }
 
 /// Checks the pair's Poisson ratio when k_t is derived from it.
-pub(crate) fn check_poisson(model: &'static str, s: TangentialStiffness, m: &PairMaterial) -> Result<(), MdError> {
+pub(crate) fn check_poisson(model: &'static str, s: TangentialStiffness, m: &PairMaterial) -> Result<(), LawError> {
     if s == TangentialStiffness::FromNormal && !(m.poisson_ratio > -1.0 && m.poisson_ratio < 0.5) {
-        return Err(MdError::UnsupportedPair {
+        return Err(LawError::UnsupportedPair {
             model,
             field: "poisson_ratio",
             value: m.poisson_ratio,

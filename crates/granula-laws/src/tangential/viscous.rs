@@ -1,7 +1,7 @@
 //! Viscous tangential law with a Coulomb threshold (004 §2.2.1).
 
 use super::settings::Friction;
-use crate::error::{positive, MdError};
+use crate::error::{positive, LawError};
 use crate::submodel::{NormalState, ResistanceOut, TangentialModel};
 use glam::DVec3;
 use granula_core::{ContactKinematics, PairMaterial};
@@ -29,7 +29,7 @@ pub struct ViscousFriction {
 
 impl ViscousFriction {
     /// η_t > 0 (1/s) and friction coefficients.
-    pub fn new(eta: f64, friction: Friction) -> Result<Self, MdError> {
+    pub fn new(eta: f64, friction: Friction) -> Result<Self, LawError> {
         Ok(ViscousFriction { eta: positive("viscous_friction", "eta", eta)?, friction })
     }
 }
@@ -50,7 +50,7 @@ impl TangentialModel for ViscousFriction {
         }
         ResistanceOut { value: f, stored: 0.0, dissipated: -f.dot(vt) * k.dt, sliding }
     }
-    fn check_pair(&self, material: &PairMaterial) -> Result<(), MdError> {
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         self.friction.check_pair("viscous_friction", material)
     }
 }

@@ -13,7 +13,7 @@ fn pair() -> PairMaterial {
 fn negative_or_non_finite_stiffness() {
     for k in [-1.0, 0.0, f64::NAN, f64::INFINITY] {
         let err = LinearSpring::new(k).unwrap_err();
-        assert!(matches!(err, MdError::InvalidParameter { model: "linear_spring", param: "stiffness", .. }));
+        assert!(matches!(err, LawError::InvalidParameter { model: "linear_spring", param: "stiffness", .. }));
     }
     assert!(PowerLaw::new(-3.0, 1.5).is_err());
     assert!(CundallStrack::new(TangentialStiffness::Fixed(-1.0), TangentialDamping::None, Friction::default()).is_err());
@@ -35,7 +35,7 @@ fn restitution_outside_zero_one() {
     let mut m = pair();
     m.restitution = 1.5;
     let err = hertz_mindlin().check_pair(&m, 1e-3, 1e-5).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { model: "hertz_viscous", field: "restitution", .. }), "{err}");
+    assert!(matches!(err, LawError::UnsupportedPair { model: "hertz_viscous", field: "restitution", .. }), "{err}");
 }
 
 #[test]
@@ -54,15 +54,15 @@ fn a_law_applied_to_a_pair_it_cannot_handle() {
     let law = hertz_mindlin().with_rolling(RollingResistance::from_material());
     // Two flat bodies (R* infinite): Hertz is undefined.
     let err = law.check_pair(&pair(), f64::INFINITY, 1e-5).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { model: "hertz", field: "effective_radius", .. }), "{err}");
+    assert!(matches!(err, LawError::UnsupportedPair { model: "hertz", field: "effective_radius", .. }), "{err}");
     // Two bodies of infinite mass (wall against wall): no dynamics to resolve.
     let err = law.check_pair(&pair(), 1e-3, f64::INFINITY).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { field: "effective_mass", .. }), "{err}");
+    assert!(matches!(err, LawError::UnsupportedPair { field: "effective_mass", .. }), "{err}");
     // A Poisson ratio outside (−1, 0.5) cannot give k_t = 2(1 − ν)/(2 − ν) K_n.
     let mut m = pair();
     m.poisson_ratio = 0.7;
     let err = law.check_pair(&m, 1e-3, 1e-5).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { model: "cundall_strack", field: "poisson_ratio", .. }));
+    assert!(matches!(err, LawError::UnsupportedPair { model: "cundall_strack", field: "poisson_ratio", .. }));
     // A valid pair passes.
     law.check_pair(&pair(), 1e-3, 1e-5).unwrap();
 }
@@ -71,9 +71,9 @@ fn a_law_applied_to_a_pair_it_cannot_handle() {
 fn conformance_set_up_errors() {
     let law = hertz_mindlin();
     let bad = ConformanceSetup { radius: -1.0, ..Default::default() };
-    assert!(matches!(check_law(&law, &bad), Err(MdError::InvalidParameter { param: "radius", .. })));
+    assert!(matches!(check_law(&law, &bad), Err(LawError::InvalidParameter { param: "radius", .. })));
     let mut m = pair();
     m.friction = -1.0;
     let bad = ConformanceSetup { material: m, ..Default::default() };
-    assert!(matches!(check_law(&law, &bad), Err(MdError::Core(_))));
+    assert!(matches!(check_law(&law, &bad), Err(LawError::Core(_))));
 }

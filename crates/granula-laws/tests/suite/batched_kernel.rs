@@ -4,10 +4,10 @@
 //! ulps, for the force, the energies, the status and the updated history.
 
 use granula_core::{ContactBatch, ContactKinematics, ContactLaw, DVec3, Material, PairMaterial, BATCH_LANES};
-use granula_laws::batched::{force_batch_at, VectorWidth};
 use granula_laws::prelude::*;
-use granula_laws::tangential::{Friction, SpringState, TangentialDamping, TangentialStiffness};
+use granula_laws::{force_batch_at, VectorWidth};
 use granula_laws::{ComposedHistory, TensionPolicy};
+use granula_laws::{Friction, SpringState, TangentialDamping, TangentialStiffness};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -58,7 +58,7 @@ fn random_contact(rng: &mut ChaCha8Rng, batch: &mut ContactBatch, slot: u32) -> 
     History { tangential: SpringState { xi, stiffness }, ..Default::default() }
 }
 
-fn check<L: ContactLaw<History = History, Pair = ()>>(name: &str, law: &L, form: granula_laws::batched::LawBatch) {
+fn check<L: ContactLaw<History = History, Pair = ()>>(name: &str, law: &L, form: granula_laws::LawBatch) {
     let materials = materials();
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     let widths = [VectorWidth::Avx512, VectorWidth::Avx2, VectorWidth::Portable];

@@ -12,9 +12,10 @@
 
 use glam::DVec3;
 use granula_core::{ContactKinematics, ContactLaw, Material, PairMaterial};
-use granula_laws::damping::hertz_tsuji_clamped_damping_ratio;
+use granula_laws::kernels::{capped_spring, rotate_into_plane};
+use granula_laws::params::hertz_tsuji_clamped_damping_ratio;
 use granula_laws::params::{damping_ratio_from_restitution, tangential_stiffness_ratio};
-use granula_laws::tangential::{capped_spring, rotate_into_plane, SpringState};
+use granula_laws::SpringState;
 use granula_laws::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -142,7 +143,10 @@ fn hertz_mindlin_is_its_equations() {
     let ratio = tangential_stiffness_ratio(mat.poisson_ratio);
     let terms = move |k: &ContactKinematics<'_>| {
         // 004 §2.2.1: F = 4/3 E* √R* δ^{3/2}, tangent stiffness 2 E* √(R* δ).
-        let el = normal::hertz_force(4.0 / 3.0 * k.material.effective_young * k.effective_radius.sqrt(), k.overlap);
+        let el = granula_laws::kernels::hertz_force(
+            4.0 / 3.0 * k.material.effective_young * k.effective_radius.sqrt(),
+            k.overlap,
+        );
         // Tsuji: γ_n = 2 √(5/6) α √(m* S_n).
         let gamma = 2.0 * (5.0f64 / 6.0).sqrt() * alpha * (k.effective_mass * el.stiffness).sqrt();
         (el.force, el.stored, gamma, ratio * el.stiffness, 0.0)
@@ -156,7 +160,7 @@ fn linear_cundall_strack_is_its_equations() {
     let alpha = damping_ratio_from_restitution(mat.restitution);
     let (k_n, ratio) = (1e3, 1.0 / 3.0);
     let terms = move |k: &ContactKinematics<'_>| {
-        let el = normal::linear_spring_force(k_n, k.overlap);
+        let el = granula_laws::kernels::linear_spring_force(k_n, k.overlap);
         // 002 eq. 8 inverted: γ_n = 2 α √(m* k_n); γ_t/γ_n = k_t/k_n (002 §2).
         let gamma = 2.0 * alpha * (k.effective_mass * k_n).sqrt();
         (el.force, el.stored, gamma, ratio * k_n, ratio * gamma)

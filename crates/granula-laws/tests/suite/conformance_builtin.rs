@@ -97,7 +97,7 @@ fn linear_cundall_strack_claims_its_restitution() {
     // direct formula with the kit's reduced mass. 0.005 covers the first-order error of the
     // switch-off at Δt = t_c/200 (see head_on.rs).
     let m_r = kit_reduced_mass(&setup);
-    let gamma = granula_laws::damping::viscous_coefficient_from_restitution(0.5, m_r, 1e3, 1.0);
+    let gamma = granula_laws::params::viscous_coefficient_from_restitution(0.5, m_r, 1e3, 1.0);
     let direct = linear_clamped_collision(1e3, gamma, m_r).0;
     setup.claimed_restitution = law.claimed_restitution(&setup.material);
     // Same closed form with scaled units: round-off only.

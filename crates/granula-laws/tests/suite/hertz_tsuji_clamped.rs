@@ -7,8 +7,8 @@
 use glam::DVec3;
 use granula_core::{ContactLaw, Material, PairMaterial};
 use granula_laws::conformance::pair::{First, IsolatedPair, Sphere};
-use granula_laws::damping::{hertz_tsuji_clamped_damping_ratio, hertz_tsuji_collision};
 use granula_laws::params::{damping_ratio_from_restitution, hertz_contact_time};
+use granula_laws::params::{hertz_tsuji_clamped_damping_ratio, hertz_tsuji_collision};
 use granula_laws::*;
 
 const RADIUS: f64 = 1e-3;
@@ -145,16 +145,19 @@ fn direct_simulation_converges_to_the_reduced_value() {
 fn bad_restitution_is_an_error() {
     for e in [0.0, -0.5, 1.5, f64::NAN] {
         let err = HertzViscous::new(DampingCoefficient::FromRestitutionClamped(Some(e))).unwrap_err();
-        assert!(matches!(err, MdError::InvalidParameter { model: "hertz_viscous", param: "restitution", .. }), "{err}");
+        assert!(
+            matches!(err, LawError::InvalidParameter { model: "hertz_viscous", param: "restitution", .. }),
+            "{err}"
+        );
         assert!(LinearViscous::new(DampingCoefficient::FromRestitutionClamped(Some(e))).is_err());
         assert!(hertz_tsuji_clamped_damping_ratio(e).is_err());
     }
     // From the material: checked per pair, naming the field and value.
     let law = tsuji(DampingCoefficient::FromRestitutionClamped(None));
     let err = law.check_pair(&material(1.2), 1e-3, 1e-5).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { field: "restitution", value, .. } if value == 1.2), "{err}");
+    assert!(matches!(err, LawError::UnsupportedPair { field: "restitution", value, .. } if value == 1.2), "{err}");
     let err = law.check_pair(&material(1e-7), 1e-3, 1e-5).unwrap_err();
-    assert!(matches!(err, MdError::UnsupportedPair { field: "restitution", .. }), "{err}");
+    assert!(matches!(err, LawError::UnsupportedPair { field: "restitution", .. }), "{err}");
     assert!(law.check_pair(&material(0.5), 1e-3, 1e-5).is_ok());
     assert_eq!(law.claimed_restitution(&material(1.2)), None);
 }

@@ -47,10 +47,7 @@ fn sequence(seed: u64, mat: &PairMaterial, steps: usize) -> Vec<ContactKinematic
     out
 }
 
-fn full_law() -> impl ContactLaw<
-    History = ComposedHistory<(), tangential::SpringState, tangential::SpringState, twisting::TwistAngle>,
-    Pair = (),
-> {
+fn full_law() -> impl ContactLaw<History = ComposedHistory<(), SpringState, SpringState, TwistAngle>, Pair = ()> {
     hertz_mindlin().with_rolling(RollingResistance::from_material()).with_twisting(TwistingResistance::from_material())
 }
 

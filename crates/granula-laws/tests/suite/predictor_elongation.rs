@@ -5,9 +5,9 @@
 use glam::{DQuat, DVec3};
 use granula_core::{ContactKinematics, ContactLaw, Material, PairMaterial};
 use granula_laws::conformance::{check_law, ConformanceSetup};
-use granula_laws::submodel::{NormalState, TangentialModel};
-use granula_laws::tangential::PredictorState;
+use granula_laws::PredictorState;
 use granula_laws::*;
+use granula_laws::{NormalState, TangentialModel};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

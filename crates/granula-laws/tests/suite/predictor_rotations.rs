@@ -5,9 +5,9 @@
 
 use glam::{DQuat, DVec3};
 use granula_core::{ContactKinematics, Material, PairMaterial};
-use granula_laws::submodel::{NormalState, TangentialModel};
-use granula_laws::tangential::PredictorState;
+use granula_laws::PredictorState;
 use granula_laws::*;
+use granula_laws::{NormalState, TangentialModel};
 
 fn material() -> PairMaterial {
     let m = Material { dynamic_friction: Some(0.4), ..Material::default() };

@@ -3,7 +3,8 @@
 
 use granula_core::{Material, PairMaterial};
 use granula_laws::conformance::{check_law, ConformanceSetup};
-use granula_laws::normal::{cap_volumetric_force, VolumetricSpring};
+use granula_laws::kernels::cap_volumetric_force;
+use granula_laws::VolumetricSpring;
 use granula_laws::*;
 
 fn material(restitution: f64) -> PairMaterial {

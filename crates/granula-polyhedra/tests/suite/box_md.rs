@@ -7,7 +7,7 @@ use granula_broadphase::BruteForce;
 use granula_core::{DQuat, DVec3, Material, PlaneBuilder, World};
 use granula_integrators::VelocityVerlet;
 use granula_laws::prelude::*;
-use granula_laws::tangential::{Friction, TangentialDamping, TangentialStiffness};
+use granula_laws::{Friction, TangentialDamping, TangentialStiffness};
 use granula_md::{MdConfig, MdSolver};
 use granula_polyhedra::contact::plane_polyhedron;
 use granula_polyhedra::{register_all, shapes, Polyhedron, PolyhedronBuilder, Pose};

@@ -15,7 +15,7 @@ use crate::common::{incline, ALPHA, G, V0};
 use granula_core::Material;
 use granula_integrators::VelocityVerlet;
 use granula_laws::prelude::*;
-use granula_laws::tangential::{Friction, TangentialDamping, TangentialStiffness};
+use granula_laws::{Friction, TangentialDamping, TangentialStiffness};
 use granula_md::{MdConfig, MdSolver};
 
 /// Normal stiffness per contact point (N/m). The test's physics is rigid-body friction, which

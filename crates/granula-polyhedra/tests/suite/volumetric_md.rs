@@ -6,7 +6,7 @@
 use granula_broadphase::BruteForce;
 use granula_core::{DQuat, DVec3, Material, PlaneBuilder, SphereBuilder, World};
 use granula_integrators::VelocityVerlet;
-use granula_laws::normal::spherical_cap_volume;
+use granula_laws::params::spherical_cap_volume;
 use granula_laws::prelude::*;
 use granula_md::{MdConfig, MdSolver};
 use granula_polyhedra::{register_all_volumetric, shapes, Polyhedron, PolyhedronBuilder};
