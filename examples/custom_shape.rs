@@ -197,6 +197,7 @@ pub fn run(steps: usize) -> Outcome {
         world.step(&mut solver, dt).expect("step");
         let on_capsule = solver
             .contacts()
+            .expect("published")
             .iter()
             .filter(|c| c.force != DVec3::ZERO)
             .map(|c| (c.key, c.force))
@@ -211,6 +212,7 @@ pub fn run(steps: usize) -> Outcome {
     let mut vertical_load = 0.0;
     for (k, f) in solver
         .contacts()
+        .expect("published")
         .iter()
         .filter(|c| c.force != DVec3::ZERO)
         .map(|c| (c.key, c.force))

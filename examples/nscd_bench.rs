@@ -39,7 +39,7 @@ mod md_dense_scene;
 use flate2::read::GzDecoder;
 use granula::broadphase::LinkedCells;
 use granula::core::World;
-use granula::nscd::{Criterion, NscdConfig, NscdSolver, SweepOrder};
+use granula::nscd::{ContactProblem, Criterion, NscdConfig, NscdSolver, SweepOrder};
 use granula_validation::scenes::dense_packing;
 use std::io::BufReader;
 use std::time::Instant;
@@ -226,9 +226,9 @@ fn export(world: &World, path: &str) {
     };
     let mut solver = NscdSolver::new(LinkedCells::new(), config).unwrap();
     let report = w.step(&mut solver, 1e-4).unwrap();
-    let problem = solver.fc3d_problem().expect("Signorini-Coulomb");
+    let problem = solver.contact_problem().expect("Signorini-Coulomb");
     let file = std::fs::File::create(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    problem.write_raw(&mut std::io::BufWriter::new(file)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    write_fc3d_raw(&problem, &mut std::io::BufWriter::new(file)).unwrap_or_else(|e| panic!("{path}: {e}"));
     println!(
         "{path}: {} contacts, {} blocks, |W r + q - u| / max(|q|, |u|) = {:.1e}, granula's solution: natural map {:.2e} after {} sweeps",
         problem.q.len(),
@@ -316,4 +316,32 @@ fn main() {
             );
         }
     }
+}
+
+/// Writes `p` in the plain triplet text format that `benches/siconos/nsgs_raw.py` hands to
+/// Siconos' `fc3d` solvers: a header `fc3d_raw 1`, then `m nc nnz`, the nonzeros of W as
+/// `row column value`, then q, μ, the impulses r and the velocities u, one number a line.
+fn write_fc3d_raw(p: &ContactProblem, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    let nc = p.q.len();
+    let nnz: usize = p.blocks.values().map(|w| w.to_cols_array().iter().filter(|v| **v != 0.0).count()).sum();
+    writeln!(out, "fc3d_raw 1\n{} {} {}", 3 * nc, nc, nnz)?;
+    for (&(beta, alpha), w) in &p.blocks {
+        for (j, col) in w.to_cols_array_2d().iter().enumerate() {
+            for (i, v) in col.iter().enumerate() {
+                if *v != 0.0 {
+                    writeln!(out, "{} {} {:e}", 3 * beta as usize + i, 3 * alpha as usize + j, v)?;
+                }
+            }
+        }
+    }
+    for v in &p.q {
+        writeln!(out, "{:e}\n{:e}\n{:e}", v.x, v.y, v.z)?;
+    }
+    for m in &p.mu {
+        writeln!(out, "{m:e}")?;
+    }
+    for v in p.r.iter().chain(&p.u) {
+        writeln!(out, "{:e}\n{:e}\n{:e}", v.x, v.y, v.z)?;
+    }
+    Ok(())
 }

@@ -239,7 +239,7 @@ fn run_with<L: ContactLaw>(
     // Contact points and the pairs carrying them at the end, from the published contacts.
     solver.publish_contacts(true);
     world.step(&mut solver, DT)?;
-    let records = solver.contacts();
+    let records = solver.contacts().expect("published");
     let points = records.len();
     let mut pairs: Vec<_> = records.iter().map(|c| (c.key.body1, c.key.body2)).collect();
     pairs.sort_unstable();

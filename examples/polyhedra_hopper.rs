@@ -316,7 +316,7 @@ where
         solver.publish_contacts(sampled);
         h.world.step(&mut solver, DT)?;
         if sampled {
-            for c in solver.contacts() {
+            for c in solver.contacts().expect("published") {
                 out.max_overlap = out.max_overlap.max(-c.gap);
             }
         }

@@ -42,7 +42,7 @@ fn each_material_pair_sees_its_mixed_stiffness() {
     let mut solver = solver();
     solver.publish_contacts(true);
     world.step(&mut solver, 1e-7).unwrap();
-    let contacts = solver.contacts();
+    let contacts = solver.contacts().expect("published");
     assert_eq!(contacts.len(), 3);
     // Series springs of 2e4 and 6e4 N/m: 1e4 (soft-soft), 1.5e4 (soft-hard), 3e4 (hard-hard).
     let mut seen = Vec::new();
@@ -129,12 +129,12 @@ fn an_override_of_the_pair_values_recomputes_the_pair_parameters() {
     let mut solver = MdSolver::new(Echo, Gear::six(), BruteForce, config).unwrap();
     solver.publish_contacts(true);
     world.step(&mut solver, 1e-9).unwrap();
-    assert!(solver.contacts().iter().all(|c| c.force.length() == 0.5), "the default friction");
+    assert!(solver.contacts().expect("published").iter().all(|c| c.force.length() == 0.5), "the default friction");
     let (soft, hard) = (MaterialId(0), MaterialId(1));
     let pair = PairMaterial { friction: 0.125, dynamic_friction: 0.1, ..*world.materials.pair(soft, hard) };
     world.materials.set_pair(hard, soft, pair).unwrap();
     world.step(&mut solver, 1e-9).unwrap();
-    let mut forces: Vec<f64> = solver.contacts().iter().map(|c| c.force.length()).collect();
+    let mut forces: Vec<f64> = solver.contacts().expect("published").iter().map(|c| c.force.length()).collect();
     forces.sort_by(f64::total_cmp);
     assert_eq!(forces, [0.125, 0.5, 0.5], "the soft-hard pair sees its override");
 }

@@ -97,13 +97,17 @@ fn md_case<I: Integrator>(integrator: I, what: &str) {
         world.step(&mut solver, dt).unwrap();
     }
     solver.law.calls.lock().unwrap().clear();
+    assert!(solver.contacts().is_none(), "{what}: nothing published before it is asked for");
     solver.publish_contacts(true);
+    assert!(solver.contacts().is_none(), "{what}: publishing starts with the next step");
     let report = world.step(&mut solver, dt).unwrap();
     let calls = std::mem::take(&mut *solver.law.calls.lock().unwrap());
-    let published = solver.contacts();
+    let published = solver.contacts().expect("published");
     // Every law call of the step is one published contact, and the other way round.
     assert_eq!(published.len(), calls.len(), "{what}");
     assert_eq!(report.contacts, published.len(), "{what}");
+    // Spheres touch at one point per pair.
+    assert_eq!(report.pairs, report.contacts, "{what}");
     assert!(published.len() >= 54, "{what}: the lattice's 54 neighbour pairs touch ({})", published.len());
     let volume = 8.0;
     let (expected, scale) = stress_of_calls(&calls);
@@ -117,6 +121,10 @@ fn md_case<I: Integrator>(integrator: I, what: &str) {
     for (c, &(l1, l2, f)) in published.iter().zip(&calls) {
         assert_eq!((c.branch1, c.branch2, c.force), (l1, l2, f), "{what}");
     }
+    // Turned off, the next step publishes nothing, and says so.
+    solver.publish_contacts(false);
+    world.step(&mut solver, dt).unwrap();
+    assert!(solver.contacts().is_none(), "{what}: the step after publishing was turned off");
 }
 
 #[test]
@@ -146,7 +154,7 @@ fn nscd_stress_from_published_contacts_equals_the_applied_forces() {
         world.bodies.position.iter().zip(&world.bodies.velocity).map(|(x, v)| *x + *v * h).collect();
     solver.publish_contacts(true);
     world.step(&mut solver, dt).unwrap();
-    let published = Solver::contacts(&solver);
+    let published = Solver::contacts(&solver).expect("published");
     assert!(published.iter().filter(|c| c.force != DVec3::ZERO).count() >= 54, "the lattice's pairs push");
     // Independently: the per-body contact forces F_p the step applied (the solver leaves
     // them in the body set) at the detection positions x_p. For contacts between bodies all
@@ -204,12 +212,12 @@ fn a_user_laws_cohesive_status_is_published_and_counted() {
     let report = world.step(&mut solver, 1e-6).unwrap();
     assert_eq!(report.status.cohesive, 1);
     assert_eq!((report.status.open, report.status.sticking, report.status.sliding), (0, 0, 0));
-    let c = &solver.contacts()[0];
+    let c = &solver.contacts().expect("published")[0];
     assert_eq!(c.status(), ContactStatus::Cohesive);
     assert!(c.normal_force().dot(c.normal()) < 0.0, "held in tension");
     // The contact list says so.
     let path = std::env::temp_dir().join(format!("granula-cohesive-{}.csv", std::process::id()));
-    write_contact_list(&path, &world, solver.contacts()).unwrap();
+    write_contact_list(&path, &world, solver.contacts().expect("published")).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     assert!(text.lines().next().unwrap().ends_with(",status"));

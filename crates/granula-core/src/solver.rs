@@ -88,12 +88,13 @@ pub trait Solver {
     fn publish_contacts(&mut self, _on: bool) {}
 
     /// The contacts of the last step, if it published them ([`Solver::publish_contacts`]):
-    /// every contact the law (or the local solver) was evaluated for, at the configuration
-    /// where its force was computed, with the force and couple the step applied and the
-    /// law's status ([`Contact`](crate::Contact)). Empty when the last step did not publish
-    /// (the default).
-    fn contacts(&self) -> &[ContactRecord] {
-        &[]
+    /// every contact point the law (or the local solver) was evaluated for, at the
+    /// configuration where its force was computed, with the force and couple the step
+    /// applied and the law's status ([`Contact`](crate::Contact)). `None` when the last step
+    /// did not publish (the default, and before the first step): an empty list means a step
+    /// that published and had no contact.
+    fn contacts(&self) -> Option<&[ContactRecord]> {
+        None
     }
 }
 
@@ -181,8 +182,11 @@ pub enum StepWarning {
 /// What happened in one step.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepReport {
-    /// Number of contacts (closed or within the detection margin).
+    /// Number of contact points (closed or within the detection margin). A pair of spheres
+    /// has one; a polyhedron can touch another at several.
     pub contacts: usize,
+    /// Number of body pairs with at least one contact point.
+    pub pairs: usize,
     /// Contacts by state.
     pub status: ContactStatusCounts,
     /// Largest overlap −g over all contacts (m), zero if none.

@@ -20,7 +20,10 @@ use std::cell::RefCell;
 /// Reduction of one block of pairs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct BlockSummary {
+    /// Contact points committed.
     pub contacts: usize,
+    /// Pairs with at least one committed point.
+    pub pairs: usize,
     pub status: ContactStatusCounts,
     pub dissipated: Dissipation,
     pub stored: f64,
@@ -36,6 +39,7 @@ impl Default for BlockSummary {
     fn default() -> Self {
         BlockSummary {
             contacts: 0,
+            pairs: 0,
             status: ContactStatusCounts::default(),
             dissipated: Dissipation::default(),
             stored: 0.0,
@@ -51,6 +55,7 @@ impl BlockSummary {
     /// Folds `o` (a later block) into `self`; ties keep the earlier pair.
     pub fn merge(&mut self, o: &BlockSummary) {
         self.contacts += o.contacts;
+        self.pairs += o.pairs;
         self.status.add(&o.status);
         self.dissipated += o.dissipated;
         self.stored += o.stored;
@@ -355,6 +360,7 @@ pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
         }
         *last_stored = cf.stored;
         summary.book(b, p, c, g.gap, &cf, input.books(i, j));
+        summary.pairs += 1;
     }
     summary.failed = failure;
     summary
@@ -621,6 +627,7 @@ fn scalar_sphere_pair<L: ContactLaw, S: LoadSink>(
     }
     *last_stored = cf.stored;
     summary.book(input.bodies, p, c, g.gap, &cf, input.books(c.body1 as usize, c.body2 as usize));
+    summary.pairs += 1;
 }
 
 /// Runs the batch of `lb` through the law, then adds its loads to `sink` and books its
@@ -641,6 +648,7 @@ fn run_lanes<L: ContactLaw, S: LoadSink>(
     input.law.force_batch(&mut lb.batch, input.materials, input.pair_parameters, histories);
     let bt = &lb.batch;
     summary.contacts += n;
+    summary.pairs += n;
     for l in 0..n {
         let k = bt.slot[l] as usize;
         let force = bt.force_of(l);
@@ -895,6 +903,7 @@ fn merge_points<L: ContactLaw, S: LoadSink>(
         }
     }
     if input.commit {
+        summary.pairs += usize::from(!found.is_empty());
         dropped += list[next..old].iter().map(|s| s.stored).sum::<f64>();
         // The energy still stored by a point that opened is lost with its history.
         if input.books(c.body1 as usize, c.body2 as usize) {

@@ -143,6 +143,8 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) kinematic_power: f64,
     /// Whether committed evaluations publish their contacts ([`Solver::publish_contacts`]).
     publish: bool,
+    /// Whether the last committed step published its contacts.
+    published: bool,
     /// The contacts of each block at the last committed evaluation, if it published them.
     block_contacts: Vec<Vec<ContactRecord>>,
     /// The contacts of the last step, in candidate order ([`Solver::contacts`]).
@@ -200,6 +202,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             pair_source: Vec::new(),
             kinematic_power: 0.0,
             publish: false,
+            published: false,
             block_contacts: Vec::new(),
             contacts: Vec::new(),
             periodic: PeriodicDomain::default(),
@@ -456,6 +459,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         );
         if commit {
             self.contacts.clear();
+            self.published = publish;
         }
         if publish {
             for block in &self.block_contacts[..self.summaries.len()] {
@@ -627,6 +631,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         });
         StepReport {
             contacts: summary.contacts,
+            pairs: summary.pairs,
             status: summary.status,
             max_overlap: summary.max_overlap,
             max_overlap_ratio: summary.max_ratio,
@@ -696,8 +701,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
     /// The contacts of the last step in candidate order, at the configuration of the force
     /// pass (the predicted one under a predictor-corrector), with the relative velocity the
     /// law saw (normal part at the force's time level) and the law's status.
-    fn contacts(&self) -> &[ContactRecord] {
-        &self.contacts
+    fn contacts(&self) -> Option<&[ContactRecord]> {
+        self.published.then_some(self.contacts.as_slice())
     }
 
     fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, MdError> {

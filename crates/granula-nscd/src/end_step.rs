@@ -20,7 +20,10 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// Step 6 and the report, for the step of `dt` from `t0`.
     pub(crate) fn finish(&mut self, b: &mut BodySet, t0: f64, dt: f64) -> StepReport {
         let theta_dt = self.config.theta * dt;
-        let mut report = StepReport { contacts: self.contacts.len(), ..Default::default() };
+        let pairs = self.contacts.hot.iter().zip(self.contacts.hot.iter().skip(1));
+        let pairs = usize::from(!self.contacts.hot.is_empty())
+            + pairs.filter(|(a, b)| (a.body1, a.body2) != (b.body1, b.body2)).count();
+        let mut report = StepReport { contacts: self.contacts.len(), pairs, ..Default::default() };
         // Work of the constant external loads over the step (gravity excluded).
         for i in 0..b.len() {
             if b.motion[i] == MotionKind::Dynamic {
@@ -42,6 +45,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         let theta_dt = self.config.theta * dt;
         let states = self.store.states_mut();
         self.published.clear();
+        self.published_last = self.publish;
         let mut worst = (0.0, 0.0, None::<(BodyHandle, BodyHandle)>);
         for (idx, (c, cold)) in self.contacts.hot.iter().zip(&self.contacts.cold).enumerate() {
             let (i, j) = (c.body1 as usize, c.body2 as usize);

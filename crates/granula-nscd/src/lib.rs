@@ -43,7 +43,7 @@ pub use local::{
     Bond, CohesiveParams, CohesiveSignoriniCoulomb, ContactSetup, LocalProblem, NonSmoothLaw, Restitution,
     RollingParams, RollingSignoriniCoulomb, ShockParams, SignoriniCoulomb,
 };
-pub use problem_export::Fc3dProblem;
+pub use problem_export::ContactProblem;
 pub use solver::{Carried, NscdSolver};
 pub use sweep::SweepOrder;
 

@@ -1,7 +1,6 @@
-//! Export of one step's frictional contact problem (W, q, μ) in the plain triplet text
-//! format that Siconos' `fc3d` drivers read (header `fc3d_raw 1`, then `m nc nnz`, the
-//! nonzeros of W as `row column value`, then q, μ, the impulses r and velocities u, one
-//! number a line), so that Siconos solves exactly granula's problem.
+//! One step's frictional contact problem (W, q, μ) with its solution (r, u), for comparing
+//! solvers on identical problems (the Siconos benchmark writes it in Siconos' `fc3d` text
+//! format).
 //!
 //! The problem is the one of [`crate::residual`]: u = W r + q, r the impulse (N s) in the
 //! local frames (n, t, s) of the contacts, normal first, u = U − (u_min, 0, 0) and
@@ -16,11 +15,10 @@ use crate::local::NonSmoothLaw;
 use crate::residual::natural_map_squared;
 use granula_core::{DMat3, DVec3};
 use std::collections::BTreeMap;
-use std::io::Write;
 
 /// The assembled problem of one step.
 #[derive(Clone, Debug, Default)]
-pub struct Fc3dProblem {
+pub struct ContactProblem {
     /// Nonzero 3×3 blocks W_βα (row contact β, column contact α); column k of a block is
     /// the response to the unit impulse along axis k of α's frame.
     pub blocks: BTreeMap<(u32, u32), DMat3>,
@@ -43,13 +41,13 @@ pub fn assemble<L: NonSmoothLaw>(
     cold: &[ColdContact],
     mob: &[BodyMobility],
     u_now: &[DVec3],
-) -> Option<Fc3dProblem> {
+) -> Option<ContactProblem> {
     let mut touching: Vec<Vec<(u32, f64, DVec3)>> = vec![Vec::new(); mob.len()];
     for (a, c) in hot.iter().enumerate() {
         touching[c.body1 as usize].push((a as u32, -1.0, c.l1));
         touching[c.body2 as usize].push((a as u32, 1.0, c.l2));
     }
-    let mut p = Fc3dProblem::default();
+    let mut p = ContactProblem::default();
     for (b, list) in touching.iter().enumerate() {
         let m = &mob[b];
         if m.lin == DVec3::ZERO && m.ang == DMat3::ZERO {
@@ -82,7 +80,7 @@ pub fn assemble<L: NonSmoothLaw>(
     Some(p)
 }
 
-impl Fc3dProblem {
+impl ContactProblem {
     /// The relative natural-map residual of the stored solution r computed from (W, q, μ)
     /// alone: u = W r + q, e = √(Σ_α |r_α − proj_{K_μ}(r_α − û_α)|²) / |q| (Siconos'
     /// `fc3d_compute_error`); equal to the solver's residual up to round-off.
@@ -112,34 +110,5 @@ impl Fc3dProblem {
         }
         let scale = self.u.iter().chain(&self.q).map(|u| u.length()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
         wr.iter().zip(&self.q).zip(&self.u).map(|((a, q), u)| (*a + *q - *u).length()).fold(0.0, f64::max) / scale
-    }
-
-    /// Writes the problem in the `fc3d_raw 1` text format of the module documentation.
-    pub fn write_raw(&self, out: &mut impl Write) -> std::io::Result<()> {
-        let nc = self.q.len();
-        let mut nnz = 0;
-        for w in self.blocks.values() {
-            nnz += w.to_cols_array().iter().filter(|v| **v != 0.0).count();
-        }
-        writeln!(out, "fc3d_raw 1\n{} {} {}", 3 * nc, nc, nnz)?;
-        for (&(beta, alpha), w) in &self.blocks {
-            for (j, col) in w.to_cols_array_2d().iter().enumerate() {
-                for (i, v) in col.iter().enumerate() {
-                    if *v != 0.0 {
-                        writeln!(out, "{} {} {:e}", 3 * beta as usize + i, 3 * alpha as usize + j, v)?;
-                    }
-                }
-            }
-        }
-        for v in &self.q {
-            writeln!(out, "{:e}\n{:e}\n{:e}", v.x, v.y, v.z)?;
-        }
-        for m in &self.mu {
-            writeln!(out, "{m:e}")?;
-        }
-        for v in self.r.iter().chain(&self.u) {
-            writeln!(out, "{:e}\n{:e}\n{:e}", v.x, v.y, v.z)?;
-        }
-        Ok(())
     }
 }

@@ -20,7 +20,7 @@ use crate::error::NscdError;
 use crate::local::{NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
 use crate::pair_lock::PairLock;
-use crate::problem_export::Fc3dProblem;
+use crate::problem_export::ContactProblem;
 use crate::residual::natural_map_residual;
 use granula_core::{
     point_relative_velocity, Broadphase, ContactKey, ContactRecord, ContactStore, DQuat, DVec3, Solver, StepContext,
@@ -87,6 +87,8 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) updates: u64,
     /// Whether the steps publish their contacts ([`Solver::publish_contacts`]).
     pub(crate) publish: bool,
+    /// Whether the last step published its contacts.
+    pub(crate) published_last: bool,
     /// The contacts of the last step, if it published them.
     pub(crate) published: Vec<ContactRecord>,
     /// Work arrays of the block solve of hyperstatic pairs.
@@ -134,6 +136,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             saved_kinematic: Vec::new(),
             updates: 0,
             publish: false,
+            published_last: false,
             published: Vec::new(),
             pair_lock: PairLock::default(),
         })
@@ -179,7 +182,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     /// The last step's frictional contact problem (W, q, μ) with its solution, in the form
     /// Siconos reads (`fc3d_raw`), for comparing solvers on identical problems; `None` when
     /// the law is not Signorini-Coulomb's.
-    pub fn fc3d_problem(&self) -> Option<Fc3dProblem> {
+    pub fn contact_problem(&self) -> Option<ContactProblem> {
         let u: Vec<DVec3> = self
             .contacts
             .hot
@@ -229,8 +232,8 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
     /// The contacts of the last step in sweep-list order, at the detection configuration
     /// q_m = q + (1 − θ) Δt v of the step, with the mean force P/Δt and couple Q/Δt, the
     /// relative velocity at the end of the step and the local solver's status.
-    fn contacts(&self) -> &[ContactRecord] {
-        &self.published
+    fn contacts(&self) -> Option<&[ContactRecord]> {
+        self.published_last.then_some(self.published.as_slice())
     }
 
     fn step(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, NscdError> {

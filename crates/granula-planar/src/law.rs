@@ -269,8 +269,8 @@ impl ContactLaw {
         };
         PairForce {
             force_i,
-            torque_i: granula_polygons::pose::cross(li, force_i),
-            torque_j: -granula_polygons::pose::cross(lj, force_i),
+            torque_i: granula_polygons::cross(li, force_i),
+            torque_j: -granula_polygons::cross(lj, force_i),
             normal: fn_e,
             tangential: ft_e,
         }
@@ -280,7 +280,7 @@ impl ContactLaw {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use granula_polygons::{overlap, shapes, OverlapScratch, Pose2};
+    use granula_polygons::{shapes, OverlapScratch, Pose2};
 
     fn kin(separation: DVec2, angle_i: f64, angle_j: f64, velocity_j: DVec2) -> PairKinematics {
         PairKinematics {
@@ -307,7 +307,8 @@ mod tests {
         let (a, b) = (shapes::random_convex(6, 1.0, 1.0, 3).unwrap(), shapes::random_convex(7, 1.0, 1.0, 4).unwrap());
         let mut s = OverlapScratch::default();
         let eval = |sep: DVec2, ti: f64, tj: f64, h: &mut ContactState, s: &mut OverlapScratch| {
-            let o = overlap::polygon_polygon(&a, &Pose2::new(DVec2::ZERO, ti), &b, &Pose2::new(sep, tj), s).unwrap();
+            let o = granula_polygons::polygon_polygon(&a, &Pose2::new(DVec2::ZERO, ti), &b, &Pose2::new(sep, tj), s)
+                .unwrap();
             law.evaluate(&o, &kin(sep, ti, tj, DVec2::ZERO), h, 1e-3);
             o
         };
@@ -335,7 +336,8 @@ mod tests {
         let cundall = ContactLaw { tangential: Tangential::Cundall, ..law };
         let mut hc = ContactState::default();
         let o =
-            overlap::polygon_polygon(&a, &Pose2::new(DVec2::ZERO, 0.2), &b, &Pose2::new(sep, -0.3), &mut s).unwrap();
+            granula_polygons::polygon_polygon(&a, &Pose2::new(DVec2::ZERO, 0.2), &b, &Pose2::new(sep, -0.3), &mut s)
+                .unwrap();
         cundall.evaluate(&o, &kin(sep, 0.2, -0.3, t), &mut hc, 1e-3);
         assert!((hc.xi + 1e-3).abs() < 1e-15, "Cundall ξ = {}", hc.xi);
     }

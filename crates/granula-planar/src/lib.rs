@@ -22,6 +22,7 @@
 //!
 //! ```
 //! use granula_planar::prelude::*;
+//! use granula_polygons::shapes;
 //!
 //! # fn main() -> Result<(), PlanarError> {
 //! // A square of side 0.1 m and 1 kg dropped on a floor, Cundall's spring, μ = 0.5.
@@ -86,5 +87,5 @@ pub mod prelude {
     };
     pub use glam::DVec2;
     pub use granula_integrators::GearCoefficients;
-    pub use granula_polygons::{shapes, ConvexPolygon};
+    pub use granula_polygons::ConvexPolygon;
 }

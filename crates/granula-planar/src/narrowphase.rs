@@ -3,7 +3,7 @@
 
 use crate::shape::Shape2;
 use glam::DVec2;
-use granula_polygons::{overlap, Overlap2, OverlapScratch, Pose2};
+use granula_polygons::{disc_disc, disc_polygon, half_plane_polygon, polygon_polygon, Overlap2, OverlapScratch, Pose2};
 
 /// A body's angle with its cosine and sine, computed once per force evaluation.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -35,17 +35,12 @@ pub(crate) fn pair_overlap(
     let pose_i = || Pose2::from_rotation(DVec2::ZERO, rot_i.angle, rot_i.cos, rot_i.sin);
     let pose_j = || Pose2::from_rotation(separation, rot_j.angle, rot_j.cos, rot_j.sin);
     match (shape_i, shape_j) {
-        (Shape2::Disc { radius: ri }, Shape2::Disc { radius: rj }) => {
-            overlap::disc_disc(DVec2::ZERO, *ri, separation, *rj)
-        }
-        (Shape2::Disc { radius }, Shape2::Polygon(p)) => {
-            overlap::disc_polygon(DVec2::ZERO, *radius, p, &pose_j(), scratch)
-        }
+        (Shape2::Disc { radius: ri }, Shape2::Disc { radius: rj }) => disc_disc(DVec2::ZERO, *ri, separation, *rj),
+        (Shape2::Disc { radius }, Shape2::Polygon(p)) => disc_polygon(DVec2::ZERO, *radius, p, &pose_j(), scratch),
         (Shape2::Polygon(p), Shape2::Disc { radius }) => {
-            overlap::disc_polygon(separation, *radius, p, &pose_i(), scratch)
-                .map(|o| Overlap2 { normal: -o.normal, ..o })
+            disc_polygon(separation, *radius, p, &pose_i(), scratch).map(|o| Overlap2 { normal: -o.normal, ..o })
         }
-        (Shape2::Polygon(a), Shape2::Polygon(b)) => overlap::polygon_polygon(a, &pose_i(), b, &pose_j(), scratch),
+        (Shape2::Polygon(a), Shape2::Polygon(b)) => polygon_polygon(a, &pose_i(), b, &pose_j(), scratch),
     }
 }
 
@@ -62,9 +57,7 @@ pub(crate) fn wall_overlap(
 ) -> Option<Overlap2> {
     match shape {
         Shape2::Disc { radius } => half_plane_disc(normal, position, *radius),
-        Shape2::Polygon(p) => {
-            overlap::half_plane_polygon(DVec2::ZERO, normal, p, &Pose2::new(position, angle), scratch)
-        }
+        Shape2::Polygon(p) => half_plane_polygon(DVec2::ZERO, normal, p, &Pose2::new(position, angle), scratch),
     }
 }
 

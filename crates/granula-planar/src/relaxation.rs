@@ -15,7 +15,7 @@ use crate::error::{PlanarError, Result};
 use crate::law::{contact_time, damping_from_restitution, ContactLaw, Tangential};
 use crate::simulation::Simulation;
 use glam::DVec2;
-use granula_polygons::{overlap, shapes, ConvexPolygon, OverlapScratch, Pose2};
+use granula_polygons::{polygon_polygon, shapes, ConvexPolygon, OverlapScratch, Pose2};
 use std::sync::Arc;
 
 /// The parameters of the two-polygon test ([`TwoPolygons::default`] is the set-up above).
@@ -56,7 +56,7 @@ pub fn touching_distance(a: &ConvexPolygon, b: &ConvexPolygon) -> f64 {
     let (mut lo, mut hi) = (0.0, 2.0 * (a.circumradius() + b.circumradius()));
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);
-        if overlap::polygon_polygon(a, &Pose2::identity(), b, &Pose2::new(dir * mid, 0.0), &mut s).is_some() {
+        if polygon_polygon(a, &Pose2::identity(), b, &Pose2::new(dir * mid, 0.0), &mut s).is_some() {
             lo = mid
         } else {
             hi = mid

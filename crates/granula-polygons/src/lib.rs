@@ -6,21 +6,21 @@
 //!   with area, polar moment and the equivalent radius of 002 eq. 5; [`PolygonError`]
 //!   names the vertex at fault.
 //! - [`shapes`]: regular n-gons, rectangles, seeded random convex polygons.
-//! - [`overlap`]: the overlap region of two polygons, a polygon and a wall or a disc, and
+//! - [`polygon_polygon`], [`half_plane_polygon`], [`disc_polygon`], [`disc_disc`]: the overlap region of two polygons, a polygon and a wall or a disc, and
 //!   two discs: area, centroid (the contact point) and the normal perpendicular to the
 //!   chord through the crossings of the outlines (002 Fig. 1).
 //! - [`law`]: the normal force of 002 eq. 5 on the overlap area.
 //!
 //! ```
 //! use glam::DVec2;
-//! use granula_polygons::{overlap, shapes, OverlapScratch, Pose2};
+//! use granula_polygons::{polygon_polygon, shapes, OverlapScratch, Pose2};
 //!
 //! // Two unit squares, the second shifted by (0.5, 0.25): their overlap is a 0.5 × 0.75
 //! // rectangle, and the outlines cross at (1, 0.25) and (0.5, 1).
 //! let square = shapes::rectangle(1.0, 1.0)?;
 //! let (a, b) = (Pose2::new(DVec2::new(0.5, 0.5), 0.0), Pose2::new(DVec2::new(1.0, 0.75), 0.0));
 //! let mut scratch = OverlapScratch::default();
-//! let o = overlap::polygon_polygon(&square, &a, &square, &b, &mut scratch).unwrap();
+//! let o = polygon_polygon(&square, &a, &square, &b, &mut scratch).unwrap();
 //! assert!((o.area - 0.375).abs() < 1e-15);
 //! assert!((o.centroid - DVec2::new(0.75, 0.625)).length() < 1e-15);
 //! let chord = DVec2::new(0.5, 1.0) - DVec2::new(1.0, 0.25);
@@ -28,14 +28,14 @@
 //! # Ok::<(), granula_polygons::PolygonError>(())
 //! ```
 
-pub mod error;
+mod error;
 pub mod law;
-pub mod overlap;
-pub mod polygon;
-pub mod pose;
+mod overlap;
+mod polygon;
+mod pose;
 pub mod shapes;
 
 pub use error::{PolygonError, Result};
-pub use overlap::{Overlap2, OverlapScratch};
+pub use overlap::{disc_disc, disc_polygon, half_plane_polygon, polygon_polygon, Overlap2, OverlapScratch};
 pub use polygon::ConvexPolygon;
-pub use pose::Pose2;
+pub use pose::{cross, Pose2};

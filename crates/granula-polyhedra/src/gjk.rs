@@ -11,7 +11,7 @@
 //! closest-point routine's round-off; the answer "not proven" (touching, overlapping, or
 //! converged within the margin, or out of iterations) sends the pair to the full search.
 
-use granula_core::math::{DMat3, DVec3};
+use granula_core::math::DVec3;
 
 /// Iterations before giving up (a pair of ~20-vertex bodies converges in a handful).
 const MAX_ITERATIONS: usize = 24;
@@ -30,14 +30,6 @@ fn support(points: &[DVec3], dir: DVec3) -> DVec3 {
     best
 }
 
-/// `true` when the convex hulls of `a` and `b` (same frame, non-empty) are proven more
-/// than `margin` apart: some direction u has min over the hull of A − B of u·x > margin.
-/// `start` is the first search direction (from b toward a, e.g. the centre line); any
-/// non-zero vector works.
-pub fn separated(a: &[DVec3], b: &[DVec3], margin: f64, start: DVec3) -> bool {
-    relation(a, b, margin, start) == Relation::Separated
-}
-
 /// What the iteration proved about two convex point sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Relation {
@@ -50,17 +42,12 @@ pub enum Relation {
     Undecided,
 }
 
-/// [`separated`] with the answer in full: apart, proven intersecting, or neither.
+/// What can be proven about the convex hulls of `a` and `b` (same frame, non-empty): more
+/// than `margin` apart (some direction u has min over the hull of A − B of u·x > margin),
+/// intersecting, or neither. `start` is the first search direction (from b toward a, e.g.
+/// the centre line); any non-zero vector works.
 pub fn relation(a: &[DVec3], b: &[DVec3], margin: f64, start: DVec3) -> Relation {
     separated_by(|d| support(a, d), |d| support(b, d), margin, start)
-}
-
-/// [`separated`] for `a` given in its own frame and mapped into b's by x ↦ rot·x + shift
-/// (the support points are mapped one at a time, not the whole set); the search starts
-/// along the centre line (`shift`, from b's origin to a's).
-pub fn separated_mapped(a: &[DVec3], rot: DMat3, shift: DVec3, b: &[DVec3], margin: f64) -> bool {
-    let back = rot.transpose();
-    separated_by(|d| rot * support(a, back * d) + shift, |d| support(b, d), margin, shift) == Relation::Separated
 }
 
 /// Relative gap between the upper bound |v| and the lower bound v·s/|v| of the distance at
@@ -73,7 +60,7 @@ const CONVERGED: f64 = 1e-3;
 /// toward B with max over A of u·a < min over B of u·b − margin, or the reason none was
 /// found. `start` is the first search direction, from B toward A (any non-zero vector).
 ///
-/// Unlike [`separated`], which stops at the first direction that proves the margin, the
+/// Unlike [`relation`], which stops at the first direction that proves the margin, the
 /// iteration goes on until that direction separates the sets by nearly their distance
 /// (within 0.1 % of their distance), so that a caller who keeps it for the next step, when the bodies
 /// have moved a little, finds it still a proof as often as any direction can be.
@@ -284,6 +271,10 @@ fn closest_tetrahedron(s: &mut [DVec3; 4], n: &mut usize) -> DVec3 {
 mod tests {
     use super::*;
 
+    fn separated(a: &[DVec3], b: &[DVec3], margin: f64, start: DVec3) -> bool {
+        relation(a, b, margin, start) == Relation::Separated
+    }
+
     fn cube(centre: DVec3, h: f64) -> Vec<DVec3> {
         let mut v = Vec::new();
         for i in 0..8 {
@@ -309,26 +300,6 @@ mod tests {
         // Overlapping and coincident.
         assert!(!separated(&a, &cube(DVec3::new(0.9, 0.2, 0.0), 0.5), 0.0, DVec3::X));
         assert!(!separated(&a, &a, 0.0, DVec3::ZERO));
-    }
-
-    #[test]
-    fn a_mapped_set_gives_the_same_answers() {
-        // A cube turned 45° about z and moved: the same decisions whether its points are
-        // mapped first or one support point at a time.
-        let a = cube(DVec3::ZERO, 0.5);
-        let rot = DMat3::from_rotation_z(std::f64::consts::FRAC_PI_4);
-        for x in [1.1, 1.2, 1.3] {
-            let shift = DVec3::new(x, 0.3, 0.0);
-            let mapped: Vec<DVec3> = a.iter().map(|p| rot * *p + shift).collect();
-            let b = cube(DVec3::ZERO, 0.5);
-            for margin in [0.0, 0.05, 0.1] {
-                // The turned cube's corner reaches √2/2 = 0.7071 along x: the distance is
-                // x − 0.5 − 0.7071.
-                let apart = x - 0.5 - 0.5f64.sqrt() > margin;
-                assert_eq!(separated(&mapped, &b, margin, shift), apart, "x = {x}, margin = {margin}");
-                assert_eq!(separated_mapped(&a, rot, shift, &b, margin), apart, "x = {x}, margin = {margin}");
-            }
-        }
     }
 
     #[test]

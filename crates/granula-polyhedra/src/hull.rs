@@ -14,8 +14,8 @@ use std::collections::{HashMap, HashSet};
 /// Points are inserted farthest from the centroid first; a point that still ends up as a
 /// hull vertex inside a flat face or on a straight edge (its faces span fewer than three
 /// planes) is not extreme: it is dropped and the hull built again without it. A cloud whose
-/// size (largest distance from the first point) is outside
-/// [`EXTENT_RANGE`] is refused ([`PolyError::BadExtent`]).
+/// size (largest distance from the first point) is outside 1e-60 to 1e60
+/// is refused ([`PolyError::BadExtent`]).
 pub fn convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>)> {
     if points.len() < 4 {
         return Err(PolyError::DegenerateHull { reason: "fewer than 4 points" });

@@ -211,3 +211,6 @@ pub fn closest_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec3 {
     let denom = 1.0 / (va + vb + vc);
     a + ab * (vb * denom) + ac * (vc * denom)
 }
+
+#[cfg(test)]
+mod tests;

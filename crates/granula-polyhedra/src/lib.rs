@@ -4,21 +4,20 @@
 //! - [`Polyhedron`]: the shape in its body frame (origin at the centre of mass), checked
 //!   on construction ([`PolyError`] names the face or edge at fault), with exact mass
 //!   properties from the divergence theorem, edges with adjacency, face planes and a
-//!   bounding-volume hierarchy over its faces ([`bvh`]).
-//! - [`shapes`]: built-in shapes; [`io`]: OBJ and STL files; [`hull`]: convex hulls.
-//! - [`inside`]: is a point inside a body? By ray parity (003 §4), robust on edges and
-//!   vertices; and the nearest point of the surface.
+//!   bounding-volume hierarchy over its faces.
+//! - [`shapes`]: built-in shapes; [`read_obj`] and [`read_stl`]: mesh files;
+//!   [`convex_hull`]: convex hulls.
+//! - [`classify`]: is a point inside a body? By ray parity (003 §4), robust on edges and
+//!   vertices; [`nearest_surface`]: the nearest point of the surface.
 //! - [`contact`]: contact points between two polyhedra, a polyhedron and a plane, a
-//!   cylindrical wall or a sphere, as [`granula_core::ContactGeometry`] with stable feature keys,
-//!   pushed into a caller's vector: a narrowphase plug-in wraps them.
-//! - [`core_shape`]: a polyhedron as a core `CustomShape`, with the narrowphase generators
-//!   of its pairs (spheres, planes, cylindrical walls, polyhedra; [`register_all`]);
-//!   [`PolyhedronBuilder`]: a rigid body of a polyhedron, mass and inertia from the mesh.
-//! - [`overlap`]: the intersection volume, centroid and normal of two convex bodies, for
-//!   overlap-volume normal forces; [`volume_contact`]: one contact per pair from it (and
-//!   from the part of a body below a plane), registered by [`register_all_volumetric`].
-//! - [`gjk`]: a proof that two convex point sets are farther apart than a margin (GJK),
-//!   the early-out of the overlap volume.
+//!   cylindrical wall or a sphere, as [`granula_core::ContactGeometry`] with stable feature
+//!   keys, pushed into a caller's vector; and the one-contact-per-pair overlap-volume forms.
+//! - [`PolyhedronShape`]: a polyhedron as a core `CustomShape`; [`register_all`] registers
+//!   the narrowphase generators of its pairs (spheres, planes, cylindrical walls, polyhedra),
+//!   [`register_all_volumetric`] the overlap-volume ones; [`PolyhedronBuilder`]: a rigid
+//!   body of a polyhedron, mass and inertia from the mesh.
+//! - [`convex_overlap`]: the intersection volume, centroid and normal of two convex bodies,
+//!   for overlap-volume normal forces.
 //!
 //! A contact generator for a pair of polyhedra is a call per candidate pair:
 //!
@@ -49,24 +48,31 @@
 //! # Ok::<(), granula_polyhedra::PolyError>(())
 //! ```
 
-pub mod body;
-pub mod bvh;
+mod body;
+mod bvh;
 mod coherence;
 pub mod contact;
-pub mod core_shape;
-pub mod error;
-pub mod gjk;
-pub mod hull;
-pub mod inside;
-pub mod io;
-pub mod mesh;
-pub mod overlap;
-pub mod polyhedron;
+mod core_shape;
+mod error;
+mod gjk;
+mod hull;
+mod inside;
+mod io;
+mod mesh;
+mod overlap;
+mod polyhedron;
 pub mod shapes;
-pub mod volume_contact;
+mod volume_contact;
 
 pub use body::PolyhedronBuilder;
-pub use core_shape::{register_all, PolyhedronShape};
+pub use core_shape::{
+    register_all, register_sphere_pair, CylinderPolyhedron, PlanePolyhedron, PolyhedronPair, PolyhedronShape,
+    PolyhedronSphere, PreparedPolyhedronPair, POLYHEDRON,
+};
 pub use error::{PolyError, Result};
+pub use hull::convex_hull;
+pub use inside::{classify, nearest_surface, PointClass, SurfacePoint};
+pub use io::{read_obj, read_stl};
+pub use overlap::{convex_overlap, Overlap};
 pub use polyhedron::{BodyFrame, Placement, Polyhedron, Pose};
-pub use volume_contact::register_all_volumetric;
+pub use volume_contact::{register_all_volumetric, ConvexPairVolume, PlaneVolume};

@@ -7,7 +7,9 @@ use granula_core::{CoreError, Narrowphase};
 use granula_io::scene::spec::{PolyhedronContactKind, ShapeSpec};
 use granula_io::scene::{MadeShape, ShapeMaker};
 use granula_io::{Result, Scene};
-use granula_polyhedra::{io, register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronShape};
+use granula_polyhedra::{
+    read_obj, read_stl, register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronShape,
+};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -48,10 +50,10 @@ impl ShapeMaker for PolyhedraMaker {
             }
             ShapeSpec::Icosphere { radius, subdivisions } => principal(shapes::icosphere(*radius, *subdivisions)),
             ShapeSpec::Obj { file: f, scale } => {
-                io::read_obj(file(f), *scale, BodyFrame::PrincipalAxes).map(|(p, place)| (p, place.rotation))
+                read_obj(file(f), *scale, BodyFrame::PrincipalAxes).map(|(p, place)| (p, place.rotation))
             }
             ShapeSpec::Stl { file: f, scale } => {
-                io::read_stl(file(f), *scale, BodyFrame::PrincipalAxes).map(|(p, place)| (p, place.rotation))
+                read_stl(file(f), *scale, BodyFrame::PrincipalAxes).map(|(p, place)| (p, place.rotation))
             }
         })
     }

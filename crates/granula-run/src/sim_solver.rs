@@ -21,9 +21,9 @@ pub trait SimSolver {
     /// [`Solver::publish_contacts`](granula_core::Solver::publish_contacts).
     fn publish_contacts(&mut self, on: bool);
     /// The contacts the solver published for its last step
-    /// ([`Solver::contacts`](granula_core::Solver::contacts)); empty unless
+    /// ([`Solver::contacts`](granula_core::Solver::contacts)); `None` unless
     /// [`SimSolver::publish_contacts`] was on for that step.
-    fn contacts(&self) -> &[ContactRecord];
+    fn contacts(&self) -> Option<&[ContactRecord]>;
     /// The solver's own state (contact histories or warm-start impulses, integrator memory,
     /// random stream…) as bincode bytes, for a checkpoint taken after a step. Plain data
     /// always serialises; should it not, the error says which solver's state failed.
@@ -66,7 +66,7 @@ where
         Solver::publish_contacts(&mut self.solver, on);
     }
 
-    fn contacts(&self) -> &[ContactRecord] {
+    fn contacts(&self) -> Option<&[ContactRecord]> {
         Solver::contacts(&self.solver)
     }
 
@@ -106,7 +106,7 @@ where
     }
 
     /// Mean forces over the step (impulses divided by Δt) at the detection configuration.
-    fn contacts(&self) -> &[ContactRecord] {
+    fn contacts(&self) -> Option<&[ContactRecord]> {
         Solver::contacts(self)
     }
 

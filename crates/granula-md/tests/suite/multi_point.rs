@@ -46,8 +46,13 @@ fn two_points_of_one_pair_carry_two_histories() {
     let (s0, s1) = (points[0].1, points[1].1);
     // One step of 𝒱_t Δt: the ends slide in opposite directions by 0.1 m/s × 1e-4 s.
     assert!((s0.y + 1e-5).abs() < 1e-9 && (s1.y - 1e-5).abs() < 1e-9, "{s0} {s1}");
-    let forces: Vec<(ContactKey, DVec3)> =
-        solver.contacts().iter().filter(|c| c.force != DVec3::ZERO).map(|c| (c.key, c.force)).collect();
+    let forces: Vec<(ContactKey, DVec3)> = solver
+        .contacts()
+        .expect("published")
+        .iter()
+        .filter(|c| c.force != DVec3::ZERO)
+        .map(|c| (c.key, c.force))
+        .collect();
     assert_eq!(forces.iter().map(|(k, _)| k.feature).collect::<Vec<_>>(), [0, 1]);
     assert!(forces.iter().all(|(_, f)| f.z > 0.0), "both ends pushed up: {forces:?}");
 }

@@ -172,6 +172,7 @@ fn a_periodic_gas_conserves_momentum() {
         w.step(&mut s, 2e-5).unwrap();
         across += s
             .contacts()
+            .expect("published")
             .iter()
             .filter(|c| {
                 let d = w.bodies.position[c.body2 as usize] - w.bodies.position[c.body1 as usize];

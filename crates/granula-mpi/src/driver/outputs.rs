@@ -122,7 +122,7 @@ impl<C: Communicator> DistributedRun<C> {
         let capture = &mut self.contact_outputs;
         capture.contacts.clear();
         capture.stored.clear();
-        for c in self.solver.contacts() {
+        for c in self.solver.contacts().unwrap_or(&[]) {
             let (i, j) = (c.body1 as usize, c.body2 as usize);
             if i >= gid.len() || j >= gid.len() || !owned(owner, i, j) {
                 continue;

@@ -35,7 +35,7 @@ fn contacts_gathered_from_one_rank_are_the_plain_solvers() {
         run.step().unwrap();
     }
     let g = run.gather_contacts().unwrap().expect("rank 0 gathers");
-    let mut plain: Vec<_> = solver.contacts().to_vec();
+    let mut plain: Vec<_> = solver.contacts().expect("published").to_vec();
     plain.sort_by_key(|c| c.key());
     assert!(plain.len() > 30, "only {} contacts: the comparison shows little", plain.len());
     assert_eq!(g.step, scene.steps);

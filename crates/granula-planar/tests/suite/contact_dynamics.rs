@@ -3,6 +3,7 @@
 
 use granula_planar::prelude::*;
 use granula_planar::{ContactDynamics, ImpulseContact};
+use granula_polygons::shapes;
 use std::sync::Arc;
 
 const G: f64 = 9.81;

@@ -1,6 +1,7 @@
 //! The Gear scheme in free flight, and a face-to-face collision against 002 eq. 8.
 
 use granula_planar::prelude::*;
+use granula_polygons::shapes;
 use std::sync::Arc;
 
 #[test]

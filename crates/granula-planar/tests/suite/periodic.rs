@@ -3,6 +3,7 @@
 //! the stress; contact histories survive the crossing.
 
 use granula_planar::prelude::*;
+use granula_polygons::shapes;
 use std::sync::Arc;
 
 fn law() -> ContactLaw {

@@ -2,6 +2,7 @@
 //! k_n A / l_c (002 eq. 5) carries its weight.
 
 use granula_planar::prelude::*;
+use granula_polygons::shapes;
 use std::sync::Arc;
 
 const KN: f64 = 1e5;

@@ -2,6 +2,7 @@
 //! from the same description continues with the same bits as the uninterrupted run.
 
 use granula_planar::prelude::*;
+use granula_polygons::shapes;
 use std::sync::Arc;
 
 /// 40 random polygons and 8 discs falling onto a floor in a box periodic along x, with a

@@ -2,7 +2,7 @@
 //! estimates, and the symmetry under swapping the bodies.
 
 use glam::DVec2;
-use granula_polygons::overlap::{disc_disc, disc_polygon, half_plane_polygon, polygon_polygon};
+use granula_polygons::{disc_disc, disc_polygon, half_plane_polygon, polygon_polygon};
 use granula_polygons::{shapes, ConvexPolygon, Overlap2, OverlapScratch, Pose2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

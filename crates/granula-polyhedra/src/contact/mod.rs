@@ -35,6 +35,7 @@ pub(crate) mod prepared;
 mod sphere;
 mod vertex;
 
+pub use crate::volume_contact::{convex_volume_contact, plane_overlap, plane_volume_contact};
 pub use cylinder::cylinder_polyhedron;
 pub use plane::plane_polyhedron;
 pub use sphere::{polyhedron_sphere, sphere_contact};

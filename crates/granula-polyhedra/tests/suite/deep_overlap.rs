@@ -6,9 +6,9 @@ use glam::{DQuat, DVec3};
 use granula_core::narrowphase::{ContactGenerator, PosedShape};
 use granula_core::ContactGeometry;
 use granula_core::Shape;
+use granula_polyhedra::contact::convex_volume_contact;
 use granula_polyhedra::contact::{polyhedron_polyhedron_with, FeatureKey, Method};
-use granula_polyhedra::core_shape::PolyhedronPair;
-use granula_polyhedra::volume_contact::convex_volume_contact;
+use granula_polyhedra::PolyhedronPair;
 use granula_polyhedra::{shapes, Polyhedron, PolyhedronShape, Pose};
 use std::sync::Arc;
 

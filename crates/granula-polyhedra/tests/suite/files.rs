@@ -1,7 +1,7 @@
 //! OBJ and STL readers: good files, scale, and named errors for bad input.
 
 use glam::DVec3;
-use granula_polyhedra::io::{read_obj, read_stl};
+use granula_polyhedra::{read_obj, read_stl};
 use granula_polyhedra::{BodyFrame, PolyError};
 
 use crate::temp_file;

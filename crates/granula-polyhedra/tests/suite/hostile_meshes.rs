@@ -2,7 +2,7 @@
 //! answer it must get.
 
 use glam::DVec3;
-use granula_polyhedra::io::{read_obj, read_stl};
+use granula_polyhedra::{read_obj, read_stl};
 use granula_polyhedra::{shapes, BodyFrame, PolyError, Polyhedron};
 
 use crate::temp_file;

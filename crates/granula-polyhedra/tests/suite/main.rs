@@ -15,7 +15,6 @@ mod files;
 mod hostile_meshes;
 mod incline_md;
 mod incline_nscd;
-mod inside;
 mod mass;
 mod md_restart;
 mod mesh_fuzz;

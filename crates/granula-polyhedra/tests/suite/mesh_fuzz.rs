@@ -12,7 +12,7 @@
 //! negative, NaN; hulls of 0 to 3 points, coplanar or collinear points; absurd counts.
 
 use glam::DVec3;
-use granula_polyhedra::io::{read_obj, read_stl};
+use granula_polyhedra::{read_obj, read_stl};
 use granula_polyhedra::{shapes, BodyFrame, PolyError, Polyhedron};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

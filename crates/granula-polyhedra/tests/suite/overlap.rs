@@ -2,7 +2,7 @@
 //! random convex pairs.
 
 use glam::{DQuat, DVec3};
-use granula_polyhedra::overlap::convex_overlap;
+use granula_polyhedra::convex_overlap;
 use granula_polyhedra::{shapes, Polyhedron, Pose};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -9,7 +9,7 @@
 use granula_core::narrowphase::{Narrowphase, PairMemory};
 use granula_core::Shape;
 use granula_core::{ContactGeometry, DQuat, DVec3, World};
-use granula_polyhedra::volume_contact::convex_volume_contact;
+use granula_polyhedra::contact::convex_volume_contact;
 use granula_polyhedra::{
     register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronBuilder, PolyhedronShape, Pose,
 };

@@ -8,7 +8,7 @@ use granula_core::narrowphase::{ContactGenerator, Narrowphase};
 use granula_core::Shape;
 use granula_core::{BodyHandle, ContactGeometry, DQuat, DVec3, World};
 use granula_polyhedra::contact::polyhedron_polyhedron;
-use granula_polyhedra::core_shape::PreparedPolyhedronPair;
+use granula_polyhedra::PreparedPolyhedronPair;
 use granula_polyhedra::{register_all, shapes, BodyFrame, Polyhedron, PolyhedronBuilder, PolyhedronShape, Pose};
 use std::sync::Arc;
 

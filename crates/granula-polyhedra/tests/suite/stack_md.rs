@@ -77,6 +77,8 @@ fn undamped_stack_conserves_energy_and_stays_put() {
     for _ in 0..5000 {
         let report = world.step(&mut solver, DT).unwrap();
         pair_points = pair_points.max(report.contacts);
+        // Two pairs at most (cube on floor, cube on cube), each with its corners.
+        assert!(report.pairs <= 2 && report.pairs <= report.contacts, "{} pairs", report.pairs);
         worst = worst.max((energy(&world, ids, &cube) - e0).abs());
     }
     let top = ids[1];

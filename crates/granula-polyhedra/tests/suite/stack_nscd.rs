@@ -67,7 +67,8 @@ fn a_stack_of_three_cubes_on_an_incline_stays_at_rest() {
         let mut solver = NscdSolver::new(BruteForce, NscdConfig::default()).unwrap();
         let moved = drift(&mut world, &mut solver, &cubes, 2000);
         println!("three cubes, mu = {margin} tan(alpha): drift {moved:.3e} m over 0.2 s");
-        assert_eq!(world.step(&mut solver, DT).unwrap().contacts, 12, "four corners per pair");
+        let report = world.step(&mut solver, DT).unwrap();
+        assert_eq!((report.contacts, report.pairs), (12, 3), "four corners per pair");
         assert!(solver.last_pair_locks() >= 3, "the three pairs lock");
         // Each lock holds its pair exactly, but the three pairs are coupled (the middle cube
         // is in two of them) and block Gauss-Seidel over the pairs converges to the local

@@ -3,7 +3,7 @@
 
 use glam::{DQuat, DVec3};
 use granula_polyhedra::contact::FeatureKey;
-use granula_polyhedra::volume_contact::{convex_volume_contact, plane_overlap, plane_volume_contact};
+use granula_polyhedra::contact::{convex_volume_contact, plane_overlap, plane_volume_contact};
 use granula_polyhedra::{shapes, BodyFrame, Polyhedron, Pose};
 use std::collections::HashMap;
 

@@ -53,6 +53,7 @@ use granula_io::{IoError, Result};
 use granula_planar::prelude::*;
 use granula_planar::Bodies;
 use granula_planar::{contact_time, damping_from_restitution};
+use granula_polygons::shapes;
 use spec::{
     BodySpec, ImpactSpec, LawSpec, OnCapSpec, PlanarSpec, ShapeKind, ShapeSpec, SolverKind, SolverSpec, TangentialSpec,
 };

@@ -40,7 +40,7 @@ fn virial_pressure_of_a_periodic_lattice_equals_the_force_across_a_plane() {
     s.publish_contacts(true);
     w.step(&mut s, 1e-6).unwrap();
     let mut contacts = Vec::new();
-    loaded_contacts(&w, s.contacts(), &mut contacts);
+    loaded_contacts(&w, s.contacts().expect("published"), &mut contacts);
     // Six bonds per sphere, each shared by two: 3 × 64.
     assert_eq!(contacts.len(), 192);
 

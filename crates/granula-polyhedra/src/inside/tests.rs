@@ -3,11 +3,9 @@
 //! exactly through an edge or a vertex. The generalised winding number is the independent
 //! oracle.
 
+use super::{classify, classify_counted, nearest_surface, ray_direction, winding_number, PointClass};
+use crate::{shapes, Polyhedron, Pose};
 use glam::{DQuat, DVec3};
-use granula_polyhedra::inside::{
-    classify, classify_counted, nearest_surface, ray_direction, winding_number, PointClass,
-};
-use granula_polyhedra::{shapes, Polyhedron, Pose};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
