@@ -244,6 +244,22 @@ impl BodySet {
         Ok(())
     }
 
+    /// The permutation that brings these bodies into the dense order `order` (handles, as
+    /// [`BodySet::handle`] after the permutation): a world restored in its insertion order
+    /// gets back the order of a run that reordered its bodies. The error names the first
+    /// handle that is unknown or repeated, or the count that differs.
+    pub fn permutation_to(&self, order: &[BodyHandle]) -> Result<Permutation> {
+        if order.len() != self.len() {
+            return Err(CoreError::InvalidWorld {
+                field: "body order",
+                value: format!("{} handles for {} bodies", order.len(), self.len()),
+                expected: "one handle per body",
+            });
+        }
+        let source = order.iter().map(|h| self.index(*h).map(|i| i as u32)).collect::<Result<Vec<_>>>()?;
+        Permutation::from_sources(source)
+    }
+
     /// Stores the bodies in the order of `permutation` (the body at new dense index `k` is
     /// the one at old index [`Permutation::source`]`(k)`): every column moves alike, each
     /// handle keeps its body, and [`BodySet::structure_version`] moves on. Nothing is

@@ -2,9 +2,7 @@
 //! bodies in another order (for instance along a space-filling curve, so that bodies close
 //! in space are close in memory) while their handles stay the same.
 
-use crate::body_set::BodySet;
 use crate::error::{CoreError, Result};
-use crate::handle::BodyHandle;
 
 /// A new order of `n` bodies: the body at dense index `k` after the permutation is the body
 /// at dense index [`Permutation::source`]`(k)` before it.
@@ -52,22 +50,6 @@ impl Permutation {
             seen[s] = true;
         }
         Ok(Permutation { source })
-    }
-
-    /// The permutation that brings `bodies` into the dense order `order` (handles, as
-    /// [`BodySet::handle`] after the permutation): a world restored in its insertion order
-    /// gets back the order of a run that reordered its bodies. The error names the first
-    /// handle that is unknown or repeated, or the count that differs.
-    pub fn to_handle_order(bodies: &BodySet, order: &[BodyHandle]) -> Result<Self> {
-        if order.len() != bodies.len() {
-            return Err(CoreError::InvalidWorld {
-                field: "body order",
-                value: format!("{} handles for {} bodies", order.len(), bodies.len()),
-                expected: "one handle per body",
-            });
-        }
-        let source = order.iter().map(|h| bodies.index(*h).map(|i| i as u32)).collect::<Result<Vec<_>>>()?;
-        Permutation::from_sources(source)
     }
 
     /// Number of bodies it orders.
@@ -122,6 +104,8 @@ impl Permutation {
 mod tests {
     use super::*;
     use crate::body::{PlaneBuilder, Prescribed, SphereBuilder};
+    use crate::body_set::BodySet;
+    use crate::handle::BodyHandle;
     use crate::material::{Material, MaterialTable};
     use crate::math::{DQuat, DVec3};
 
@@ -187,7 +171,7 @@ mod tests {
         assert_eq!(after, before);
         // The handle order of the first permutation, asked back from the restored set.
         let order: Vec<BodyHandle> = p.sources().iter().map(|&s| BodyHandle(s)).collect();
-        assert_eq!(Permutation::to_handle_order(&b, &order).unwrap(), p);
+        assert_eq!(b.permutation_to(&order).unwrap(), p);
     }
 
     #[test]
@@ -199,7 +183,7 @@ mod tests {
         let mut b = bodies();
         let e = b.permute(&Permutation::identity(3)).unwrap_err().to_string();
         assert!(e.contains("3 indices for 7 bodies"), "{e}");
-        let e = Permutation::to_handle_order(&b, &[BodyHandle(0)]).unwrap_err().to_string();
+        let e = b.permutation_to(&[BodyHandle(0)]).unwrap_err().to_string();
         assert!(e.contains("1 handles for 7 bodies"), "{e}");
     }
 }

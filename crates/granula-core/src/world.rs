@@ -353,7 +353,7 @@ impl World {
     /// valid, states are untouched, the structure version moves on (so a solver that keeps
     /// per-body state starts afresh at its next step, unless it reorders itself, as the MD
     /// solver does with `MdConfig::reorder_every`). With
-    /// [`Permutation::to_handle_order`](crate::Permutation::to_handle_order), a restored world gets back the dense order of the
+    /// [`BodySet::permutation_to`](crate::BodySet::permutation_to), a restored world gets back the dense order of the
     /// run it was saved from.
     pub fn reorder_bodies(&mut self, permutation: &crate::Permutation) -> Result<()> {
         self.bodies.permute(permutation)

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 ///   ([`MdConfig::reorder_every`](crate::MdConfig::reorder_every)): the next reorder comes
 ///   at the same step as in the uninterrupted run. The bodies' dense order itself is the
 ///   world's: a world restored in its insertion order is brought back to the saved order by
-///   `world.reorder_bodies(&Permutation::to_handle_order(&world.bodies, &state.primed_handles)?)`
+///   `world.reorder_bodies(&world.bodies.permutation_to(&state.primed_handles)?)`
 ///   before [`MdSolver::restore_state`].
 ///
 /// The candidate list and the skin state are saved, not rebuilt at the restore: a rebuild

@@ -47,7 +47,7 @@ pub struct MdConfig {
     /// the list. Skipped while some body is foreign ([`MdSolver::set_foreign_bodies`]: a
     /// distributed run keeps its own numbering). A checkpoint restores the dense order of
     /// the run only if the world is restored in it (`MdState::primed_handles`,
-    /// `granula_core::Permutation::to_handle_order`). Default `None`: a packing generated
+    /// `granula_core::BodySet::permutation_to`). Default `None`: a packing generated
     /// or read in spatial order gains nothing; set it for bodies inserted in random order
     /// (docs/smooth-dynamics.md, "Bodies in cell order").
     ///

@@ -12,7 +12,7 @@ use crate::outputs::OutputState;
 use crate::warnings::WarningSummary;
 use bincode::Options;
 use glam::{DQuat, DVec3};
-use granula_core::{BodyHandle, Clock, CoreError, EnergyLedger, GuardMemory, Permutation, World};
+use granula_core::{BodyHandle, Clock, CoreError, EnergyLedger, GuardMemory, World};
 use granula_io::{IoError, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -261,7 +261,7 @@ impl Checkpoint {
                 path: path.to_path_buf(),
                 problem: format!("its order of the bodies does not fit the scene ({e})"),
             };
-            let permutation = Permutation::to_handle_order(&world.bodies, &order).map_err(damaged)?;
+            let permutation = world.bodies.permutation_to(&order).map_err(damaged)?;
             world.reorder_bodies(&permutation).map_err(damaged)?;
         }
         Ok(())

@@ -2,11 +2,7 @@
 //! behind an object-safe trait: contact histories as bytes (they travel between processes
 //! with their bodies), the integrator's memory, and the solver re-seated on a rebuilt world.
 
-use crate::adapters::AnyIntegrator;
-use crate::sim_solver::MdRun;
-use granula_core::{ContactKey, ContactLaw, CoreError, Integrator, IntegratorState, World};
-use granula_md::{LoadOrder, TransferredHistory};
-use serde::de::DeserializeOwned;
+use granula_core::{ContactKey, CoreError, IntegratorState, World};
 use serde::Serialize;
 
 /// One contact history with its key (bodies by handle) and stored elastic energy (J), the
@@ -28,9 +24,9 @@ pub trait DistributedMd {
     /// Re-seats the solver on a rebuilt `world` with the histories of its pairs
     /// ([`granula_md::MdSolver::adopt_body_set`]).
     fn adopt(&mut self, world: &World, histories: &[HistoryBytes]) -> Result<(), CoreError>;
-    /// The integrator's memory ([`Integrator::save_state`]).
+    /// The integrator's memory ([`Integrator::save_state`](granula_core::Integrator::save_state)).
     fn integrator_state(&self) -> IntegratorState;
-    /// Restores the integrator's memory ([`Integrator::restore_state`]) for `world`'s bodies.
+    /// Restores the integrator's memory ([`Integrator::restore_state`](granula_core::Integrator::restore_state)) for `world`'s bodies.
     fn restore_integrator(&mut self, state: &IntegratorState, world: &World) -> Result<(), CoreError>;
     /// Appends the integrator's memory of `world`'s body `i` (dense index; the world the
     /// solver stepped last) to `out`, laid out as one body's entry of
@@ -56,109 +52,10 @@ pub trait DistributedMd {
     /// Sets it ([`granula_md::MdSolver::set_kinematic_power`]).
     fn set_kinematic_power(&mut self, power: f64);
     /// Whether the law books every energy it exchanges, so that the ledger closes
-    /// ([`ContactLaw::keeps_ledger`]).
+    /// ([`ContactLaw::keeps_ledger`](granula_core::ContactLaw::keeps_ledger)).
     fn keeps_ledger(&self) -> bool;
     /// Sums each body's pair loads in partner order (`true`,
     /// [`granula_md::LoadOrder::Partner`]: the same bits whatever subset of the pairs a
     /// process holds) or by blocks of the candidate list (`false`, the one-process default).
     fn set_partner_order(&mut self, on: bool);
-}
-
-/// A history whose bytes do not decode or encode.
-fn unreadable(key: ContactKey, e: bincode::Error) -> CoreError {
-    CoreError::InvalidWorld {
-        field: "transferred contact history",
-        value: format!("{key:?}: {e}"),
-        expected: "bincode of the law's history",
-    }
-}
-
-impl<L: ContactLaw> DistributedMd for MdRun<L>
-where
-    L::History: Serialize + DeserializeOwned,
-{
-    fn export_histories(&self) -> Result<Vec<HistoryBytes>, CoreError> {
-        self.solver
-            .export_histories()
-            .into_iter()
-            .map(|h| {
-                let history = bincode::serialize(&h.history).map_err(|e| unreadable(h.key, e))?;
-                Ok(HistoryBytes { key: h.key, history, stored: h.stored })
-            })
-            .collect()
-    }
-
-    fn adopt(&mut self, world: &World, histories: &[HistoryBytes]) -> Result<(), CoreError> {
-        let decoded = histories
-            .iter()
-            .map(|h| {
-                let history = bincode::deserialize(&h.history).map_err(|e| unreadable(h.key, e))?;
-                Ok(TransferredHistory { key: h.key, history, stored: h.stored })
-            })
-            .collect::<Result<Vec<_>, CoreError>>()?;
-        self.solver.adopt_body_set(world, decoded).map_err(|e| CoreError::InvalidWorld {
-            field: "MD solver re-seated on a rebuilt world",
-            value: e.to_string(),
-            expected: "consistent histories",
-        })
-    }
-
-    fn integrator_state(&self) -> IntegratorState {
-        self.solver.integrator.save_state()
-    }
-
-    fn restore_integrator(&mut self, state: &IntegratorState, world: &World) -> Result<(), CoreError> {
-        self.solver.integrator.restore_state(state, &world.bodies)
-    }
-
-    /// One body's entry for velocity Verlet; Gear's memory goes through the whole state.
-    fn body_memory(&self, world: &World, i: usize, out: &mut Vec<f64>) -> bool {
-        match &self.solver.integrator {
-            AnyIntegrator::Verlet(v) => v.body_memory(&world.bodies, i).map(|m| out.extend_from_slice(&m)).is_some(),
-            AnyIntegrator::Gear(_) => false,
-        }
-    }
-
-    fn set_body_memory(&mut self, world: &World, i: usize, values: &[f64]) -> bool {
-        match &mut self.solver.integrator {
-            AnyIntegrator::Verlet(v) => v.set_body_memory(&world.bodies, i, values),
-            AnyIntegrator::Gear(_) => false,
-        }
-    }
-
-    fn reach(&self, world: &World) -> (f64, f64) {
-        let m = &world.materials;
-        let id = |k: usize| granula_core::MaterialId(k as u16);
-        let mut range: f64 = 0.0;
-        for a in 0..m.len() {
-            for b in 0..m.len() {
-                range = range.max(self.solver.law.range(m.pair(id(a), id(b))));
-            }
-        }
-        (range, self.solver.config().skin)
-    }
-
-    fn set_passive(&mut self, passive: &[bool]) {
-        self.solver.set_passive_bodies(passive);
-    }
-
-    fn set_partner_order(&mut self, on: bool) {
-        self.solver.set_load_order(if on { LoadOrder::Partner } else { LoadOrder::Blocks });
-    }
-
-    fn set_foreign(&mut self, foreign: &[bool]) {
-        self.solver.set_foreign_bodies(foreign);
-    }
-
-    fn kinematic_power(&self) -> f64 {
-        self.solver.kinematic_power()
-    }
-
-    fn set_kinematic_power(&mut self, power: f64) {
-        self.solver.set_kinematic_power(power);
-    }
-
-    fn keeps_ledger(&self) -> bool {
-        self.solver.law.keeps_ledger()
-    }
 }

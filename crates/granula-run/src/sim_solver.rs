@@ -3,9 +3,12 @@
 //! solver a scene names is composed in [`crate::compose`].
 
 use crate::adapters::{AnyBroadphase, AnyIntegrator};
-use granula_core::{ContactLaw, ContactRecord, CoreError, Solver, StepReport, World};
+use crate::distributed::{DistributedMd, HistoryBytes};
+use granula_core::{
+    ContactKey, ContactLaw, ContactRecord, CoreError, Integrator, IntegratorState, Solver, StepReport, World,
+};
 use granula_io::{IoError, Result};
-use granula_md::{MdSolver, MdState};
+use granula_md::{LoadOrder, MdSolver, MdState, TransferredHistory};
 use granula_nscd::{NonSmoothLaw, NscdSolver, NscdState};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -38,7 +41,7 @@ pub trait SimSolver {
     }
     /// The MD solver's hooks for a distributed run ([`crate::DistributedMd`]); `None` for
     /// the other solvers.
-    fn distributed(&mut self) -> Option<&mut dyn crate::DistributedMd> {
+    fn distributed(&mut self) -> Option<&mut dyn DistributedMd> {
         None
     }
 }
@@ -82,7 +85,7 @@ where
         self.solver.restore_state(&state, world).map_err(|e| format!("MD solver state rejected: {e}"))
     }
 
-    fn distributed(&mut self) -> Option<&mut dyn crate::DistributedMd> {
+    fn distributed(&mut self) -> Option<&mut dyn DistributedMd> {
         Some(self)
     }
 }
@@ -127,4 +130,103 @@ where
 /// is reported, never replaced by empty bytes).
 fn state_error(family: &str, e: bincode::Error) -> IoError {
     IoError::Solver(format!("the {family} solver state could not be serialised for a checkpoint: {e}"))
+}
+
+/// A history whose bytes do not decode or encode.
+fn unreadable(key: ContactKey, e: bincode::Error) -> CoreError {
+    CoreError::InvalidWorld {
+        field: "transferred contact history",
+        value: format!("{key:?}: {e}"),
+        expected: "bincode of the law's history",
+    }
+}
+
+impl<L: ContactLaw> DistributedMd for MdRun<L>
+where
+    L::History: Serialize + DeserializeOwned,
+{
+    fn export_histories(&self) -> Result<Vec<HistoryBytes>, CoreError> {
+        self.solver
+            .export_histories()
+            .into_iter()
+            .map(|h| {
+                let history = bincode::serialize(&h.history).map_err(|e| unreadable(h.key, e))?;
+                Ok(HistoryBytes { key: h.key, history, stored: h.stored })
+            })
+            .collect()
+    }
+
+    fn adopt(&mut self, world: &World, histories: &[HistoryBytes]) -> Result<(), CoreError> {
+        let decoded = histories
+            .iter()
+            .map(|h| {
+                let history = bincode::deserialize(&h.history).map_err(|e| unreadable(h.key, e))?;
+                Ok(TransferredHistory { key: h.key, history, stored: h.stored })
+            })
+            .collect::<Result<Vec<_>, CoreError>>()?;
+        self.solver.adopt_body_set(world, decoded).map_err(|e| CoreError::InvalidWorld {
+            field: "MD solver re-seated on a rebuilt world",
+            value: e.to_string(),
+            expected: "consistent histories",
+        })
+    }
+
+    fn integrator_state(&self) -> IntegratorState {
+        self.solver.integrator.save_state()
+    }
+
+    fn restore_integrator(&mut self, state: &IntegratorState, world: &World) -> Result<(), CoreError> {
+        self.solver.integrator.restore_state(state, &world.bodies)
+    }
+
+    /// One body's entry for velocity Verlet; Gear's memory goes through the whole state.
+    fn body_memory(&self, world: &World, i: usize, out: &mut Vec<f64>) -> bool {
+        match &self.solver.integrator {
+            AnyIntegrator::Verlet(v) => v.body_memory(&world.bodies, i).map(|m| out.extend_from_slice(&m)).is_some(),
+            AnyIntegrator::Gear(_) => false,
+        }
+    }
+
+    fn set_body_memory(&mut self, world: &World, i: usize, values: &[f64]) -> bool {
+        match &mut self.solver.integrator {
+            AnyIntegrator::Verlet(v) => v.set_body_memory(&world.bodies, i, values),
+            AnyIntegrator::Gear(_) => false,
+        }
+    }
+
+    fn reach(&self, world: &World) -> (f64, f64) {
+        let m = &world.materials;
+        let id = |k: usize| granula_core::MaterialId(k as u16);
+        let mut range: f64 = 0.0;
+        for a in 0..m.len() {
+            for b in 0..m.len() {
+                range = range.max(self.solver.law.range(m.pair(id(a), id(b))));
+            }
+        }
+        (range, self.solver.config().skin)
+    }
+
+    fn set_passive(&mut self, passive: &[bool]) {
+        self.solver.set_passive_bodies(passive);
+    }
+
+    fn set_partner_order(&mut self, on: bool) {
+        self.solver.set_load_order(if on { LoadOrder::Partner } else { LoadOrder::Blocks });
+    }
+
+    fn set_foreign(&mut self, foreign: &[bool]) {
+        self.solver.set_foreign_bodies(foreign);
+    }
+
+    fn kinematic_power(&self) -> f64 {
+        self.solver.kinematic_power()
+    }
+
+    fn set_kinematic_power(&mut self, power: f64) {
+        self.solver.set_kinematic_power(power);
+    }
+
+    fn keeps_ledger(&self) -> bool {
+        self.solver.law.keeps_ledger()
+    }
 }

@@ -8,7 +8,6 @@ use crate::energy_guard::GuardMemory;
 use crate::error::{BodyRef, CoreError, Result};
 use crate::handle::BodyHandle;
 use crate::math::{DQuat, DVec3};
-use crate::permutation::Permutation;
 use serde::{Deserialize, Serialize};
 
 /// The state of a [`World`] at the end of a step, from [`World::save_state`]: every body's
@@ -72,7 +71,7 @@ impl World {
     /// the body or the column at fault; the world is unchanged when one is returned.
     pub fn restore_state(&mut self, state: &WorldState) -> Result<()> {
         state.check(self)?;
-        let order = Permutation::to_handle_order(&self.bodies, &state.handles)?;
+        let order = self.bodies.permutation_to(&state.handles)?;
         self.reorder_bodies(&order)?;
         let b = &mut self.bodies;
         b.position.clone_from(&state.position);

@@ -125,7 +125,7 @@ fn reorders_give_the_same_bits_on_one_and_two_threads() {
 /// afresh: first brought to the saved dense order (`MdState::primed_handles`).
 fn resume_world(from: &World, state: &MdState<History>) -> World {
     let mut w = crowd();
-    w.reorder_bodies(&Permutation::to_handle_order(&w.bodies, &state.primed_handles).unwrap()).unwrap();
+    w.reorder_bodies(&w.bodies.permutation_to(&state.primed_handles).unwrap()).unwrap();
     assert_eq!(w.bodies.handle, from.bodies.handle);
     common::copy_world(from, &mut w);
     w
