@@ -21,7 +21,7 @@ pub enum Motion {
 }
 
 /// The bodies as columns indexed by a dense body index (bodies are never removed, so the
-/// index is the body's identity). Positions are unwrapped (see [`crate::domain`]).
+/// index is the body's identity). Positions are unwrapped (see [`Domain`](crate::Domain)).
 #[derive(Clone, Debug, Default)]
 pub struct Bodies {
     /// Centre of mass, unwrapped (m).

@@ -18,7 +18,7 @@
 //!   Love-Weber stress ([`Simulation::stress`]).
 //! - [`ContactDynamics`]: the same bodies as rigid bodies under non-smooth contact
 //!   dynamics (Moreau-Jean θ-method, nonlinear Gauss-Seidel with the 2D coupled local
-//!   solver of 004 §2.3.3.4; [`contact_dynamics`]).
+//!   solver of 004 §2.3.3.4; [`ContactDynamics`]).
 //!
 //! ```
 //! use granula_planar::prelude::*;
@@ -42,16 +42,16 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod bodies;
-pub mod contact_dynamics;
-pub mod domain;
-pub mod error;
-pub mod law;
+mod bodies;
+mod contact_dynamics;
+mod domain;
+mod error;
+mod law;
 mod narrowphase;
 pub mod relaxation;
-pub mod shape;
-pub mod shear_cell;
-pub mod simulation;
+mod shape;
+mod shear_cell;
+mod simulation;
 mod state;
 
 pub use bodies::{Bodies, BodyBuilder, Motion};
