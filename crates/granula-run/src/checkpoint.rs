@@ -344,9 +344,11 @@ impl Checkpoint {
         granula_io::output::write_atomic_bytes(path, &self.to_bytes())
     }
 
-    /// Reads a file.
+    /// Reads a file: a regular file of at most
+    /// [`MAX_CHECKPOINT_BYTES`](granula_io::input::MAX_CHECKPOINT_BYTES) (a FIFO or a
+    /// device is refused by name, [`IoError::InputFile`]).
     pub fn load(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|e| IoError::file(path, e))?;
+        let bytes = granula_io::input::read_input(path, granula_io::input::MAX_CHECKPOINT_BYTES)?;
         Checkpoint::from_bytes(&bytes, path)
     }
 }

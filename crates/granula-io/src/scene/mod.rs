@@ -122,7 +122,8 @@ pub fn schema_error(file: &str, text: &str, e: &toml::de::Error) -> IoError {
 }
 
 impl Scene {
-    /// Reads and validates a scene file.
+    /// Reads and validates a scene file: a regular file of at most
+    /// [`MAX_SCENE_BYTES`](crate::input::MAX_SCENE_BYTES) (see [`crate::input`]).
     pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
         Scene::load_with(path, None)
     }
@@ -131,7 +132,7 @@ impl Scene {
     /// scene file's folder).
     pub fn load_with(path: impl AsRef<Path>, shapes: Option<Arc<dyn ShapeMaker>>) -> Result<Scene> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| IoError::file(path, e))?;
+        let text = crate::input::read_input_text(path, crate::input::MAX_SCENE_BYTES)?;
         Scene::parse_with(&path.display().to_string(), &text, shapes)
     }
 

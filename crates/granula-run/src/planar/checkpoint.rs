@@ -35,12 +35,15 @@ struct Saved {
     state: Vec<u8>,
 }
 
-/// `true` when `path` starts with the planar checkpoint's tag (unreadable files: `false`,
-/// the 3D reader then reports them).
+/// `true` when `path` is a regular file that starts with the planar checkpoint's tag
+/// (unreadable files and other kinds of file, such as a FIFO that would block the read:
+/// `false`, the 3D reader then reports them).
 pub fn is_planar_checkpoint(path: &Path) -> bool {
     use std::io::Read;
     let mut tag = [0u8; 8];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut tag)).is_ok() && &tag == PLANAR_CHECKPOINT_TAG
+    granula_io::input::is_regular_file(path)
+        && std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut tag)).is_ok()
+        && &tag == PLANAR_CHECKPOINT_TAG
 }
 
 impl PlanarRun {
@@ -73,7 +76,7 @@ impl PlanarRun {
     /// Errors name the file: not a planar checkpoint, truncated or corrupt, a scene that
     /// no longer parses, a state that does not fit it, a missing or short `series.csv`.
     pub fn resume(checkpoint: &Path, out: Option<&Path>) -> Result<PlanarRun> {
-        let bytes = std::fs::read(checkpoint).map_err(|e| IoError::file(checkpoint, e))?;
+        let bytes = granula_io::input::read_input(checkpoint, granula_io::input::MAX_CHECKPOINT_BYTES)?;
         let bad = |what: String| IoError::Solver(format!("{}: {what}", checkpoint.display()));
         let body = bytes
             .strip_prefix(PLANAR_CHECKPOINT_TAG.as_slice())

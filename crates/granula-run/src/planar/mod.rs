@@ -357,7 +357,7 @@ impl PlanarScene {
     /// Reads and parses a planar scene file.
     pub fn load(path: impl AsRef<Path>) -> Result<PlanarScene> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| IoError::file(path, e))?;
+        let text = granula_io::input::read_input_text(path, granula_io::input::MAX_SCENE_BYTES)?;
         PlanarScene::parse(&path.display().to_string(), &text)
     }
 
