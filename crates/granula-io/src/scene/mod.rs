@@ -211,7 +211,7 @@ impl Scene {
         periodic::validate(&c, &spec, &plans, r_max)?;
         overlap::check_overlaps(file, text, &plans)?;
         let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
-        validate::outputs(&c, &spec.output, &names)?;
+        validate::outputs(&c, &spec.output, &names, spec.simulation.planar)?;
         selection::validate(&c, &spec, &plans)?;
         selection::rigid_materials(&c, &spec, &plans)?;
         let loads = loads::validate(&c, &spec.loads, &plans)?;

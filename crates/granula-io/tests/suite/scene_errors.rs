@@ -206,3 +206,37 @@ fn vectors_of_the_wrong_length_are_refused_with_key_line_and_count() {
     let periodic = GOOD.replace("steps = 10", "steps = 10\nperiodic = { x = [0.0, 0.1, 0.2] }");
     length_error(&periodic, "simulation.periodic", "periodic", 3);
 }
+
+#[test]
+fn degenerate_stress_boxes_are_refused_with_key_and_line() {
+    let stress = |min: &str, max: &str| {
+        GOOD.replace(
+            "kind = \"md\"",
+            &format!("kind = \"md\"\n\n[[output.stress]]\nname = \"s\"\nmin = {min}\nmax = {max}\nevery = 1"),
+        )
+    };
+    let cases = [
+        // A height of one subnormal step: the box's volume underflows to zero (0/0 = NaN
+        // in every column).
+        ("[0.0, 0.0, 0.0]", "[0.1, 0.1, 5e-324]"),
+        // Zero and negative heights.
+        ("[0.0, 0.0, 0.0]", "[0.1, 0.1, 0.0]"),
+        ("[0.0, 0.0, 0.5]", "[0.1, 0.1, 0.0]"),
+        // An extent that overflows, and a volume that overflows.
+        ("[-1e308, 0.0, 0.0]", "[1e308, 0.1, 0.1]"),
+        ("[0.0, 0.0, 0.0]", "[1e200, 1e200, 1e-10]"),
+        // Not finite.
+        ("[0.0, 0.0, 0.0]", "[0.1, inf, 0.1]"),
+    ];
+    for (min, max) in cases {
+        let text = stress(min, max);
+        let (e, msg) = err(&text);
+        let line = line_of(&text, &format!("max = {max}"));
+        assert!(
+            matches!(&e, IoError::Invalid { at, .. } if at.key == "output.stress[0].max" && at.line == Some(line)),
+            "{min} {max}: {msg}"
+        );
+    }
+    // A thin but proper box is accepted.
+    assert!(Scene::parse("ok.toml", &stress("[0.0, 0.0, 0.0]", "[0.1, 0.1, 1e-6]")).is_ok());
+}
