@@ -1,6 +1,11 @@
-//! The output folder: refusing to mix a new run into old results, clearing granula's own
-//! files on request, and rewinding the files of a resumed run to its checkpoint so that no
-//! row or frame is written twice.
+//! The output folder: refusing to mix a new run into old results, locking it for the life
+//! of a run, clearing granula's own files on request, and rewinding the files of a resumed
+//! run to its checkpoint so that no row or frame is written twice.
+//!
+//! Symbolic links inside the folder are never followed: clearing removes a link that has
+//! the name of an output (the link, not its target), and a resume refuses an output file or
+//! frame folder that is a link. The folder itself may be a link (to a scratch disk, say):
+//! the path the user gives is resolved once, and the run writes inside its target.
 
 use granula_io::output::{write_atomic, PvdCollection, TMP_EXTENSION};
 use granula_io::scene::spec::OutputSpec;
@@ -27,6 +32,8 @@ const CSV_FILES: [&str; 3] = ["series.csv", "trajectories.csv", "flow.csv"];
 const PVD_FILES: [&str; 4] = ["particles.pvd", "contacts.pvd", "walls.pvd", "shapes.pvd"];
 /// The checkpoint file of a run.
 pub const CHECKPOINT_FILE: &str = "checkpoint.bin";
+/// The lock file of an output folder in use ([`FolderLock`]).
+pub const LOCK_FILE: &str = ".granula.lock";
 
 fn err(p: &Path) -> impl FnOnce(std::io::Error) -> IoError + '_ {
     move |e| IoError::file(p, e)
@@ -51,15 +58,108 @@ fn entries(dir: &Path) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// Prepares the folder of a new run: creates it, refuses it when it is not empty (unless
-/// `existing` says to overwrite, then clears granula's outputs in it), and returns its
+/// The lock of an output folder, held by a run for its life: the file [`LOCK_FILE`] in the
+/// folder, created only if absent, holding the process id of the run; removed when the
+/// lock is dropped. A second run on the same folder (from another process or the same
+/// one) is refused while the first holds it, instead of mixing the two runs' files.
+///
+/// A lock left by a process that no longer runs (killed by SIGKILL, a crash) is stale: on
+/// Linux, where `/proc/<id>` tells whether a process runs, it is taken over. Elsewhere, or
+/// when the file does not hold a process id, the folder counts as in use; the error says
+/// to delete the lock file if no run uses the folder. (A process id reused by another
+/// program also keeps the folder locked: refusing is the safe side.)
+#[derive(Debug)]
+pub struct FolderLock {
+    path: PathBuf,
+}
+
+impl FolderLock {
+    /// Takes the lock of the folder `dir`, which must exist. Errors:
+    /// [`IoError::OutputFolder`] naming the folder and the process that holds it, or
+    /// [`IoError::File`] when the lock file cannot be created.
+    pub fn acquire(dir: &Path) -> Result<FolderLock> {
+        use std::io::Write;
+        let path = dir.join(LOCK_FILE);
+        let pid = std::process::id();
+        for _ in 0..2 {
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut f) => {
+                    let lock = FolderLock { path: path.clone() };
+                    writeln!(f, "{pid}").map_err(err(&path))?;
+                    return Ok(lock);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let holder = lock_holder(&path);
+                    if holder.is_some_and(|h| process_running(h) == Some(false)) && lock_holder(&path) == holder {
+                        // Stale: left by a process that no longer runs.
+                        match std::fs::remove_file(&path) {
+                            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(IoError::file(&path, e)),
+                            _ => continue,
+                        }
+                    }
+                    let who = match holder {
+                        Some(h) if h == pid => format!("another run of this process ({h})"),
+                        Some(h) => format!("the run of process {h}"),
+                        None => "a run whose lock file does not name its process".to_string(),
+                    };
+                    return Err(folder_error(
+                        dir,
+                        format!(
+                            "is in use by {who} (lock file {}); wait for it to end, or choose another folder \
+                             (if no granula run uses this folder, delete the lock file)",
+                            path.display()
+                        ),
+                    ));
+                }
+                Err(e) => return Err(IoError::file(&path, e)),
+            }
+        }
+        Err(folder_error(dir, format!("its lock file {} keeps coming back", path.display())))
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        // Only a lock that is still this process's (a stale-lock takeover by another
+        // process must not lose its lock).
+        if lock_holder(&self.path) == Some(std::process::id()) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// The process id in a lock file; `None` when it cannot be read, is not a regular file or
+/// holds no process id.
+fn lock_holder(path: &Path) -> Option<u32> {
+    if !path.symlink_metadata().is_ok_and(|m| m.is_file() && m.len() < 64) {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+/// Whether process `pid` runs: `Some` on Linux (`/proc/<pid>` exists while it runs),
+/// `None` where the system does not tell that way.
+fn process_running(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return None;
+    }
+    Some(proc.join(pid.to_string()).exists())
+}
+
+/// Prepares the folder of a new run: creates it, locks it ([`FolderLock`]: a folder that
+/// another run uses is refused), refuses it when it is not empty (unless `existing` says to
+/// overwrite, then clears granula's outputs in it, [`clear_outputs`]), and returns its
 /// absolute, canonical path, which the run stores in its checkpoints (so that a resume from
-/// any working directory writes to the same folder).
-pub fn prepare_new(dir: &Path, existing: ExistingOutput) -> Result<PathBuf> {
+/// any working directory writes to the same folder), with the lock, which the run keeps for
+/// its life.
+pub fn prepare_new(dir: &Path, existing: ExistingOutput) -> Result<(PathBuf, FolderLock)> {
     if dir.exists() && !dir.is_dir() {
         return Err(folder_error(dir, "is a file, not a folder"));
     }
-    let names = entries(dir)?;
+    std::fs::create_dir_all(dir).map_err(err(dir))?;
+    let lock = FolderLock::acquire(dir)?;
+    let names: Vec<String> = entries(dir)?.into_iter().filter(|n| n != LOCK_FILE).collect();
     if !names.is_empty() {
         match existing {
             ExistingOutput::Refuse => {
@@ -78,8 +178,7 @@ pub fn prepare_new(dir: &Path, existing: ExistingOutput) -> Result<PathBuf> {
             ExistingOutput::Overwrite => clear_outputs(dir)?,
         }
     }
-    std::fs::create_dir_all(dir).map_err(err(dir))?;
-    std::fs::canonicalize(dir).map_err(err(dir))
+    Ok((std::fs::canonicalize(dir).map_err(err(dir))?, lock))
 }
 
 /// `true` for a file name granula writes at the top of an output folder.

@@ -94,11 +94,13 @@ impl PlanarRun {
             None => checkpoint.parent().map(Path::to_path_buf).unwrap_or_default(),
         };
         std::fs::create_dir_all(&dir).map_err(|e| IoError::file(&dir, e))?;
+        // Locked before anything in it changes.
+        let lock = crate::folder::FolderLock::acquire(&dir)?;
         let series_path = dir.join("series.csv");
         cut_series(&series_path, saved.series_bytes)?;
         let series = open_csv(&series_path, "", true)?;
         let pvd = scene.vtk_every.map(|_| PvdCollection { path: dir.join("bodies.pvd"), frames: saved.frames.clone() });
-        Ok(PlanarRun::resumed(scene, dir, series, pvd, saved.warnings))
+        Ok(PlanarRun::resumed(scene, (dir, lock), series, pvd, saved.warnings))
     }
 }
 

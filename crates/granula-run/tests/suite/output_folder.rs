@@ -255,3 +255,54 @@ fn a_non_finite_energy_stops_the_run_before_it_is_written() {
     assert!(!d2.exists());
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// A second run on a folder that a run is still writing is refused, `--overwrite` or not,
+/// naming the folder and the process that holds it; the first run's files are untouched.
+/// The lock goes with the run.
+#[test]
+fn a_folder_in_use_by_a_run_is_refused_to_a_second_run() {
+    let d = tmp("locked");
+    let mut first = Run::start(scene(), &d).unwrap();
+    first.step().unwrap();
+    let series = read(&d.join("series.csv"));
+    for existing in [ExistingOutput::Overwrite, ExistingOutput::Refuse] {
+        let e = Run::start_with(scene(), &d, existing).err().expect("the folder is in use");
+        let msg = e.to_string();
+        assert!(matches!(&e, IoError::OutputFolder { path, .. } if *path == d), "{msg}");
+        assert!(msg.contains("in use") && msg.contains(&format!("({})", std::process::id())), "{msg}");
+        assert!(msg.contains(granula_run::LOCK_FILE), "{msg}");
+    }
+    // A resume into the folder is refused the same way.
+    let ckpt = first.save_checkpoint().unwrap();
+    let e = Run::resume(&ckpt, None).err().expect("the folder is in use");
+    assert!(matches!(e, IoError::OutputFolder { .. }) && e.to_string().contains("in use"), "{e}");
+    assert_eq!(read(&d.join("series.csv")), series, "the first run's files are untouched");
+    first.step().unwrap();
+    drop(first);
+    assert!(!d.join(granula_run::LOCK_FILE).exists(), "the lock goes with the run");
+    let run = Run::start_with(scene(), &d, ExistingOutput::Overwrite).unwrap();
+    assert!(d.join(granula_run::LOCK_FILE).exists());
+    drop(run);
+    assert!(!d.join(granula_run::LOCK_FILE).exists());
+}
+
+/// A lock left by a process that no longer runs (a run killed by SIGKILL) is stale: on
+/// Linux it is taken over. A lock that names no process keeps the folder locked.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stale_lock_of_a_dead_process_is_taken_over() {
+    let d = tmp("stale");
+    std::fs::create_dir_all(&d).unwrap();
+    // The id of a process that has ended.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    std::fs::write(d.join(granula_run::LOCK_FILE), format!("{dead}\n")).unwrap();
+    // The folder holds only the lock: it counts as empty.
+    let run = Run::start(scene(), &d).unwrap();
+    assert_eq!(read(&d.join(granula_run::LOCK_FILE)).trim(), std::process::id().to_string());
+    drop(run);
+    std::fs::write(d.join(granula_run::LOCK_FILE), "garbage").unwrap();
+    let e = Run::start_with(scene(), &d, ExistingOutput::Overwrite).err().expect("held");
+    assert!(e.to_string().contains("does not name its process"), "{e}");
+}
