@@ -205,24 +205,39 @@ fn frame_step(name: &str, prefixes: &[&str], ext: &str) -> Option<u64> {
 const FRAME_DIRS: [(&str, &[&str], &str); 2] =
     [("vtk", &["particles", "contacts", "walls", "shapes"], ".vtp"), ("contacts", &["contacts"], ".csv")];
 
+/// What is at `p`, without following a symbolic link (`None`: nothing).
+fn kind(p: &Path) -> Option<std::fs::FileType> {
+    p.symlink_metadata().ok().map(|m| m.file_type())
+}
+
+/// `true` for a frame folder's name (`vtk`, `contacts`).
+fn is_frame_dir(name: &str) -> bool {
+    FRAME_DIRS.iter().any(|(sub, ..)| *sub == name)
+}
+
 /// Removes granula's outputs from `dir`: the CSV files, `.pvd` collections, checkpoint,
 /// temporary files, and the frames in `vtk/` and `contacts/` (each folder removed when it
-/// is left empty). Files granula does not write are left alone.
+/// is left empty). Files granula does not write are left alone. Symbolic links are never
+/// followed: a link with the name of an output, a frame or a frame folder is removed (the
+/// link, not what it points to), as is any other entry of such a name that is not a folder
+/// (a FIFO would block the run's writer).
 pub fn clear_outputs(dir: &Path) -> Result<()> {
     for name in entries(dir)? {
         let p = dir.join(&name);
-        if is_output_file(&name) && p.is_file() {
+        let Some(k) = kind(&p) else { continue };
+        if (is_output_file(&name) && !k.is_dir()) || (is_frame_dir(&name) && k.is_symlink()) {
             std::fs::remove_file(&p).map_err(err(&p))?;
         }
     }
     for (sub, prefixes, ext) in FRAME_DIRS {
         let d = dir.join(sub);
-        if !d.is_dir() {
+        if !kind(&d).is_some_and(|k| k.is_dir()) {
             continue;
         }
         for name in entries(&d)? {
             let p = d.join(&name);
-            if (frame_step(&name, prefixes, ext).is_some() || name.ends_with(TMP_EXTENSION)) && p.is_file() {
+            let Some(k) = kind(&p) else { continue };
+            if (frame_step(&name, prefixes, ext).is_some() || name.ends_with(TMP_EXTENSION)) && !k.is_dir() {
                 std::fs::remove_file(&p).map_err(err(&p))?;
             }
         }
@@ -268,6 +283,32 @@ fn truncate_rows(path: &Path, keep: impl Fn(&str) -> bool) -> Result<()> {
     f.set_len(offset).map_err(err(path))
 }
 
+/// Refuses, before a resume writes into `dir`, an output file that is not a regular file
+/// (a symbolic link, whose target the run would truncate and append to, or a FIFO) and a
+/// frame folder that is not a folder of its own (a link).
+fn refuse_links(dir: &Path, spec: &OutputSpec) -> Result<()> {
+    let stress = spec.stress.iter().map(|s| format!("stress_{}.csv", s.name));
+    let files = CSV_FILES.iter().chain(PVD_FILES.iter()).map(|s| s.to_string()).chain(stress);
+    for name in files {
+        let p = dir.join(&name);
+        match kind(&p) {
+            Some(k) if k.is_symlink() => {
+                return Err(folder_error(&p, "is a symbolic link; granula writes its outputs only as its own files"))
+            }
+            Some(k) if !k.is_file() => return Err(folder_error(&p, "is not a regular file")),
+            _ => {}
+        }
+    }
+    for (sub, ..) in FRAME_DIRS {
+        let d = dir.join(sub);
+        if kind(&d).is_some_and(|k| !k.is_dir()) {
+            let what = if kind(&d).is_some_and(|k| k.is_symlink()) { "a symbolic link" } else { "not a folder" };
+            return Err(folder_error(&d, format!("is {what}; granula writes its frames only in a folder of its own")));
+        }
+    }
+    Ok(())
+}
+
 /// Field `k` of a CSV row as a number.
 fn field<T: std::str::FromStr>(row: &str, k: usize) -> Option<T> {
     row.split(',').nth(k)?.parse().ok()
@@ -284,6 +325,7 @@ pub fn rewind(dir: &Path, spec: &OutputSpec, step: u64, time: f64, collections: 
     if !dir.is_dir() {
         return Ok(());
     }
+    refuse_links(dir, spec)?;
     truncate_rows(&dir.join("series.csv"), |r| field::<u64>(r, 1).is_some_and(|s| s <= step))?;
     let by_time = |r: &str| field::<f64>(r, 0).is_some_and(|t| t <= time);
     truncate_rows(&dir.join("trajectories.csv"), by_time)?;

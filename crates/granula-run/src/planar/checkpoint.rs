@@ -106,8 +106,17 @@ impl PlanarRun {
 
 /// Cuts `series.csv` back to `len` bytes, the rows of the steps up to the checkpoint. A
 /// missing or shorter series is refused, so that no rows are silently lost (a run resumed
-/// into another folder needs its `series.csv` copied there).
+/// into another folder needs its `series.csv` copied there), as is one that is a symbolic
+/// link.
 fn cut_series(path: &Path, len: u64) -> Result<()> {
+    // Never through a link: its target is not the run's file.
+    if path.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+        return Err(IoError::OutputFolder {
+            path: path.to_path_buf(),
+            problem: "is a symbolic link or not a regular file; granula writes its outputs only as its own files"
+                .into(),
+        });
+    }
     let f = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| IoError::file(path, e))?;
     let have = f.metadata().map_err(|e| IoError::file(path, e))?.len();
     if have < len {

@@ -306,3 +306,42 @@ fn a_stale_lock_of_a_dead_process_is_taken_over() {
     let e = Run::start_with(scene(), &d, ExistingOutput::Overwrite).err().expect("held");
     assert!(e.to_string().contains("does not name its process"), "{e}");
 }
+
+/// `--overwrite` never follows a symbolic link out of the folder: a link with the name of
+/// an output (a CSV file, a frame folder) is removed, and the files it points to survive
+/// unchanged. A resume refuses an output that is a link instead of writing through it.
+#[cfg(unix)]
+#[test]
+fn overwriting_removes_links_never_their_targets() {
+    use std::os::unix::fs::symlink;
+    let d = tmp("links");
+    let outside = tmp("links-outside");
+    std::fs::create_dir_all(outside.join("frames")).unwrap();
+    std::fs::write(outside.join("precious.csv"), "keep me\n").unwrap();
+    std::fs::write(outside.join("frames/particles_000000010.vtp"), "keep me too").unwrap();
+    std::fs::create_dir_all(&d).unwrap();
+    symlink(outside.join("precious.csv"), d.join("series.csv")).unwrap();
+    symlink(outside.join("frames"), d.join("vtk")).unwrap();
+    // A dangling link: writing through it would create a file outside.
+    symlink(outside.join("created.csv"), d.join("flow.csv")).unwrap();
+    let mut run = Run::start_with(scene(), &d, ExistingOutput::Overwrite).unwrap();
+    run.step().unwrap();
+    assert_eq!(read(&outside.join("precious.csv")), "keep me\n");
+    assert_eq!(read(&outside.join("frames/particles_000000010.vtp")), "keep me too");
+    assert_eq!(std::fs::read_dir(outside.join("frames")).unwrap().count(), 1, "no frame written outside");
+    assert!(!outside.join("created.csv").exists());
+    for name in ["series.csv", "vtk", "flow.csv"] {
+        assert!(!d.join(name).symlink_metadata().unwrap().file_type().is_symlink(), "{name} is the run's own");
+    }
+    let ckpt = run.save_checkpoint().unwrap();
+    drop(run);
+    // A link put in the folder before a resume is refused, naming it.
+    std::fs::remove_file(d.join("series.csv")).unwrap();
+    symlink(outside.join("precious.csv"), d.join("series.csv")).unwrap();
+    let e = Run::resume(&ckpt, None).err().expect("refused");
+    assert!(matches!(e, IoError::OutputFolder { .. }) && e.to_string().contains("series.csv"), "{e}");
+    assert!(e.to_string().contains("symbolic link"), "{e}");
+    assert_eq!(read(&outside.join("precious.csv")), "keep me\n");
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_dir_all(&outside);
+}
