@@ -1,7 +1,7 @@
 //! The run driver: scene → world + solver → steps with outputs, sink, checkpoints and a
 //! stop flag.
 
-use crate::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+use crate::checkpoint::{mesh_digests, Checkpoint, CHECKPOINT_FORMAT};
 use crate::compose::build_solver;
 use crate::folder::{prepare_new, rewind, ExistingOutput, FolderLock, CHECKPOINT_FILE};
 use crate::outputs::Outputs;
@@ -58,6 +58,8 @@ pub struct Run {
     /// The warnings of the steps of this run (or resume), counted.
     pub warnings: WarningSummary,
     outputs: Outputs,
+    /// The scene's mesh files with the hashes of their bytes, for the checkpoints.
+    meshes: Vec<(String, u64)>,
     /// The output folder's lock, held while the run lives.
     _lock: FolderLock,
 }
@@ -77,6 +79,7 @@ impl Run {
         let world = scene.build_world()?;
         check_finite(&world, &scene)?;
         let solver = build_solver(&scene)?;
+        let meshes = mesh_digests(&scene)?;
         let (out_dir, lock) = prepare_new(out_dir, existing)?;
         let outputs = Outputs::create(&out_dir, &scene, None)?;
         let warnings = WarningSummary::for_scene(&scene);
@@ -89,6 +92,7 @@ impl Run {
             last_report: StepReport::default(),
             warnings,
             outputs,
+            meshes,
             _lock: lock,
         };
         run.outputs.write(&run.world, &run.last_report, run.solver.as_ref(), run.scene.dt())?;
@@ -105,6 +109,7 @@ impl Run {
     /// empty or new, and gets only the frames written from now on.
     pub fn resume(path: &Path, out_dir: Option<&Path>) -> Result<Run> {
         let c = Checkpoint::load(path)?;
+        c.check_meshes(path)?;
         let scene = crate::polyhedra::parse_scene(&c.scene_file, &c.scene_text)?;
         let mut world = scene.build_world()?;
         c.replay_removals(&mut world, path)?;
@@ -166,6 +171,7 @@ impl Run {
             last_report: StepReport::default(),
             warnings,
             outputs,
+            meshes: c.meshes,
             _lock: lock,
         })
     }
@@ -177,6 +183,7 @@ impl Run {
             format: CHECKPOINT_FORMAT,
             scene_file: self.scene.file.clone(),
             scene_text: self.scene.text.clone(),
+            meshes: self.meshes.clone(),
             out_dir: self.out_dir.clone(),
             time: 0.0,
             step: 0,
