@@ -84,9 +84,12 @@ impl FolderLock {
         for _ in 0..2 {
             match OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(mut f) => {
-                    let lock = FolderLock { path: path.clone() };
-                    writeln!(f, "{pid}").map_err(err(&path))?;
-                    return Ok(lock);
+                    if let Err(e) = writeln!(f, "{pid}") {
+                        // A lock that names no process would keep the folder locked.
+                        let _ = std::fs::remove_file(&path);
+                        return Err(IoError::file(&path, e));
+                    }
+                    return Ok(FolderLock { path });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     let holder = lock_holder(&path);
