@@ -76,9 +76,10 @@ pub fn resume_if_distributed(
         return resume(init()?, checkpoint, out, quiet, console).map(Some);
     }
     let mut head = [0u8; 8];
-    let distributed = std::fs::File::open(checkpoint)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| head == DISTRIBUTED_CHECKPOINT_MAGIC);
+    let distributed = granula_io::input::is_regular_file(checkpoint)
+        && std::fs::File::open(checkpoint)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok_and(|()| head == DISTRIBUTED_CHECKPOINT_MAGIC);
     if !distributed {
         return Ok(None);
     }
@@ -94,7 +95,11 @@ fn resume<C: Communicator>(
     quiet: bool,
     console: &mut Console,
 ) -> Result<i32, IoError> {
-    let read = if comm.rank() == 0 { std::fs::read(path).map_err(|e| IoError::file(path, e)) } else { Ok(Vec::new()) };
+    let read = if comm.rank() == 0 {
+        granula_io::input::read_input(path, granula_io::input::MAX_CHECKPOINT_BYTES)
+    } else {
+        Ok(Vec::new())
+    };
     let read = agree(&comm, read)?;
     let bytes = comm.broadcast(read);
     let file = DistributedCheckpointFile::from_bytes(&bytes, path).map_err(io)?;
@@ -108,9 +113,9 @@ fn resume<C: Communicator>(
 
 /// Rank 0's writer of a new run: the folder prepared as for one process.
 fn new_writer(scene: &Scene, out: &Path, existing: ExistingOutput) -> Result<Writer, IoError> {
-    let dir = granula_run::prepare_new(out, existing)?;
+    let (dir, lock) = granula_run::prepare_new(out, existing)?;
     let outputs = Outputs::create(&dir, scene, None)?;
-    Ok(Writer { mirror: scene.build_world()?, outputs, dir })
+    Ok(Writer { mirror: scene.build_world()?, outputs, dir, _lock: lock })
 }
 
 /// Rank 0's writer of a resumed run: in the run's own folder, the outputs rewound to the
@@ -129,16 +134,18 @@ fn resumed_writer(
     };
     let mut state = file.outputs.clone();
     let clock = file.run.clock;
-    let dir = if same {
+    let (dir, lock) = if same {
         std::fs::create_dir_all(own).map_err(|e| IoError::file(own, e))?;
         let dir = std::fs::canonicalize(own).map_err(|e| IoError::file(own, e))?;
+        // Locked before anything in it changes.
+        let lock = granula_run::FolderLock::acquire(&dir)?;
         for col in &mut state.collections {
             if let Some(name) = col.path.file_name() {
                 col.path = dir.join(name);
             }
         }
         granula_run::rewind(&dir, &scene.spec.output, clock.step, clock.time(), &state.collections)?;
-        dir
+        (dir, lock)
     } else {
         state.collections.clear();
         granula_run::prepare_new(out.unwrap_or(own), ExistingOutput::Refuse)?
@@ -148,15 +155,17 @@ fn resumed_writer(
         path: path.to_path_buf(),
         problem: format!("its scene does not build: {e}"),
     })?;
-    Ok(Writer { dir, outputs, mirror })
+    Ok(Writer { dir, outputs, mirror, _lock: lock })
 }
 
 /// Rank 0's side of the outputs: the folder, the writers and a world of every body
-/// (dense index = global id) to gather into.
+/// (dense index = global id) to gather into, and the folder's lock, held while the run
+/// lives.
 struct Writer {
     dir: PathBuf,
     outputs: Outputs,
     mirror: World,
+    _lock: granula_run::FolderLock,
 }
 
 /// `result` on every rank if it is `Ok` on every rank; otherwise an error on every rank

@@ -134,10 +134,12 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
     }
 }
 
-/// `true` when the file reads as a planar scene (`dimension = 2`); unreadable files go to
-/// the 3D reader, which reports the error.
+/// `true` when the file reads as a planar scene (`dimension = 2`); unreadable files (and
+/// FIFOs, devices or files too large to be a scene) go to the 3D reader, which reports the
+/// error.
 fn is_planar_file(scene: &Path) -> bool {
-    std::fs::read_to_string(scene).is_ok_and(|t| granula_run::planar::is_planar(&t))
+    granula_io::input::read_input_text(scene, granula_io::input::MAX_SCENE_BYTES)
+        .is_ok_and(|t| granula_run::planar::is_planar(&t))
 }
 
 /// `granula-out/<scene file stem>`.

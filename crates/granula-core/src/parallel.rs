@@ -14,11 +14,16 @@
 //! (a system call on each side, and on a virtual machine tens of microseconds before the
 //! woken thread runs), once per loop. [`with_hot_workers`] runs a step while the pool's
 //! other threads poll for its work instead, as OpenMP runtimes keep their threads spinning
-//! between parallel regions.
+//! between parallel regions. It does so only when the machine has a core for every thread
+//! of the pool ([`spin_allowed`]): with more threads than cores the pollers would take the
+//! cores from the threads doing the work (and a pool of hundreds of threads would drive the
+//! machine's load into the hundreds), so the threads then sleep between loops as rayon
+//! makes them.
 
 use rayon::Yield;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 thread_local! {
@@ -50,7 +55,34 @@ const IDLE_LIMIT: Duration = Duration::from_micros(500);
 /// its task when the poller stops, after at most 0.5 ms without work. A poller
 /// that lands on `f`'s own thread, or inside another poller, returns at once. If `f`
 /// panics, the pollers stop and the panic goes on to the caller.
+///
+/// When the pool has more threads than the machine has cores (see [`spin_allowed`]), `f`
+/// just runs, its threads sleeping between loops as usual: polling would then take cores
+/// from the threads doing the work. The results are the same bits either way.
 pub fn with_hot_workers<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    if !spin_allowed(rayon::current_num_threads(), cores()) {
+        return f();
+    }
+    with_pollers(f)
+}
+
+/// Whether a pool of `workers` threads may keep them polling for work
+/// ([`with_hot_workers`]) on a machine of `cores` cores: only when there are at least two
+/// threads and a core for each. With fewer cores, the polling threads would compete with
+/// the working ones for the cores, and the machine's load would grow with the thread count.
+pub fn spin_allowed(workers: usize, cores: usize) -> bool {
+    workers >= 2 && workers <= cores
+}
+
+/// The cores this process may use (`std::thread::available_parallelism`, read once; 1 when
+/// the system does not tell).
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
+}
+
+/// [`with_hot_workers`] with its pollers, whatever the number of cores.
+fn with_pollers<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     if is_sequential() || rayon::current_num_threads() < 2 {
         return f();
     }
@@ -201,8 +233,8 @@ mod tests {
                 // Many calls in a row, each a chain of loops with serial work between them;
                 // from inside the pool and from outside it (a worker of the global pool).
                 let inside: Vec<Vec<u64>> =
-                    (0..20).map(|_| pool.install(|| with_hot_workers(|| chained_sums(50)))).collect();
-                let outside = with_hot_workers(|| chained_sums(50));
+                    (0..20).map(|_| pool.install(|| with_pollers(|| chained_sums(50)))).collect();
+                let outside = with_pollers(|| chained_sums(50));
                 (inside, outside)
             });
             for sums in &got.0 {
@@ -214,28 +246,40 @@ mod tests {
         // polling, or run in place).
         let nested = within_a_minute(|| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
-            pool.install(|| {
-                with_hot_workers(|| rayon::join(|| with_hot_workers(|| chained_sums(5)), || chained_sums(5)))
-            })
+            pool.install(|| with_pollers(|| rayon::join(|| with_pollers(|| chained_sums(5)), || chained_sums(5))))
         });
         assert_eq!(nested.0, sequential(|| chained_sums(5)));
         assert_eq!(nested.1, nested.0);
     }
 
     #[test]
+    fn without_a_core_per_thread_the_threads_do_not_poll() {
+        // A pool of more threads than cores: the call runs as a plain rayon call, with the
+        // same results.
+        let threads = cores() + 2;
+        assert!(!spin_allowed(threads, cores()));
+        let expected = sequential(|| chained_sums(10));
+        let got = within_a_minute(move || {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| with_hot_workers(|| chained_sums(10)))
+        });
+        assert_eq!(got, expected);
+    }
+
+    #[test]
     fn hot_workers_run_in_place_inside_sequential_and_pass_a_panic_on() {
         // Inside `sequential`, outside any pool: on the calling thread, nothing queued.
-        let thread = sequential(|| with_hot_workers(rayon::current_thread_index));
+        let thread = sequential(|| with_pollers(rayon::current_thread_index));
         assert_eq!(thread, None);
         // A panic inside the call reaches the caller, and the pollers stop (the call
         // returns instead of waiting for them).
         let caught = within_a_minute(|| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                pool.install(|| with_hot_workers(|| -> usize { panic!("inside the step") }))
+                pool.install(|| with_pollers(|| -> usize { panic!("inside the step") }))
             }));
             // The pool still works afterwards.
-            (r.is_err(), pool.install(|| with_hot_workers(|| chained_sums(3))))
+            (r.is_err(), pool.install(|| with_pollers(|| chained_sums(3))))
         });
         assert!(caught.0, "the panic was lost");
         assert_eq!(caught.1, sequential(|| chained_sums(3)));

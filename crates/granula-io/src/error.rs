@@ -82,6 +82,15 @@ pub enum IoError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// An input file (a scene, a checkpoint) is not a regular file (a FIFO, a device, a
+    /// socket, a folder) or is larger than granula reads.
+    #[error("{path}: {problem}")]
+    InputFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
     /// A checkpoint is unreadable or does not match its scene.
     #[error("checkpoint {path}: {problem}")]
     Checkpoint {

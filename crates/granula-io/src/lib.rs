@@ -9,6 +9,7 @@
 
 pub mod error;
 pub mod generate;
+pub mod input;
 pub mod output;
 pub mod scene;
 

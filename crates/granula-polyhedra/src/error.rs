@@ -107,6 +107,20 @@ pub enum PolyError {
         /// The second face that traverses it.
         second: usize,
     },
+    /// The mesh is closed but made of several shells (sets of faces connected through
+    /// shared edges): a hollow body (a surface inside another) or several bodies in one
+    /// mesh. A polyhedron is one closed shell.
+    #[error(
+        "{}the mesh has {shells} separate closed shells (a hollow body, or several bodies in one mesh); \
+         a polyhedron must be one closed shell",
+        in_file(path.as_deref())
+    )]
+    Shells {
+        /// Number of shells.
+        shells: usize,
+        /// The mesh file, when the mesh was read from one.
+        path: Option<PathBuf>,
+    },
     /// The enclosed volume is not positive: all faces inverted (inward normals), or a flat mesh.
     #[error("the enclosed volume {volume:e} is not positive: faces inverted or the mesh is flat")]
     NonPositiveVolume {
@@ -166,6 +180,11 @@ fn readable(v: f64) -> String {
     } else {
         format!("{v}")
     }
+}
+
+/// "mesh file <path>: " when the mesh came from a file.
+fn in_file(path: Option<&std::path::Path>) -> String {
+    path.map_or_else(String::new, |p| format!("mesh file {}: ", p.display()))
 }
 
 /// "line 4" or "lines 4 and 9".

@@ -159,8 +159,17 @@ impl ObjText {
     }
 }
 
+/// `e` naming the file `path` when it is about the whole mesh and has room for a file.
+fn in_file(path: &Path, e: PolyError) -> PolyError {
+    match e {
+        PolyError::Shells { shells, path: None } => PolyError::Shells { shells, path: Some(path.to_path_buf()) },
+        other => other,
+    }
+}
+
 /// `e` with the lines of the faces it names, when it names faces and their lines are known.
 fn at_lines(path: &Path, e: PolyError, lines: Option<&[usize]>) -> PolyError {
+    let e = in_file(path, e);
     let faces = match &e {
         PolyError::BadFaceIndex { face, .. }
         | PolyError::DegenerateFace { face, .. }
@@ -294,5 +303,5 @@ pub fn read_stl(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<
         })
         .collect();
     let faces = mesh.faces.iter().map(|t| t.vertices.map(|i| index[i])).collect();
-    Polyhedron::from_mesh(vertices, faces, frame)
+    Polyhedron::from_mesh(vertices, faces, frame).map_err(|e| in_file(path, e))
 }

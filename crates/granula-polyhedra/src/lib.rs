@@ -72,7 +72,7 @@ pub use core_shape::{
 pub use error::{PolyError, Result};
 pub use hull::convex_hull;
 pub use inside::{classify, nearest_surface, PointClass, SurfacePoint};
-pub use io::{read_obj, read_stl};
+pub use io::{read_obj, read_stl, MAX_FILE_BYTES as MAX_MESH_FILE_BYTES};
 pub use overlap::{convex_overlap, Overlap};
 pub use polyhedron::{BodyFrame, Placement, Polyhedron, Pose};
 pub use volume_contact::{register_all_volumetric, ConvexPairVolume, PlaneVolume};

@@ -30,7 +30,9 @@ pub const COPLANAR_COS: f64 = 1.0 - 1e-9;
 
 /// Checks a triangle mesh: finite vertices, an extent within [`EXTENT_RANGE`], valid
 /// indices, no zero-area face, every edge shared by exactly two faces that traverse it in
-/// opposite directions (closed and consistently oriented), and, when it encloses a positive
+/// opposite directions (closed and consistently oriented), one shell (every face reached
+/// from every other through shared edges: a hollow body or two bodies in one mesh are
+/// refused, [`PolyError::Shells`]), and, when it encloses a positive
 /// volume, the second moments of a solid: a positive definite covariance (a surface that
 /// intersects itself or folds over may fail this, [`PolyError::NotASolid`], though not
 /// every self-intersection does). Returns its edges with adjacency. The sign of the volume
@@ -86,6 +88,10 @@ pub fn check_and_build_edges(vertices: &[DVec3], faces: &[[u32; 3]]) -> Result<V
             }
         }
     }
+    let shells = shell_count(faces.len(), &edges);
+    if shells > 1 {
+        return Err(PolyError::Shells { shells, path: None });
+    }
     let m = moments(vertices, faces);
     if m.volume > 0.0 {
         // Relative to its largest diagonal entry, so that the minors of a tiny or huge mesh
@@ -116,6 +122,29 @@ impl Moments {
         let c = self.covariance;
         DMat3::from_diagonal(DVec3::splat(c.x_axis.x + c.y_axis.y + c.z_axis.z)) - c
     }
+}
+
+/// The number of shells of a closed mesh: sets of faces connected through shared edges. A
+/// hollow body (an outer surface and an inner one) has two, as do two bodies in one file.
+fn shell_count(faces: usize, edges: &[Edge]) -> usize {
+    let mut parent: Vec<u32> = (0..faces as u32).collect();
+    let root = |parent: &mut Vec<u32>, mut i: u32| {
+        while parent[i as usize] != i {
+            let up = parent[parent[i as usize] as usize];
+            parent[i as usize] = up;
+            i = up;
+        }
+        i
+    };
+    let mut shells = faces;
+    for e in edges {
+        let (a, b) = (root(&mut parent, e.faces[0]), root(&mut parent, e.faces[1]));
+        if a != b {
+            parent[a.max(b) as usize] = a.min(b);
+            shells -= 1;
+        }
+    }
+    shells
 }
 
 /// Exact volume, centroid and covariance of the solid bounded by the mesh, by the

@@ -13,7 +13,8 @@ use crate::warnings::WarningSummary;
 use bincode::Options;
 use glam::{DQuat, DVec3};
 use granula_core::{BodyHandle, Clock, CoreError, EnergyLedger, GuardMemory, World};
-use granula_io::{IoError, Result};
+use granula_io::scene::spec::ShapeSpec;
+use granula_io::{IoError, Result, Scene};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -27,9 +28,10 @@ use std::path::{Path, PathBuf};
 /// gives the MD solver one candidate per pair (feature 0) and saves the contact points of
 /// the pairs that are not two spheres, each with its feature, history and stored energy.
 /// Format 6 adds the MD solver's reorder counters (`MdState::last_reorder`, `reorders`)
-/// and the bodies' dense order (`dense_order`).
+/// and the bodies' dense order (`dense_order`). Format 7 adds the hash of each mesh file
+/// the scene's polyhedra are read from (`meshes`), checked on resume.
 /// Files of another format are refused with an error that names both formats.
-pub const CHECKPOINT_FORMAT: u32 = 6;
+pub const CHECKPOINT_FORMAT: u32 = 7;
 
 /// The first bytes of the checkpoint file of a distributed run (crate `granula-mpi`, which
 /// writes and reads it); a one-process checkpoint starts with its format number. Read here
@@ -54,8 +56,12 @@ pub struct Checkpoint {
     pub format: u32,
     /// The scene's file name.
     pub scene_file: String,
-    /// The scene's text (the checkpoint needs no other file).
+    /// The scene's text (the checkpoint needs no other file but the scene's mesh files).
     pub scene_text: String,
+    /// The mesh files of the scene's polyhedra (OBJ, STL), as the scene names them, each
+    /// with the 64-bit FNV-1a hash of its bytes when the run started: a resume refuses
+    /// files that changed since ([`Checkpoint::check_meshes`]).
+    pub meshes: Vec<(String, u64)>,
     /// The run's output folder, absolute (so that a resume from another working directory
     /// writes to the same folder).
     pub out_dir: PathBuf,
@@ -102,7 +108,56 @@ pub struct Checkpoint {
     pub exact: bool,
 }
 
+/// The 64-bit FNV-1a hash of `bytes`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// The FNV-1a hash of the mesh file `file` of the scene `scene_file` (relative to the
+/// scene's folder, as the scene reader takes it), read as the mesh reader reads it.
+fn mesh_hash(scene_file: &str, file: &str) -> Result<u64> {
+    let base = Path::new(scene_file).parent().map(Path::to_path_buf).unwrap_or_default();
+    let bytes = granula_io::input::read_input(&base.join(file), granula_polyhedra::MAX_MESH_FILE_BYTES)?;
+    Ok(fnv1a(&bytes))
+}
+
+/// The mesh files of `scene`'s polyhedra, each once in the order of first use, as the
+/// scene names them, with the FNV-1a hash of its bytes.
+pub(crate) fn mesh_digests(scene: &Scene) -> Result<Vec<(String, u64)>> {
+    let mut out: Vec<(String, u64)> = Vec::new();
+    for p in &scene.spec.polyhedra {
+        let (ShapeSpec::Obj { file, .. } | ShapeSpec::Stl { file, .. }) = &p.shape else { continue };
+        if !out.iter().any(|(f, _)| f == file) {
+            out.push((file.clone(), mesh_hash(&scene.file, file)?));
+        }
+    }
+    Ok(out)
+}
+
 impl Checkpoint {
+    /// Checks that every mesh file of the checkpoint's scene has the bytes it had when the
+    /// run started: a file edited between an interruption and the resume would silently
+    /// change the bodies' shapes and masses. The error names the file and the checkpoint.
+    pub fn check_meshes(&self, path: &Path) -> Result<()> {
+        for (file, hash) in &self.meshes {
+            let now = mesh_hash(&self.scene_file, file).map_err(|e| IoError::Checkpoint {
+                path: path.to_path_buf(),
+                problem: format!("its scene's mesh file {file} cannot be read: {e}"),
+            })?;
+            if now != *hash {
+                return Err(IoError::Checkpoint {
+                    path: path.to_path_buf(),
+                    problem: format!(
+                        "its scene's mesh file {file} changed since the run started (FNV-1a hash {now:016x}, \
+                         {hash:016x} recorded): the resumed run would not continue the same bodies; restore the \
+                         file or rerun the scene"
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Copies the world's state into `self`'s body columns.
     pub fn capture(&mut self, world: &World) {
         let b = &world.bodies;
@@ -344,9 +399,11 @@ impl Checkpoint {
         granula_io::output::write_atomic_bytes(path, &self.to_bytes())
     }
 
-    /// Reads a file.
+    /// Reads a file: a regular file of at most
+    /// [`MAX_CHECKPOINT_BYTES`](granula_io::input::MAX_CHECKPOINT_BYTES) (a FIFO or a
+    /// device is refused by name, [`IoError::InputFile`]).
     pub fn load(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|e| IoError::file(path, e))?;
+        let bytes = granula_io::input::read_input(path, granula_io::input::MAX_CHECKPOINT_BYTES)?;
         Checkpoint::from_bytes(&bytes, path)
     }
 }

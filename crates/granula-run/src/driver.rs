@@ -1,9 +1,9 @@
 //! The run driver: scene → world + solver → steps with outputs, sink, checkpoints and a
 //! stop flag.
 
-use crate::checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+use crate::checkpoint::{mesh_digests, Checkpoint, CHECKPOINT_FORMAT};
 use crate::compose::build_solver;
-use crate::folder::{prepare_new, rewind, ExistingOutput, CHECKPOINT_FILE};
+use crate::folder::{prepare_new, rewind, ExistingOutput, FolderLock, CHECKPOINT_FILE};
 use crate::outputs::Outputs;
 use crate::sim_solver::SimSolver;
 use crate::warnings::WarningSummary;
@@ -58,6 +58,10 @@ pub struct Run {
     /// The warnings of the steps of this run (or resume), counted.
     pub warnings: WarningSummary,
     outputs: Outputs,
+    /// The scene's mesh files with the hashes of their bytes, for the checkpoints.
+    meshes: Vec<(String, u64)>,
+    /// The output folder's lock, held while the run lives.
+    _lock: FolderLock,
 }
 
 impl Run {
@@ -75,7 +79,8 @@ impl Run {
         let world = scene.build_world()?;
         check_finite(&world, &scene)?;
         let solver = build_solver(&scene)?;
-        let out_dir = prepare_new(out_dir, existing)?;
+        let meshes = mesh_digests(&scene)?;
+        let (out_dir, lock) = prepare_new(out_dir, existing)?;
         let outputs = Outputs::create(&out_dir, &scene, None)?;
         let warnings = WarningSummary::for_scene(&scene);
         let mut run = Run {
@@ -87,6 +92,8 @@ impl Run {
             last_report: StepReport::default(),
             warnings,
             outputs,
+            meshes,
+            _lock: lock,
         };
         run.outputs.write(&run.world, &run.last_report, run.solver.as_ref(), run.scene.dt())?;
         Ok(run)
@@ -102,6 +109,7 @@ impl Run {
     /// empty or new, and gets only the frames written from now on.
     pub fn resume(path: &Path, out_dir: Option<&Path>) -> Result<Run> {
         let c = Checkpoint::load(path)?;
+        c.check_meshes(path)?;
         let scene = crate::polyhedra::parse_scene(&c.scene_file, &c.scene_text)?;
         let mut world = scene.build_world()?;
         c.replay_removals(&mut world, path)?;
@@ -131,9 +139,11 @@ impl Run {
             Some(d) => d == own || same_folder(d, &own),
         };
         let mut state = c.outputs.clone();
-        let out = if same {
+        let (out, lock) = if same {
             std::fs::create_dir_all(&own).map_err(|e| IoError::file(&own, e))?;
             let out = std::fs::canonicalize(&own).map_err(|e| IoError::file(&own, e))?;
+            // Locked before anything in it changes.
+            let lock = FolderLock::acquire(&out)?;
             // The collections name their .pvd by the folder's path when they were saved:
             // point them at the folder as it is now.
             for col in &mut state.collections {
@@ -142,7 +152,7 @@ impl Run {
                 }
             }
             rewind(&out, &scene.spec.output, c.step, c.time, &state.collections)?;
-            out
+            (out, lock)
         } else {
             // The earlier frames stay in the old folder: the new folder's collections list
             // only the frames written there.
@@ -161,6 +171,8 @@ impl Run {
             last_report: StepReport::default(),
             warnings,
             outputs,
+            meshes: c.meshes,
+            _lock: lock,
         })
     }
 
@@ -171,6 +183,7 @@ impl Run {
             format: CHECKPOINT_FORMAT,
             scene_file: self.scene.file.clone(),
             scene_text: self.scene.text.clone(),
+            meshes: self.meshes.clone(),
             out_dir: self.out_dir.clone(),
             time: 0.0,
             step: 0,

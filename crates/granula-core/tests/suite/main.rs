@@ -6,4 +6,5 @@ mod guard_accounts;
 mod inserted_overlap;
 mod narrowphase;
 mod narrowphase_plugin;
+mod parallel;
 mod world;

@@ -25,12 +25,13 @@ pub struct SphereSpec {
     /// Radius (m), > 0.
     pub radius: f64,
     /// Centre (m).
+    #[serde(deserialize_with = "super::exact::array")]
     pub position: [f64; 3],
     /// Initial (or kinematic) velocity (m/s). Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub velocity: [f64; 3],
     /// Initial (or kinematic) angular velocity (rad/s). Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub angular_velocity: [f64; 3],
     /// Material name. Default: the first material.
     pub material: Option<String>,
@@ -38,10 +39,10 @@ pub struct SphereSpec {
     #[serde(default)]
     pub motion: MotionSpec,
     /// Constant external force (N), besides gravity. Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub force: [f64; 3],
     /// Constant external torque (N m). Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub torque: [f64; 3],
     /// Explicit mass (kg) instead of the material's density.
     pub mass: Option<f64>,
@@ -60,8 +61,10 @@ pub struct PlaneSpec {
     /// Optional name.
     pub name: Option<String>,
     /// A point of the plane (m).
+    #[serde(deserialize_with = "super::exact::array")]
     pub point: [f64; 3],
     /// Normal pointing to the side where particles are (any length > 0).
+    #[serde(deserialize_with = "super::exact::array")]
     pub normal: [f64; 3],
     /// Material name. Default: the first material.
     pub material: Option<String>,
@@ -69,12 +72,12 @@ pub struct PlaneSpec {
     #[serde(default = "fixed")]
     pub motion: MotionSpec,
     /// Velocity (m/s) of a kinematic (piston) or initial velocity of a dynamic plane.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub velocity: [f64; 3],
     /// Mass (kg) of a dynamic plane (a free piston).
     pub mass: Option<f64>,
     /// Constant external force (N) on a dynamic plane, e.g. the load on a piston.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub force: [f64; 3],
 }
 
@@ -89,8 +92,10 @@ pub struct CylinderSpec {
     /// Optional name.
     pub name: Option<String>,
     /// A point of the axis (m), the middle of a finite cylinder.
+    #[serde(deserialize_with = "super::exact::array")]
     pub center: [f64; 3],
     /// Axis direction (any length > 0).
+    #[serde(deserialize_with = "super::exact::array")]
     pub axis: [f64; 3],
     /// Radius (m), > 0.
     pub radius: f64,
@@ -105,7 +110,7 @@ pub struct CylinderSpec {
     #[serde(default = "fixed")]
     pub motion: MotionSpec,
     /// Angular velocity (rad/s) of a kinematic cylinder (a rotating drum).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub angular_velocity: [f64; 3],
 }
 
@@ -121,8 +126,10 @@ pub struct LatticeSpec {
     /// in `[output.trajectories] generators`.
     pub name: Option<String>,
     /// Centre of the first sphere (m).
+    #[serde(deserialize_with = "super::exact::array")]
     pub origin: [f64; 3],
     /// Number of spheres along x, y, z (≥ 1 each; z must be 1 in planar mode).
+    #[serde(deserialize_with = "super::exact::array")]
     pub counts: [u32; 3],
     /// Distance between neighbouring centres (m), ≥ 2 × radius.
     pub spacing: f64,
@@ -131,7 +138,7 @@ pub struct LatticeSpec {
     /// Material name. Default: the first material.
     pub material: Option<String>,
     /// Initial velocity of every sphere (m/s). Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub velocity: [f64; 3],
     /// Motion of every sphere: `"dynamic"` (default) or `"fixed"` (e.g. a rough floor).
     #[serde(default)]
@@ -152,6 +159,7 @@ pub struct LatticeSpec {
 #[serde(deny_unknown_fields)]
 pub struct HoleSpec {
     /// Centre (x, y) of the hole (m).
+    #[serde(deserialize_with = "super::exact::array")]
     pub center: [f64; 2],
     /// Radius (m): sites whose centre is closer than this to the axis are left out.
     pub radius: f64,
@@ -193,13 +201,16 @@ pub enum RegionSpec {
     /// An axis-aligned box.
     Box {
         /// Lower corner (m).
+        #[serde(deserialize_with = "super::exact::array")]
         min: [f64; 3],
         /// Upper corner (m).
+        #[serde(deserialize_with = "super::exact::array")]
         max: [f64; 3],
     },
     /// A vertical (z-axis) cylinder.
     Cylinder {
         /// Centre of the bottom disc (m).
+        #[serde(deserialize_with = "super::exact::array")]
         base: [f64; 3],
         /// Radius (m).
         radius: f64,

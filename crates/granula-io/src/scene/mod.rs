@@ -5,6 +5,7 @@ mod bodies;
 mod body_spec;
 mod check;
 mod choices;
+pub mod exact;
 pub mod limits;
 pub mod loads;
 mod models;
@@ -101,8 +102,28 @@ pub struct Scene {
     pub shapes: Option<Arc<dyn ShapeMaker>>,
 }
 
+/// The [`IoError::Parse`] of a scene text (`file` names it) that `toml` refused: the line
+/// and column of the fault and the parser's message, with the key path added where the
+/// message does not name it (an unknown key or name inside a tagged table, a value of the
+/// wrong type or an array of the wrong length).
+pub fn schema_error(file: &str, text: &str, e: &toml::de::Error) -> IoError {
+    let at = e.span().map_or(0, |s| s.start);
+    let message = e.message().trim();
+    let (line, column, message) = parse_error::locate(text, at, message).unwrap_or_else(|| {
+        let (line, column) = e.span().map_or((1, 1), |s| line_column(text, s.start));
+        // A value of the wrong type or length: the message says what is wrong, the key is
+        // added.
+        match e.span().and_then(|s| parse_error::key_at(text, s.start)) {
+            Some(key) if message.starts_with("invalid") => (line, column, format!("key `{key}`: {message}")),
+            _ => (line, column, message.to_string()),
+        }
+    });
+    IoError::Parse { file: file.to_string(), line, column, message }
+}
+
 impl Scene {
-    /// Reads and validates a scene file.
+    /// Reads and validates a scene file: a regular file of at most
+    /// [`MAX_SCENE_BYTES`](crate::input::MAX_SCENE_BYTES) (see [`crate::input`]).
     pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
         Scene::load_with(path, None)
     }
@@ -111,7 +132,7 @@ impl Scene {
     /// scene file's folder).
     pub fn load_with(path: impl AsRef<Path>, shapes: Option<Arc<dyn ShapeMaker>>) -> Result<Scene> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| IoError::file(path, e))?;
+        let text = crate::input::read_input_text(path, crate::input::MAX_SCENE_BYTES)?;
         Scene::parse_with(&path.display().to_string(), &text, shapes)
     }
 
@@ -124,19 +145,7 @@ impl Scene {
     /// [`Scene::parse`] with a maker of polyhedral shapes; mesh files are relative to the
     /// folder of `file`.
     pub fn parse_with(file: &str, text: &str, shapes: Option<Arc<dyn ShapeMaker>>) -> Result<Scene> {
-        let spec: SceneSpec = toml::from_str(text).map_err(|e| {
-            let at = e.span().map_or(0, |s| s.start);
-            let message = e.message().trim();
-            let (line, column, message) = parse_error::locate(text, at, message).unwrap_or_else(|| {
-                let (line, column) = e.span().map_or((1, 1), |s| line_column(text, s.start));
-                // A value of the wrong type: the message names the type, the key is added.
-                match e.span().and_then(|s| parse_error::key_at(text, s.start)) {
-                    Some(key) if message.starts_with("invalid") => (line, column, format!("key `{key}`: {message}")),
-                    _ => (line, column, message.to_string()),
-                }
-            });
-            IoError::Parse { file: file.to_string(), line, column, message }
-        })?;
+        let spec: SceneSpec = toml::from_str(text).map_err(|e| schema_error(file, text, &e))?;
         Scene::validate(file, text, spec, shapes)
     }
 
@@ -202,7 +211,7 @@ impl Scene {
         periodic::validate(&c, &spec, &plans, r_max)?;
         overlap::check_overlaps(file, text, &plans)?;
         let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
-        validate::outputs(&c, &spec.output, &names)?;
+        validate::outputs(&c, &spec.output, &names, spec.simulation.planar)?;
         selection::validate(&c, &spec, &plans)?;
         selection::rigid_materials(&c, &spec, &plans)?;
         let loads = loads::validate(&c, &spec.loads, &plans)?;

@@ -42,7 +42,7 @@ pub struct TrajectorySpec {
     pub bodies: Vec<String>,
     /// Ranges `[first, last]` (inclusive) of body numbers (the handle order of
     /// `docs/scene-format.md`). Default none.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::vec_of_arrays")]
     pub indices: Vec<[u32; 2]>,
     /// Generators whose spheres are followed: a generator's `name`, or `"lattices[i]"` /
     /// `"packings[i]"`. Default none.
@@ -61,8 +61,10 @@ pub struct TrajectorySpec {
 #[serde(deny_unknown_fields)]
 pub struct BoxSpec {
     /// Lower corner (m).
+    #[serde(deserialize_with = "super::exact::array")]
     pub min: [f64; 3],
     /// Upper corner (m).
+    #[serde(deserialize_with = "super::exact::array")]
     pub max: [f64; 3],
 }
 
@@ -75,7 +77,7 @@ pub struct ContactHistorySpec {
     #[serde(default)]
     pub bodies: Vec<String>,
     /// Pairs of body names: the contact between the two is followed. Default none.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::vec_of_arrays")]
     pub pairs: Vec<[String; 2]>,
     /// Interval of `contact_history.csv` in steps (≥ 1); contact events are tracked at
     /// every step whatever this interval. Default 1.
@@ -94,8 +96,10 @@ pub struct StressSpec {
     /// Name, used in the file name `stress_<name>.csv`.
     pub name: String,
     /// Lower corner (m).
+    #[serde(deserialize_with = "super::exact::array")]
     pub min: [f64; 3],
     /// Upper corner (m).
+    #[serde(deserialize_with = "super::exact::array")]
     pub max: [f64; 3],
     /// Interval in steps.
     pub every: u64,

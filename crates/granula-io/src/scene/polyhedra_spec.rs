@@ -13,6 +13,7 @@ pub enum ShapeSpec {
     /// A box with these edge lengths.
     Box {
         /// Edge lengths along x, y, z (m).
+        #[serde(deserialize_with = "super::exact::array")]
         size: [f64; 3],
     },
     /// A cube of edge `size`.
@@ -102,15 +103,16 @@ pub struct PolyhedronSpec {
     /// The shape.
     pub shape: ShapeSpec,
     /// Centre of mass (m).
+    #[serde(deserialize_with = "super::exact::array")]
     pub position: [f64; 3],
     /// Rotation vector (axis × angle, rad) turning the shape from its description. Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub rotation: [f64; 3],
     /// Initial velocity (m/s). Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub velocity: [f64; 3],
     /// Initial angular velocity (rad/s). Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub angular_velocity: [f64; 3],
     /// Material name. Default: the first material.
     pub material: Option<String>,

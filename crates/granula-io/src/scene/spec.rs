@@ -57,10 +57,10 @@ pub struct LoadSpec {
     /// Name of the loaded body (a dynamic sphere or plane).
     pub body: String,
     /// Force at full load (N). Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub force: [f64; 3],
     /// Torque at full load (N m). Default zero.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::exact::array")]
     pub torque: [f64; 3],
     /// Switch-on time (s), ≥ 0. Default 0.
     #[serde(default)]
@@ -83,7 +83,7 @@ pub struct SimulationSpec {
     /// Number of steps; exactly one of `end_time` and `steps` is given.
     pub steps: Option<u64>,
     /// Gravitational acceleration (m/s²). Default `[0, 0, -9.81]`.
-    #[serde(default = "default_gravity")]
+    #[serde(default = "default_gravity", deserialize_with = "super::exact::array")]
     pub gravity: [f64; 3],
     /// Planar (2D) mode: spheres are discs of unit thickness in the x-y plane. Default false.
     #[serde(default)]
@@ -103,6 +103,7 @@ pub struct SimulationSpec {
     /// Periodic axes, each with its range `[lo, hi]` (m), e.g.
     /// `periodic = { x = [0.0, 0.1] }` (MD only; see `granula_core::periodic`). Default none.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[serde(deserialize_with = "super::exact::map_of_arrays")]
     pub periodic: std::collections::BTreeMap<String, [f64; 2]>,
 }
 
@@ -369,6 +370,7 @@ pub struct MaterialSpec {
 #[serde(deny_unknown_fields)]
 pub struct PairSpec {
     /// The two material names (may be equal).
+    #[serde(deserialize_with = "super::exact::array")]
     pub materials: [String; 2],
     /// Static friction coefficient.
     pub friction: Option<f64>,

@@ -5,7 +5,7 @@ use super::limits::{MAX_ITERATIONS, MAX_MATERIALS, MAX_SKIN_RADII, MAX_STEPS, MA
 use super::source::KeyPath;
 use super::spec::{
     choice_name, DampingKind, ImpactKind, MaterialSpec, MdSpec, NormalKind, OutputSpec, PairSpec,
-    PolyhedronContactKind, SceneSpec, SolverSpec, TangentialKind,
+    PolyhedronContactKind, SceneSpec, SolverSpec, StressSpec, TangentialKind,
 };
 use crate::error::Result;
 use granula_core::{Material, PairMaterial};
@@ -249,8 +249,8 @@ pub fn pairs(c: &Check, mats: &[Material], specs: &[PairSpec]) -> Result<Vec<(u1
     Ok(out)
 }
 
-/// Validates `[output]`; `names` are the body names of the scene.
-pub fn outputs(c: &Check, o: &OutputSpec, names: &[Option<String>]) -> Result<()> {
+/// Validates `[output]`; `names` are the body names of the scene, `planar` its mode.
+pub fn outputs(c: &Check, o: &OutputSpec, names: &[Option<String>], planar: bool) -> Result<()> {
     let p = KeyPath::root().key("output");
     let every = |key: &'static str, n: u64, path: &KeyPath| -> Result<()> {
         if n == 0 {
@@ -276,11 +276,7 @@ pub fn outputs(c: &Check, o: &OutputSpec, names: &[Option<String>]) -> Result<()
     for (i, s) in o.stress.iter().enumerate() {
         let sp = p.key("stress").index(i);
         every("every", s.every, &sp)?;
-        let lo = c.vector(&sp.key("min"), s.min)?;
-        let hi = c.vector(&sp.key("max"), s.max)?;
-        if !hi.cmpgt(lo).all() {
-            return Err(c.invalid(&sp.key("max"), s.max, format!("must be > min = {:?} componentwise", s.min)));
-        }
+        stress_box(c, &sp, s, planar)?;
         if s.name.is_empty() || !s.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-') {
             return Err(c.invalid(&sp.key("name"), &s.name, "must be non-empty letters, digits, '_' or '-'"));
         }
@@ -296,6 +292,32 @@ pub fn outputs(c: &Check, o: &OutputSpec, names: &[Option<String>]) -> Result<()
                 return Err(c.invalid(&fp.key("remove_below"), r, format!("must be finite and below z = {}", f.z)));
             }
         }
+    }
+    Ok(())
+}
+
+/// The box of a stress output: finite corners, `max > min` on every axis, extents that do
+/// not overflow, and a volume (an x-y area in planar mode) that is a finite, normal
+/// positive number, since the stress and the packing fraction are divided by it (a box of
+/// zero or subnormal height would give NaN in every column).
+fn stress_box(c: &Check, sp: &KeyPath, s: &StressSpec, planar: bool) -> Result<()> {
+    let lo = c.vector(&sp.key("min"), s.min)?;
+    let hi = c.vector(&sp.key("max"), s.max)?;
+    let max = sp.key("max");
+    if !hi.cmpgt(lo).all() {
+        return Err(c.invalid(&max, s.max, format!("must be > min = {:?} on every axis", s.min)));
+    }
+    let e = hi - lo;
+    if !e.is_finite() {
+        return Err(c.invalid(&max, s.max, format!("the box's extent {:?} from min overflows", e.to_array())));
+    }
+    let (volume, what) = if planar { (e.x * e.y, "area") } else { (e.x * e.y * e.z, "volume") };
+    if !(volume.is_finite() && volume.is_normal()) {
+        return Err(c.invalid(
+            &max,
+            s.max,
+            format!("the box's {what} {volume:e} (extent {:?}) is zero or not a finite normal number", e.to_array()),
+        ));
     }
     Ok(())
 }

@@ -196,3 +196,54 @@ fn nscd_iteration_caps_are_bounded() {
         HEAD.replace("kind = \"md\"", "kind = \"nscd\"\ncriterion = \"fixed_iterations\"\nmax_iterations = 4294967295");
     rejected(text, "solver.max_iterations", &["[1, 1000000]"]);
 }
+
+/// Loads `path` as a scene on another thread; a read that blocks fails the test after 20 s
+/// instead of stalling the suite.
+fn load_within(path: std::path::PathBuf) -> granula_io::IoError {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(Scene::load(&path).err());
+    });
+    match rx.recv_timeout(Duration::from_secs(20)) {
+        Ok(e) => e.expect("the file must be refused"),
+        Err(_) => panic!("reading the scene blocked"),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_given_as_scene_is_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("granula-io-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("scene.toml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let e = load_within(fifo.clone());
+    let msg = e.to_string();
+    assert!(matches!(e, granula_io::IoError::InputFile { ref path, .. } if *path == fifo), "{msg}");
+    assert!(msg.contains("scene.toml") && msg.contains("FIFO"), "{msg}");
+    // A device that never ends.
+    let e = load_within("/dev/zero".into());
+    let msg = e.to_string();
+    assert!(matches!(e, granula_io::IoError::InputFile { .. }) && msg.contains("/dev/zero"), "{msg}");
+    assert!(msg.contains("a device"), "{msg}");
+    // A folder.
+    let e = load_within(dir.clone());
+    assert!(matches!(e, granula_io::IoError::InputFile { .. }) && e.to_string().contains("a folder"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn input_files_are_read_up_to_a_bound() {
+    let dir = std::env::temp_dir().join(format!("granula-io-bound-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("big.toml");
+    std::fs::write(&path, "# a comment\n".repeat(100)).unwrap();
+    let e = granula_io::input::read_input(&path, 1000).unwrap_err();
+    assert!(matches!(e, granula_io::IoError::InputFile { .. }), "{e}");
+    assert!(e.to_string().contains("big.toml") && e.to_string().contains("larger than 1000 bytes"), "{e}");
+    assert_eq!(granula_io::input::read_input(&path, 1200).unwrap().len(), 1200);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -181,3 +181,62 @@ fn end_time_and_steps_together_print_the_step_count_plainly() {
     assert!(msg.contains("not both") && msg.contains("100"), "{msg}");
     assert!(!msg.contains("Some("), "a number, not a Rust Option: {msg}");
 }
+
+/// The error of `text`, which must be a schema error naming `key` on the line of `needle`.
+fn length_error(text: &str, key: &str, needle: &str, found: usize) {
+    let (e, msg) = err(text);
+    assert!(matches!(e, IoError::Parse { line, .. } if line == line_of(text, needle)), "{msg}");
+    assert!(msg.contains(&format!("key `{key}`")), "names the key: {msg}");
+    assert!(msg.contains(&format!("invalid length {found}")), "says how many entries: {msg}");
+}
+
+#[test]
+fn vectors_of_the_wrong_length_are_refused_with_key_line_and_count() {
+    let long = GOOD.replace("position = [0.0, 0.0, 0.01]", "position = [0.0, 0.0, 0.01, inf]");
+    length_error(&long, "spheres[0].position", "inf]", 4);
+    let gravity = GOOD.replace("steps = 10", "steps = 10\ngravity = [0, 0, -9.81, nan, \"x\"]");
+    length_error(&gravity, "simulation.gravity", "gravity", 5);
+    let short = GOOD.replace("normal = [0.0, 0.0, 1.0]", "normal = [0.0, 1.0]");
+    length_error(&short, "planes[0].normal", "normal =", 2);
+    let region = GOOD.replace(
+        "kind = \"md\"",
+        "kind = \"md\"\n[[output.stress]]\nname = \"s\"\nmin = [0.0, 0.0, 0.0, 1.0]\nmax = [1.0, 1.0, 1.0]\nevery = 1",
+    );
+    length_error(&region, "output.stress[0].min", "min = [", 4);
+    let periodic = GOOD.replace("steps = 10", "steps = 10\nperiodic = { x = [0.0, 0.1, 0.2] }");
+    length_error(&periodic, "simulation.periodic", "periodic", 3);
+}
+
+#[test]
+fn degenerate_stress_boxes_are_refused_with_key_and_line() {
+    let stress = |min: &str, max: &str| {
+        GOOD.replace(
+            "kind = \"md\"",
+            &format!("kind = \"md\"\n\n[[output.stress]]\nname = \"s\"\nmin = {min}\nmax = {max}\nevery = 1"),
+        )
+    };
+    let cases = [
+        // A height of one subnormal step: the box's volume underflows to zero (0/0 = NaN
+        // in every column).
+        ("[0.0, 0.0, 0.0]", "[0.1, 0.1, 5e-324]"),
+        // Zero and negative heights.
+        ("[0.0, 0.0, 0.0]", "[0.1, 0.1, 0.0]"),
+        ("[0.0, 0.0, 0.5]", "[0.1, 0.1, 0.0]"),
+        // An extent that overflows, and a volume that overflows.
+        ("[-1e308, 0.0, 0.0]", "[1e308, 0.1, 0.1]"),
+        ("[0.0, 0.0, 0.0]", "[1e200, 1e200, 1e-10]"),
+        // Not finite.
+        ("[0.0, 0.0, 0.0]", "[0.1, inf, 0.1]"),
+    ];
+    for (min, max) in cases {
+        let text = stress(min, max);
+        let (e, msg) = err(&text);
+        let line = line_of(&text, &format!("max = {max}"));
+        assert!(
+            matches!(&e, IoError::Invalid { at, .. } if at.key == "output.stress[0].max" && at.line == Some(line)),
+            "{min} {max}: {msg}"
+        );
+    }
+    // A thin but proper box is accepted.
+    assert!(Scene::parse("ok.toml", &stress("[0.0, 0.0, 0.0]", "[0.1, 0.1, 1e-6]")).is_ok());
+}

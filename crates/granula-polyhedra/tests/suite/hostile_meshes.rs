@@ -197,3 +197,52 @@ fn a_mesh_path_that_is_not_a_regular_file_is_refused() {
         assert!(e.to_string().contains("/dev/zero") && e.to_string().contains("not a regular file"), "{e}");
     }
 }
+
+/// An OBJ of the unit cube with a second cube of half its edge inside, centred: the inner
+/// shell outward (its volume added: 12.5 % too much mass) or inward (a true cavity).
+fn hollow_cube_obj(inner_outward: bool) -> String {
+    let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [1, 3, 7, 5], [3, 2, 6, 7], [2, 0, 4, 6]];
+    let mut text = String::new();
+    for (k, (scale, shift, flip)) in [(1.0, 0.0, false), (0.5, 0.25, !inner_outward)].into_iter().enumerate() {
+        for i in 0..8 {
+            let c = |bit: u32| ((i >> bit) & 1) as f64 * scale + shift;
+            text.push_str(&format!("v {} {} {}\n", c(0), c(1), c(2)));
+        }
+        for q in quads {
+            let v = q.map(|i| i + 1 + 8 * k);
+            let mut face = [v[0], v[1], v[2], v[3]];
+            if flip {
+                face.reverse();
+            }
+            text.push_str(&format!("f {} {} {} {}\n", face[0], face[1], face[2], face[3]));
+        }
+    }
+    text
+}
+
+#[test]
+fn a_mesh_with_an_inner_shell_is_refused_naming_the_file_and_the_shells() {
+    for inner_outward in [true, false] {
+        let f = TempFile::new("hollow.obj", hollow_cube_obj(inner_outward).as_bytes());
+        let e = read_obj(&f.0, 1.0, BodyFrame::PrincipalAxes).expect_err("a hollow cube is refused");
+        let msg = e.to_string();
+        assert!(matches!(&e, PolyError::Shells { shells: 2, path: Some(p) } if *p == f.0), "{msg}");
+        assert!(msg.contains("hollow.obj") && msg.contains("2 separate closed shells"), "{msg}");
+    }
+    // Two cubes side by side in one STL: two shells too.
+    let mut tris = cube_triangles();
+    tris.extend(cube_triangles().iter().map(|t| t.map(|v| [v[0] + 2.0, v[1], v[2]])));
+    let f = TempFile::new("two.stl", &binary_stl(b"", tris.len() as u32, &tris));
+    let e = read_stl(&f.0, 1.0, BodyFrame::CentreOfMass).expect_err("two cubes are refused");
+    assert!(matches!(&e, PolyError::Shells { shells: 2, path: Some(p) } if *p == f.0), "{e}");
+    // From a mesh in memory: no file to name.
+    let cube = shapes::cube(1.0).unwrap();
+    let mut vertices = cube.vertices().to_vec();
+    let mut faces = cube.faces().to_vec();
+    let n = vertices.len() as u32;
+    vertices.extend(cube.vertices().iter().map(|v| *v + DVec3::new(3.0, 0.0, 0.0)));
+    faces.extend(cube.faces().iter().map(|f| f.map(|i| i + n)));
+    let e = Polyhedron::from_mesh(vertices, faces, BodyFrame::CentreOfMass).expect_err("refused");
+    assert!(matches!(e, PolyError::Shells { shells: 2, path: None }), "{e}");
+    assert!(e.to_string().starts_with("the mesh has 2 separate"), "{e}");
+}

@@ -35,12 +35,15 @@ struct Saved {
     state: Vec<u8>,
 }
 
-/// `true` when `path` starts with the planar checkpoint's tag (unreadable files: `false`,
-/// the 3D reader then reports them).
+/// `true` when `path` is a regular file that starts with the planar checkpoint's tag
+/// (unreadable files and other kinds of file, such as a FIFO that would block the read:
+/// `false`, the 3D reader then reports them).
 pub fn is_planar_checkpoint(path: &Path) -> bool {
     use std::io::Read;
     let mut tag = [0u8; 8];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut tag)).is_ok() && &tag == PLANAR_CHECKPOINT_TAG
+    granula_io::input::is_regular_file(path)
+        && std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut tag)).is_ok()
+        && &tag == PLANAR_CHECKPOINT_TAG
 }
 
 impl PlanarRun {
@@ -73,7 +76,7 @@ impl PlanarRun {
     /// Errors name the file: not a planar checkpoint, truncated or corrupt, a scene that
     /// no longer parses, a state that does not fit it, a missing or short `series.csv`.
     pub fn resume(checkpoint: &Path, out: Option<&Path>) -> Result<PlanarRun> {
-        let bytes = std::fs::read(checkpoint).map_err(|e| IoError::file(checkpoint, e))?;
+        let bytes = granula_io::input::read_input(checkpoint, granula_io::input::MAX_CHECKPOINT_BYTES)?;
         let bad = |what: String| IoError::Solver(format!("{}: {what}", checkpoint.display()));
         let body = bytes
             .strip_prefix(PLANAR_CHECKPOINT_TAG.as_slice())
@@ -91,18 +94,29 @@ impl PlanarRun {
             None => checkpoint.parent().map(Path::to_path_buf).unwrap_or_default(),
         };
         std::fs::create_dir_all(&dir).map_err(|e| IoError::file(&dir, e))?;
+        // Locked before anything in it changes.
+        let lock = crate::folder::FolderLock::acquire(&dir)?;
         let series_path = dir.join("series.csv");
         cut_series(&series_path, saved.series_bytes)?;
         let series = open_csv(&series_path, "", true)?;
         let pvd = scene.vtk_every.map(|_| PvdCollection { path: dir.join("bodies.pvd"), frames: saved.frames.clone() });
-        Ok(PlanarRun::resumed(scene, dir, series, pvd, saved.warnings))
+        Ok(PlanarRun::resumed(scene, (dir, lock), series, pvd, saved.warnings))
     }
 }
 
 /// Cuts `series.csv` back to `len` bytes, the rows of the steps up to the checkpoint. A
 /// missing or shorter series is refused, so that no rows are silently lost (a run resumed
-/// into another folder needs its `series.csv` copied there).
+/// into another folder needs its `series.csv` copied there), as is one that is a symbolic
+/// link.
 fn cut_series(path: &Path, len: u64) -> Result<()> {
+    // Never through a link: its target is not the run's file.
+    if path.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+        return Err(IoError::OutputFolder {
+            path: path.to_path_buf(),
+            problem: "is a symbolic link or not a regular file; granula writes its outputs only as its own files"
+                .into(),
+        });
+    }
     let f = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| IoError::file(path, e))?;
     let have = f.metadata().map_err(|e| IoError::file(path, e))?.len();
     if have < len {

@@ -48,7 +48,7 @@ pub use spec::PositionFrame;
 
 use glam::DVec2;
 use granula_io::error::Location;
-use granula_io::scene::{line_column, line_of, KeyPath};
+use granula_io::scene::{line_of, schema_error, KeyPath};
 use granula_io::{IoError, Result};
 use granula_planar::prelude::*;
 use granula_planar::Bodies;
@@ -358,17 +358,14 @@ impl PlanarScene {
     /// Reads and parses a planar scene file.
     pub fn load(path: impl AsRef<Path>) -> Result<PlanarScene> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| IoError::file(path, e))?;
+        let text = granula_io::input::read_input_text(path, granula_io::input::MAX_SCENE_BYTES)?;
         PlanarScene::parse(&path.display().to_string(), &text)
     }
 
     /// Parses a planar scene (`file` names it in errors): every key checked, every body
     /// built, the law, domain and walls checked, the simulation built at time 0.
     pub fn parse(file: &str, text: &str) -> Result<PlanarScene> {
-        let spec: PlanarSpec = toml::from_str(text).map_err(|e| {
-            let (line, column) = e.span().map_or((1, 1), |s| line_column(text, s.start));
-            IoError::Parse { file: file.to_string(), line, column, message: e.message().trim().to_string() }
-        })?;
+        let spec: PlanarSpec = toml::from_str(text).map_err(|e| schema_error(file, text, &e))?;
         let c = Ctx { file, text };
         let root = KeyPath::root();
         if spec.dimension != 2 {

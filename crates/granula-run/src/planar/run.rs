@@ -2,7 +2,7 @@
 //! as polygons.
 
 use super::{OnCap, PlanarScene, PlanarSolver, PositionFrame};
-use crate::folder::{prepare_new, ExistingOutput};
+use crate::folder::{prepare_new, ExistingOutput, FolderLock};
 use crate::warnings::WarningSummary;
 use glam::DVec2;
 use granula_core::{StepReport, StepWarning};
@@ -40,13 +40,15 @@ pub struct PlanarRun {
     /// The steps that stopped at the contact solver's sweep cap (contact dynamics), as a 3D
     /// run counts them.
     pub warnings: WarningSummary,
+    /// The output folder's lock, held while the run lives.
+    _lock: FolderLock,
 }
 
 impl PlanarRun {
     /// Prepares the output folder (`existing` says what to do with an earlier run's
     /// results) and writes the frame and row of time 0.
     pub fn start(scene: PlanarScene, dir: &Path, existing: ExistingOutput) -> Result<PlanarRun> {
-        let dir = prepare_new(dir, existing)?;
+        let (dir, lock) = prepare_new(dir, existing)?;
         let (header, tolerance) = match &scene.solver {
             PlanarSolver::Md(_) => (PLANAR_SERIES_HEADER, None),
             PlanarSolver::Nscd { solver, .. } => (PLANAR_NSCD_SERIES_HEADER, Some(solver.config().tolerance)),
@@ -63,17 +65,17 @@ impl PlanarRun {
             None => None,
         };
         let warnings = WarningSummary::new(tolerance);
-        let mut run = PlanarRun { scene, dir, series, pvd, frames: 0, pool, warnings };
+        let mut run = PlanarRun { scene, dir, series, pvd, frames: 0, pool, warnings, _lock: lock };
         run.write_row()?;
         run.write_frame()?;
         Ok(run)
     }
 
     /// A run continued from a checkpoint: `series` open for appending after the saved
-    /// rows, `pvd` holding the frames written before.
+    /// rows, `pvd` holding the frames written before, `lock` the folder's.
     pub(super) fn resumed(
         scene: PlanarScene,
-        dir: PathBuf,
+        (dir, lock): (PathBuf, FolderLock),
         series: std::io::BufWriter<std::fs::File>,
         pvd: Option<PvdCollection>,
         warnings: WarningSummary,
@@ -81,7 +83,7 @@ impl PlanarRun {
         let frames = pvd.as_ref().map_or(0, |p| p.frames.len());
         // The pool is rebuilt as at the start; its size does not change the bits.
         let pool = scene.threads.and_then(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build().ok());
-        PlanarRun { scene, dir, series, pvd, frames, pool, warnings }
+        PlanarRun { scene, dir, series, pvd, frames, pool, warnings, _lock: lock }
     }
 
     /// Flushes `series.csv` and returns its length in bytes.

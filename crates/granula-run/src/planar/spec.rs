@@ -36,7 +36,7 @@ pub(crate) struct SimulationSpec {
     pub dt_fraction: Option<f64>,
     pub steps: Option<u64>,
     pub duration: Option<f64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "granula_io::scene::exact::array")]
     pub gravity: [f64; 2],
     pub threads: Option<usize>,
 }
@@ -156,6 +156,7 @@ pub(crate) struct ShapeSpec {
     pub elongation: f64,
     #[serde(default)]
     pub seed: u64,
+    #[serde(default, deserialize_with = "granula_io::scene::exact::option_vec_of_arrays")]
     pub vertices: Option<Vec<[f64; 2]>>,
 }
 
@@ -172,10 +173,11 @@ fn default_density() -> f64 {
 #[serde(deny_unknown_fields)]
 pub(crate) struct BodySpec {
     pub shape: ShapeSpec,
+    #[serde(deserialize_with = "granula_io::scene::exact::array")]
     pub position: [f64; 2],
     #[serde(default)]
     pub angle: f64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "granula_io::scene::exact::array")]
     pub velocity: [f64; 2],
     #[serde(default)]
     pub angular_velocity: f64,
@@ -186,6 +188,7 @@ pub(crate) struct BodySpec {
     pub prescribed: bool,
     #[serde(default)]
     pub lock_rotation: bool,
+    #[serde(default, deserialize_with = "granula_io::scene::exact::option_array")]
     pub force: Option<[f64; 2]>,
 }
 
@@ -196,6 +199,7 @@ pub(crate) struct LatticeSpec {
     pub shape: ShapeSpec,
     pub columns: usize,
     pub rows: usize,
+    #[serde(deserialize_with = "granula_io::scene::exact::array")]
     pub origin: [f64; 2],
     pub spacing: f64,
     #[serde(default = "default_density")]
@@ -216,9 +220,10 @@ fn yes() -> bool {
 pub(crate) struct RoughWallSpec {
     pub shape: ShapeSpec,
     pub count: usize,
+    #[serde(deserialize_with = "granula_io::scene::exact::array")]
     pub start: [f64; 2],
     pub spacing: f64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "granula_io::scene::exact::array")]
     pub velocity: [f64; 2],
     #[serde(default = "default_density")]
     pub density: f64,
@@ -232,9 +237,11 @@ pub(crate) struct RoughWallSpec {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WallSpec {
+    #[serde(deserialize_with = "granula_io::scene::exact::array")]
     pub point: [f64; 2],
+    #[serde(deserialize_with = "granula_io::scene::exact::array")]
     pub normal: [f64; 2],
-    #[serde(default)]
+    #[serde(default, deserialize_with = "granula_io::scene::exact::array")]
     pub velocity: [f64; 2],
 }
 

@@ -205,3 +205,72 @@ fn an_older_format_is_refused_naming_both_formats() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A FIFO given as the checkpoint to resume is refused by name at once, where reading it
+/// blocked until another program wrote to it; a device is refused too (3D and planar
+/// runs).
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_given_as_checkpoint_is_refused() {
+    let dir = tmp("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("checkpoint.bin");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+    for path in [fifo.clone(), PathBuf::from("/dev/zero")] {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let p = path.clone();
+        std::thread::spawn(move || {
+            let planar = granula_run::planar::is_planar_checkpoint(&p);
+            let e = Run::resume(&p, None).err().map(|e| e.to_string());
+            let _ = tx.send((planar, e));
+        });
+        let (planar, e) = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the resume blocked");
+        assert!(!planar);
+        let e = e.expect("refused");
+        assert!(e.contains(&path.display().to_string()) && e.contains("not a regular file"), "{e}");
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let p = fifo.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(granula_run::planar::PlanarRun::resume(&p, None).err().map(|e| e.to_string()));
+    });
+    let e = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the resume blocked").expect("refused");
+    assert!(e.contains("FIFO"), "{e}");
+}
+
+/// A checkpoint records a hash of each mesh file of its scene: a resume after the file was
+/// edited is refused, naming the file, instead of continuing with other shapes and masses.
+/// The file restored, the resume goes on.
+#[test]
+fn a_mesh_file_edited_after_the_checkpoint_is_refused_on_resume() {
+    let dir = tmp("mesh");
+    std::fs::create_dir_all(dir.join("meshes")).unwrap();
+    let cube = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n\
+                f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+    std::fs::write(dir.join("meshes/cube.obj"), cube).unwrap();
+    let scene = "[simulation]\ndt = 1e-5\nsteps = 100\n\n[solver]\nkind = \"md\"\n\n\
+                 [[planes]]\npoint = [0.0, 0.0, 0.0]\nnormal = [0.0, 0.0, 1.0]\n\n\
+                 [[polyhedra]]\nname = \"mesh\"\nshape = { kind = \"obj\", file = \"meshes/cube.obj\", scale = 0.002 }\n\
+                 position = [0.0, 0.0, 0.005]\n";
+    std::fs::write(dir.join("s.toml"), scene).unwrap();
+    let out = dir.join("out");
+    let mut run = Run::start(granula_run::load_scene(dir.join("s.toml")).unwrap(), &out).unwrap();
+    for _ in 0..10 {
+        run.step().unwrap();
+    }
+    let ckpt = run.save_checkpoint().unwrap();
+    drop(run);
+    assert_eq!(Checkpoint::load(&ckpt).unwrap().meshes.len(), 1);
+    // The same cube, stretched along z: still a valid mesh, another body.
+    std::fs::write(dir.join("meshes/cube.obj"), cube.replace(" 1\nv", " 1.5\nv").replace("1 1 1\n", "1 1 1.5\n"))
+        .unwrap();
+    let e = Run::resume(&ckpt, None).err().expect("an edited mesh is refused");
+    let msg = e.to_string();
+    assert!(matches!(e, IoError::Checkpoint { .. }), "{msg}");
+    assert!(msg.contains("meshes/cube.obj") && msg.contains("changed"), "{msg}");
+    std::fs::write(dir.join("meshes/cube.obj"), cube).unwrap();
+    let run = Run::resume(&ckpt, None).unwrap();
+    assert_eq!(run.world.step_count(), 10);
+    drop(run);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -255,3 +255,93 @@ fn a_non_finite_energy_stops_the_run_before_it_is_written() {
     assert!(!d2.exists());
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// A second run on a folder that a run is still writing is refused, `--overwrite` or not,
+/// naming the folder and the process that holds it; the first run's files are untouched.
+/// The lock goes with the run.
+#[test]
+fn a_folder_in_use_by_a_run_is_refused_to_a_second_run() {
+    let d = tmp("locked");
+    let mut first = Run::start(scene(), &d).unwrap();
+    first.step().unwrap();
+    let series = read(&d.join("series.csv"));
+    for existing in [ExistingOutput::Overwrite, ExistingOutput::Refuse] {
+        let e = Run::start_with(scene(), &d, existing).err().expect("the folder is in use");
+        let msg = e.to_string();
+        assert!(matches!(&e, IoError::OutputFolder { path, .. } if *path == d), "{msg}");
+        assert!(msg.contains("in use") && msg.contains(&format!("({})", std::process::id())), "{msg}");
+        assert!(msg.contains(granula_run::LOCK_FILE), "{msg}");
+    }
+    // A resume into the folder is refused the same way.
+    let ckpt = first.save_checkpoint().unwrap();
+    let e = Run::resume(&ckpt, None).err().expect("the folder is in use");
+    assert!(matches!(e, IoError::OutputFolder { .. }) && e.to_string().contains("in use"), "{e}");
+    assert_eq!(read(&d.join("series.csv")), series, "the first run's files are untouched");
+    first.step().unwrap();
+    drop(first);
+    assert!(!d.join(granula_run::LOCK_FILE).exists(), "the lock goes with the run");
+    let run = Run::start_with(scene(), &d, ExistingOutput::Overwrite).unwrap();
+    assert!(d.join(granula_run::LOCK_FILE).exists());
+    drop(run);
+    assert!(!d.join(granula_run::LOCK_FILE).exists());
+}
+
+/// A lock left by a process that no longer runs (a run killed by SIGKILL) is stale: on
+/// Linux it is taken over. A lock that names no process keeps the folder locked.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stale_lock_of_a_dead_process_is_taken_over() {
+    let d = tmp("stale");
+    std::fs::create_dir_all(&d).unwrap();
+    // The id of a process that has ended.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    std::fs::write(d.join(granula_run::LOCK_FILE), format!("{dead}\n")).unwrap();
+    // The folder holds only the lock: it counts as empty.
+    let run = Run::start(scene(), &d).unwrap();
+    assert_eq!(read(&d.join(granula_run::LOCK_FILE)).trim(), std::process::id().to_string());
+    drop(run);
+    std::fs::write(d.join(granula_run::LOCK_FILE), "garbage").unwrap();
+    let e = Run::start_with(scene(), &d, ExistingOutput::Overwrite).err().expect("held");
+    assert!(e.to_string().contains("does not name its process"), "{e}");
+}
+
+/// `--overwrite` never follows a symbolic link out of the folder: a link with the name of
+/// an output (a CSV file, a frame folder) is removed, and the files it points to survive
+/// unchanged. A resume refuses an output that is a link instead of writing through it.
+#[cfg(unix)]
+#[test]
+fn overwriting_removes_links_never_their_targets() {
+    use std::os::unix::fs::symlink;
+    let d = tmp("links");
+    let outside = tmp("links-outside");
+    std::fs::create_dir_all(outside.join("frames")).unwrap();
+    std::fs::write(outside.join("precious.csv"), "keep me\n").unwrap();
+    std::fs::write(outside.join("frames/particles_000000010.vtp"), "keep me too").unwrap();
+    std::fs::create_dir_all(&d).unwrap();
+    symlink(outside.join("precious.csv"), d.join("series.csv")).unwrap();
+    symlink(outside.join("frames"), d.join("vtk")).unwrap();
+    // A dangling link: writing through it would create a file outside.
+    symlink(outside.join("created.csv"), d.join("flow.csv")).unwrap();
+    let mut run = Run::start_with(scene(), &d, ExistingOutput::Overwrite).unwrap();
+    run.step().unwrap();
+    assert_eq!(read(&outside.join("precious.csv")), "keep me\n");
+    assert_eq!(read(&outside.join("frames/particles_000000010.vtp")), "keep me too");
+    assert_eq!(std::fs::read_dir(outside.join("frames")).unwrap().count(), 1, "no frame written outside");
+    assert!(!outside.join("created.csv").exists());
+    for name in ["series.csv", "vtk", "flow.csv"] {
+        assert!(!d.join(name).symlink_metadata().unwrap().file_type().is_symlink(), "{name} is the run's own");
+    }
+    let ckpt = run.save_checkpoint().unwrap();
+    drop(run);
+    // A link put in the folder before a resume is refused, naming it.
+    std::fs::remove_file(d.join("series.csv")).unwrap();
+    symlink(outside.join("precious.csv"), d.join("series.csv")).unwrap();
+    let e = Run::resume(&ckpt, None).err().expect("refused");
+    assert!(matches!(e, IoError::OutputFolder { .. }) && e.to_string().contains("series.csv"), "{e}");
+    assert!(e.to_string().contains("symbolic link"), "{e}");
+    assert_eq!(read(&outside.join("precious.csv")), "keep me\n");
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_dir_all(&outside);
+}

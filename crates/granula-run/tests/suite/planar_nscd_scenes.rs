@@ -121,6 +121,8 @@ fn capped_steps_are_counted_and_on_cap_error_stops_the_run() {
     assert!(run.warnings.capped_steps >= 1 && run.warnings.first_capped.unwrap().step == 1);
     let lines = run.warnings.lines().join("\n");
     assert!(lines.contains("stopped at the iteration cap"), "{lines}");
+    // The folder is locked while a run lives: each run ends before the next starts.
+    drop(run);
     // `on_cap = "extend"` raises the cap to `hard_cap`: converged.
     let extended = capped.replacen("on_cap = \"warn\"", "on_cap = \"extend\"\nhard_cap = 100000", 1);
     let mut run = PlanarRun::start(parse(&extended).unwrap(), &dir, ExistingOutput::Overwrite).unwrap();
@@ -128,6 +130,7 @@ fn capped_steps_are_counted_and_on_cap_error_stops_the_run() {
         run.step().unwrap();
     }
     assert_eq!(run.warnings.capped_steps, 0);
+    drop(run);
     // `on_cap = "error"`: the first capped step is an error naming the key.
     let strict = capped.replacen("on_cap = \"warn\"", "on_cap = \"error\"", 1);
     let mut run = PlanarRun::start(parse(&strict).unwrap(), &dir, ExistingOutput::Overwrite).unwrap();

@@ -187,6 +187,23 @@ fn bad_input_names_the_key() {
     assert!(m.contains("unknown field `angel`"), "{m}");
 }
 
+#[test]
+fn planar_vectors_of_the_wrong_length_are_refused_with_key_line_and_count() {
+    let cases = [
+        ("gravity = [0.0, -9.81]", "gravity = [0.0, -9.81, 0.0]", "simulation.gravity", 3),
+        ("position = [0.0, 0.0]", "position = [0.0, 0.0, inf]", "bodies[0].position", 3),
+        ("velocity = [0.1, 0.0]", "velocity = [0.1]", "bodies[0].velocity", 1),
+    ];
+    for (from, to, key, found) in cases {
+        assert!(ALL_KEYS.contains(from), "{from}");
+        let text = ALL_KEYS.replacen(from, to, 1);
+        let line = text.lines().position(|l| l.contains(to)).unwrap() + 1;
+        let m = error_of(&text);
+        assert!(m.starts_with(&format!("scene.toml:{line}:")), "{key}: {m}");
+        assert!(m.contains(&format!("key `{key}`")) && m.contains(&format!("invalid length {found}")), "{m}");
+    }
+}
+
 fn piece(path: &std::path::Path) -> PolyDataPiece {
     match Vtk::import(path).expect("vtkio parses the file").data {
         DataSet::PolyData { pieces, .. } => match pieces.into_iter().next().expect("one piece") {
