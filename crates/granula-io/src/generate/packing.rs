@@ -15,10 +15,14 @@ pub enum Region {
         /// Upper corner (m).
         max: DVec3,
     },
-    /// A cylinder with vertical (z) axis: the bottom disc is centred at `base`.
+    /// A cylinder along `axis`: the bottom disc is centred at `base`, the top one at
+    /// `base + height · axis`.
     Cylinder {
         /// Centre of the bottom disc (m).
         base: DVec3,
+        /// Unit vector from the bottom disc to the top one ([`DVec3::Z`] for a vertical
+        /// cylinder, [`DVec3::X`] for a drum along x).
+        axis: DVec3,
         /// Radius (m).
         radius: f64,
         /// Height (m).
@@ -75,12 +79,21 @@ impl Region {
                 }
                 p
             }
-            Region::Cylinder { base, radius, height } => {
+            Region::Cylinder { base, axis, radius, height } => {
                 // Uniform in the disc of radius R - r: r' = (R - r) √u, by area.
                 let rho = (radius - r) * rng.random::<f64>().sqrt();
                 let phi = std::f64::consts::TAU * rng.random::<f64>();
-                let z = if planar { base.z } else { base.z + r + (height - 2.0 * r) * rng.random::<f64>() };
-                DVec3::new(base.x + rho * phi.cos(), base.y + rho * phi.sin(), z)
+                if planar {
+                    return DVec3::new(base.x + rho * phi.cos(), base.y + rho * phi.sin(), base.z);
+                }
+                let t = (height - 2.0 * r) * rng.random::<f64>();
+                if axis == DVec3::Z {
+                    // The vertical cylinder in the order of operations it always had, so
+                    // that its packings keep their bits.
+                    return DVec3::new(base.x + rho * phi.cos(), base.y + rho * phi.sin(), base.z + r + t);
+                }
+                let (u, v) = axis.any_orthonormal_pair();
+                base + u * (rho * phi.cos()) + v * (rho * phi.sin()) + axis * (r + t)
             }
         }
     }
@@ -129,7 +142,7 @@ mod tests {
     #[test]
     fn packings_are_inside_without_overlap_and_reproducible() {
         let size = SizeDistribution::Uniform { min: 0.05, max: 0.1 };
-        let cyl = Region::Cylinder { base: DVec3::ZERO, radius: 1.0, height: 1.0 };
+        let cyl = Region::Cylinder { base: DVec3::ZERO, axis: DVec3::Z, radius: 1.0, height: 1.0 };
         let (a, _) = random_packing(cyl, 300, size, 3, 1000, false);
         assert_eq!(a.len(), 300);
         for (i, s) in a.iter().enumerate() {

@@ -250,8 +250,12 @@ fn region(c: &Check, path: &KeyPath, r: &RegionSpec) -> Result<Region> {
             }
             Region::Box { min: lo, max: hi }
         }
-        RegionSpec::Cylinder { base, radius, height } => Region::Cylinder {
+        RegionSpec::Cylinder { base, axis, radius, height } => Region::Cylinder {
             base: c.vector(&path.key("base"), base)?,
+            axis: match axis {
+                None => DVec3::Z,
+                Some(a) => c.direction(&path.key("axis"), a)?.normalize(),
+            },
             radius: c.positive(&path.key("radius"), radius)?,
             height: c.non_negative(&path.key("height"), height)?,
         },
@@ -351,6 +355,11 @@ pub fn packing_bodies(
     maker: Option<&dyn ShapeMaker>,
 ) -> Result<Vec<BodyPlan>> {
     let reg = region(c, &path.key("region"), &s.region)?;
+    if let (true, Region::Cylinder { axis, .. }) = (planar, reg) {
+        if axis != DVec3::Z {
+            return Err(c.invalid(&path.key("region").key("axis"), axis, "a planar scene's cylinder is vertical (axis [0, 0, 1])"));
+        }
+    }
     let dist = size(c, &path.key("size"), &s.size)?;
     if s.count == 0 {
         return Err(c.invalid(&path.key("count"), s.count, "must be >= 1"));

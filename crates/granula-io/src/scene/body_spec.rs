@@ -207,11 +207,14 @@ pub enum RegionSpec {
         #[serde(deserialize_with = "super::exact::array")]
         max: [f64; 3],
     },
-    /// A vertical (z-axis) cylinder.
+    /// A cylinder along `axis` (default vertical).
     Cylinder {
         /// Centre of the bottom disc (m).
         #[serde(deserialize_with = "super::exact::array")]
         base: [f64; 3],
+        /// Direction from the bottom disc to the top one (normalised when read); `None`: z.
+        #[serde(default, deserialize_with = "super::exact::option_array")]
+        axis: Option<[f64; 3]>,
         /// Radius (m).
         radius: f64,
         /// Height (m).

@@ -240,3 +240,47 @@ fn degenerate_stress_boxes_are_refused_with_key_and_line() {
     // A thin but proper box is accepted.
     assert!(Scene::parse("ok.toml", &stress("[0.0, 0.0, 0.0]", "[0.1, 0.1, 1e-6]")).is_ok());
 }
+
+/// A packing `[[packings]]` entry filling a cylinder of radius 0.1 and height 0.4 at the
+/// origin along `axis` with 60 spheres of radius 0.02.
+fn drum_packing(axis: &str) -> String {
+    format!(
+        "{GOOD}\n[[packings]]\ncount = 60\nseed = 3\n\
+         region = {{ shape = \"cylinder\", base = [1.0, 0.0, 0.5], radius = 0.1, height = 0.4, axis = {axis} }}\n\
+         size = {{ distribution = \"uniform\", min = 0.02, max = 0.02 }}\n"
+    )
+}
+
+#[test]
+fn a_cylinder_region_along_any_axis_holds_its_spheres() {
+    let scene = Scene::parse("drum.toml", &drum_packing("[2.0, 0.0, 0.0]")).expect("a drum along x");
+    let world = scene.build_world().unwrap();
+    // The scene's three bodies (two spheres, a plane) come first, then the packing.
+    let b = &world.bodies;
+    let base = glam::DVec3::new(1.0, 0.0, 0.5);
+    let mut placed = 0;
+    for i in 3..b.len() {
+        let (x, r) = (b.position[i] - base, b.shape[i].sphere_radius().unwrap());
+        // Inside the drum: |x_yz| + r <= R and r <= x_x <= H - r, to the round-off of the
+        // frame's products (1e-12 m on 0.1 m).
+        assert!(x.truncate().y.hypot(x.z) + r <= 0.1 + 1e-12, "sphere {i} pokes out of the mantle: {x}");
+        assert!(x.x >= r - 1e-12 && x.x <= 0.4 - r + 1e-12, "sphere {i} pokes out of an end: {x}");
+        placed += 1;
+    }
+    assert_eq!(placed, 60);
+}
+
+#[test]
+fn a_cylinder_axis_must_be_a_direction() {
+    let text = drum_packing("[0.0, 0.0, 0.0]");
+    let (_, msg) = err(&text);
+    assert!(msg.contains("packings[0].region.axis") && msg.contains("non-zero"), "{msg}");
+    assert!(msg.starts_with(&format!("bad.toml:{}:", line_of(&text, "axis = "))), "{msg}");
+}
+
+#[test]
+fn a_planar_scene_takes_the_vertical_cylinder_only() {
+    let text = drum_packing("[1.0, 0.0, 0.0]").replace("steps = 10", "steps = 10\nplanar = true");
+    let (_, msg) = err(&text);
+    assert!(msg.contains("packings[0].region.axis") && msg.contains("vertical"), "{msg}");
+}
