@@ -76,7 +76,7 @@ pub fn resume_if_distributed(
         return resume(init()?, checkpoint, out, quiet, console).map(Some);
     }
     let mut head = [0u8; 8];
-    let distributed = granula_io::input::is_regular_file(checkpoint)
+    let distributed = granula_io::is_regular_file(checkpoint)
         && std::fs::File::open(checkpoint)
             .and_then(|mut f| f.read_exact(&mut head))
             .is_ok_and(|()| head == DISTRIBUTED_CHECKPOINT_MAGIC);
@@ -95,11 +95,8 @@ fn resume<C: Communicator>(
     quiet: bool,
     console: &mut Console,
 ) -> Result<i32, IoError> {
-    let read = if comm.rank() == 0 {
-        granula_io::input::read_input(path, granula_io::input::MAX_CHECKPOINT_BYTES)
-    } else {
-        Ok(Vec::new())
-    };
+    let read =
+        if comm.rank() == 0 { granula_io::read_input(path, granula_io::MAX_CHECKPOINT_BYTES) } else { Ok(Vec::new()) };
     let read = agree(&comm, read)?;
     let bytes = comm.broadcast(read);
     let file = DistributedCheckpointFile::from_bytes(&bytes, path).map_err(io)?;

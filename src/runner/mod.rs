@@ -123,7 +123,7 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             for note in s.notes() {
                 say!(console, "{note}");
             }
-            if let Some(e) = granula_io::scene::sweeps::sweep_estimate(&s) {
+            if let Some(e) = granula_io::scene::sweep_estimate(&s) {
                 say!(console, "{}", e.message());
             }
             if let Some(e) = granula_run::time_step::time_step_estimate(&s)? {
@@ -138,8 +138,7 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
 /// FIFOs, devices or files too large to be a scene) go to the 3D reader, which reports the
 /// error.
 fn is_planar_file(scene: &Path) -> bool {
-    granula_io::input::read_input_text(scene, granula_io::input::MAX_SCENE_BYTES)
-        .is_ok_and(|t| granula_run::planar::is_planar(&t))
+    granula_io::read_input_text(scene, granula_io::MAX_SCENE_BYTES).is_ok_and(|t| granula_run::planar::is_planar(&t))
 }
 
 /// `granula-out/<scene file stem>`.

@@ -7,11 +7,12 @@
 //! `granula-run`'s work.
 #![deny(missing_docs)]
 
-pub mod error;
+mod error;
 pub mod generate;
-pub mod input;
+mod input;
 pub mod output;
 pub mod scene;
 
 pub use error::{IoError, Location, Result};
+pub use input::{is_regular_file, read_input, read_input_text, MAX_CHECKPOINT_BYTES, MAX_SCENE_BYTES};
 pub use scene::Scene;

@@ -117,7 +117,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// scene's folder, as the scene reader takes it), read as the mesh reader reads it.
 fn mesh_hash(scene_file: &str, file: &str) -> Result<u64> {
     let base = Path::new(scene_file).parent().map(Path::to_path_buf).unwrap_or_default();
-    let bytes = granula_io::input::read_input(&base.join(file), granula_polyhedra::MAX_MESH_FILE_BYTES)?;
+    let bytes = granula_io::read_input(&base.join(file), granula_polyhedra::MAX_MESH_FILE_BYTES)?;
     Ok(fnv1a(&bytes))
 }
 
@@ -400,10 +400,10 @@ impl Checkpoint {
     }
 
     /// Reads a file: a regular file of at most
-    /// [`MAX_CHECKPOINT_BYTES`](granula_io::input::MAX_CHECKPOINT_BYTES) (a FIFO or a
+    /// [`MAX_CHECKPOINT_BYTES`](granula_io::MAX_CHECKPOINT_BYTES) (a FIFO or a
     /// device is refused by name, [`IoError::InputFile`]).
     pub fn load(path: &Path) -> Result<Self> {
-        let bytes = granula_io::input::read_input(path, granula_io::input::MAX_CHECKPOINT_BYTES)?;
+        let bytes = granula_io::read_input(path, granula_io::MAX_CHECKPOINT_BYTES)?;
         Checkpoint::from_bytes(&bytes, path)
     }
 }

@@ -8,7 +8,7 @@ use crate::outputs::Outputs;
 use crate::sim_solver::SimSolver;
 use crate::warnings::WarningSummary;
 use granula_core::{BodyHandle, StepReport, World};
-use granula_io::scene::loads;
+use granula_io::scene::apply_loads;
 use granula_io::scene::Scene;
 use granula_io::{IoError, Result};
 use std::path::{Path, PathBuf};
@@ -234,7 +234,7 @@ impl Run {
         let dt = self.scene.dt();
         self.solver.publish_contacts(self.outputs.needs_contacts(self.world.step_count() + 1));
         if !self.scene.loads.is_empty() {
-            loads::apply(&self.scene.loads, &self.scene.bodies, &mut self.world);
+            apply_loads(&self.scene.loads, &self.scene.bodies, &mut self.world);
         }
         self.last_report = self.solver.step(&mut self.world, dt)?;
         self.warnings.record(&self.last_report, self.world.step_count(), self.world.time());

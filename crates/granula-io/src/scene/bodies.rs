@@ -357,7 +357,11 @@ pub fn packing_bodies(
     let reg = region(c, &path.key("region"), &s.region)?;
     if let (true, Region::Cylinder { axis, .. }) = (planar, reg) {
         if axis != DVec3::Z {
-            return Err(c.invalid(&path.key("region").key("axis"), axis, "a planar scene's cylinder is vertical (axis [0, 0, 1])"));
+            return Err(c.invalid(
+                &path.key("region").key("axis"),
+                axis,
+                "a planar scene's cylinder is vertical (axis [0, 0, 1])",
+            ));
         }
     }
     let dist = size(c, &path.key("size"), &s.size)?;

@@ -84,7 +84,7 @@ pub fn validate(c: &Check, specs: &[LoadSpec], plans: &[BodyPlan]) -> Result<Vec
 /// Sets the external force and torque of every loaded body of `world` for the step starting
 /// at `world.time()`: its constant ones from the scene (`plans`) plus each load times its
 /// factor. Bodies removed since the start are skipped.
-pub fn apply(loads: &[Load], plans: &[BodyPlan], world: &mut World) {
+pub fn apply_loads(loads: &[Load], plans: &[BodyPlan], world: &mut World) {
     let t = world.time();
     let b = &mut world.bodies;
     for load in loads {

@@ -7,28 +7,29 @@ mod check;
 mod choices;
 pub mod exact;
 pub mod limits;
-pub mod loads;
+mod loads;
 mod models;
 mod output_spec;
 mod overlap;
 mod parse_error;
-pub mod periodic;
+mod periodic;
 mod polyhedra_spec;
 mod selection;
-pub mod shape_maker;
+mod shape_maker;
 mod source;
 pub mod spec;
-pub mod sweeps;
+mod sweeps;
 mod unused;
 mod validate;
 
 pub use bodies::BodyPlan;
 pub use check::Check;
-pub use loads::Load;
+pub use loads::{apply_loads, Load};
 pub use overlap::OVERLAP_TOLERANCE;
 pub use shape_maker::{MadeShape, ShapeMaker};
 pub use source::{line_column, line_of, KeyPath, Seg};
-pub use spec::SceneSpec;
+use spec::SceneSpec;
+pub use sweeps::{sweep_estimate, sweeps_for_depth, SweepEstimate};
 
 use crate::error::{IoError, Result};
 use glam::DVec3;
@@ -123,7 +124,7 @@ pub fn schema_error(file: &str, text: &str, e: &toml::de::Error) -> IoError {
 
 impl Scene {
     /// Reads and validates a scene file: a regular file of at most
-    /// [`MAX_SCENE_BYTES`](crate::input::MAX_SCENE_BYTES) (see [`crate::input`]).
+    /// [`MAX_SCENE_BYTES`](crate::MAX_SCENE_BYTES) (see [`read_input`](crate::read_input)).
     pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
         Scene::load_with(path, None)
     }

@@ -71,7 +71,7 @@ fn huge_lattices_are_refused_with_checked_arithmetic() {
 /// The error of the body count with no memory limit (the machine's memory is not part of
 /// the test).
 fn count_error(text: &str) -> String {
-    let spec: granula_io::scene::SceneSpec = toml::from_str(text).unwrap();
+    let spec: granula_io::scene::spec::SceneSpec = toml::from_str(text).unwrap();
     let c = granula_io::scene::Check::new("big.toml", text, vec!["default".into()]);
     limits::body_count_within(&c, &spec, None).unwrap_err().to_string()
 }
@@ -88,7 +88,7 @@ fn a_scene_larger_than_the_memory_is_refused_before_allocating() {
     // Through the library's limit function with a stated amount of memory (1 GiB), so the
     // test does not depend on the machine.
     let text = packing("10000000");
-    let spec: granula_io::scene::SceneSpec = toml::from_str(&text).unwrap();
+    let spec: granula_io::scene::spec::SceneSpec = toml::from_str(&text).unwrap();
     let c = granula_io::scene::Check::new("big.toml", &text, vec!["default".into()]);
     let e = limits::body_count_within(&c, &spec, Some(1 << 30)).unwrap_err().to_string();
     assert!(e.contains("key `packings[0].count`") && e.contains("GiB") && e.contains("1.0 GiB is available"), "{e}");
@@ -241,9 +241,9 @@ fn input_files_are_read_up_to_a_bound() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("big.toml");
     std::fs::write(&path, "# a comment\n".repeat(100)).unwrap();
-    let e = granula_io::input::read_input(&path, 1000).unwrap_err();
+    let e = granula_io::read_input(&path, 1000).unwrap_err();
     assert!(matches!(e, granula_io::IoError::InputFile { .. }), "{e}");
     assert!(e.to_string().contains("big.toml") && e.to_string().contains("larger than 1000 bytes"), "{e}");
-    assert_eq!(granula_io::input::read_input(&path, 1200).unwrap().len(), 1200);
+    assert_eq!(granula_io::read_input(&path, 1200).unwrap().len(), 1200);
     let _ = std::fs::remove_dir_all(&dir);
 }

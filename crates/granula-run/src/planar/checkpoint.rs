@@ -41,7 +41,7 @@ struct Saved {
 pub fn is_planar_checkpoint(path: &Path) -> bool {
     use std::io::Read;
     let mut tag = [0u8; 8];
-    granula_io::input::is_regular_file(path)
+    granula_io::is_regular_file(path)
         && std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut tag)).is_ok()
         && &tag == PLANAR_CHECKPOINT_TAG
 }
@@ -76,7 +76,7 @@ impl PlanarRun {
     /// Errors name the file: not a planar checkpoint, truncated or corrupt, a scene that
     /// no longer parses, a state that does not fit it, a missing or short `series.csv`.
     pub fn resume(checkpoint: &Path, out: Option<&Path>) -> Result<PlanarRun> {
-        let bytes = granula_io::input::read_input(checkpoint, granula_io::input::MAX_CHECKPOINT_BYTES)?;
+        let bytes = granula_io::read_input(checkpoint, granula_io::MAX_CHECKPOINT_BYTES)?;
         let bad = |what: String| IoError::Solver(format!("{}: {what}", checkpoint.display()));
         let body = bytes
             .strip_prefix(PLANAR_CHECKPOINT_TAG.as_slice())

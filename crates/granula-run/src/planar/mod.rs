@@ -47,8 +47,8 @@ pub use run::{PlanarRun, PLANAR_NSCD_SERIES_HEADER, PLANAR_SERIES_HEADER};
 pub use spec::PositionFrame;
 
 use glam::DVec2;
-use granula_io::error::Location;
 use granula_io::scene::{line_of, schema_error, KeyPath};
+use granula_io::Location;
 use granula_io::{IoError, Result};
 use granula_planar::prelude::*;
 use granula_planar::Bodies;
@@ -358,7 +358,7 @@ impl PlanarScene {
     /// Reads and parses a planar scene file.
     pub fn load(path: impl AsRef<Path>) -> Result<PlanarScene> {
         let path = path.as_ref();
-        let text = granula_io::input::read_input_text(path, granula_io::input::MAX_SCENE_BYTES)?;
+        let text = granula_io::read_input_text(path, granula_io::MAX_SCENE_BYTES)?;
         PlanarScene::parse(&path.display().to_string(), &text)
     }
 

@@ -140,7 +140,7 @@ fn policy_keys_are_validated() {
 
 #[test]
 fn check_flags_a_cap_below_the_depth_estimate() {
-    use granula_io::scene::sweeps::sweep_estimate;
+    use granula_io::scene::sweep_estimate;
     let low = sweep_estimate(&scene(5, "")).unwrap();
     // 800 beads of 2 mm in a 2 cm box settle about 6.6 diameters deep: N(1e-4) ≈ 200.
     assert!(low.depth > 5.0 && low.depth < 8.0, "{low:?}");
