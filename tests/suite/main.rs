@@ -14,7 +14,6 @@ mod low_restitution;
 mod md_examples;
 mod md_incline;
 mod md_ledger;
-mod mpi_runner;
 mod nscd_examples;
 mod pair_parameters;
 mod published_contacts;

@@ -7,6 +7,10 @@
 //! (set here for the child); `--oversubscribe` lets 4 ranks run on a 2-core machine.
 #![cfg(feature = "mpi")]
 
+#[allow(dead_code)]
+#[path = "../suite/cli_common/mod.rs"]
+mod cli_common;
+
 use crate::cli_common::{granula, tmp, wait_for_rows};
 use granula_mpi::DistributedCheckpointFile;
 use granula_run::Checkpoint;
