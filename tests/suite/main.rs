@@ -9,6 +9,7 @@ mod cli_common;
 #[path = "../../examples/custom_law.rs"]
 mod custom_law;
 
+mod first_hour;
 mod lean_library;
 mod low_restitution;
 mod md_examples;
