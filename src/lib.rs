@@ -85,8 +85,10 @@ pub mod prelude {
     pub use granula_core::prelude::*;
     pub use granula_integrators::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
     pub use granula_io::{IoError, Scene};
-    pub use granula_md::{MdConfig, MdError, MdSolver};
-    pub use granula_nscd::{Criterion, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, SignoriniCoulomb, SweepOrder};
+    pub use granula_md::{MdConfig, MdError, MdSolver, MdState};
+    pub use granula_nscd::{
+        Criterion, NonSmoothLaw, NscdConfig, NscdError, NscdSolver, NscdState, SignoriniCoulomb, SweepOrder,
+    };
     pub use granula_polyhedra::{register_all, Polyhedron, PolyhedronBuilder};
     pub use granula_run::Run;
 }

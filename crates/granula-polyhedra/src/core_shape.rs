@@ -285,8 +285,11 @@ impl ContactGenerator for PreparedPolyhedronPair {
     }
 }
 
-/// Registers every generator of this module in `narrowphase`: polyhedron–sphere,
-/// plane–polyhedron, cylinder–polyhedron and polyhedron–polyhedron. Errors as
+/// Registers the point-contact generators of every pair with a polyhedron in `narrowphase`
+/// (`granula_polyhedra::register_all`): polyhedron–sphere, plane–polyhedron,
+/// cylinder–polyhedron and polyhedron–polyhedron; a world with polyhedra needs it before
+/// the first polyhedron is inserted. [`crate::register_all_volumetric`] registers the
+/// overlap-volume contacts instead. Errors as
 /// [`Narrowphase::register`] does, e.g. when one of the pairs is registered already.
 /// The pair of polyhedra is registered first, as a [`PreparedPolyhedronPair`]: the registry
 /// looks pairs up in order, and it is by far the most frequent pair of a packing.

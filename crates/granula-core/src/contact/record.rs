@@ -34,6 +34,11 @@ pub enum ContactStatus {
 /// −f and −c; the branch vectors l₁, l₂ go from each body's position to the contact
 /// point, so the torque on body 2 is l₂ × f + c and on body 1 −l₁ × f − c.
 ///
+/// Which body of a pair is body 1 is the solver's order (the MD solver puts the smaller
+/// handle first, whether it is a wall or a particle): read it from the record's bodies
+/// rather than assume it. The force a wall `w` exerts on the other body is f when `w` is
+/// body 1 and −f when it is body 2.
+///
 /// Outputs (contact network, stress tensor, force chains, fabric) read contacts through
 /// this trait only. The Love-Weber stress of a set of contacts, for example, is
 /// σ = −(1/V) Σ_c (l₂ ⊗ f − l₁ ⊗ f) written with f ⊗ l (compression positive):
