@@ -16,13 +16,13 @@
 
 mod plot_font;
 
-use granula_broadphase::BruteForce;
-use granula_core::{Material, Solver, World};
-use granula_integrators::VelocityVerlet;
-use granula_laws::prelude::*;
-use granula_laws::{Friction, TangentialDamping, TangentialStiffness};
-use granula_md::{MdConfig, MdSolver};
-use granula_nscd::{Criterion, NscdConfig, NscdSolver};
+use granula::broadphase::BruteForce;
+use granula::core::{Material, Solver, World};
+use granula::integrators::VelocityVerlet;
+use granula::laws::prelude::*;
+use granula::laws::{Friction, TangentialDamping, TangentialStiffness};
+use granula::md::{MdConfig, MdSolver};
+use granula::nscd::{Criterion, NscdConfig, NscdSolver};
 use granula_validation::incline::{incline, slide_acceleration, stop_time, ALPHA, G, V0};
 use std::error::Error;
 use std::path::Path;

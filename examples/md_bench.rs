@@ -9,7 +9,7 @@
 //! dashpot of LIGGGHTS' hertz/history model) instead of `hertz_mindlin()`;
 //! `MD_BENCH_VERLET=half-step` lets the dashpots see the half-step velocity;
 //! `GRANULA_VECTOR_WIDTH=avx2` or `portable` caps the vector width of the batched contact
-//! law (`granula_laws::vector_width`), to measure the narrower paths. The world
+//! law (`granula::laws::vector_width`), to measure the narrower paths. The world
 //! measures energies only where they are read (`EnergyReads::WhenRead`: the runaway-energy
 //! guard's one-step check on its interval steps); `MD_BENCH_ENERGY=every` runs that check
 //! after every step, the world's default; `MD_BENCH_MIN_PAIRS=K` sets

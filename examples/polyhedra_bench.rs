@@ -39,7 +39,7 @@ use granula::laws::{
     Composed, CundallStrack, Friction, NoDamping, TangentialDamping, TangentialStiffness, VolumetricSpring,
 };
 use granula::md::{MdConfig, MdSolver};
-use granula_polyhedra::{register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
+use granula::polyhedra::{register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -49,7 +49,7 @@ use granula::laws::hertz_mindlin;
 use granula::laws::prelude::{Composed, CundallStrack, HuntCrossley, VolumetricSpring};
 use granula::laws::LocalDamping;
 use granula::md::{MdConfig, MdSolver};
-use granula_polyhedra::{register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
+use granula::polyhedra::{register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronBuilder};
 use std::error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The stress-controlled two-disc test of 002 §3 (Figs. 4-9, VALIDATION M5): relaxation time
 //! t_R against the time step Δt/t_c, for Cundall's incremental spring (002 eqs. 6-7,
-//! `granula_laws::linear_cundall_strack`) and for the predictor-based elongation (002 eqs.
-//! 14-15, `granula_laws::linear_predictor` with the same settings and the rotational part from
+//! `granula::laws::linear_cundall_strack`) and for the predictor-based elongation (002 eqs.
+//! 14-15, `granula::laws::linear_predictor` with the same settings and the rotational part from
 //! the bodies' orientations, `RotationalIncrement::FromOrientations`), with the rotation of
 //! the moving disc locked and free. Writes `two_disc_relaxation.csv`,
 //! `two_disc_relaxation.png` and `two_disc_relaxation.svg` (the curves with axes, titles and
@@ -29,7 +29,7 @@
 //! rolling quasi-statically: the free-rotation fit uses the peaks between 1e-2 and 1e-5
 //! (1e-8 when locked). 002's Fig. 4 balances "the reaction from the wall" with forces F_V
 //! that are not specified enough to reproduce.
-//! `granula_laws::PredictorElongation` applies eq. 14 with weight 1 rather than the printed
+//! `granula::laws::PredictorElongation` applies eq. 14 with weight 1 rather than the printed
 //! a_i/(a_i + a_j) (its documentation gives the reasons).
 //! Colours (named in the legend): Cundall = red (locked) and
 //! orange (free), predictor = blue (locked) and cyan (free); x = Δt/t_c on a log axis from
