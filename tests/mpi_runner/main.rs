@@ -159,7 +159,7 @@ fn final_state(path: &Path, scene: &Path) -> Vec<[u64; 6]> {
             let b = &world.bodies;
             (0..b.len())
                 .filter(|&i| b.motion[i] == granula_core::MotionKind::Dynamic)
-                .map(|i| bits(c.position[i], c.velocity[i]))
+                .map(|i| bits(c.world.position[i], c.world.velocity[i]))
                 .collect()
         }
     }

@@ -84,7 +84,7 @@ fn interrupt(child: Child, signal: &str, out: &Path, from: usize, rows: usize) -
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(130), "SIG{signal}: {stdout}\n{}", String::from_utf8_lossy(&o.stderr));
     assert!(stdout.contains("checkpoint written: continue with `granula resume"), "{stdout}");
-    Checkpoint::load(&out.join("checkpoint.bin")).unwrap().step
+    Checkpoint::load(&out.join("checkpoint.bin")).unwrap().world.clock.step
 }
 
 /// Every file under `dir` but the final checkpoint, relative path → bytes.
@@ -161,7 +161,8 @@ fn assert_interrupted_run_matches(name: &str, steps: u64, signals: &[&str], gap:
             panic!("{} differs from line {line:?} (stops at {stops:?})", p.display());
         }
     }
-    let order = Checkpoint::load(&straight.join("checkpoint.bin")).unwrap().dense_order;
+    let order: Vec<u32> =
+        Checkpoint::load(&straight.join("checkpoint.bin")).unwrap().world.handles.iter().map(|h| h.0).collect();
     let _ = std::fs::remove_dir_all(d);
     order.windows(2).any(|w| w[0] > w[1])
 }

@@ -11,8 +11,7 @@
 use crate::outputs::OutputState;
 use crate::warnings::WarningSummary;
 use bincode::Options;
-use glam::{DQuat, DVec3};
-use granula_core::{BodyHandle, Clock, CoreError, EnergyLedger, GuardMemory, World};
+use granula_core::{BodyHandle, World, WorldState};
 use granula_io::scene::spec::ShapeSpec;
 use granula_io::{IoError, Result, Scene};
 use serde::{Deserialize, Serialize};
@@ -29,9 +28,11 @@ use std::path::{Path, PathBuf};
 /// the pairs that are not two spheres, each with its feature, history and stored energy.
 /// Format 6 adds the MD solver's reorder counters (`MdState::last_reorder`, `reorders`)
 /// and the bodies' dense order (`dense_order`). Format 7 adds the hash of each mesh file
-/// the scene's polyhedra are read from (`meshes`), checked on resume.
+/// the scene's polyhedra are read from (`meshes`), checked on resume. Format 8 keeps the
+/// world's state as the core's [`WorldState`] (`world`: the same clock, ledger, guard
+/// memory, dense order and body columns as before, in one place).
 /// Files of another format are refused with an error that names both formats.
-pub const CHECKPOINT_FORMAT: u32 = 7;
+pub const CHECKPOINT_FORMAT: u32 = 8;
 
 /// The first bytes of the checkpoint file of a distributed run (crate `granula-mpi`, which
 /// writes and reads it); a one-process checkpoint starts with its format number. Read here
@@ -65,37 +66,15 @@ pub struct Checkpoint {
     /// The run's output folder, absolute (so that a resume from another working directory
     /// writes to the same folder).
     pub out_dir: PathBuf,
-    /// Simulated time (s).
-    pub time: f64,
-    /// Steps taken.
-    pub step: u64,
-    /// The world's clock ([`World::clock`]): the time step and the base the time is
-    /// computed from, so the resumed run's times equal the uninterrupted run's bit for bit.
-    pub clock: Clock,
-    /// The runaway-energy guard's memory ([`World::guard_memory`]), so that the resumed run
-    /// makes the same checks at the same steps.
-    pub guard: GuardMemory,
     /// The run's account of step warnings so far.
     pub warnings: WarningSummary,
-    /// Handles of removed bodies, in removal order (replayed to get the same dense order).
+    /// Handles of removed bodies, in removal order (replayed on the world built from the
+    /// scene before the state is restored).
     pub removed: Vec<u32>,
-    /// Handles in dense order (replayed after the removals: the MD solver may store the
-    /// bodies in cell order, `[solver] reorder_every`).
-    pub dense_order: Vec<u32>,
-    /// Positions, by dense index.
-    pub position: Vec<DVec3>,
-    /// Orientations.
-    pub orientation: Vec<DQuat>,
-    /// Velocities.
-    pub velocity: Vec<DVec3>,
-    /// Angular velocities.
-    pub angular_velocity: Vec<DVec3>,
-    /// Contact forces of the last step.
-    pub force: Vec<DVec3>,
-    /// Contact torques of the last step.
-    pub torque: Vec<DVec3>,
-    /// Energy accounts.
-    pub ledger: EnergyLedger,
+    /// The world's state ([`World::save_state`]): clock, energy ledger, guard memory, and
+    /// the bodies' columns in their dense order (the MD solver may store the bodies in cell
+    /// order, `[solver] reorder_every`).
+    pub world: WorldState,
     /// Output collections and counters.
     pub outputs: OutputState,
     /// The solver's own state, bincode bytes from
@@ -158,69 +137,27 @@ impl Checkpoint {
         Ok(())
     }
 
-    /// Copies the world's state into `self`'s body columns.
-    pub fn capture(&mut self, world: &World) {
-        let b = &world.bodies;
-        self.time = world.time();
-        self.step = world.step_count();
-        self.clock = world.clock();
-        self.guard = world.guard_memory();
-        self.dense_order.clear();
-        self.dense_order.extend(b.handle.iter().map(|h| h.0));
-        self.position = b.position.clone();
-        self.orientation = b.orientation.clone();
-        self.velocity = b.velocity.clone();
-        self.angular_velocity = b.angular_velocity.clone();
-        self.force = b.force.clone();
-        self.torque = b.torque.clone();
-        self.ledger = world.ledger;
-    }
-
-    /// Checks the state against `world`, built from the checkpoint's scene with the
-    /// removals replayed, whose run takes `steps` steps of `dt`: one value per body in every
-    /// column, finite values, unit orientations, time consistent with the step count, a
-    /// finite ledger and output state. `path` names the file in the error, which says the
-    /// file is damaged (no run writes such a state).
-    pub fn validate(&self, world: &World, steps: u64, dt: f64, path: &Path) -> Result<()> {
+    /// Checks what the world's own check cannot know, against the scene whose run takes
+    /// `steps` steps of `dt`: a step within the run, a time consistent with the step count,
+    /// a finite ledger and output state. `path` names the file in the error, which says the
+    /// file is damaged (no run writes such a state). The columns are checked by
+    /// [`Checkpoint::apply`].
+    pub fn validate(&self, steps: u64, dt: f64, path: &Path) -> Result<()> {
         let damaged = |problem: String| Err(IoError::CheckpointDamaged { path: path.to_path_buf(), problem });
-        self.check_columns(world, path)?;
-        let vectors = [
-            ("position", &self.position),
-            ("velocity", &self.velocity),
-            ("angular velocity", &self.angular_velocity),
-            ("force", &self.force),
-            ("torque", &self.torque),
-        ];
-        for (name, column) in vectors {
-            if let Some(i) = column.iter().position(|v| !v.is_finite()) {
-                return damaged(format!("{name} of body {} is {}", world.bodies.handle[i].0, column[i]));
-            }
+        let (step, time) = (self.world.clock.step, self.world.clock.time());
+        if !(time.is_finite() && time >= 0.0) {
+            return damaged(format!("time {time}"));
         }
-        // The integrators keep orientations unit quaternions to round-off; a norm off by more
-        // than 1e-6 is not an orientation any step produced.
-        if let Some(i) =
-            self.orientation.iter().position(|q| !(q.is_finite() && (q.length_squared() - 1.0).abs() < 1e-6))
-        {
-            return damaged(format!("orientation of body {} is {}", world.bodies.handle[i].0, self.orientation[i]));
+        if step > steps {
+            return damaged(format!("step {step} beyond the scene's {steps} steps"));
         }
-        if !(self.time.is_finite() && self.time >= 0.0) {
-            return damaged(format!("time {}", self.time));
+        // The clock computes the time as k Δt from the step count (one rounding); 1e-6
+        // relative refuses a time that belongs to another step or another Δt.
+        let expected = step as f64 * dt;
+        if (time - expected).abs() > 1e-6 * expected.max(dt) {
+            return damaged(format!("time {time} s after {step} steps of {dt} s (expected {expected} s)"));
         }
-        if self.step > steps {
-            return damaged(format!("step {} beyond the scene's {steps} steps", self.step));
-        }
-        // The world's clock computes the time as k Δt from the step count (one rounding), and
-        // files of runs that summed Δt step by step differ from k Δt by at most about k ε in
-        // relative terms (ε = 1.1e-16): 1e-6 leaves room for any k < 9e9 and still refuses
-        // a time that belongs to another step.
-        let expected = self.step as f64 * dt;
-        if (self.time - expected).abs() > 1e-6 * expected.max(dt) {
-            return damaged(format!(
-                "time {} s after {} steps of {dt} s (expected {expected} s)",
-                self.time, self.step
-            ));
-        }
-        let l = &self.ledger;
+        let l = &self.world.ledger;
         let d = &l.dissipated;
         let ledger =
             [l.stored_elastic, l.external_work, d.normal, d.sliding, d.rolling, d.twisting, d.cohesion, d.body_damping];
@@ -239,85 +176,31 @@ impl Checkpoint {
         Ok(())
     }
 
-    /// One value per body of `world` in every column; the error names the columns at fault.
-    fn check_columns(&self, world: &World, path: &Path) -> Result<()> {
-        let n = world.bodies.len();
-        let columns = [
-            ("positions", self.position.len()),
-            ("orientations", self.orientation.len()),
-            ("velocities", self.velocity.len()),
-            ("angular velocities", self.angular_velocity.len()),
-            ("forces", self.force.len()),
-            ("torques", self.torque.len()),
-        ];
-        let wrong: Vec<String> =
-            columns.iter().filter(|c| c.1 != n).map(|(name, len)| format!("{len} {name}")).collect();
-        if wrong.is_empty() {
-            return Ok(());
-        }
+    /// Restores the world state into a world built from the same scene with the removals
+    /// replayed ([`World::restore_state`]: the bodies put back in the saved order, their
+    /// columns, clock, ledger and guard memory). A state that does not fit (a column of the
+    /// wrong length, an unknown handle, a non-finite value, an orientation that is not a
+    /// unit quaternion, a clock no run writes) is refused as damaged, naming what is wrong;
+    /// the world is then unchanged.
+    pub fn apply(&self, world: &mut World, path: &Path) -> Result<()> {
         let removed = match self.removed.len() {
             0 => String::new(),
-            r => format!(" after the {r} removals it records"),
+            r => format!(" (after the {r} removals it records)"),
         };
-        Err(IoError::CheckpointDamaged {
+        world.restore_state(&self.world).map_err(|e| IoError::CheckpointDamaged {
             path: path.to_path_buf(),
-            problem: format!("it holds {} where its scene gives {n} bodies{removed}", wrong.join(", ")),
+            problem: format!("its world state does not fit the scene's {} bodies{removed}: {e}", world.bodies.len()),
         })
     }
 
-    /// Writes the world state back into a world built from the same scene with the same
-    /// removals replayed (see [`Checkpoint::validate`] for the other checks); a column of
-    /// the wrong length is refused as damaged.
-    pub fn apply(&self, world: &mut World, path: &Path) -> Result<()> {
-        self.check_columns(world, path)?;
-        let b = &mut world.bodies;
-        b.position.copy_from_slice(&self.position);
-        b.orientation.copy_from_slice(&self.orientation);
-        b.velocity.copy_from_slice(&self.velocity);
-        b.angular_velocity.copy_from_slice(&self.angular_velocity);
-        b.force.copy_from_slice(&self.force);
-        b.torque.copy_from_slice(&self.torque);
-        // The restored state comes from a run: its soft contacts overlap by design.
-        world.accept_overlaps();
-        if self.clock.step != self.step || self.clock.time().to_bits() != self.time.to_bits() {
-            return Err(IoError::CheckpointDamaged {
-                path: path.to_path_buf(),
-                problem: format!(
-                    "its clock (step {}, t = {} s) disagrees with its step {} and time {} s",
-                    self.clock.step,
-                    self.clock.time(),
-                    self.step,
-                    self.time
-                ),
-            });
-        }
-        world
-            .set_clock(self.clock)
-            .map_err(|e| IoError::CheckpointDamaged { path: path.to_path_buf(), problem: e.to_string() })?;
-        world.ledger = self.ledger;
-        world
-            .restore_guard_memory(self.guard)
-            .map_err(|e| IoError::CheckpointDamaged { path: path.to_path_buf(), problem: e.to_string() })?;
-        Ok(())
-    }
-
-    /// Replays the recorded removals on a world freshly built from the scene, then stores its
-    /// bodies in the recorded dense order; an unknown or repeated handle means a damaged file.
+    /// Replays the recorded removals on a world freshly built from the scene; an unknown or
+    /// repeated handle means a damaged file.
     pub fn replay_removals(&self, world: &mut World, path: &Path) -> Result<()> {
         for &h in &self.removed {
             world.remove(BodyHandle(h)).map_err(|e| IoError::CheckpointDamaged {
                 path: path.to_path_buf(),
                 problem: format!("it records the removal of body {h}, which the scene cannot remove ({e})"),
             })?;
-        }
-        let order: Vec<BodyHandle> = self.dense_order.iter().map(|&h| BodyHandle(h)).collect();
-        if order != world.bodies.handle {
-            let damaged = |e: CoreError| IoError::CheckpointDamaged {
-                path: path.to_path_buf(),
-                problem: format!("its order of the bodies does not fit the scene ({e})"),
-            };
-            let permutation = world.bodies.permutation_to(&order).map_err(damaged)?;
-            world.reorder_bodies(&permutation).map_err(damaged)?;
         }
         Ok(())
     }

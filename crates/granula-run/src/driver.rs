@@ -113,7 +113,7 @@ impl Run {
         let scene = crate::polyhedra::parse_scene(&c.scene_file, &c.scene_text)?;
         let mut world = scene.build_world()?;
         c.replay_removals(&mut world, path)?;
-        c.validate(&world, scene.steps, scene.dt(), path)?;
+        c.validate(scene.steps, scene.dt(), path)?;
         c.apply(&mut world, path)?;
         let mut solver = build_solver(&scene)?;
         solver
@@ -151,7 +151,7 @@ impl Run {
                     col.path = out.join(name);
                 }
             }
-            rewind(&out, &scene.spec.output, c.step, c.time, &state.collections)?;
+            rewind(&out, &scene.spec.output, c.world.clock.step, c.world.clock.time(), &state.collections)?;
             (out, lock)
         } else {
             // The earlier frames stay in the old folder: the new folder's collections list
@@ -179,31 +179,19 @@ impl Run {
     /// The checkpoint of the current state; fails only if the solver's state cannot be
     /// serialised ([`SimSolver::save_state`]).
     pub fn checkpoint(&self) -> Result<Checkpoint> {
-        let mut c = Checkpoint {
+        let c = Checkpoint {
             format: CHECKPOINT_FORMAT,
             scene_file: self.scene.file.clone(),
             scene_text: self.scene.text.clone(),
             meshes: self.meshes.clone(),
             out_dir: self.out_dir.clone(),
-            time: 0.0,
-            step: 0,
-            clock: Default::default(),
-            guard: Default::default(),
             warnings: self.warnings,
             removed: self.removed.clone(),
-            dense_order: Vec::new(),
-            position: Vec::new(),
-            orientation: Vec::new(),
-            velocity: Vec::new(),
-            angular_velocity: Vec::new(),
-            force: Vec::new(),
-            torque: Vec::new(),
-            ledger: Default::default(),
+            world: self.world.save_state(),
             outputs: self.outputs.state().clone(),
             solver_state: self.solver.save_state()?,
             exact: self.solver.restarts_exactly(),
         };
-        c.capture(&self.world);
         Ok(c)
     }
 

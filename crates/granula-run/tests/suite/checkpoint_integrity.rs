@@ -150,21 +150,22 @@ fn refusal_after(name: &str, edit: impl Fn(&mut Checkpoint)) -> String {
 
 #[test]
 fn contents_no_run_writes_are_refused_under_a_valid_checksum() {
-    let e = refusal_after("nan-time", |c| c.time = f64::NAN);
+    let e = refusal_after("nan-time", |c| c.world.clock.base_time = f64::NAN);
     assert!(e.contains("time NaN"), "{e}");
-    let e = refusal_after("time", |c| c.time *= 1.5);
+    let e = refusal_after("time", |c| c.world.clock.dt *= 1.5);
     assert!(e.contains("after 701 steps"), "{e}");
-    let e = refusal_after("step", |c| c.step = 1001);
+    let e = refusal_after("step", |c| c.world.clock.step = 1001);
     assert!(e.contains("beyond the scene's 1000 steps"), "{e}");
-    let e = refusal_after("pos", |c| c.position[3].y = f64::INFINITY);
-    assert!(e.contains("position of body"), "{e}");
-    let e = refusal_after("vel", |c| c.velocity[5].z = f64::NAN);
-    assert!(e.contains("velocity of body"), "{e}");
-    let e = refusal_after("spin", |c| c.angular_velocity[5].x = f64::NAN);
-    assert!(e.contains("angular velocity"), "{e}");
-    let e = refusal_after("quat", |c| c.orientation[7] *= 2.0);
-    assert!(e.contains("orientation of body"), "{e}");
-    let e = refusal_after("ledger", |c| c.ledger.dissipated.sliding = f64::NAN);
+    // The world's own check names the body (by handle) and the column.
+    let e = refusal_after("pos", |c| c.world.position[3].y = f64::INFINITY);
+    assert!(e.contains("invalid position") && e.contains("body #3"), "{e}");
+    let e = refusal_after("vel", |c| c.world.velocity[5].z = f64::NAN);
+    assert!(e.contains("invalid velocity") && e.contains("body #5"), "{e}");
+    let e = refusal_after("spin", |c| c.world.angular_velocity[5].x = f64::NAN);
+    assert!(e.contains("invalid angular_velocity") && e.contains("body #5"), "{e}");
+    let e = refusal_after("quat", |c| c.world.orientation[7] *= 2.0);
+    assert!(e.contains("invalid orientation") && e.contains("body #7"), "{e}");
+    let e = refusal_after("ledger", |c| c.world.ledger.dissipated.sliding = f64::NAN);
     assert!(e.contains("ledger"), "{e}");
     let e = refusal_after("removed", |c| c.removed.push(9999));
     assert!(e.contains("removal of body 9999"), "{e}");
@@ -174,19 +175,18 @@ fn contents_no_run_writes_are_refused_under_a_valid_checksum() {
     assert!(e.contains("MD solver state"), "{e}");
 }
 
-/// The message names the column at fault (it said "holds 29 bodies, the scene gives 29"
-/// when the positions were right and another column was not).
+/// The message names the column at fault (it once said "holds 29 bodies, the scene gives
+/// 29" when the positions were right and another column was not).
 #[test]
 fn a_short_column_is_named() {
     let e = refusal_after("short", |c| {
-        c.velocity.pop();
+        c.world.velocity.pop();
     });
-    assert!(e.contains("it holds 28 velocities where its scene gives 29 bodies"), "{e}");
+    assert!(e.contains("scene's 29 bodies") && e.contains("velocity = 28 values for 29 bodies"), "{e}");
     let e = refusal_after("shorts", |c| {
-        c.position.pop();
-        c.torque.pop();
+        c.world.torque.pop();
     });
-    assert!(e.contains("28 positions, 28 torques where its scene gives 29 bodies"), "{e}");
+    assert!(e.contains("torque = 28 values for 29 bodies"), "{e}");
 }
 
 #[test]

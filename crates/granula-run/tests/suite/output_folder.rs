@@ -133,7 +133,7 @@ fn resume_after_a_hard_kill_rewinds_every_output_to_the_checkpoint() {
     }
     drop(run);
     let ckpt = b.join("checkpoint.bin");
-    assert_eq!(Checkpoint::load(&ckpt).unwrap().step, 40);
+    assert_eq!(Checkpoint::load(&ckpt).unwrap().world.clock.step, 40);
     assert!(read(&b.join("series.csv")).contains(",55,"));
     let mut run = Run::resume(&ckpt, None).unwrap();
     assert_eq!(run.world.step_count(), 40);

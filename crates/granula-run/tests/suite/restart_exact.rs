@@ -103,23 +103,31 @@ fn nscd_scene(steps: u64, solver: &str) -> String {
 
 /// Every bit of a checkpoint's state (not the output folder's name).
 fn assert_same_state(a: &Checkpoint, c: &Checkpoint, name: &str) {
-    assert_eq!(a.step, c.step, "{name}: step");
-    assert_eq!(a.time.to_bits(), c.time.to_bits(), "{name}: time");
+    assert_eq!(a.world.clock.step, c.world.clock.step, "{name}: step");
+    assert_eq!(a.world.clock.time().to_bits(), c.world.clock.time().to_bits(), "{name}: time");
     assert_eq!(a.removed, c.removed, "{name}: removed bodies");
     let bits = |v: &[glam::DVec3]| v.iter().flat_map(|x| x.to_array().map(f64::to_bits)).collect::<Vec<_>>();
     let differ =
         |x: &[glam::DVec3], y: &[glam::DVec3]| x.iter().zip(y).filter(|(p, q)| bits(&[**p]) != bits(&[**q])).count();
-    assert!(bits(&a.position) == bits(&c.position), "{name}: {} positions differ", differ(&a.position, &c.position));
-    assert_eq!(bits(&a.velocity), bits(&c.velocity), "{name}: velocities");
-    assert_eq!(bits(&a.angular_velocity), bits(&c.angular_velocity), "{name}: angular velocities");
-    assert_eq!(bits(&a.force), bits(&c.force), "{name}: forces");
-    assert_eq!(bits(&a.torque), bits(&c.torque), "{name}: torques");
+    assert!(
+        bits(&a.world.position) == bits(&c.world.position),
+        "{name}: {} positions differ",
+        differ(&a.world.position, &c.world.position)
+    );
+    assert_eq!(bits(&a.world.velocity), bits(&c.world.velocity), "{name}: velocities");
+    assert_eq!(bits(&a.world.angular_velocity), bits(&c.world.angular_velocity), "{name}: angular velocities");
+    assert_eq!(bits(&a.world.force), bits(&c.world.force), "{name}: forces");
+    assert_eq!(bits(&a.world.torque), bits(&c.world.torque), "{name}: torques");
     let q = |v: &[glam::DQuat]| v.iter().flat_map(|x| x.to_array().map(f64::to_bits)).collect::<Vec<_>>();
-    assert_eq!(q(&a.orientation), q(&c.orientation), "{name}: orientations");
+    assert_eq!(q(&a.world.orientation), q(&c.world.orientation), "{name}: orientations");
     // The ledger and the solver state as bytes: bincode writes each f64's bits.
-    assert_eq!(bincode_bytes(&a.ledger), bincode_bytes(&c.ledger), "{name}: energy ledger");
+    assert_eq!(bincode_bytes(&a.world.ledger), bincode_bytes(&c.world.ledger), "{name}: energy ledger");
     // The runaway guard's memory: the same checks at the same steps after the resume.
-    assert_eq!(bincode::serialize(&a.guard).unwrap(), bincode::serialize(&c.guard).unwrap(), "{name}: energy guard");
+    assert_eq!(
+        bincode::serialize(&a.world.guard).unwrap(),
+        bincode::serialize(&c.world.guard).unwrap(),
+        "{name}: energy guard"
+    );
     // The output state, without the folder names (the two runs write to two folders).
     let (x, y) = (&a.outputs, &c.outputs);
     let frames = |o: &granula_run::OutputState| o.collections.iter().map(|c| c.frames.clone()).collect::<Vec<_>>();
