@@ -24,6 +24,7 @@ mod pair_memory;
 mod prepared;
 mod stack_md;
 mod stack_nscd;
+mod tetra_contact;
 mod threads_md;
 mod volume_contact;
 mod volumetric_md;
