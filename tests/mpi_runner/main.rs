@@ -7,7 +7,6 @@
 //! (set here for the child); `--oversubscribe` lets 4 ranks run on a 2-core machine.
 #![cfg(feature = "mpi")]
 
-#[allow(dead_code)]
 #[path = "../suite/cli_common/mod.rs"]
 mod cli_common;
 
