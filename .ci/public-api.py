@@ -32,12 +32,15 @@ def crates():
     return sorted(out)
 
 
-def rustdoc_json(package, crate):
-    env = dict(os.environ, RUSTC_BOOTSTRAP="1")
-    subprocess.check_call(
-        ["cargo", "rustdoc", "-q", "-p", package, "--lib", "--",
-         "-Z", "unstable-options", "--output-format", "json"],
-        cwd=ROOT, env=env)
+def rustdoc_json(package, crate, built):
+    """The crate's rustdoc JSON: read as `built` left it (`--from-doc`: a `cargo doc` run
+    with `--output-format json`), or made here by `cargo rustdoc`."""
+    if not built:
+        env = dict(os.environ, RUSTC_BOOTSTRAP="1")
+        subprocess.check_call(
+            ["cargo", "rustdoc", "-q", "-p", package, "--lib", "--",
+             "-Z", "unstable-options", "--output-format", "json"],
+            cwd=ROOT, env=env)
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     with open(os.path.join(target, "doc", crate + ".json")) as f:
         return json.load(f)
@@ -118,8 +121,8 @@ def walk(doc, module_id, path, lines, seen):
             members(doc, item, f"{path}::{name}", lines)
 
 
-def listing(package, crate):
-    doc = rustdoc_json(package, crate)
+def listing(package, crate, built):
+    doc = rustdoc_json(package, crate, built)
     lines = set()
     walk(doc, doc["root"], crate, lines, {doc["root"]})
     return "".join(line + "\n" for line in sorted(lines))
@@ -128,13 +131,17 @@ def listing(package, crate):
 def main():
     args = sys.argv[1:]
     write = "--write" in args
+    # --from-doc: read the JSON a `cargo doc --workspace --no-deps` with rustdoc's
+    # `--output-format json` wrote (CI's documentation stage), instead of one `cargo
+    # rustdoc` per crate.
+    built = "--from-doc" in args
     wanted = [a for a in args if not a.startswith("--")]
     os.makedirs(OUT, exist_ok=True)
     changed = []
     for package, crate in crates():
         if wanted and package not in wanted:
             continue
-        text = listing(package, crate)
+        text = listing(package, crate, built)
         path = os.path.join(OUT, package + ".txt")
         old = open(path).read() if os.path.exists(path) else ""
         if text != old:
