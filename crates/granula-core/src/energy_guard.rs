@@ -48,6 +48,7 @@
 use crate::error::{CoreError, Result};
 use crate::handle::BodyHandle;
 use crate::step_scan::Scan;
+use serde::{Deserialize, Serialize};
 
 /// Settings of the runaway-energy guard (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -107,7 +108,10 @@ impl EnergyGuard {
 /// minus the stored energy after it, and a contact that opens books its last stored
 /// energy). So [`World::ledger`](crate::World#structfield.ledger) closes on every step in
 /// both modes, and the trajectory is the same to the bit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+///
+/// In a scene file: `[simulation] energy_reads = "when_read"` or `"every_step"`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EnergyReads {
     /// The one-step check runs after every step (default).
     #[default]

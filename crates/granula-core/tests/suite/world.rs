@@ -338,7 +338,7 @@ fn energy_guard_settings_are_validated() {
 fn a_one_step_explosion_stops_at_once_even_when_the_bodies_then_fly_freely() {
     // At step 5 the solver multiplies the speed by 1e5 (the energy by 1e10) once, then the
     // sphere flies at constant speed: the interval check sees one strike and never a second.
-    let (mut w, h) = guarded(100);
+    let (mut w, h) = guarded_every_step(100);
     let mut n = 0;
     let mut s = Closing(Scripted(Box::new(move |w: &mut StepContext| {
         n += 1;
@@ -363,7 +363,7 @@ fn a_one_step_explosion_stops_at_once_even_when_the_bodies_then_fly_freely() {
     assert!(text.contains("solver 'closing'") && text.contains("keeps_ledger") && text.contains("None"), "{text}");
 
     // A kick by hand between steps of the same size is not an explosion of a step.
-    let (mut w, _) = guarded(100);
+    let (mut w, _) = guarded_every_step(100);
     let mut s = Closing(Scripted(Box::new(|_: &mut StepContext| StepReport::default())));
     for k in 0..300 {
         if k == 150 {
@@ -371,6 +371,13 @@ fn a_one_step_explosion_stops_at_once_even_when_the_bodies_then_fly_freely() {
         }
         w.step(&mut s, 1e-3).expect("a kick between steps is the user's, not the step's");
     }
+}
+
+/// The world of [`guarded`] with the one-step check after every step.
+fn guarded_every_step(every: u64) -> (World, BodyHandle) {
+    let (mut w, h) = guarded(every);
+    w.energy_reads = EnergyReads::EveryStep;
+    (w, h)
 }
 
 /// The step at which a run that multiplies the speed by 1e5 once, in its step `explode`
@@ -428,8 +435,9 @@ fn when_read_runs_the_one_step_check_only_on_reading_steps() {
     assert_eq!(explosion_stop(EnergyReads::WhenRead, 10, false), Some((10, 1)));
     // So is one in a step whose energies were asked for by hand.
     assert_eq!(explosion_stop(EnergyReads::WhenRead, 5, true), Some((5, 1)));
-    // `EveryStep` reads on every step, whatever the guard's interval.
+    // `EveryStep` (the default) reads on every step, whatever the guard's interval.
     let (w, _) = guarded(10);
+    assert_eq!(w.energy_reads, EnergyReads::EveryStep);
     assert!(w.next_step_reads_energies());
 }
 
@@ -462,8 +470,15 @@ fn when_read_leaves_the_ledger_and_the_state_of_every_step_unchanged() {
 
 #[test]
 fn non_finite_energies_stop_the_run_naming_the_account_and_body() {
-    // A finite state whose kinetic energy overflows: ½ m v² with v = 1e160 m/s.
-    let mut w = World::builder().gravity(DVec3::ZERO).max_travel_ratio(f64::INFINITY).build().unwrap();
+    // A finite state whose kinetic energy overflows: ½ m v² with v = 1e160 m/s, caught in
+    // its step when every step measures the energies (under `WhenRead` at the next reading
+    // step).
+    let mut w = World::builder()
+        .gravity(DVec3::ZERO)
+        .max_travel_ratio(f64::INFINITY)
+        .energy_reads(EnergyReads::EveryStep)
+        .build()
+        .unwrap();
     w.insert(SphereBuilder::new(0.1, DVec3::ZERO).build().unwrap()).unwrap();
     let h = w.insert(SphereBuilder::new(0.1, DVec3::X).build().unwrap()).unwrap();
     let mut s = Scripted(Box::new(|w: &mut StepContext| {
@@ -485,7 +500,7 @@ fn non_finite_energies_stop_the_run_naming_the_account_and_body() {
     let err = w.step(&mut s, 1e-3).unwrap_err();
     assert!(matches!(err, CoreError::NonFiniteEnergy { account: "external work", .. }), "{err}");
     // The potential energy of a huge mass far from the origin.
-    let mut w = World::builder().build().unwrap();
+    let mut w = World::builder().energy_reads(EnergyReads::EveryStep).build().unwrap();
     let h = w.insert(SphereBuilder::new(0.1, DVec3::new(0.0, 0.0, 1e10)).mass(1e300).build().unwrap()).unwrap();
     let err = w.step(&mut Scripted(Box::new(|_: &mut StepContext| StepReport::default())), 1e-3).unwrap_err();
     assert!(

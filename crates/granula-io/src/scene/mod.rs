@@ -311,6 +311,7 @@ impl Scene {
             .gravity(DVec3::from_array(s.gravity))
             .planar(s.planar)
             .max_overlap_ratio(s.max_overlap_ratio)
+            .energy_reads(s.energy_reads)
             .energy_guard((s.energy_guard_every > 0).then_some(granula_core::EnergyGuard {
                 every: s.energy_guard_every,
                 max_gain: s.energy_guard_max_gain,

@@ -100,6 +100,11 @@ pub struct SimulationSpec {
     /// that counts as a strike of the guard (two in a row stop the run). Default 0.5.
     #[serde(default = "default_guard_gain")]
     pub energy_guard_max_gain: f64,
+    /// On which steps the guard's one-step check measures the energies
+    /// (`granula_core::EnergyReads`): `"every_step"` (default) or `"when_read"` (on the
+    /// guard's interval steps only).
+    #[serde(default)]
+    pub energy_reads: granula_core::EnergyReads,
     /// Periodic axes, each with its range `[lo, hi]` (m), e.g.
     /// `periodic = { x = [0.0, 0.1] }` (MD only; see `granula_core::periodic`). Default none.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]

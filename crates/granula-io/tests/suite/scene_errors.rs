@@ -163,6 +163,15 @@ fn energy_guard_keys_reach_the_world_and_are_checked() {
     let bad = GOOD.replace("steps = 10", "steps = 10\nenergy_guard_max_gain = -1.0");
     let (_, msg) = err(&bad);
     assert!(msg.contains("energy_guard_max_gain"), "{msg}");
+    // When the one-step check runs: every step unless the scene says otherwise.
+    use granula_core::EnergyReads;
+    assert_eq!(Scene::parse("good.toml", GOOD).unwrap().build_world().unwrap().energy_reads, EnergyReads::EveryStep);
+    let when_read = GOOD.replace("steps = 10", "steps = 10\nenergy_reads = \"when_read\"");
+    let w = Scene::parse("read.toml", &when_read).unwrap().build_world().unwrap();
+    assert_eq!(w.energy_reads, EnergyReads::WhenRead);
+    let bad = GOOD.replace("steps = 10", "steps = 10\nenergy_reads = \"sometimes\"");
+    let (_, msg) = err(&bad);
+    assert!(msg.contains("energy_reads") && msg.contains("when_read"), "{msg}");
 }
 
 #[test]
