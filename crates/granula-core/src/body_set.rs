@@ -424,7 +424,7 @@ fn mass_properties(shape: &Shape, source: MassSource, material_density: f64, pla
 /// components are zeroed; zero when `inv_inertia` is zero (non-dynamic bodies).
 ///
 /// A free function of the columns so that integrators can run it over slices.
-#[inline]
+#[inline(always)]
 pub fn euler_angular_acceleration(
     torque: DVec3,
     omega: DVec3,

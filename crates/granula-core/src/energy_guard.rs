@@ -45,9 +45,9 @@
 //! bond's well), which would otherwise make the energy in play negative and any gain a
 //! strike.
 
+use crate::body_sums::BodySums;
 use crate::error::{CoreError, Result};
 use crate::handle::BodyHandle;
-use crate::step_scan::Scan;
 use serde::{Deserialize, Serialize};
 
 /// Settings of the runaway-energy guard (see the module documentation).
@@ -277,10 +277,10 @@ pub(crate) fn check(guard: &EnergyGuard, state: &mut Option<GuardState>, now: Gu
 /// The energies of one step that the one-step check compares (J).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct StepEnergies {
-    /// The scan of the bodies at the start of the step.
-    pub before: Scan,
-    /// The scan at its end.
-    pub after: Scan,
+    /// The sums over the bodies at the start of the step.
+    pub before: BodySums,
+    /// The sums at its end.
+    pub after: BodySums,
     /// The stored energy of the previous step's report.
     pub stored_before: f64,
     /// The stored energy of this step's report.
@@ -295,11 +295,11 @@ pub(crate) struct StepEnergies {
 pub(crate) fn check_step(e: &StepEnergies) -> Option<Runaway> {
     let (before, after) = (&e.before, &e.after);
     let (stored_before, d, w) = (e.stored_before, e.dissipated, e.work);
-    let du = after.potential - before.potential;
-    let gain = (after.kinetic - before.kinetic) + du + (e.stored_after - stored_before) + d - w;
-    let scale = before.kinetic
-        + before.rotation
-        + before.loads
+    let du = after.potential() - before.potential();
+    let gain = (after.kinetic() - before.kinetic()) + du + (e.stored_after - stored_before) + d - w;
+    let scale = before.kinetic()
+        + before.rotation()
+        + before.loads()
         + stored_before.abs().max(e.stored_after.abs())
         + du.abs()
         + d.abs()

@@ -1,6 +1,7 @@
 //! The integrator trait for smooth (MD) dynamics.
 
 use crate::body_set::BodySet;
+use crate::body_sums::BodySums;
 use crate::error::CoreError;
 use crate::handle::BodyHandle;
 use crate::math::DVec3;
@@ -82,6 +83,42 @@ pub trait Integrator: Send {
 
     /// Second half: `accel` holds the contact loads at the predicted state.
     fn correct(&mut self, bodies: &mut BodySet, accel: &AccelerationField<'_>, t: f64, dt: f64);
+
+    /// [`Integrator::predict`], also adding up the sums of the state at the start of the
+    /// step into `start` when it is given ([`BodySums::add_start`] over every body, under
+    /// `accel.gravity`), for the world's checks. The default passes over the bodies first
+    /// ([`BodySums::start_of`]); an integrator may add the terms up in its own loop, merging
+    /// partial sums in body order ([`BodySums::merge`]).
+    fn predict_summing(
+        &mut self,
+        bodies: &mut BodySet,
+        accel: &AccelerationField<'_>,
+        t: f64,
+        dt: f64,
+        start: Option<&mut BodySums>,
+    ) {
+        if let Some(s) = start {
+            *s = BodySums::start_of(bodies, accel.gravity, dt);
+        }
+        self.predict(bodies, accel, t, dt);
+    }
+
+    /// [`Integrator::correct`], also adding up the sums of the state at the end of the step
+    /// into `end` ([`BodySums::add_end`] over every body, with the energies when
+    /// `energies`). The default passes over the bodies after the correction
+    /// ([`BodySums::end_of`]).
+    fn correct_summing(
+        &mut self,
+        bodies: &mut BodySet,
+        accel: &AccelerationField<'_>,
+        t: f64,
+        dt: f64,
+        energies: bool,
+        end: &mut BodySums,
+    ) {
+        self.correct(bodies, accel, t, dt);
+        *end = BodySums::end_of(bodies, accel.gravity, energies);
+    }
 
     /// Between [`Integrator::predict`] and [`Integrator::correct`]: per body (dense index),
     /// what to add to `BodySet::velocity` and to `BodySet::angular_velocity` (the two

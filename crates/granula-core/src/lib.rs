@@ -16,6 +16,7 @@
 
 mod body;
 mod body_set;
+mod body_sums;
 mod broadphase;
 mod clock;
 mod contact;
@@ -37,7 +38,6 @@ mod permutation;
 pub mod prelude;
 mod shape;
 mod solver;
-mod step_scan;
 mod world;
 
 pub use body::{
@@ -45,6 +45,7 @@ pub use body::{
     SphereBuilder,
 };
 pub use body_set::{euler_angular_acceleration, BodySet, MotionKind};
+pub use body_sums::{BodySums, StepSums, SumRequest, SummedBody};
 pub use broadphase::Broadphase;
 pub use clock::Clock;
 pub use contact::{

@@ -20,7 +20,7 @@ pub fn skew(a: DVec3) -> DMat3 {
 ///
 /// q(t+Δt) = exp(½ ω Δt) ⊗ q(t), exact for a constant world-frame angular velocity, with
 /// exp(½ θ) = (cos(|θ|/2), θ sin(|θ|/2)/|θ|) ([`rotation_quat`]).
-#[inline]
+#[inline(always)]
 pub fn integrate_orientation(q: DQuat, omega: DVec3, dt: f64) -> DQuat {
     let rot = omega * dt;
     if rot == DVec3::ZERO {

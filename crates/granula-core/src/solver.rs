@@ -1,6 +1,7 @@
 //! The solver trait, the step context it works in, and the per-step report.
 
 use crate::body_set::BodySet;
+use crate::body_sums::{BodySums, StepSums, SumRequest};
 use crate::contact::ContactRecord;
 use crate::energy::Dissipation;
 use crate::handle::BodyHandle;
@@ -58,6 +59,28 @@ pub trait Solver {
     /// One step from `ctx.time` to `ctx.time + ctx.dt` (`dt` already validated as finite
     /// and positive): moves every body and reports what happened.
     fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, Self::Error>;
+
+    /// [`Solver::step`], also handing back the sums over the bodies that the world's checks
+    /// read ([`BodySums`]): those of the state at the start of the step when
+    /// `request.start` (then `Some`, else `None`), and those of its end, with the energies
+    /// when `request.energies`. [`World::step`](crate::World::step) calls this.
+    ///
+    /// The default passes over the bodies before and after [`Solver::step`]
+    /// ([`BodySums::start_of`], [`BodySums::end_of`]). A solver whose own passes touch the
+    /// bodies may add the sums up there instead (the MD solver does, in its integrator's half
+    /// steps); the sums must be those of the same per-body terms ([`BodySums::add_start`],
+    /// [`BodySums::add_end`]), over the bodies in dense order or merged in that order.
+    fn step_with_sums(
+        &mut self,
+        ctx: StepContext<'_>,
+        request: SumRequest,
+    ) -> Result<(StepReport, StepSums), Self::Error> {
+        let StepContext { bodies, materials, narrowphase, gravity, periodic, time, dt, step } = ctx;
+        let start = request.start.then(|| BodySums::start_of(bodies, gravity, dt));
+        let ctx = StepContext { bodies: &mut *bodies, materials, narrowphase, gravity, periodic, time, dt, step };
+        let report = self.step(ctx)?;
+        Ok((report, StepSums { start, end: BodySums::end_of(bodies, gravity, request.energies) }))
+    }
 
     /// Whether the energy terms of this solver's reports close the world's ledger up to
     /// the integrator's truncation error, so that a growing balance means an unstable run

@@ -2,6 +2,7 @@
 
 use crate::body::{Body, PlaneBuilder};
 use crate::body_set::{BodySet, MotionKind};
+use crate::body_sums::SumRequest;
 use crate::clock::Clock;
 use crate::energy::EnergyLedger;
 use crate::energy_guard::{EnergyGuard, EnergyReads, GuardMemory, GuardState, StepEnergies};
@@ -13,7 +14,6 @@ use crate::narrowphase::{can_touch, Narrowphase, ShapeKind};
 use crate::periodic::{Axis, PeriodicDomain, PeriodicError};
 use crate::shape::Shape;
 use crate::solver::{Solver, StepContext, StepReport};
-use crate::step_scan;
 
 mod checks;
 mod run;
@@ -392,11 +392,13 @@ impl World {
     /// runaway-energy guard ([`World::energy_guard`]: its one-step check, and its interval
     /// check when one is due) when the solver closes the ledger, then calls the observers.
     ///
-    /// The checks cost one pass over the bodies after the step, and one before it when the
-    /// energy guard's one-step check runs (every step, or only on reading steps under
-    /// [`EnergyReads::WhenRead`], [`World::energy_reads`](World#structfield.energy_reads)): measured 4.4 µs and 5.2 µs for the 805 bodies of the settling
-    /// scene (the finiteness pass they replace took 1.2 µs), against about 200 µs for one
-    /// of its MD steps on one thread, so about 4 % in all.
+    /// The checks read sums over the bodies ([`BodySums`](crate::BodySums)) that the solver
+    /// hands back with its step ([`Solver::step_with_sums`]): those of the end of the step,
+    /// and of its start when the energy guard's one-step check runs (every step, or only on
+    /// reading steps under [`EnergyReads::WhenRead`],
+    /// [`World::energy_reads`](World#structfield.energy_reads)). By default they cost one
+    /// pass over the bodies after the step and one before it; the MD solver adds them up in
+    /// its integrator's half steps, which read the same columns.
     pub fn step<S: Solver>(&mut self, solver: &mut S, dt: f64) -> Result<StepReport> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(CoreError::InvalidTimeStep { dt });
@@ -418,8 +420,8 @@ impl World {
         let reads = self.next_step_reads_energies();
         self.energies_requested = false;
         // The one-step check needs the stored energy of a previous step of the same bodies.
-        let before = (reads && guarded && self.last_step_version == Some(version))
-            .then(|| step_scan::scan_start(&self.bodies, self.gravity, dt));
+        let request =
+            SumRequest { start: reads && guarded && self.last_step_version == Some(version), energies: reads };
         let stored_before = self.ledger.stored_elastic;
         self.last_step_version = None;
         let ctx = StepContext {
@@ -432,7 +434,7 @@ impl World {
             dt,
             step: self.step,
         };
-        let report = solver.step(ctx).map_err(|e| CoreError::Solver {
+        let (report, sums) = solver.step_with_sums(ctx, request).map_err(|e| CoreError::Solver {
             step: self.step,
             time: self.time,
             source: Box::new(e),
@@ -441,12 +443,8 @@ impl World {
         self.set_clock_unchecked(clock);
         // Without the energies (zero in `after`), a finite state has finite energies unless
         // a square overflows, which the travel limit catches when it is on.
-        let after = if reads {
-            step_scan::scan_end::<true>(&self.bodies, self.gravity, dt)
-        } else {
-            step_scan::scan_end::<false>(&self.bodies, self.gravity, dt)
-        };
-        self.check_state(&after, &report, solver.detects_along_the_step())?;
+        let (before, after) = (sums.start.filter(|_| request.start), sums.end);
+        self.check_state(&after, dt, &report, solver.detects_along_the_step())?;
         self.check_energies(&after, &report)?;
         self.ledger.dissipated += report.dissipated;
         self.ledger.stored_elastic = report.stored_elastic;

@@ -3,8 +3,8 @@
 use crate::per_body::PerBody;
 use granula_core::math::integrate_orientation;
 use granula_core::{
-    euler_angular_acceleration, parallel, AccelerationField, BodySet, CoreError, DQuat, DVec3, Dofs, Integrator,
-    IntegratorState, Permutation,
+    euler_angular_acceleration, parallel, AccelerationField, BodySet, BodySums, CoreError, DQuat, DVec3, Dofs,
+    Integrator, IntegratorState, Permutation, SummedBody,
 };
 use rayon::prelude::*;
 
@@ -58,6 +58,8 @@ pub struct VelocityVerlet {
     /// The task size chosen for the body set of this structure version (see
     /// [`VelocityVerlet::chunk_len`]): a matter of speed only, not part of the state.
     chunk: Option<(u64, usize)>,
+    /// Per chunk, the sums of a half step that adds them up (scratch of one call).
+    partial_sums: Vec<BodySums>,
 }
 
 /// The velocity that velocity-dependent normal forces see at the force evaluation of a
@@ -148,18 +150,24 @@ impl VelocityVerlet {
     /// parallel chunks ([`VelocityVerlet::chunk_len`]), each with its own columns and its slice of the
     /// accelerations and velocity offsets: one closure call per chunk, a plain loop inside
     /// (inlined, no per-body dispatch).
+    ///
+    /// Each chunk adds its bodies to its own partial [`BodySums`] (when `half` sums), and the
+    /// partials are merged in chunk order into the returned sums: chunks are fixed, so the
+    /// sums do not depend on the number of threads either.
     fn for_each_chunk(
         &mut self,
         bodies: &mut BodySet,
         field: &AccelerationField<'_>,
         dt: f64,
-        half: fn(BodyChunk<'_>, DVec3, f64),
-    ) {
+        half: fn(BodyChunk<'_>, DVec3, f64, &mut BodySums),
+    ) -> BodySums {
         // The offsets are sized by the predict; a correct without one gets zeros to zip with.
         for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
             column.resize(bodies.len(), DVec3::ZERO);
         }
         let chunk = self.chunk_len(bodies);
+        self.partial_sums.clear();
+        self.partial_sums.resize(bodies.len().div_ceil(chunk), BodySums::EMPTY);
         let AccelerationField { gravity, force, torque } = *field;
         let BodySet {
             position,
@@ -169,13 +177,25 @@ impl VelocityVerlet {
             external_force,
             external_torque,
             inv_mass,
+            mass,
+            radius,
             inertia,
             inv_inertia,
             locked,
             ..
         } = bodies;
-        let shared =
-            SharedColumns { inv_mass, inertia, inv_inertia, locked, external_force, external_torque, force, torque };
+        let shared = SharedColumns {
+            inv_mass,
+            mass,
+            radius,
+            inertia,
+            inv_inertia,
+            locked,
+            external_force,
+            external_torque,
+            force,
+            torque,
+        };
         position
             .par_chunks_mut(chunk)
             .zip(velocity.par_chunks_mut(chunk))
@@ -184,12 +204,18 @@ impl VelocityVerlet {
             .zip(self.accel.values.par_chunks_mut(chunk))
             .zip(self.linear_offsets.par_chunks_mut(chunk))
             .zip(self.angular_offsets.par_chunks_mut(chunk))
+            .zip(self.partial_sums.par_iter_mut())
             .with_min_len(parallel::min_len(1))
             .enumerate()
-            .for_each(|(k, ((((((x, v), w), q), pairs), linear), angular))| {
+            .for_each(|(k, (((((((x, v), w), q), pairs), linear), angular), sums))| {
                 let memory = RangeMemory { pairs, linear, angular };
-                half(shared.chunk(k * chunk, x, q, v, w, memory), gravity, dt);
+                half(shared.chunk(k * chunk, x, q, v, w, memory), gravity, dt, sums);
             });
+        let mut total = BodySums::EMPTY;
+        for s in &self.partial_sums {
+            total.merge(s);
+        }
+        total
     }
 }
 
@@ -210,6 +236,8 @@ struct RangeMemory<'a> {
 /// range (index `m` is body `start + m`).
 #[derive(Debug)]
 struct BodyChunk<'a> {
+    /// Dense index of the chunk's first body.
+    start: usize,
     /// Positions (written).
     position: &'a mut [DVec3],
     /// Orientations (written).
@@ -220,6 +248,10 @@ struct BodyChunk<'a> {
     angular_velocity: &'a mut [DVec3],
     /// Inverse masses (zero: not dynamic, left untouched).
     inv_mass: &'a [f64],
+    /// Masses (read for the sums only).
+    mass: &'a [f64],
+    /// Bounding radii (read for the sums only).
+    radius: &'a [f64],
     /// Principal moments of inertia.
     inertia: &'a [DVec3],
     /// Inverse principal moments.
@@ -238,6 +270,26 @@ struct BodyChunk<'a> {
     memory: RangeMemory<'a>,
 }
 
+impl BodyChunk<'_> {
+    /// The values of body `m` of the chunk that [`BodySums`] reads.
+    #[inline(always)]
+    fn summed(&self, m: usize) -> SummedBody {
+        SummedBody {
+            inv_mass: self.inv_mass[m],
+            mass: self.mass[m],
+            radius: self.radius[m],
+            position: self.position[m],
+            velocity: self.velocity[m],
+            angular_velocity: self.angular_velocity[m],
+            orientation: self.orientation[m],
+            inertia: self.inertia[m],
+            inv_inertia: self.inv_inertia[m],
+            external_force: self.external_force[m],
+            external_torque: self.external_torque[m],
+        }
+    }
+}
+
 impl Integrator for VelocityVerlet {
     fn name(&self) -> &'static str {
         "velocity_verlet"
@@ -245,19 +297,52 @@ impl Integrator for VelocityVerlet {
 
     /// Takes a new body's accelerations from `field`, sizes the offset columns, and runs
     /// the half kick and drift over the bodies in parallel chunks.
-    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
+    fn predict(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, t: f64, dt: f64) {
+        self.predict_summing(bodies, field, t, dt, None);
+    }
+
+    /// [`Integrator::predict`] adding up the start sums inside the chunks' loops.
+    fn predict_summing(
+        &mut self,
+        bodies: &mut BodySet,
+        field: &AccelerationField<'_>,
+        _t: f64,
+        dt: f64,
+        start: Option<&mut BodySums>,
+    ) {
         self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
         for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
             column.clear();
             column.resize(bodies.len(), DVec3::ZERO);
         }
-        self.for_each_chunk(bodies, field, dt, predict_chunk);
+        match start {
+            Some(s) => *s = self.for_each_chunk(bodies, field, dt, predict_chunk::<true>),
+            None => {
+                self.for_each_chunk(bodies, field, dt, predict_chunk::<false>);
+            }
+        }
     }
 
     /// The closing half kick over the bodies in parallel chunks; clears the offsets, the
     /// scratch of one step.
     fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
-        self.for_each_chunk(bodies, field, dt, correct_chunk);
+        self.for_each_chunk(bodies, field, dt, correct_chunk::<false, false>);
+        self.linear_offsets.clear();
+        self.angular_offsets.clear();
+    }
+
+    /// [`Integrator::correct`] adding up the end sums inside the chunks' loops.
+    fn correct_summing(
+        &mut self,
+        bodies: &mut BodySet,
+        field: &AccelerationField<'_>,
+        _t: f64,
+        dt: f64,
+        energies: bool,
+        end: &mut BodySums,
+    ) {
+        let half = if energies { correct_chunk::<true, true> } else { correct_chunk::<true, false> };
+        *end = self.for_each_chunk(bodies, field, dt, half);
         self.linear_offsets.clear();
         self.angular_offsets.clear();
     }
@@ -297,6 +382,8 @@ impl Integrator for VelocityVerlet {
 #[derive(Clone, Copy)]
 struct SharedColumns<'a> {
     inv_mass: &'a [f64],
+    mass: &'a [f64],
+    radius: &'a [f64],
     inertia: &'a [DVec3],
     inv_inertia: &'a [DVec3],
     locked: &'a [Dofs],
@@ -324,11 +411,14 @@ impl<'a> SharedColumns<'a> {
         // The contact loads may be absent (empty) when a half step does not read them.
         let loads = |c: &'a [DVec3]| if c.is_empty() { c } else { &c[r.clone()] };
         BodyChunk {
+            start,
             position,
             orientation,
             velocity,
             angular_velocity,
             inv_mass: &self.inv_mass[r.clone()],
+            mass: &self.mass[r.clone()],
+            radius: &self.radius[r.clone()],
             inertia: &self.inertia[r.clone()],
             inv_inertia: &self.inv_inertia[r.clone()],
             locked: &self.locked[r.clone()],
@@ -344,73 +434,76 @@ impl<'a> SharedColumns<'a> {
 /// The half kick and drift of [`VelocityVerlet`] for the bodies of `chunk`:
 /// v += a(t) Δt/2, x += v Δt, ω += α(t) Δt/2, q turned by ω Δt (004 §2.3.2), with the
 /// accelerations of the last evaluation (`chunk.memory.pairs`); the kicks go to the offset
-/// columns (`chunk.memory.linear`, `chunk.memory.angular`).
+/// columns (`chunk.memory.linear`, `chunk.memory.angular`). With `SUM`, the chunk's state
+/// at the start of the step is added to `sums` first ([`BodySums::add_start`]), in a loop
+/// of its own: the chunk is then in cache for the update, and neither loop's body grows
+/// past the registers (one loop doing both measured slower than two passes over all bodies).
 #[inline]
-fn predict_chunk(chunk: BodyChunk<'_>, _gravity: DVec3, dt: f64) {
+fn predict_chunk<const SUM: bool>(chunk: BodyChunk<'_>, gravity: DVec3, dt: f64, sums: &mut BodySums) {
     let half = 0.5 * dt;
-    let BodyChunk { position: x, orientation: q, velocity: v, angular_velocity: w, inv_mass, locked, memory, .. } =
-        chunk;
-    let RangeMemory { pairs: accel, linear: dv, angular: dw } = memory;
-    for m in 0..x.len() {
-        if inv_mass[m] == 0.0 {
+    if SUM {
+        for m in 0..chunk.position.len() {
+            sums.add_start(&chunk.summed(m), gravity, dt);
+        }
+    }
+    for m in 0..chunk.position.len() {
+        if chunk.inv_mass[m] == 0.0 {
             continue;
         }
-        let (a, alpha) = accel[m];
-        let lock = locked[m];
+        let (a, alpha) = chunk.memory.pairs[m];
+        let lock = chunk.locked[m];
         let (kick, spin) = (lock.mask_linear(a * half), lock.mask_angular(alpha * half));
-        v[m] += kick;
-        x[m] += lock.mask_linear(v[m] * dt);
-        w[m] += spin;
-        q[m] = integrate_orientation(q[m], lock.mask_angular(w[m]), dt);
-        (dv[m], dw[m]) = (kick, spin);
+        let v = chunk.velocity[m] + kick;
+        chunk.velocity[m] = v;
+        chunk.position[m] += lock.mask_linear(v * dt);
+        let w = chunk.angular_velocity[m] + spin;
+        chunk.angular_velocity[m] = w;
+        chunk.orientation[m] = integrate_orientation(chunk.orientation[m], lock.mask_angular(w), dt);
+        (chunk.memory.linear[m], chunk.memory.angular[m]) = (kick, spin);
     }
 }
 
 /// The closing half kick of [`VelocityVerlet`] for the bodies of `chunk`:
 /// v += a(t + Δt) Δt/2 with the contact loads of `chunk.force` / `chunk.torque`, ω by
 /// Euler's equations (003 eq. 1) solved by fixed-point sweeps; the new accelerations go to
-/// `chunk.memory.pairs`.
+/// `chunk.memory.pairs`. With `SUM`, the chunk's state at the end of the step is then added
+/// to `sums` ([`BodySums::add_end`], with the energies when `ENERGIES`), in a loop of its
+/// own over the chunk while it is in cache.
 #[inline]
-fn correct_chunk(chunk: BodyChunk<'_>, gravity: DVec3, dt: f64) {
+fn correct_chunk<const SUM: bool, const ENERGIES: bool>(
+    chunk: BodyChunk<'_>,
+    gravity: DVec3,
+    dt: f64,
+    sums: &mut BodySums,
+) {
     let half = 0.5 * dt;
-    let BodyChunk {
-        orientation,
-        velocity: v,
-        angular_velocity: w,
-        inv_mass,
-        inertia,
-        inv_inertia,
-        locked,
-        external_force,
-        external_torque,
-        force,
-        torque,
-        memory,
-        ..
-    } = chunk;
-    let acc = memory.pairs;
-    for m in 0..v.len() {
-        let inv_m = inv_mass[m];
+    for m in 0..chunk.velocity.len() {
+        let inv_m = chunk.inv_mass[m];
         if inv_m == 0.0 {
             continue;
         }
-        let lock = locked[m];
-        let a = lock.mask_linear((force[m] + external_force[m]) * inv_m + gravity);
-        let t = torque[m] + external_torque[m];
+        let lock = chunk.locked[m];
+        let a = lock.mask_linear((chunk.force[m] + chunk.external_force[m]) * inv_m + gravity);
+        let t = chunk.torque[m] + chunk.external_torque[m];
         // ω(t + Δt) = ω(t + Δt/2) + α(ω(t + Δt)) Δt/2 is implicit through the gyroscopic
         // term; a few fixed-point sweeps keep the scheme second order for asymmetric bodies
         // (a spherical top has no gyroscopic term: one evaluation is exact).
-        let (q, moments, inv_moments) = (orientation[m], inertia[m], inv_inertia[m]);
+        let (q, moments, inv_moments) = (chunk.orientation[m], chunk.inertia[m], chunk.inv_inertia[m]);
         let sweeps = if moments.x == moments.y && moments.y == moments.z { 1 } else { GYROSCOPIC_SWEEPS };
-        let w_half = w[m];
+        let w_half = chunk.angular_velocity[m];
         let mut w_new = w_half;
         let mut alpha = DVec3::ZERO;
         for _ in 0..sweeps {
             alpha = euler_angular_acceleration(t, w_new, q, moments, inv_moments, lock);
             w_new = w_half + alpha * half;
         }
-        v[m] += a * half;
-        w[m] = w_new;
-        acc[m] = (a, alpha);
+        chunk.velocity[m] += a * half;
+        chunk.angular_velocity[m] = w_new;
+        chunk.memory.pairs[m] = (a, alpha);
+    }
+    if SUM {
+        for m in 0..chunk.velocity.len() {
+            sums.add_end::<ENERGIES>(chunk.start + m, &chunk.summed(m), gravity);
+        }
     }
 }

@@ -3,7 +3,9 @@
 //! the contact law, called per contact, stays a generic parameter.
 
 use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
-use granula_core::{Aabb, AccelerationField, BodySet, Broadphase, CoreError, Integrator, IntegratorState, Permutation};
+use granula_core::{
+    Aabb, AccelerationField, BodySet, BodySums, Broadphase, CoreError, Integrator, IntegratorState, Permutation,
+};
 use granula_integrators::{Gear, VelocityVerlet};
 use granula_io::scene::spec::{BroadphaseKind, IntegratorKind};
 
@@ -45,6 +47,33 @@ impl Integrator for AnyIntegrator {
         match self {
             AnyIntegrator::Verlet(i) => i.correct(bodies, accel, t, dt),
             AnyIntegrator::Gear(i) => i.correct(bodies, accel, t, dt),
+        }
+    }
+    fn predict_summing(
+        &mut self,
+        bodies: &mut BodySet,
+        accel: &AccelerationField,
+        t: f64,
+        dt: f64,
+        start: Option<&mut BodySums>,
+    ) {
+        match self {
+            AnyIntegrator::Verlet(i) => i.predict_summing(bodies, accel, t, dt, start),
+            AnyIntegrator::Gear(i) => i.predict_summing(bodies, accel, t, dt, start),
+        }
+    }
+    fn correct_summing(
+        &mut self,
+        bodies: &mut BodySet,
+        accel: &AccelerationField,
+        t: f64,
+        dt: f64,
+        energies: bool,
+        end: &mut BodySums,
+    ) {
+        match self {
+            AnyIntegrator::Verlet(i) => i.correct_summing(bodies, accel, t, dt, energies, end),
+            AnyIntegrator::Gear(i) => i.correct_summing(bodies, accel, t, dt, energies, end),
         }
     }
     fn save_state(&self) -> IntegratorState {

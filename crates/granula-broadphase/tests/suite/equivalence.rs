@@ -106,3 +106,15 @@ fn moving_on_two_threads_and_on_the_calling_thread() {
     pool.install(|| check_moving(6, 1500, 4.0, 30));
     granula_core::parallel::sequential(|| check_moving(7, 1500, 4.0, 30));
 }
+
+/// Linked cells scan their bodies in runs of 2048, side by side on a pool: with 7000 bodies
+/// (four runs) the list on two threads, on the calling thread and of the oracle agree.
+#[test]
+fn linked_cells_in_runs_on_two_threads_and_on_the_calling_thread() {
+    let (boxes, skip, _) = scene(8, 7000, 4.0);
+    let oracle = pairs_of(&mut BruteForce, &boxes, &skip);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let mut cells = LinkedCells::new();
+    assert_eq!(pool.install(|| pairs_of(&mut cells, &boxes, &skip)), oracle);
+    assert_eq!(granula_core::parallel::sequential(|| pairs_of(&mut cells, &boxes, &skip)), oracle);
+}

@@ -2,21 +2,27 @@
 //! overlap limits, finite energies, and the runaway-energy guard.
 
 use super::World;
+use crate::body_sums::{self, BodySums};
 use crate::energy_guard::{self, EnergyGuard, GuardState, StepEnergies};
 use crate::error::{CoreError, Result};
 use crate::handle::BodyHandle;
 use crate::solver::StepReport;
-use crate::step_scan::{self, Scan};
 
 impl World {
     /// After a step: every state is finite, no body travelled farther than the travel limit
     /// (unless the solver's detection covers the step's motion, `detects_along_the_step`)
     /// and no pair overlaps beyond the overlap limit.
-    pub(super) fn check_state(&self, after: &Scan, report: &StepReport, detects_along_the_step: bool) -> Result<()> {
-        if !after.state.is_finite() {
+    pub(super) fn check_state(
+        &self,
+        after: &BodySums,
+        dt: f64,
+        report: &StepReport,
+        detects_along_the_step: bool,
+    ) -> Result<()> {
+        if !after.state().is_finite() {
             self.bodies.check_finite(self.step, self.time)?;
         }
-        let (fastest, travel2) = after.travel;
+        let (fastest, travel2) = after.travel(dt);
         if travel2 > self.max_travel_ratio * self.max_travel_ratio && !detects_along_the_step {
             let radius = self.bodies.radius[fastest];
             return Err(CoreError::ExcessiveTravel {
@@ -65,14 +71,14 @@ impl World {
             runaway = energy_guard::check(guard, &mut self.guard_state, now);
         }
         match runaway {
-            Some(r) => Err(r.into_error(step_scan::most_kinetic(&self.bodies), self.step, self.time, source())),
+            Some(r) => Err(r.into_error(body_sums::most_kinetic(&self.bodies), self.step, self.time, source())),
             None => Ok(()),
         }
     }
 
     /// The energies of the report and of the bodies after a step are finite; the error
     /// names the account and, for a body energy, the body with the largest share.
-    pub(super) fn check_energies(&self, after: &Scan, report: &StepReport) -> Result<()> {
+    pub(super) fn check_energies(&self, after: &BodySums, report: &StepReport) -> Result<()> {
         let reported = [
             ("stored energy", report.stored_elastic),
             ("dissipated energy", report.dissipated.total()),
@@ -81,7 +87,7 @@ impl World {
         if let Some((account, value)) = reported.into_iter().find(|(_, v)| !v.is_finite()) {
             return Err(self.non_finite(account, value, None));
         }
-        let bodies = [("kinetic energy", after.kinetic + after.rotation), ("potential energy", after.potential)];
+        let bodies = [("kinetic energy", after.kinetic() + after.rotation()), ("potential energy", after.potential())];
         if let Some((account, value)) = bodies.into_iter().find(|(_, v)| !v.is_finite()) {
             let b = &self.bodies;
             let g = self.gravity;

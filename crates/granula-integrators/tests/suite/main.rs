@@ -4,6 +4,7 @@
 mod common;
 
 mod force_velocity;
+mod fused_sums;
 mod integrators;
 mod permute;
 mod save_restore;

@@ -14,7 +14,7 @@ use granula_broadphase::VerletPairs;
 use granula_core::parallel::with_hot_workers;
 use granula_core::{
     BodyHandle, Broadphase, ContactKey, ContactLaw, ContactRecord, ContactStore, DQuat, DVec3, Integrator,
-    MaterialTable, PeriodicDomain, Solver, StepContext, StepReport,
+    MaterialTable, PeriodicDomain, Solver, StepContext, StepReport, StepSums, SumRequest,
 };
 use std::sync::Arc;
 
@@ -319,15 +319,36 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
     }
 
     fn step(&mut self, ctx: StepContext<'_>) -> Result<StepReport, MdError> {
+        self.step_in_pool(ctx, None).map(|(report, _)| report)
+    }
+
+    /// The sums are added up in the integrator's half steps
+    /// ([`Integrator::predict_summing`], [`Integrator::correct_summing`]), which read the
+    /// bodies' columns anyway (velocity Verlet does so inside its loops; integrators
+    /// without their own version pass over the bodies around the half step).
+    fn step_with_sums(&mut self, ctx: StepContext<'_>, request: SumRequest) -> Result<(StepReport, StepSums), MdError> {
+        self.step_in_pool(ctx, Some(request)).map(|(report, sums)| (report, sums.unwrap_or_default()))
+    }
+}
+
+impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
+    /// [`MdSolver::step_inner`] on the solver's threads.
+    fn step_in_pool(
+        &mut self,
+        ctx: StepContext<'_>,
+        request: Option<SumRequest>,
+    ) -> Result<(StepReport, Option<StepSums>), MdError> {
         // A short step runs in place (`MdConfig::parallel_min_pairs`): same result, faster.
         let small = self.pairs.candidates.len() < self.config.parallel_min_pairs && self.primed_version.is_some();
-        match (self.pool.clone(), self.config.threads) {
-            (Some(_), _) if small => granula_core::parallel::sequential(|| self.step_inner(ctx)),
-            (Some(pool), _) if self.config.hot_workers => pool.install(|| with_hot_workers(|| self.step_inner(ctx))),
-            (Some(pool), _) => pool.install(|| self.step_inner(ctx)),
-            (None, Some(1)) => granula_core::parallel::sequential(|| self.step_inner(ctx)),
-            (None, _) if self.config.hot_workers => with_hot_workers(|| self.step_inner(ctx)),
-            (None, _) => self.step_inner(ctx),
+        let (pool, threads, hot) = (self.pool.clone(), self.config.threads, self.config.hot_workers);
+        let inner = || self.step_inner(ctx, request);
+        match (pool, threads) {
+            (Some(_), _) if small => granula_core::parallel::sequential(inner),
+            (Some(pool), _) if hot => pool.install(|| with_hot_workers(inner)),
+            (Some(pool), _) => pool.install(inner),
+            (None, Some(1)) => granula_core::parallel::sequential(inner),
+            (None, _) if hot => with_hot_workers(inner),
+            (None, _) => inner(),
         }
     }
 }

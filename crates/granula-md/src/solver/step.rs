@@ -10,8 +10,9 @@ use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::PairList;
 use granula_core::parallel::{self};
 use granula_core::{
-    rotation_vector, Aabb, AccelerationField, BodySet, Broadphase, ContactLaw, DVec3, Dissipation, Integrator,
-    MaterialTable, MotionKind, Narrowphase, PeriodicDomain, StepContext, StepReport, StepWarning,
+    rotation_vector, Aabb, AccelerationField, BodySet, BodySums, Broadphase, ContactLaw, DVec3, Dissipation,
+    Integrator, MaterialTable, MotionKind, Narrowphase, PeriodicDomain, StepContext, StepReport, StepSums, StepWarning,
+    SumRequest,
 };
 use rayon::prelude::*;
 use std::ops::Range;
@@ -299,28 +300,42 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
 
     /// Runs one half step of the integrator over the step of `ctx`, with the contact loads
     /// of the last evaluation (`bodies.force` / `bodies.torque`, lent to the field for the
-    /// call: moved out and back, no copy) and gravity as its explicit inputs.
-    fn integrate(&mut self, ctx: &mut StepContext<'_>, half: Half) {
+    /// call: moved out and back, no copy) and gravity as its explicit inputs; adds up the
+    /// sums `half` asks for.
+    fn integrate(&mut self, ctx: &mut StepContext<'_>, half: Half<'_>) {
         let force = std::mem::take(&mut ctx.bodies.force);
         let torque = std::mem::take(&mut ctx.bodies.torque);
         let field = AccelerationField { gravity: ctx.gravity, force: &force, torque: &torque };
+        let (bodies, t, dt) = (&mut *ctx.bodies, ctx.time, ctx.dt);
         match half {
-            Half::Predict => self.integrator.predict(ctx.bodies, &field, ctx.time, ctx.dt),
-            Half::Correct => self.integrator.correct(ctx.bodies, &field, ctx.time, ctx.dt),
+            Half::Predict(start) => self.integrator.predict_summing(bodies, &field, t, dt, start),
+            Half::Correct(None) => self.integrator.correct(bodies, &field, t, dt),
+            Half::Correct(Some((energies, end))) => {
+                self.integrator.correct_summing(bodies, &field, t, dt, energies, end);
+            }
         }
         ctx.bodies.force = force;
         ctx.bodies.torque = torque;
     }
 
-    pub(super) fn step_inner(&mut self, mut ctx: StepContext<'_>) -> Result<StepReport, MdError> {
+    /// One step; with `request`, also the sums over the bodies the world's checks read
+    /// ([`Solver::step_with_sums`](granula_core::Solver::step_with_sums)), added up by the
+    /// integrator's half steps.
+    pub(super) fn step_inner(
+        &mut self,
+        mut ctx: StepContext<'_>,
+        request: Option<SumRequest>,
+    ) -> Result<(StepReport, Option<StepSums>), MdError> {
         let (t, dt) = (ctx.time, ctx.dt);
         self.follow_periodic(ctx.periodic);
         self.prime(&mut ctx)?;
         self.sync_pair_parameters(ctx.materials, false)?;
         let loaded = self.remember_loaded_start(ctx.bodies);
+        let (mut start, mut end) = (BodySums::EMPTY, BodySums::EMPTY);
 
-        // Predict with the loads at the state at t (from the previous step, or the priming).
-        self.integrate(&mut ctx, Half::Predict);
+        // Predict with the loads at the state at t (from the previous step, or the priming),
+        // summing the state at t when asked: the bodies are as the world left them.
+        self.integrate(&mut ctx, Half::Predict(request.filter(|r| r.start).map(|_| &mut start)));
         ctx.bodies.advance_kinematic(t, dt);
         self.refresh_pairs(ctx.bodies, ctx.materials, ctx.narrowphase);
         self.measure_rotations(ctx.bodies);
@@ -333,13 +348,15 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let kinematic_work = 0.5 * (self.kinematic_power + power) * dt;
         self.kinematic_power = power;
         // Correct with the loads just evaluated at the predicted state.
-        self.integrate(&mut ctx, Half::Correct);
+        self.integrate(&mut ctx, Half::Correct(request.map(|r| (r.energies, &mut end))));
         let mut external_work = kinematic_work;
         if loaded {
             external_work +=
                 external_load_work(ctx.bodies, &self.prev_position, &self.prev_angular_velocity, dt, &self.foreign);
         }
-        Ok(self.report(ctx.bodies, &summary, dissipated, external_work, dt))
+        let report = self.report(ctx.bodies, &summary, dissipated, external_work, dt);
+        let sums = request.map(|r| StepSums { start: r.start.then_some(start), end });
+        Ok((report, sums))
     }
 
     /// The report of a step from the summary of its force pass and the body-level terms.
@@ -396,11 +413,12 @@ fn lay_out(
     summaries.resize(accumulation.blocks(), BlockSummary::default());
 }
 
-/// Which half of the integrator's step [`MdSolver::integrate`] runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Half {
-    /// [`Integrator::predict`].
-    Predict,
-    /// [`Integrator::correct`].
-    Correct,
+/// Which half of the integrator's step [`MdSolver::integrate`] runs, and the sums it adds up.
+#[derive(Debug)]
+enum Half<'a> {
+    /// [`Integrator::predict_summing`], with the start sums when given.
+    Predict(Option<&'a mut BodySums>),
+    /// [`Integrator::correct`], or [`Integrator::correct_summing`] with (energies, the end
+    /// sums) when given.
+    Correct(Option<(bool, &'a mut BodySums)>),
 }
