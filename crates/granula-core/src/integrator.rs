@@ -121,14 +121,14 @@ pub trait Integrator: Send {
     }
 
     /// Between [`Integrator::predict`] and [`Integrator::correct`]: per body (dense index),
-    /// what to add to `BodySet::velocity` and to `BodySet::angular_velocity` (the two
-    /// slices, in that order) to obtain the velocities at the force's time level t + Δt, if
-    /// the body set holds other ones (Verlet keeps the half-step velocities there, which
-    /// incremental springs need). The MD solver then takes the normal part of the contact's
-    /// relative velocity, which drives the normal dashpots, from the shifted velocities.
-    /// Zero for non-dynamic bodies. The default (`None`): the body set's velocities are the
-    /// force's (Gear's predicted ones).
-    fn force_velocity_offsets(&self) -> Option<(&[DVec3], &[DVec3])> {
+    /// what to add to `BodySet::velocity` and to `BodySet::angular_velocity` to obtain the
+    /// velocities at the force's time level t + Δt ([`VelocityOffsets::linear`],
+    /// [`VelocityOffsets::angular`]), if the body set holds other ones (Verlet keeps the
+    /// half-step velocities there, which incremental springs need). The MD solver then
+    /// takes the normal part of the contact's relative velocity, which drives the normal
+    /// dashpots, from the shifted velocities. Zero for non-dynamic bodies. The default
+    /// (`None`): the body set's velocities are the force's (Gear's predicted ones).
+    fn force_velocity_offsets(&self) -> Option<VelocityOffsets<'_>> {
         None
     }
 
@@ -163,6 +163,42 @@ pub trait Integrator: Send {
         } else {
             Err(state.mismatch("an empty state (this integrator keeps nothing between steps)"))
         }
+    }
+}
+
+/// The velocity offsets of [`Integrator::force_velocity_offsets`]: per body, a linear and an
+/// angular rate and one factor, so that an integrator offers a column it keeps anyway (its
+/// accelerations) instead of writing offsets for every body at every step, when the solver
+/// reads them for the bodies in contact only.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VelocityOffsets<'a> {
+    /// Per body (dense index), the linear and angular rates (m/s², rad/s²).
+    pub rates: &'a [(DVec3, DVec3)],
+    /// Their factor (s): the offset of body `i` is `rates[i] · scale`.
+    pub scale: f64,
+}
+
+impl VelocityOffsets<'_> {
+    /// Number of bodies.
+    pub fn len(&self) -> usize {
+        self.rates.len()
+    }
+
+    /// `true` without bodies.
+    pub fn is_empty(&self) -> bool {
+        self.rates.is_empty()
+    }
+
+    /// What to add to the velocity of body `i` (m/s).
+    #[inline(always)]
+    pub fn linear(&self, i: usize) -> DVec3 {
+        self.rates[i].0 * self.scale
+    }
+
+    /// What to add to the angular velocity of body `i` (rad/s).
+    #[inline(always)]
+    pub fn angular(&self, i: usize) -> DVec3 {
+        self.rates[i].1 * self.scale
     }
 }
 

@@ -57,7 +57,7 @@ pub use energy::{Dissipation, EnergyLedger};
 pub use energy_guard::{EnergyGuard, EnergyReads, GuardAccounts, GuardMemory, Runaway};
 pub use error::{BodyRef, CoreError, Result};
 pub use handle::{BodyHandle, MaterialId};
-pub use integrator::{AccelerationField, Integrator, IntegratorState};
+pub use integrator::{AccelerationField, Integrator, IntegratorState, VelocityOffsets};
 pub use material::{Material, MaterialTable, PairMaterial};
 pub use math::{normalize_scaled, rotation_quat, rotation_vector, DMat3, DQuat, DVec3};
 pub use narrowphase::{ContactGenerator, Narrowphase, NarrowphaseError, PairMemory, PosedShape, ShapeKind};

@@ -4,7 +4,7 @@ use crate::per_body::PerBody;
 use granula_core::math::integrate_orientation;
 use granula_core::{
     euler_angular_acceleration, parallel, AccelerationField, BodySet, BodySums, CoreError, DQuat, DVec3, Dofs,
-    Integrator, IntegratorState, Permutation, SummedBody,
+    Integrator, IntegratorState, Permutation, SummedBody, VelocityOffsets,
 };
 use rayon::prelude::*;
 
@@ -47,12 +47,11 @@ const GYROSCOPIC_SWEEPS: usize = 3;
 pub struct VelocityVerlet {
     /// Linear and angular accelerations of the last force evaluation.
     accel: PerBody<(DVec3, DVec3)>,
-    /// Between predict and correct, per body, a(t) Δt/2: the offsets from the half-step
-    /// velocities to the predicted ones (zero for non-dynamic bodies). Scratch of one step,
-    /// empty between steps, so not part of the saved state.
-    linear_offsets: Vec<DVec3>,
-    /// The same for the angular velocities, α(t) Δt/2.
-    angular_offsets: Vec<DVec3>,
+    /// Between predict and correct, Δt/2 of the step: the offsets from the half-step
+    /// velocities to the predicted ones are then `accel` · Δt/2 (the accelerations are
+    /// zero for non-dynamic bodies and on locked degrees of freedom, so these are the
+    /// kicks of the predict). `None` between steps, so not part of the saved state.
+    half_step: Option<f64>,
     /// The velocity the normal forces see.
     force_velocity: ForceVelocity,
     /// The task size chosen for the body set of this structure version (see
@@ -101,7 +100,10 @@ impl VelocityVerlet {
         let (Some(slot), [ax, ay, az, bx, by, bz]) = (self.accel.get_mut_in_step(bodies, i), values) else {
             return false;
         };
-        *slot = (DVec3::new(*ax, *ay, *az), DVec3::new(*bx, *by, *bz));
+        // Masked by the body's locks, as the integrator's own accelerations are (the
+        // velocity offsets of a step are these times Δt/2).
+        let lock = bodies.locked[i];
+        *slot = (lock.mask_linear(DVec3::new(*ax, *ay, *az)), lock.mask_angular(DVec3::new(*bx, *by, *bz)));
         true
     }
 }
@@ -161,10 +163,6 @@ impl VelocityVerlet {
         dt: f64,
         half: fn(BodyChunk<'_>, DVec3, f64, &mut BodySums),
     ) -> BodySums {
-        // The offsets are sized by the predict; a correct without one gets zeros to zip with.
-        for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
-            column.resize(bodies.len(), DVec3::ZERO);
-        }
         let chunk = self.chunk_len(bodies);
         self.partial_sums.clear();
         self.partial_sums.resize(bodies.len().div_ceil(chunk), BodySums::EMPTY);
@@ -202,14 +200,11 @@ impl VelocityVerlet {
             .zip(angular_velocity.par_chunks_mut(chunk))
             .zip(orientation.par_chunks_mut(chunk))
             .zip(self.accel.values.par_chunks_mut(chunk))
-            .zip(self.linear_offsets.par_chunks_mut(chunk))
-            .zip(self.angular_offsets.par_chunks_mut(chunk))
             .zip(self.partial_sums.par_iter_mut())
             .with_min_len(parallel::min_len(1))
             .enumerate()
-            .for_each(|(k, (((((((x, v), w), q), pairs), linear), angular), sums))| {
-                let memory = RangeMemory { pairs, linear, angular };
-                half(shared.chunk(k * chunk, x, q, v, w, memory), gravity, dt, sums);
+            .for_each(|(k, (((((x, v), w), q), accel), sums))| {
+                half(shared.chunk(k * chunk, x, q, v, w, accel), gravity, dt, sums);
             });
         let mut total = BodySums::EMPTY;
         for s in &self.partial_sums {
@@ -217,18 +212,6 @@ impl VelocityVerlet {
         }
         total
     }
-}
-
-/// Velocity Verlet's per-body columns for one chunk of bodies: the accelerations of the
-/// last evaluation (`pairs`) and the velocity offsets of the step (`linear`, `angular`).
-#[derive(Debug)]
-struct RangeMemory<'a> {
-    /// A pair of vectors per body.
-    pairs: &'a mut [(DVec3, DVec3)],
-    /// A linear vector per body.
-    linear: &'a mut [DVec3],
-    /// An angular vector per body.
-    angular: &'a mut [DVec3],
 }
 
 /// The bodies `start..start + position.len()` of a body set, as a half step of one chunk
@@ -266,8 +249,8 @@ struct BodyChunk<'a> {
     force: &'a [DVec3],
     /// The contact torques the half step uses.
     torque: &'a [DVec3],
-    /// The integrator's own columns for the range.
-    memory: RangeMemory<'a>,
+    /// The accelerations of the last evaluation (linear, angular), written by the correct.
+    accel: &'a mut [(DVec3, DVec3)],
 }
 
 impl BodyChunk<'_> {
@@ -311,10 +294,7 @@ impl Integrator for VelocityVerlet {
         start: Option<&mut BodySums>,
     ) {
         self.accel.sync(bodies, |i| (field.linear(bodies, i), field.angular(bodies, i, bodies.angular_velocity[i])));
-        for column in [&mut self.linear_offsets, &mut self.angular_offsets] {
-            column.clear();
-            column.resize(bodies.len(), DVec3::ZERO);
-        }
+        self.half_step = Some(0.5 * dt);
         match start {
             Some(s) => *s = self.for_each_chunk(bodies, field, dt, predict_chunk::<true>),
             None => {
@@ -327,8 +307,7 @@ impl Integrator for VelocityVerlet {
     /// scratch of one step.
     fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {
         self.for_each_chunk(bodies, field, dt, correct_chunk::<false, false>);
-        self.linear_offsets.clear();
-        self.angular_offsets.clear();
+        self.half_step = None;
     }
 
     /// [`Integrator::correct`] adding up the end sums inside the chunks' loops.
@@ -343,16 +322,15 @@ impl Integrator for VelocityVerlet {
     ) {
         let half = if energies { correct_chunk::<true, true> } else { correct_chunk::<true, false> };
         *end = self.for_each_chunk(bodies, field, dt, half);
-        self.linear_offsets.clear();
-        self.angular_offsets.clear();
+        self.half_step = None;
     }
 
     /// With [`ForceVelocity::Predicted`], between predict and correct: a(t) Δt/2 and
     /// α(t) Δt/2 per body, which take the half-step velocities in the body set to
     /// v(t) + a(t) Δt and ω(t) + α(t) Δt. `None` otherwise.
-    fn force_velocity_offsets(&self) -> Option<(&[DVec3], &[DVec3])> {
-        (self.force_velocity == ForceVelocity::Predicted && !self.linear_offsets.is_empty())
-            .then_some((&self.linear_offsets[..], &self.angular_offsets[..]))
+    fn force_velocity_offsets(&self) -> Option<VelocityOffsets<'_>> {
+        let scale = self.half_step.filter(|_| self.force_velocity == ForceVelocity::Predicted)?;
+        Some(VelocityOffsets { rates: &self.accel.values, scale })
     }
 
     /// Moves the accelerations of the last force evaluation and, between predict and
@@ -360,8 +338,6 @@ impl Integrator for VelocityVerlet {
     /// each body the bits it would have had in the old order.
     fn permute_bodies(&mut self, permutation: &Permutation, bodies: &BodySet) {
         self.accel.permute(permutation, bodies);
-        permutation.apply(&mut self.linear_offsets);
-        permutation.apply(&mut self.angular_offsets);
     }
 
     /// The accelerations of the last force evaluation (6 values per body, keyed by handle),
@@ -402,7 +378,7 @@ impl<'a> SharedColumns<'a> {
         orientation: &'c mut [DQuat],
         velocity: &'c mut [DVec3],
         angular_velocity: &'c mut [DVec3],
-        memory: RangeMemory<'c>,
+        accel: &'c mut [(DVec3, DVec3)],
     ) -> BodyChunk<'c>
     where
         'a: 'c,
@@ -426,15 +402,14 @@ impl<'a> SharedColumns<'a> {
             external_torque: &self.external_torque[r.clone()],
             force: loads(self.force),
             torque: loads(self.torque),
-            memory,
+            accel,
         }
     }
 }
 
 /// The half kick and drift of [`VelocityVerlet`] for the bodies of `chunk`:
 /// v += a(t) Δt/2, x += v Δt, ω += α(t) Δt/2, q turned by ω Δt (004 §2.3.2), with the
-/// accelerations of the last evaluation (`chunk.memory.pairs`); the kicks go to the offset
-/// columns (`chunk.memory.linear`, `chunk.memory.angular`). With `SUM`, the chunk's state
+/// accelerations of the last evaluation (`chunk.accel`). With `SUM`, the chunk's state
 /// at the start of the step is added to `sums` first ([`BodySums::add_start`]), in a loop
 /// of its own: the chunk is then in cache for the update, and neither loop's body grows
 /// past the registers (one loop doing both measured slower than two passes over all bodies).
@@ -450,7 +425,7 @@ fn predict_chunk<const SUM: bool>(chunk: BodyChunk<'_>, gravity: DVec3, dt: f64,
         if chunk.inv_mass[m] == 0.0 {
             continue;
         }
-        let (a, alpha) = chunk.memory.pairs[m];
+        let (a, alpha) = chunk.accel[m];
         let lock = chunk.locked[m];
         let (kick, spin) = (lock.mask_linear(a * half), lock.mask_angular(alpha * half));
         let v = chunk.velocity[m] + kick;
@@ -459,14 +434,13 @@ fn predict_chunk<const SUM: bool>(chunk: BodyChunk<'_>, gravity: DVec3, dt: f64,
         let w = chunk.angular_velocity[m] + spin;
         chunk.angular_velocity[m] = w;
         chunk.orientation[m] = integrate_orientation(chunk.orientation[m], lock.mask_angular(w), dt);
-        (chunk.memory.linear[m], chunk.memory.angular[m]) = (kick, spin);
     }
 }
 
 /// The closing half kick of [`VelocityVerlet`] for the bodies of `chunk`:
 /// v += a(t + Δt) Δt/2 with the contact loads of `chunk.force` / `chunk.torque`, ω by
 /// Euler's equations (003 eq. 1) solved by fixed-point sweeps; the new accelerations go to
-/// `chunk.memory.pairs`. With `SUM`, the chunk's state at the end of the step is then added
+/// `chunk.accel`. With `SUM`, the chunk's state at the end of the step is then added
 /// to `sums` ([`BodySums::add_end`], with the energies when `ENERGIES`), in a loop of its
 /// own over the chunk while it is in cache.
 #[inline]
@@ -499,7 +473,7 @@ fn correct_chunk<const SUM: bool, const ENERGIES: bool>(
         }
         chunk.velocity[m] += a * half;
         chunk.angular_velocity[m] = w_new;
-        chunk.memory.pairs[m] = (a, alpha);
+        chunk.accel[m] = (a, alpha);
     }
     if SUM {
         for m in 0..chunk.velocity.len() {

@@ -5,6 +5,7 @@
 use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
 use granula_core::{
     Aabb, AccelerationField, BodySet, BodySums, Broadphase, CoreError, Integrator, IntegratorState, Permutation,
+    VelocityOffsets,
 };
 use granula_integrators::{Gear, VelocityVerlet};
 use granula_io::scene::spec::{BroadphaseKind, IntegratorKind};
@@ -74,6 +75,12 @@ impl Integrator for AnyIntegrator {
         match self {
             AnyIntegrator::Verlet(i) => i.correct_summing(bodies, accel, t, dt, energies, end),
             AnyIntegrator::Gear(i) => i.correct_summing(bodies, accel, t, dt, energies, end),
+        }
+    }
+    fn force_velocity_offsets(&self) -> Option<VelocityOffsets<'_>> {
+        match self {
+            AnyIntegrator::Verlet(i) => i.force_velocity_offsets(),
+            AnyIntegrator::Gear(i) => i.force_velocity_offsets(),
         }
     }
     fn save_state(&self) -> IntegratorState {

@@ -37,7 +37,7 @@ fn damped_error(mut integ: VelocityVerlet, steps: usize) -> f64 {
     for s in 0..steps {
         let t = s as f64 * dt;
         integ.predict_lent(&mut b, NO_GRAVITY, t, dt);
-        let lead = integ.force_velocity_offsets().map_or(DVec3::ZERO, |(dv, _)| dv[0]);
+        let lead = integ.force_velocity_offsets().map_or(DVec3::ZERO, |o| o.linear(0));
         b.force[0] = force(&b, lead);
         integ.correct_lent(&mut b, NO_GRAVITY, t, dt);
         err = err.max((b.position[0].x - exact(t + dt)).abs());
@@ -52,10 +52,10 @@ fn verlet_offers_a_t_dt_half_between_predict_and_correct_only() {
     let (dt, mut v) = (1e-2, VelocityVerlet::new());
     assert!(v.force_velocity_offsets().is_none(), "nothing before the step");
     v.predict_lent(&mut b, NO_GRAVITY, 0.0, dt);
-    let (dv, dw) = v.force_velocity_offsets().expect("offsets within the step");
+    let offsets = v.force_velocity_offsets().expect("offsets within the step");
     // a = F/m with m = 1: a Δt/2 exactly, and no spin.
-    assert_eq!(dv[0], b.force[0] * (0.5 * dt));
-    assert_eq!(dw[0], DVec3::ZERO);
+    assert_eq!(offsets.linear(0), b.force[0] * (0.5 * dt));
+    assert_eq!(offsets.angular(0), DVec3::ZERO);
     v.correct_lent(&mut b, NO_GRAVITY, 0.0, dt);
     assert!(v.force_velocity_offsets().is_none(), "nothing after the step");
 

@@ -191,8 +191,8 @@ pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: boo
         // `kinematics`' relative velocity (000 eq. 3) with the normal rate at the force's
         // time level.
         let mut v = point_relative_velocity(velocity[i], spin[i], b1, velocity[j], spin[j], b2);
-        if let Some((dv, _)) = input.velocity_offsets {
-            v += normal * (dv[j] - dv[i]).dot(normal);
+        if let Some(offsets) = input.velocity_offsets {
+            v += normal * (offsets.linear(j) - offsets.linear(i)).dot(normal);
         }
         lb.push(c, k, normal, gap, b1, b2, v);
         if lb.batch.is_full() {

@@ -8,7 +8,7 @@ use crate::points::PointState;
 use granula_core::narrowphase::{Narrowphase, NarrowphaseError, PairMemory};
 use granula_core::{
     BodyHandle, BodySet, ContactForce, ContactGeometry, ContactKey, ContactKinematics, ContactLaw, ContactRecord,
-    ContactStatusCounts, DVec3, Dissipation, MotionKind, PairMaterial,
+    ContactStatusCounts, DVec3, Dissipation, MotionKind, PairMaterial, VelocityOffsets,
 };
 
 /// Reduction of one block of pairs.
@@ -88,7 +88,7 @@ pub(crate) struct PassInput<'a, L: ContactLaw> {
     /// Per body, the offsets from the body set's velocities to those at the force's time
     /// level ([`Integrator::force_velocity_offsets`](granula_core::Integrator::force_velocity_offsets)),
     /// applied to the normal part of each contact's relative velocity; `None`: none.
-    pub velocity_offsets: Option<(&'a [DVec3], &'a [DVec3])>,
+    pub velocity_offsets: Option<VelocityOffsets<'a>>,
     /// `false` for the priming pass at the initial state: histories are not updated and
     /// the summaries are not used.
     pub commit: bool,
@@ -212,14 +212,14 @@ pub(super) fn kinematics<'a, L: ContactLaw>(
     let (i, j) = (c.body1 as usize, c.body2 as usize);
     let (material, pair) = (&input.materials[c.material as usize], &input.pair_parameters[c.material as usize]);
     let mut kin = ContactKinematics::new(input.bodies, i, j, g, c.effective_mass, material, input.dt).with_pair(pair);
-    if let Some((dv, dw)) = input.velocity_offsets {
+    if let Some(offsets) = input.velocity_offsets {
         // The normal rate at the force's time level (dashpots); the tangential part stays
         // the body set's (Verlet: half-step, so that a spring increment 𝒱_t Δt is the
         // step's displacement). For two spheres the branch vectors lie along the normal,
         // so spins add nothing to the normal rate and their offsets are not read.
-        let mut lead = dv[j] - dv[i];
+        let mut lead = offsets.linear(j) - offsets.linear(i);
         if c.kind != PairKind::Spheres {
-            lead += dw[j].cross(g.branch2) - dw[i].cross(g.branch1);
+            lead += offsets.angular(j).cross(g.branch2) - offsets.angular(i).cross(g.branch1);
         }
         kin.relative_velocity += g.normal * lead.dot(g.normal);
     }

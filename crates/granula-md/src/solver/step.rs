@@ -165,7 +165,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             velocity_offsets: self
                 .integrator
                 .force_velocity_offsets()
-                .filter(|(dv, dw)| commit && dv.len() == bodies.len() && dw.len() == dv.len()),
+                .filter(|offsets| commit && offsets.len() == bodies.len()),
             commit,
             foreign: &self.foreign,
         };
