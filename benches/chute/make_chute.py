@@ -2,16 +2,20 @@
 """Writes the chute-flow benchmark for granula and for LAMMPS from one set of positions.
 
 usage: make_chute.py STEPS THREADS [--n N] [--layers L] [--warm W] [--every K]
-                     [--seed S] [--reorder K] [--trace K] [--out DIR]
+                     [--seed S] [--reorder K] [--trace K] [--write-data FILE]
+                     [--out DIR]
+       make_chute.py STEPS THREADS --from-data FILE [--warm W] [--every K]
+                     [--reorder K] [--trace K] [--out DIR]
 
-Writes into DIR (default: the current folder):
+The first form writes the lattice start into DIR (default: the current folder):
 
   chute.toml  the granula scene: STEPS steps on THREADS solver threads
               (granula run chute.toml --out OUT --overwrite --quiet)
   chute.lmp   the LAMMPS data file (atom_style sphere, SI units)
   in.chute    the LAMMPS input: `run ${warm}` then `run ${timed}`, with the
               defaults warm = W and timed = STEPS; `-var px P` fixes the number
-              of ranks along x (default: LAMMPS chooses, never splitting z)
+              of ranks along x (default: LAMMPS chooses, never splitting z);
+              with --write-data, LAMMPS then writes its final state to FILE
 
 N spheres (default 32000) of diameter 1 mm flow down a rough base of frozen
 spheres under gravity tilted by 26 degrees, periodic along x and y. The
@@ -21,6 +25,20 @@ that exactly N spheres flow. The same seed draws the jitter of every centre
 and the small initial velocities, so both codes start from the same numbers
 (written in shortest round-trip form). README.md gives the geometry, the
 contact law in both codes and how they differ.
+
+The second form starts both codes from a state LAMMPS wrote (a data file of
+`write_data`, e.g. the end of a warm-up run of in.chute with --write-data):
+it reads the positions, velocities and angular velocities of every sphere and
+writes into DIR
+
+  flow.toml   the granula scene of that state (the same settings as
+              chute.toml): STEPS steps on THREADS threads
+  in.flow     the LAMMPS input reading FILE (`-var data` overrides the path):
+              `run ${warm}` then `run ${timed}`, defaults warm = W (here 0)
+              and timed = STEPS - W, so that both codes end at step STEPS
+
+Neither code carries the tangential springs over: a data file has none, so
+both start without tangential history.
 
 --trace K adds the positions and velocities of the flowing spheres every K
 steps to granula's outputs (trajectories.csv: for checks, not for timing);
@@ -114,23 +132,37 @@ def vec(v):
     return "[" + ", ".join(repr(float(c)) for c in v) + "]"
 
 
-def write_granula(path, flowing, base, lx, ly, steps, threads, every, reorder, trace):
+def write_granula(path, flowing, base, xr, yr, steps, threads, every, reorder, trace, source=None):
+    """flowing: (position, velocity) or (position, velocity, angular velocity) of each
+    flowing sphere; base: (position, ...) of each frozen one; xr, yr: the periodic ranges
+    (lo, hi) along x and y; source: the data file the state comes from, if not the
+    lattice start."""
     n = len(flowing)
     with open(path, "w") as f:
         f.write("# Chute flow (written by make_chute.py; see benches/chute/README.md).\n")
+        if source is not None:
+            f.write("# The state LAMMPS wrote to %s, without tangential history.\n" % os.path.basename(source))
         f.write("# %d flowing spheres (bodies 0 to %d), then %d frozen base spheres; the tables\n" % (n, n - 1, len(base)))
         f.write("# follow the list (a top-level key must come before the first table).\n")
         f.write("spheres = [\n")
-        for p, v in flowing:
-            f.write("  { radius = %r, position = %s, velocity = %s },\n" % (R, vec(p), vec(v)))
-        for p, _ in base:
+        for sphere in flowing:
+            p, v = sphere[0], sphere[1]
+            if len(sphere) > 2:
+                f.write("  { radius = %r, position = %s, velocity = %s, angular_velocity = %s },\n"
+                        % (R, vec(p), vec(v), vec(sphere[2])))
+            else:
+                f.write("  { radius = %r, position = %s, velocity = %s },\n" % (R, vec(p), vec(v)))
+        for p, *_ in base:
             f.write("  { radius = %r, position = %s, motion = \"fixed\" },\n" % (R, vec(p)))
         f.write("]\n\n")
         f.write("[simulation]\n")
         f.write("dt = %r\n" % TIMESTEP)
         f.write("steps = %d\n" % steps)
         f.write("gravity = %s\n" % vec(GRAVITY))
-        f.write("periodic = { x = %s, y = %s }\n" % (vec((0.0, lx)), vec((0.0, ly))))
+        f.write("periodic = { x = %s, y = %s }\n" % (vec(xr), vec(yr)))
+        if source is not None:
+            # A flowing state: the spheres in contact overlap.
+            f.write("accept_overlaps = true\n")
         f.write("energy_reads = \"when_read\"\n\n")
         f.write("[solver]\n")
         f.write("kind = \"md\"\n")
@@ -174,14 +206,91 @@ def write_lammps_data(path, flowing, base, lx, ly, height):
             f.write("%d %r %r %r 0.0 0.0 0.0\n" % (i + 1, v[0], v[1], v[2]))
 
 
-def write_lammps_input(path, steps, warm, every):
+def read_lammps_data(path):
+    """(flowing, base, (xlo, xhi), (ylo, yhi)) from a data file of LAMMPS' write_data
+    (atom_style sphere): flowing is a list of (position, velocity, angular velocity) of
+    the type-1 atoms, base the positions of the type-2 atoms, both in atom-ID order.
+    Centres are wrapped into the periodic box along x and y (LAMMPS keeps them inside up
+    to rounding, with image flags granula does not need)."""
+    box, atoms, velocities = {}, {}, {}
+    section = None
+    with open(path) as f:
+        next(f)  # the title line
+        for line in f:
+            words = line.split("#")[0].split()
+            if not words:
+                continue
+            if len(words) == 4 and words[2:] in (["xlo", "xhi"], ["ylo", "yhi"], ["zlo", "zhi"]):
+                box[words[2][0]] = (float(words[0]), float(words[1]))
+                continue
+            if not words[0].lstrip("-").isdigit():
+                section = " ".join(words)  # e.g. "Atoms # sphere" is "Atoms" here
+                continue
+            if section == "Atoms":
+                # id type diameter density x y z [ix iy iz]
+                atoms[int(words[0])] = (int(words[1]), float(words[2]), float(words[3]),
+                                        tuple(float(x) for x in words[4:7]))
+            elif section == "Velocities":
+                # id vx vy vz wx wy wz
+                velocities[int(words[0])] = (tuple(float(x) for x in words[1:4]),
+                                             tuple(float(x) for x in words[4:7]))
+    if "x" not in box or "y" not in box:
+        sys.exit("%s: no xlo xhi or ylo yhi line: not a LAMMPS data file?" % path)
+    if not atoms:
+        sys.exit("%s: no Atoms section" % path)
+    if set(velocities) != set(atoms):
+        sys.exit("%s: the Velocities section does not list the same atoms as the Atoms section" % path)
+
+    def wrap(x, lo, hi):
+        if lo <= x < hi:
+            return x
+        x = lo + (x - lo) % (hi - lo)
+        return x if x < hi else lo
+
+    flowing, base = [], []
+    for i in sorted(atoms):
+        kind, diameter, density, p = atoms[i]
+        if kind not in (1, 2):
+            sys.exit("%s: atom %d has type %d; the chute has types 1 (flow) and 2 (base)" % (path, i, kind))
+        if abs(diameter - D) > 1e-12 * D or abs(density - DENSITY) > 1e-12 * DENSITY:
+            sys.exit("%s: atom %d has diameter %r and density %r, not the chute's %r and %r"
+                     % (path, i, diameter, density, D, DENSITY))
+        p = (wrap(p[0], *box["x"]), wrap(p[1], *box["y"]), p[2])
+        v, w = velocities[i]
+        if kind == 1:
+            flowing.append((p, v, w))
+        else:
+            base.append((p,))
+    if not flowing:
+        sys.exit("%s: no atom of type 1 (the flowing spheres)" % path)
+    return flowing, base, box["x"], box["y"]
+
+
+def write_lammps_input(path, steps, warm, every, write_data=None, data=None):
+    """in.chute (data None: reads chute.lmp) or in.flow (reads the file `data`, `-var data`
+    overrides it); write_data: the file LAMMPS writes its final state to, if any."""
     kt = KT_OVER_KN * KN
-    lines = [
-        "# Chute flow (written by make_chute.py; see benches/chute/README.md).",
-        "# lmp -in in.chute [-var warm W] [-var timed T] [-var px P]",
-        "variable warm index %d" % warm,
-        "variable timed index %d" % steps,
-        "variable px index *",
+    if data is None:
+        head = [
+            "# Chute flow (written by make_chute.py; see benches/chute/README.md).",
+            "# lmp -in in.chute [-var warm W] [-var timed T] [-var px P]",
+            "variable warm index %d" % warm,
+            "variable timed index %d" % steps,
+            "variable px index *",
+        ]
+        read = "read_data chute.lmp"
+    else:
+        head = [
+            "# Chute flow from the state in a data file of LAMMPS' write_data, without tangential",
+            "# history (written by make_chute.py --from-data; see benches/chute/README.md).",
+            "# lmp -in in.flow [-var data FILE] [-var warm W] [-var timed T] [-var px P]",
+            "variable data index %s" % data,
+            "variable warm index %d" % warm,
+            "variable timed index %d" % steps,
+            "variable px index *",
+        ]
+        read = "read_data ${data}"
+    lines = head + [
         "",
         "units si",
         "atom_style sphere",
@@ -189,7 +298,7 @@ def write_lammps_input(path, steps, warm, every):
         "newton off",
         "comm_modify vel yes",
         "processors ${px} * 1",
-        "read_data chute.lmp",
+        read,
         "",
         "group flow type 1",
         "group base type 2",
@@ -225,38 +334,81 @@ def write_lammps_input(path, steps, warm, every):
         "run ${warm}",
         "run ${timed}",
     ]
+    if write_data is not None:
+        # Positions (with image flags), velocities and angular velocities; the pair
+        # coefficients stay in the input.
+        lines += ["", "write_data %s nocoeff" % write_data]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("steps", type=int, help="granula's steps; LAMMPS' timed run")
+    ap.add_argument("steps", type=int, help="granula's steps; LAMMPS' timed run (with --from-data: "
+                    "LAMMPS' two runs together)")
     ap.add_argument("threads", type=int, help="granula's solver threads")
-    ap.add_argument("--n", type=int, default=32000, help="flowing spheres (default 32000)")
-    ap.add_argument("--layers", type=int, default=40, help="lattice layers of the start (default 40)")
-    ap.add_argument("--warm", type=int, default=100, help="LAMMPS' warm-up run (default 100)")
+    ap.add_argument("--n", type=int, help="flowing spheres (default 32000)")
+    ap.add_argument("--layers", type=int, help="lattice layers of the start (default 40)")
+    ap.add_argument("--warm", type=int, help="LAMMPS' run before the timed one (default 100; "
+                    "with --from-data 0)")
     ap.add_argument("--every", type=int, default=1000, help="steps between energy lines (default 1000)")
-    ap.add_argument("--seed", type=int, default=2026, help="seed of jitter, velocities and top layer")
+    ap.add_argument("--seed", type=int, help="seed of jitter, velocities and top layer (default 2026)")
     ap.add_argument("--reorder", type=int, default=20, help="granula's reorder_every (default 20; 0: never)")
     ap.add_argument("--trace", type=int, default=0, help="granula trajectories every K steps (default: none)")
-    ap.add_argument("--out", default=".", help="folder for the three files (default: current)")
+    ap.add_argument("--write-data", metavar="FILE", help="in.chute ends with LAMMPS' write_data FILE")
+    ap.add_argument("--from-data", metavar="FILE", help="start from this state of LAMMPS' write_data: "
+                    "writes flow.toml and in.flow")
+    ap.add_argument("--out", default=".", help="folder for the files written (default: current)")
     a = ap.parse_args()
-    if a.steps < 1 or a.threads < 1 or a.n < 1 or a.layers < 1 or a.warm < 0 or a.every < 1:
+    if a.from_data is not None:
+        given = [k for k in ("n", "layers", "seed", "write_data") if getattr(a, k) is not None]
+        if given:
+            ap.error("--from-data takes the spheres from the file: drop %s"
+                     % ", ".join("--" + k.replace("_", "-") for k in given))
+        warm = 0 if a.warm is None else a.warm
+        if a.steps < 1 or a.threads < 1 or a.every < 1 or not 0 <= warm < a.steps:
+            ap.error("STEPS, THREADS and --every must be >= 1, 0 <= --warm < STEPS")
+        return from_data(a.from_data, a.steps, a.threads, warm, a.every, a.reorder, a.trace, a.out)
+    n = 32000 if a.n is None else a.n
+    layers = 40 if a.layers is None else a.layers
+    warm = 100 if a.warm is None else a.warm
+    seed = 2026 if a.seed is None else a.seed
+    if a.steps < 1 or a.threads < 1 or n < 1 or layers < 1 or warm < 0 or a.every < 1:
         ap.error("STEPS, THREADS, --n, --layers and --every must be >= 1, --warm >= 0")
-    flowing, base, lx, ly, height = generate(a.n, a.layers, a.seed)
+    flowing, base, lx, ly, height = generate(n, layers, seed)
     os.makedirs(a.out, exist_ok=True)
-    write_granula(os.path.join(a.out, "chute.toml"), flowing, base, lx, ly, a.steps, a.threads, a.every,
-                  a.reorder, a.trace)
+    write_granula(os.path.join(a.out, "chute.toml"), flowing, base, (0.0, lx), (0.0, ly), a.steps, a.threads,
+                  a.every, a.reorder, a.trace)
     write_lammps_data(os.path.join(a.out, "chute.lmp"), flowing, base, lx, ly, height)
-    write_lammps_input(os.path.join(a.out, "in.chute"), a.steps, a.warm, a.every)
-    nx, ny = footprint(a.n, a.layers)
+    write_lammps_input(os.path.join(a.out, "in.chute"), a.steps, warm, a.every, write_data=a.write_data)
+    nx, ny = footprint(n, layers)
     print("flowing spheres %d, base spheres %d, box %.4g x %.4g m (%d x %d sites), start height %.4g m"
           % (len(flowing), len(base), lx, ly, nx, ny, height))
     print("m = %.5g kg, t_c = %.4g s (dt = t_c/%.1f), restitution %.4f sphere-sphere, %.4f on the base"
           % (MASS, contact_time(MASS / 2), contact_time(MASS / 2) / TIMESTEP, clamped_restitution(MASS / 2),
              clamped_restitution(MASS)))
     print("gravity %s m/s^2; files in %s" % (vec(GRAVITY), a.out))
+    return 0
+
+
+def from_data(path, steps, threads, warm, every, reorder, trace, out):
+    """The second form: flow.toml and in.flow from the state in `path`."""
+    flowing, base, xr, yr = read_lammps_data(path)
+    os.makedirs(out, exist_ok=True)
+    write_granula(os.path.join(out, "flow.toml"), flowing, base, xr, yr, steps, threads, every, reorder, trace,
+                  source=path)
+    write_lammps_input(os.path.join(out, "in.flow"), steps - warm, warm, every, data=path)
+    # Kinetic energies of the flowing spheres, solid-sphere inertia 2/5 m r^2.
+    et = 0.5 * MASS * sum(c * c for _, v, _ in flowing for c in v)
+    er = 0.2 * MASS * R * R * sum(c * c for _, _, w in flowing for c in w)
+    vx = sum(v[0] for _, v, _ in flowing) / len(flowing)
+    zc = sum(p[2] for p, _, _ in flowing) / len(flowing)
+    print("flowing spheres %d, base spheres %d, box %.4g x %.4g m, from %s"
+          % (len(flowing), len(base), xr[1] - xr[0], yr[1] - yr[0], path))
+    print("E_t %.10g J, E_r %.10g J, mean v_x %.6g m/s, mean z %.6g m (flowing spheres)" % (et, er, vx, zc))
+    print("granula %d steps on %d thread(s); LAMMPS run %d then run %d; files in %s"
+          % (steps, threads, warm, steps - warm, out))
+    return 0
 
 
 if __name__ == "__main__":

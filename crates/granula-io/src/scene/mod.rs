@@ -210,7 +210,9 @@ impl Scene {
         let r_max = plans.iter().filter_map(|p| particle_radius(&p.body)).reduce(f64::max);
         validate::skin(&c, &spec.solver, r_max)?;
         periodic::validate(&c, &spec, &plans, r_max)?;
-        overlap::check_overlaps(file, text, &plans)?;
+        if !spec.simulation.accept_overlaps {
+            overlap::check_overlaps(file, text, &plans)?;
+        }
         let names: Vec<Option<String>> = plans.iter().map(|p| p.name.clone()).collect();
         validate::outputs(&c, &spec.output, &names, spec.simulation.planar)?;
         selection::validate(&c, &spec, &plans)?;
@@ -239,8 +241,9 @@ impl Scene {
     /// Polyhedra may not overlap another body at the start by more than
     /// [`POLYHEDRON_OVERLAP_TOLERANCE`] of the smaller particle radius, as the exact
     /// contact generators of the maker measure it; the error names both bodies' keys.
+    /// Skipped when the scene sets `accept_overlaps`.
     fn check_polyhedra_overlaps(&self) -> Result<()> {
-        if !self.has_custom_shapes() {
+        if !self.has_custom_shapes() || self.spec.simulation.accept_overlaps {
             return Ok(());
         }
         let world = self.build_world()?;
@@ -328,6 +331,9 @@ impl Scene {
         }
         for plan in &self.bodies {
             world.insert(plan.body.clone())?;
+        }
+        if s.accept_overlaps {
+            world.accept_overlaps();
         }
         Ok(world)
     }

@@ -105,6 +105,13 @@ pub struct SimulationSpec {
     /// guard's interval steps only).
     #[serde(default)]
     pub energy_reads: granula_core::EnergyReads,
+    /// Accept the initial overlaps of the bodies: a state written by a run (soft contacts
+    /// overlap by design), of granula or of another code. The scene's initial-overlap check
+    /// is skipped, and so is the world's check before the first step
+    /// (`granula_core::World::accept_overlaps`); `max_overlap_ratio` still applies at every
+    /// step. Default false: initial bodies must not overlap.
+    #[serde(default)]
+    pub accept_overlaps: bool,
     /// Periodic axes, each with its range `[lo, hi]` (m), e.g.
     /// `periodic = { x = [0.0, 0.1] }` (MD only; see `granula_core::periodic`). Default none.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod accepted_overlaps;
 mod checkpoint_integrity;
 mod checkpoint_restart;
 mod contact_history;
