@@ -99,8 +99,9 @@ impl EnergyGuard {
 ///
 /// The one-step check (module documentation) needs the translational kinetic and potential
 /// energies at the *start* of the step, measured after any change by hand between steps:
-/// one extra pass over the bodies (about 110 instructions per body and step, 5 % of an MD
-/// step of a dense sphere packing), besides the energies of the pass after the step. The
+/// one more sum over the bodies ([`BodySums::add_start`], which the MD solver adds up inside
+/// its integrator's parallel chunks), besides the energies among the sums after the step
+/// (costs in `docs/performance.md`). The
 /// ledger itself is booked on every step in both modes: the dissipation and the external
 /// work are integrals over the run and are summed every step, and the stored energy is
 /// that of the step's report (the MD solver computes it for its dissipation anyway: the
