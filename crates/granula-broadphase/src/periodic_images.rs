@@ -13,14 +13,17 @@
 //! repeats one of those (it is the translate of a pair of a box and an image, which
 //! exists by the argument above) and is dropped. The same pair may come from both sides
 //! (the image of `j` near `i` and the image of `i` near `j`, which round-off may make
-//! disagree at exact touching): the list is sorted and each pair kept once.
+//! disagree at exact touching): each pair is kept once, in ascending order. The backend's
+//! pairs of two boxes come sorted already; only the pairs through an image are sorted and
+//! merged in.
 //!
 //! A box unbounded along a periodic axis (a floor spanning a periodic x) is neither
 //! wrapped nor imaged along it: it overlaps every image anyway, and its pairs with the
 //! images of a box are the same pair as with the box.
 //!
 //! The images are extra boxes in the backend's search, a fraction `≈ 2e/L` per periodic
-//! axis of all boxes; the wrapping and the final sort cost `O(n + P log P)` per rebuild.
+//! axis of all boxes; the wrapping and the merge cost `O(n + P + I log I)` per rebuild for
+//! `I` pairs through an image.
 
 use crate::partition::is_void;
 use granula_core::{Aabb, Broadphase, PeriodicDomain};
@@ -37,6 +40,8 @@ pub struct PeriodicImages {
     image_of: Vec<u32>,
     /// The backend's pairs among `boxes`.
     raw: Vec<(u32, u32)>,
+    /// The pairs that go through an image, sorted apart and merged into the others.
+    across: Vec<(u32, u32)>,
 }
 
 impl PeriodicImages {
@@ -148,20 +153,49 @@ impl PeriodicImages {
             }
         }
         backend.find_pairs(&self.boxes, &self.skip, &mut self.raw);
+        // The backend's list is sorted, so its pairs of two boxes come in order; only those
+        // through an image (a small share, ≈ 2e/L per axis) are sorted, then merged in.
         pairs.clear();
+        self.across.clear();
         for &(a, b) in &self.raw {
             let (a, b) = (a as usize, b as usize);
             if a >= n {
                 // Two images: the translate of a pair of a box and an image.
                 continue;
             }
-            let j = if b < n { b as u32 } else { self.image_of[b - n] };
-            let a = a as u32;
+            if b < n {
+                pairs.push((a as u32, b as u32));
+                continue;
+            }
+            let (a, j) = (a as u32, self.image_of[b - n]);
             if a != j {
-                pairs.push((a.min(j), a.max(j)));
+                self.across.push((a.min(j), a.max(j)));
             }
         }
-        pairs.sort_unstable();
-        pairs.dedup();
+        self.across.sort_unstable();
+        merge_unique(pairs, &self.across, &mut self.raw);
     }
+}
+
+/// Replaces the sorted `pairs` by the sorted union of `pairs` and the sorted `more`, each
+/// pair once, through `scratch`.
+fn merge_unique(pairs: &mut Vec<(u32, u32)>, more: &[(u32, u32)], scratch: &mut Vec<(u32, u32)>) {
+    if more.is_empty() {
+        return;
+    }
+    scratch.clear();
+    let (mut i, mut k) = (0, 0);
+    while i < pairs.len() || k < more.len() {
+        let next = if k == more.len() || (i < pairs.len() && pairs[i] <= more[k]) {
+            i += 1;
+            pairs[i - 1]
+        } else {
+            k += 1;
+            more[k - 1]
+        };
+        if scratch.last() != Some(&next) {
+            scratch.push(next);
+        }
+    }
+    std::mem::swap(pairs, scratch);
 }
