@@ -38,6 +38,7 @@ mod permutation;
 pub mod prelude;
 mod shape;
 mod solver;
+mod vector_width;
 mod world;
 
 pub use body::{
@@ -67,4 +68,5 @@ pub use periodic::{Axis, Period, PeriodicDomain, PeriodicError};
 pub use permutation::Permutation;
 pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape, SurfaceMesh};
 pub use solver::{ContactStatusCounts, Solver, StepContext, StepReport, StepWarning};
+pub use vector_width::{detected_vector_width, vector_width, VectorWidth};
 pub use world::{Observer, RunReport, World, WorldBuilder, WorldState};

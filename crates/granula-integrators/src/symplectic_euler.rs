@@ -1,7 +1,7 @@
 //! Symplectic Euler (drift then kick).
 
-use granula_core::math::integrate_orientation;
-use granula_core::{AccelerationField, BodySet, Integrator};
+use granula_core::math::integrate_orientations;
+use granula_core::{AccelerationField, BodySet, DVec3, Integrator};
 
 /// Symplectic Euler in its drift-kick form, first order and symplectic for position-only
 /// forces: x(t + Δt) = x(t) + v(t) Δt (predict), v(t + Δt) = v(t) + a(x(t + Δt)) Δt
@@ -31,9 +31,15 @@ impl Integrator for SymplecticEuler {
             }
             let locked = bodies.locked[i];
             bodies.position[i] += locked.mask_linear(bodies.velocity[i] * dt);
-            let w = locked.mask_angular(bodies.angular_velocity[i]);
-            bodies.orientation[i] = integrate_orientation(bodies.orientation[i], w, dt);
         }
+        let (inv_mass, locked, w) = (&bodies.inv_mass, &bodies.locked, &bodies.angular_velocity);
+        integrate_orientations(&mut bodies.orientation, |i| {
+            if inv_mass[i] == 0.0 {
+                DVec3::ZERO
+            } else {
+                locked[i].mask_angular(w[i]) * dt
+            }
+        });
     }
 
     fn correct(&mut self, bodies: &mut BodySet, field: &AccelerationField<'_>, _t: f64, dt: f64) {

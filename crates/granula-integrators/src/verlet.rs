@@ -1,7 +1,7 @@
 //! Velocity Verlet (kick-drift-kick).
 
 use crate::per_body::PerBody;
-use granula_core::math::integrate_orientation;
+use granula_core::math::integrate_orientations;
 use granula_core::{
     euler_angular_acceleration, parallel, AccelerationField, BodySet, BodySums, CoreError, DQuat, DVec3, Dofs,
     Integrator, IntegratorState, Permutation, SummedBody, VelocityOffsets,
@@ -431,10 +431,18 @@ fn predict_chunk<const SUM: bool>(chunk: BodyChunk<'_>, gravity: DVec3, dt: f64,
         let v = chunk.velocity[m] + kick;
         chunk.velocity[m] = v;
         chunk.position[m] += lock.mask_linear(v * dt);
-        let w = chunk.angular_velocity[m] + spin;
-        chunk.angular_velocity[m] = w;
-        chunk.orientation[m] = integrate_orientation(chunk.orientation[m], lock.mask_angular(w), dt);
+        chunk.angular_velocity[m] += spin;
     }
+    // The orientations in a loop of their own (see `integrate_orientations`), from the
+    // new angular velocities; bodies that are not dynamic keep theirs.
+    let (inv_mass, locked, w) = (chunk.inv_mass, chunk.locked, &*chunk.angular_velocity);
+    integrate_orientations(chunk.orientation, |m| {
+        if inv_mass[m] == 0.0 {
+            DVec3::ZERO
+        } else {
+            locked[m].mask_angular(w[m]) * dt
+        }
+    });
 }
 
 /// The closing half kick of [`VelocityVerlet`] for the bodies of `chunk`:

@@ -12,10 +12,10 @@
 //! lacks runs the portable code.
 
 use glam::DVec3;
-use granula_core::{ContactBatch, ContactKinematics, ContactLaw, Material, PairMaterial, BATCH_LANES};
+use granula_core::{ContactBatch, ContactKinematics, ContactLaw, Material, PairMaterial, VectorWidth, BATCH_LANES};
 use granula_laws::ComposedHistory;
 use granula_laws::SpringState;
-use granula_laws::{force_batch_at, LawBatch, VectorWidth};
+use granula_laws::{force_batch_at, LawBatch};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;

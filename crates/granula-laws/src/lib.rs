@@ -25,7 +25,7 @@
 //! [`force_batch`]) that the MD solver runs over blocks of contacts with vector
 //! instructions. It performs lane by lane the same IEEE operations in the same order as the
 //! scalar sub-models, so its results are bit-identical to `ContactLaw::force` on every
-//! vector width ([`vector_width`]); every other law, and every user law, keeps the scalar
+//! vector width ([`vector_width`](granula_core::vector_width)); every other law, and every user law, keeps the scalar
 //! path.
 //!
 //! Every sub-model reports the energy it dissipates and the elastic energy it stores, so
@@ -60,9 +60,7 @@ pub use aliases::{
     linear_viscous_coulomb, HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor,
     LinearViscousCoulomb,
 };
-pub use batched::{
-    force_batch, force_batch_at, vector_width, DampingBatch, LawBatch, NormalBatch, SpringBatch, VectorWidth,
-};
+pub use batched::{force_batch, force_batch_at, DampingBatch, LawBatch, NormalBatch, SpringBatch};
 pub use cohesion::ConstantCohesion;
 pub use composed::{contact_status, Composed, MAX_DAMPING_STEP};
 pub use damping::{

@@ -27,12 +27,10 @@
 mod dispatch;
 mod kernel;
 
-pub use dispatch::{vector_width, VectorWidth};
-
 use crate::damping::DampingCoefficient;
 use crate::params::tangential_stiffness_ratio;
 use crate::tangential::{Friction, SpringState, TangentialDamping, TangentialStiffness};
-use granula_core::{ContactBatch, ContactStatus, PairMaterial};
+use granula_core::{vector_width, ContactBatch, ContactStatus, PairMaterial, VectorWidth};
 use kernel::{LaneConstants, Lanes};
 
 /// The batch form of a normal elastic model.
@@ -112,7 +110,7 @@ impl LawBatch {
 
 /// The batched law over `batch`: gathers the constants and spring histories of its lanes
 /// (`spring` gives a history's spring), runs the kernel on the CPU's widest vectors
-/// ([`vector_width`]), then writes the springs and the statuses back.
+/// ([`vector_width`](granula_core::vector_width)), then writes the springs and the statuses back.
 ///
 /// Formulas (per lane, as the scalar [`Composed`](crate::Composed)): Hertz
 /// F_e = 4/3 E* a δ, K_n = 2 E* a with a = √(R* δ) (004 §2.2.1), or F_e = k_n δ;

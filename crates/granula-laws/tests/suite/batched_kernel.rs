@@ -3,9 +3,10 @@
 //! operations in the same order; see `granula_laws::batched`), so the bound tested is zero
 //! ulps, for the force, the energies, the status and the updated history.
 
+use granula_core::VectorWidth;
 use granula_core::{ContactBatch, ContactKinematics, ContactLaw, DVec3, Material, PairMaterial, BATCH_LANES};
+use granula_laws::force_batch_at;
 use granula_laws::prelude::*;
-use granula_laws::{force_batch_at, VectorWidth};
 use granula_laws::{ComposedHistory, TensionPolicy};
 use granula_laws::{Friction, SpringState, TangentialDamping, TangentialStiffness};
 use rand::{Rng, SeedableRng};
