@@ -155,7 +155,8 @@ fn the_unbounded_cundall_strack_spring_of_003_eq_4_passes() {
     // turn the slip back while the spring is stretched beyond the Coulomb radius, so the
     // energy checks hold as for the truncated spring; with and without its dashpot, and
     // with cohesion (the friction load R_n + F_C, 001 §1.8).
-    let law = Composed::new(Hertz::from_material(), HertzViscous::from_material(), UnboundedCundallStrack::from_material());
+    let law =
+        Composed::new(Hertz::from_material(), HertzViscous::from_material(), UnboundedCundallStrack::from_material());
     let r = check(&law, ConformanceSetup { material: material(0.5), ..Default::default() });
     assert_eq!(r.law, "hertz+hertz_viscous+unbounded_cundall_strack");
     let damped = UnboundedCundallStrack::new(
