@@ -267,7 +267,7 @@ fn nscd_solver(scene: &Scene, s: &NscdSpec) -> Result<Box<dyn SimSolver>> {
     match (s.law, s.impact) {
         (NscdLawKind::SignoriniCoulomb, _) => nscd(shock, s),
         (NscdLawKind::Rolling, _) => nscd(RollingSignoriniCoulomb { shock }, s),
-        (NscdLawKind::Cohesive, ImpactKind::None) => nscd(CohesiveSignoriniCoulomb, s),
+        (NscdLawKind::Cohesive, ImpactKind::None) => nscd(CohesiveSignoriniCoulomb::default(), s),
         (NscdLawKind::Cohesive, ImpactKind::Newton) => {
             Err(invalid(scene, "impact", "newton", "the cohesive law is inelastic: use impact = \"none\""))
         }
