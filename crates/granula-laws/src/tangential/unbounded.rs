@@ -177,7 +177,7 @@ mod tests {
         // The slide beyond the radius, μF (1e-3 − 2e-4) m = 1.6e-3 J, is dissipated, plus the
         // first-order increment's ½ k (uΔt)² = 5e-7 J per sticking step (at most 21) and at
         // most one step's work μF u Δt = 2e-5 J where the radius is crossed.
-        assert!(dissipated >= 1.6e-3 - 1e-15 && dissipated <= 1.6e-3 + 21.0 * 5e-7 + 2e-5, "{dissipated}");
+        assert!((1.6e-3 - 1e-15..=1.6e-3 + 21.0 * 5e-7 + 2e-5).contains(&dissipated), "{dissipated}");
         // Reversed: the spring still pulls along −x at the full cap and the step returns the
         // work μF|u|Δt it receives (negative dissipation).
         let s = unbounded_spring(xi, before, -u, dt, k, 0.0, cap, cap);
