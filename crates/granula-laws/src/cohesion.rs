@@ -21,9 +21,10 @@ pub fn constant_cohesion(f_c: f64, d_c: f64, gap: f64) -> (f64, f64) {
 /// Choices (documented in `docs/contact-laws.md`): the attraction is conservative, with
 /// potential U(g) = −F_C (d_C − g), so separating a bonded pair from g = 0 costs
 /// E_C = F_C d_C as in 001 and the ledger stays exact; 001's contact-dynamics rule that an
-/// opening contact is not pulled back (a hysteresis) is not reproduced, because a smooth
-/// law called only for g ≤ d_C cannot report the energy of a bond that breaks between two
-/// calls. The friction laws see the load R_n + F_C (001 §1.8, DMT), i.e. the repulsive part
+/// opening contact is not pulled back (a hysteresis, the default `CohesionRule::Rectangle`
+/// of `granula-nscd`) is not reproduced, because a force law has no reaction to choose from
+/// [−F_C, 0] without a stiffness of its own, and a smooth law called only for g ≤ d_C
+/// cannot report the energy of a bond that breaks between two calls. The friction laws see the load R_n + F_C (001 §1.8, DMT), i.e. the repulsive part
 /// of the normal force.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ConstantCohesion {

@@ -4,8 +4,8 @@
 //!
 //! - normal: [`LinearSpring`], [`Hertz`], [`HertzLmgc`], [`PowerLaw`];
 //! - normal damping: [`LinearViscous`], [`HertzViscous`], [`HertzViscousImpulse`], [`HuntCrossley`], [`NoDamping`];
-//! - tangential: [`CundallStrack`], [`BrendelDippel`], [`PredictorElongation`],
-//!   [`ViscousFriction`], [`NoFriction`];
+//! - tangential: [`CundallStrack`], [`UnboundedCundallStrack`], [`BrendelDippel`],
+//!   [`PredictorElongation`], [`ViscousFriction`], [`NoFriction`];
 //! - rolling and twisting resistance: [`RollingResistance`], [`TwistingResistance`];
 //! - cohesion: [`ConstantCohesion`];
 //! - body-level non-viscous damping: [`LocalDamping`];
@@ -80,7 +80,7 @@ pub use submodel::{
 };
 pub use tangential::{
     BrendelDippel, CundallStrack, Friction, PredictorElongation, PredictorState, RotationalIncrement, SpringState,
-    SpringStep, TangentialDamping, TangentialStiffness, ViscousFriction,
+    SpringStep, TangentialDamping, TangentialStiffness, UnboundedCundallStrack, UnboundedSpringState, ViscousFriction,
 };
 pub use twisting::{TwistAngle, TwistingResistance};
 
@@ -94,7 +94,7 @@ pub mod kernels {
         cap_volumetric_force, hertz_force, hertz_lmgc_stiffness, linear_spring_force, power_law_force, volumetric_force,
     };
     pub use crate::tangential::{
-        capped_spring, capped_spring_by, held_spring, rotate_into_plane, viscous_friction_force,
+        capped_spring, capped_spring_by, held_spring, rotate_into_plane, unbounded_spring, viscous_friction_force,
     };
 }
 
@@ -108,6 +108,6 @@ pub mod prelude {
         HuntCrossley, HuntCrossleyBrendelDippel, LawError, LinearCundallStrack, LinearPredictor, LinearSpring,
         LinearViscous, LinearViscousCoulomb, LocalDamping, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting,
         NormalElastic, NormalModel, PowerLaw, PredictorElongation, RollingModel, RollingResistance, TangentialModel,
-        TensionPolicy, TwistingModel, TwistingResistance, ViscousFriction, VolumetricSpring,
+        TensionPolicy, TwistingModel, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
     };
 }

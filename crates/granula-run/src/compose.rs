@@ -15,8 +15,8 @@ use granula_io::{IoError, Result, Scene};
 use granula_laws::{
     Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction, Hertz, HertzViscous,
     HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction, NormalModel,
-    RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance, ViscousFriction,
-    VolumetricSpring,
+    RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance,
+    UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
@@ -165,6 +165,7 @@ where
     N: NormalModel + 'static,
     D: DampingModel + 'static,
     Composed<N, D, CundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, UnboundedCundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, CundallStrack, Option<RollingResistance>, Option<TwistingResistance>, Option<ConstantCohesion>>:
@@ -188,6 +189,11 @@ where
         TangentialKind::CundallStrack => {
             md(Composed::new(normal, damping, cundall_strack(scene, s)?).with_tension(tension), s)
         }
+        TangentialKind::UnboundedCundallStrack => {
+            let t = cundall_strack(scene, s)?;
+            let t = UnboundedCundallStrack::new(t.stiffness, t.damping, t.friction).map_err(solver_err)?;
+            md(Composed::new(normal, damping, t).with_tension(tension), s)
+        }
         TangentialKind::Viscous => {
             let t = ViscousFriction::new(s.tangential_viscosity, Friction::from_material()).map_err(solver_err)?;
             md(Composed::new(normal, damping, t).with_tension(tension), s)
@@ -197,7 +203,7 @@ where
 }
 
 /// The Cundall-Strack spring of `[solver] tangential_stiffness_ratio` and
-/// `tangential_damping` (defaults: Mindlin's k_t/k_n, no dashpot).
+/// `tangential_damping` (the unbounded spring of 003 eq. 4 takes the same settings) (defaults: Mindlin's k_t/k_n, no dashpot).
 fn cundall_strack(scene: &Scene, s: &MdSpec) -> Result<CundallStrack> {
     let stiffness = s.tangential_stiffness_ratio.map_or(TangentialStiffness::FromNormal, TangentialStiffness::Ratio);
     let damping = match (s.tangential_damping, s.tangential_damping_ratio) {
@@ -261,7 +267,7 @@ fn nscd_solver(scene: &Scene, s: &NscdSpec) -> Result<Box<dyn SimSolver>> {
     match (s.law, s.impact) {
         (NscdLawKind::SignoriniCoulomb, _) => nscd(shock, s),
         (NscdLawKind::Rolling, _) => nscd(RollingSignoriniCoulomb { shock }, s),
-        (NscdLawKind::Cohesive, ImpactKind::None) => nscd(CohesiveSignoriniCoulomb, s),
+        (NscdLawKind::Cohesive, ImpactKind::None) => nscd(CohesiveSignoriniCoulomb::default(), s),
         (NscdLawKind::Cohesive, ImpactKind::Newton) => {
             Err(invalid(scene, "impact", "newton", "the cohesive law is inelastic: use impact = \"none\""))
         }

@@ -41,6 +41,10 @@ pub enum TangentialKind {
     /// Spring with history, capped by Coulomb.
     #[default]
     CundallStrack,
+    /// The plain Cundall-Strack spring of 003 eq. 4: the force is capped by Coulomb, the
+    /// elongation is never truncated (a reversed slide is pushed on until it has come back
+    /// as far as it slid).
+    UnboundedCundallStrack,
     /// Viscous friction capped by Coulomb, no history.
     Viscous,
     /// No tangential force.

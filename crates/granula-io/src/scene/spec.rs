@@ -166,8 +166,9 @@ pub struct MdSpec {
     /// `normal = "volumetric"`; convex polyhedra only).
     #[serde(default)]
     pub polyhedron_contacts: PolyhedronContactKind,
-    /// Tangential force: `"cundall_strack"` (spring with history, Coulomb cap), `"viscous"`
-    /// (viscous friction capped by Coulomb, no history) or `"none"`. Default
+    /// Tangential force: `"cundall_strack"` (spring with history, Coulomb cap),
+    /// `"unbounded_cundall_strack"` (003 eq. 4: the force capped, the spring never
+    /// truncated), `"viscous"` (viscous friction capped by Coulomb, no history) or `"none"`. Default
     /// `"cundall_strack"`. Normal damping always comes from the pair's restitution
     /// coefficient (restitution 1: no damping).
     #[serde(default)]

@@ -148,3 +148,29 @@ fn hertz_mindlin_with_tangential_damping() {
     };
     check(&law, setup);
 }
+
+#[test]
+fn the_unbounded_cundall_strack_spring_of_003_eq_4_passes() {
+    // 003 eq. 4 with Hertz, the calibrated damping and the default kit: the impacts never
+    // turn the slip back while the spring is stretched beyond the Coulomb radius, so the
+    // energy checks hold as for the truncated spring; with and without its dashpot, and
+    // with cohesion (the friction load R_n + F_C, 001 §1.8).
+    let law =
+        Composed::new(Hertz::from_material(), HertzViscous::from_material(), UnboundedCundallStrack::from_material());
+    let r = check(&law, ConformanceSetup { material: material(0.5), ..Default::default() });
+    assert_eq!(r.law, "hertz+hertz_viscous+unbounded_cundall_strack");
+    let damped = UnboundedCundallStrack::new(
+        TangentialStiffness::FromNormal,
+        TangentialDamping::SameDampingRatio,
+        Friction::from_material(),
+    )
+    .unwrap();
+    check(
+        &Composed::new(Hertz::from_material(), HertzViscous::from_material(), damped),
+        ConformanceSetup { material: material(0.5), ..Default::default() },
+    );
+    let cohesive = Material { cohesion_force: 1e-3, cohesion_range: 1e-6, ..Material::default() };
+    let law = Composed::new(LinearSpring::new(1e3).unwrap(), LinearViscous::from_material(), damped)
+        .with_cohesion(ConstantCohesion::from_material());
+    check(&law, ConformanceSetup { material: PairMaterial::mix(&cohesive, &cohesive), ..Default::default() });
+}

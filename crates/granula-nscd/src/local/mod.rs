@@ -10,7 +10,7 @@ mod rolling;
 mod signorini_coulomb;
 mod six_dof;
 
-pub use cohesive::{Bond, CohesiveParams, CohesiveSignoriniCoulomb};
+pub use cohesive::{Bond, CohesionRule, CohesiveParams, CohesiveSignoriniCoulomb};
 pub use rolling::{RollingParams, RollingSignoriniCoulomb};
 pub use signorini_coulomb::{Restitution, ShockParams, SignoriniCoulomb};
 pub(crate) use six_dof::delassus_block6;

@@ -7,6 +7,7 @@ mod temp_file;
 
 mod box_md;
 mod contact;
+mod creep_md;
 mod deep_overlap;
 mod dynamics;
 mod energy_pile;

@@ -257,3 +257,21 @@ fn model_names_are_validated_and_listed() {
     let msg = err("tangential_stiffness_ratio = -1.0");
     assert!(msg.contains("solver.tangential_stiffness_ratio"), "{msg}");
 }
+
+#[test]
+fn the_unbounded_cundall_strack_spring_is_a_scene_choice() {
+    // 003 eq. 4 by name, with the spring's stiffness and dashpot keys.
+    let solver = "tangential = \"unbounded_cundall_strack\"\ntangential_stiffness_ratio = 0.5\n\
+                  tangential_damping = \"same_damping_ratio\"";
+    let (r, out) = run(&impact(solver, HALF, [0.3, 0.0, -1.0], 1e-6), "unbounded_cundall_strack");
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(r.solver.describe().contains("unbounded_cundall_strack"), "{}", r.solver.describe());
+    // The spring keys on a model without a spring name both spring models.
+    let err = Scene::parse(
+        "s.toml",
+        &impact("tangential = \"viscous\"\ntangential_stiffness_ratio = 0.3", HALF, [0.0; 3], 1e-6),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("solver.tangential_stiffness_ratio") && err.contains("unbounded_cundall_strack"), "{err}");
+}
