@@ -17,6 +17,21 @@ use granula_core::{
 use rayon::prelude::*;
 use std::ops::Range;
 
+/// The bodies [`any_body`] tests in one task: a few nanoseconds each, so that a task takes
+/// some ten microseconds.
+const ANY_BODY_TASK: usize = 4096;
+
+/// Whether `test(i)` holds for some body `i` of `0..n`. Run at every step over all the
+/// bodies, so in parallel tasks of [`ANY_BODY_TASK`] bodies, each testing all of its bodies
+/// without a branch per body (a task stops the others once it has found one).
+fn any_body(n: usize, test: impl Fn(usize) -> bool + Sync) -> bool {
+    let tasks = n.div_ceil(ANY_BODY_TASK);
+    (0..tasks).into_par_iter().with_min_len(parallel::min_len(1)).any(|t| {
+        let bodies = t * ANY_BODY_TASK..((t + 1) * ANY_BODY_TASK).min(n);
+        bodies.fold(false, |found, i| found | test(i))
+    })
+}
+
 /// The smallest task, in bodies, of the skin test of [`MdSolver::refresh_pairs`] when it
 /// runs in parallel: testing the box of a polyhedron takes some 40 ns, so 256 of them take
 /// ten microseconds, several times what handing a task to another thread costs. Tasks are
@@ -47,12 +62,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // margin + √3 skin under the box criterion alone).
         let half_skin2 = 0.25 * self.config.skin * self.config.skin;
         let moved = self.reference_position.len() != bodies.len()
-            || bodies
-                .position
-                .iter()
-                .zip(&self.reference_position)
-                .zip(&bodies.radius)
-                .any(|((x, x0), r)| r.is_finite() && (*x - *x0).length_squared() > half_skin2);
+            || any_body(bodies.len(), |i| {
+                bodies.radius[i].is_finite()
+                    & ((bodies.position[i] - self.reference_position[i]).length_squared() > half_skin2)
+            });
         if moved {
             self.verlet.invalidate();
         }
@@ -276,7 +289,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// Keeps the positions and angular velocities at the start of the step if some body
     /// carries an external load (for its work); returns whether one does.
     fn remember_loaded_start(&mut self, b: &BodySet) -> bool {
-        let loaded = b.external_force.iter().chain(&b.external_torque).any(|f| *f != DVec3::ZERO);
+        let loaded =
+            any_body(b.len(), |i| (b.external_force[i] != DVec3::ZERO) | (b.external_torque[i] != DVec3::ZERO));
         self.prev_position.clear();
         self.prev_angular_velocity.clear();
         if loaded {
