@@ -19,6 +19,7 @@ mod polyhedra_fuzz;
 mod polyhedra_refused;
 mod polyhedra_scenes;
 mod restart_exact;
+mod restitution_scenes;
 mod run_warnings;
 mod scene_fuzz;
 mod scene_models;
