@@ -13,9 +13,9 @@ use granula_io::scene::spec::{
 use granula_io::scene::{Check, KeyPath};
 use granula_io::{IoError, Result, Scene};
 use granula_laws::{
-    Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction, Hertz, HertzViscous,
-    HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction, NormalModel,
-    RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance,
+    BrendelDippel, Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction, Hertz,
+    HertzViscous, HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction,
+    NormalModel, RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance,
     UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
@@ -166,6 +166,7 @@ where
     D: DampingModel + 'static,
     Composed<N, D, CundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, UnboundedCundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, BrendelDippel>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, CundallStrack, Option<RollingResistance>, Option<TwistingResistance>, Option<ConstantCohesion>>:
@@ -194,6 +195,11 @@ where
             let t = UnboundedCundallStrack::new(t.stiffness, t.damping, t.friction).map_err(solver_err)?;
             md(Composed::new(normal, damping, t).with_tension(tension), s)
         }
+        TangentialKind::BrendelDippel => {
+            let t = cundall_strack(scene, s)?;
+            let t = BrendelDippel::new(t.stiffness, t.damping, t.friction).map_err(solver_err)?;
+            md(Composed::new(normal, damping, t).with_tension(tension), s)
+        }
         TangentialKind::Viscous => {
             let t = ViscousFriction::new(s.tangential_viscosity, Friction::from_material()).map_err(solver_err)?;
             md(Composed::new(normal, damping, t).with_tension(tension), s)
@@ -203,7 +209,8 @@ where
 }
 
 /// The Cundall-Strack spring of `[solver] tangential_stiffness_ratio` and
-/// `tangential_damping` (the unbounded spring of 003 eq. 4 takes the same settings) (defaults: Mindlin's k_t/k_n, no dashpot).
+/// `tangential_damping` (defaults: Mindlin's k_t/k_n, no dashpot); the springs of 003 eq. 4
+/// and eqs. 5-6 take the same settings.
 fn cundall_strack(scene: &Scene, s: &MdSpec) -> Result<CundallStrack> {
     let stiffness = s.tangential_stiffness_ratio.map_or(TangentialStiffness::FromNormal, TangentialStiffness::Ratio);
     let damping = match (s.tangential_damping, s.tangential_damping_ratio) {

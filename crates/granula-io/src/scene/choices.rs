@@ -45,6 +45,9 @@ pub enum TangentialKind {
     /// elongation is never truncated (a reversed slide is pushed on until it has come back
     /// as far as it slid).
     UnboundedCundallStrack,
+    /// Brendel and Dippel's spring of 003 eqs. 5-6: stretched while sticking, held at the
+    /// Coulomb radius while sliding, so that a reversed slide sticks at once.
+    BrendelDippel,
     /// Viscous friction capped by Coulomb, no history.
     Viscous,
     /// No tangential force.

@@ -46,12 +46,15 @@ pub fn validate(c: &Check, spec: &SolverSpec) -> Result<()> {
         ("tangential_stiffness_ratio", m.tangential_stiffness_ratio.is_some()),
         ("tangential_damping", m.tangential_damping != TangentialDampingKind::None),
     ];
-    let spring = matches!(m.tangential, TangentialKind::CundallStrack | TangentialKind::UnboundedCundallStrack);
+    let spring = matches!(
+        m.tangential,
+        TangentialKind::CundallStrack | TangentialKind::UnboundedCundallStrack | TangentialKind::BrendelDippel
+    );
     if let Some((key, _)) = spring_keys.iter().find(|k| k.1).filter(|_| !spring) {
         return Err(c.invalid(
             &p.key(key),
             spring_value(m, key),
-            "needs tangential = \"cundall_strack\" or \"unbounded_cundall_strack\"",
+            "needs tangential = \"cundall_strack\", \"unbounded_cundall_strack\" or \"brendel_dippel\"",
         ));
     }
     Ok(())

@@ -168,7 +168,8 @@ pub struct MdSpec {
     pub polyhedron_contacts: PolyhedronContactKind,
     /// Tangential force: `"cundall_strack"` (spring with history, Coulomb cap),
     /// `"unbounded_cundall_strack"` (003 eq. 4: the force capped, the spring never
-    /// truncated), `"viscous"` (viscous friction capped by Coulomb, no history) or `"none"`. Default
+    /// truncated), `"brendel_dippel"` (003 eqs. 5-6: the spring held at the Coulomb radius
+    /// while sliding), `"viscous"` (viscous friction capped by Coulomb, no history) or `"none"`. Default
     /// `"cundall_strack"`. Normal damping always comes from the pair's restitution
     /// coefficient (restitution 1: no damping).
     #[serde(default)]

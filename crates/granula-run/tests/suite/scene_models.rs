@@ -275,3 +275,25 @@ fn the_unbounded_cundall_strack_spring_is_a_scene_choice() {
     .to_string();
     assert!(err.contains("solver.tangential_stiffness_ratio") && err.contains("unbounded_cundall_strack"), "{err}");
 }
+
+#[test]
+fn the_brendel_dippel_spring_is_a_scene_choice() {
+    // 003 eqs. 5-6 by name, with the spring's stiffness and dashpot keys (its physics
+    // against the paper's Figs. 4-5: `granula-polyhedra`'s `creep_md` tests).
+    let solver = "tangential = \"brendel_dippel\"\ntangential_stiffness_ratio = 0.5\n\
+                  tangential_damping = \"same_damping_ratio\"";
+    let (r, out) = run(&impact(solver, HALF, [0.3, 0.0, -1.0], 1e-6), "brendel_dippel");
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(r.solver.describe().contains("brendel_dippel"), "{}", r.solver.describe());
+    // An oblique impact under a spring model: the ball leaves spinning.
+    let b = &r.world.bodies;
+    let ball = (0..b.len()).find(|&i| b.radius[i].is_finite()).expect("the ball");
+    assert!(b.angular_velocity[ball].y > 0.0, "{}", b.angular_velocity[ball]);
+    let err = Scene::parse(
+        "s.toml",
+        &impact("tangential = \"none\"\ntangential_damping = \"same_damping_ratio\"", HALF, [0.0; 3], 1e-6),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("solver.tangential_damping") && err.contains("brendel_dippel"), "{err}");
+}
