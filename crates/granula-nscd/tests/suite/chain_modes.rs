@@ -156,7 +156,10 @@ fn n5_modes_follow_000_eqs_58_60_and_the_short_waves_are_over_damped() {
                 // offset: 4 %. Beyond, eq. 58 falls below the measured ω (+11 % at
                 // x = 1.5, +90 % at x = 3.3), by as much as the discrete form predicts.
                 if x <= 0.4 {
-                    assert!((omega / omega_58 - 1.0).abs() < 0.04, "N_I = {n_i}, mode {j}: ω {omega} against eq. 58's {omega_58}");
+                    assert!(
+                        (omega / omega_58 - 1.0).abs() < 0.04,
+                        "N_I = {n_i}, mode {j}: ω {omega} against eq. 58's {omega_58}"
+                    );
                 }
             } else {
                 // Beyond k_c, 000 eq. 59: over-damped. In the continuum (eq. 56) an
