@@ -8,12 +8,20 @@ use granula_validation::scenes::{chain, chain_theory, equivalent_stiffness};
 
 /// Least-squares slope of ln y against ln x.
 fn log_slope(x: &[f64], y: &[f64]) -> f64 {
+    log_fit(x, y).0
+}
+
+/// Least-squares line through (ln x, ln y): its slope and the slope's standard error,
+/// √(Σ r²/(n − 2) / Σ (ln x − mean)²) with r the residuals.
+fn log_fit(x: &[f64], y: &[f64]) -> (f64, f64) {
     let n = x.len() as f64;
     let (lx, ly): (Vec<f64>, Vec<f64>) = x.iter().zip(y).map(|(a, b)| (a.ln(), b.ln())).unzip();
     let (mx, my) = (lx.iter().sum::<f64>() / n, ly.iter().sum::<f64>() / n);
     let cov: f64 = lx.iter().zip(&ly).map(|(a, b)| (a - mx) * (b - my)).sum();
     let var: f64 = lx.iter().map(|a| (a - mx) * (a - mx)).sum();
-    cov / var
+    let slope = cov / var;
+    let sse: f64 = lx.iter().zip(&ly).map(|(a, b)| (b - my - slope * (a - mx)).powi(2)).sum();
+    (slope, (sse / (n - 2.0) / var).sqrt())
 }
 
 #[test]
@@ -76,10 +84,19 @@ fn n6_iterations_grow_as_the_square_of_the_chain_length() {
     let ns = [10usize, 20, 40, 80, 160];
     let its: Vec<f64> = ns.iter().map(|&n| sweeps_to_converge(n) as f64).collect();
     let x: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
-    let slope = log_slope(&x, &its);
-    eprintln!("N6: sweeps {its:?} for n = {ns:?}, exponent {slope:.3}");
-    // 000 eq. 48 / 001 eq. 1.34: N_I ∝ (L/d)²; VALIDATION N6 allows 2 ± 0.3.
-    assert!((slope - 2.0).abs() < 0.3, "exponent {slope}, sweeps {its:?}");
+    let (slope, se) = log_fit(&x, &its);
+    let local: Vec<f64> = (1..ns.len()).map(|k| (its[k] / its[k - 1]).ln() / (x[k] / x[k - 1]).ln()).collect();
+    eprintln!("N6: sweeps {its:?} for n = {ns:?}, exponent {slope:.4} ± {se:.4}, between neighbours {local:.4?}");
+    // 000 eq. 48 / 001 eq. 1.34: N_I ∝ (L/d)², an asymptotic law. The fit gives
+    // 1.9943 ± 0.0021 (standard error); its residuals are not noise but the approach to
+    // the law: the exponent between neighbouring lengths rises 1.980, 1.997, 1.997, 2.000
+    // (the 10-sphere chain is short for a diffusion estimate), which leaves the fit 2.7
+    // standard errors below 2. Allowed: 5 standard errors, ±0.011 here (the matrix's
+    // ±0.3 would pass N_I ∝ L^1.7 or L^2.3).
+    assert!((slope - 2.0).abs() < 5.0 * se, "exponent {slope} ± {se}, sweeps {its:?}");
+    assert!(se < 5e-3, "a power law should fit: standard error {se}");
+    // The longest chains are nearest the asymptote: 2 within 0.005 (measured 1.9997).
+    assert!((local[local.len() - 1] - 2.0).abs() < 5e-3, "exponents between neighbours {local:?}");
 }
 
 /// Shrinkage of a 50-sphere chain, first touching the wall, under a step load `force`
@@ -102,12 +119,18 @@ fn n8_global_shrinkage_is_proportional_to_load_with_stiffness_of_000_eq_67() {
     for n_i in [20u32, 40, 80] {
         let s1 = shrinkage(0.05, n_i);
         let s2 = shrinkage(0.1, n_i);
-        // The dynamics of a chain with no opening contact is linear in the load: the same
-        // random stream gives exactly twice the shrinkage, up to round-off.
-        assert!((s2 / s1 - 2.0).abs() < 1e-6, "N_I = {n_i}: {s1} {s2}");
+        // The chain starts touching with zero gaps and zero impulses, so the step (the
+        // shock law with g_pos, the projection onto P ≥ 0) is positively homogeneous in
+        // the load: the same random stream gives twice the shrinkage up to round-off
+        // (measured 3e-12; 1e-10 is a few thousand steps' rounding).
+        assert!((s2 / s1 - 2.0).abs() < 1e-10, "N_I = {n_i}: {s1} {s2}");
         // 50 contacts in series, each of stiffness κ = q m N_I/Δt²: shrinkage 50 F/κ.
-        // The continuum model (q of an infinite chain, 000 eq. 46) matches within 5.5 % at
-        // the measured N_I (3.4 %, 4.5 %, 5.3 %); 8 % bounds it.
+        // With seed 3 the deviations are +3.4 %, −4.5 %, −5.3 %. They are not a fit error:
+        // the overlaps freeze the history of the random sweeps during the transient, and
+        // over eight seeds the deviation is +4.1 ± 3.2 % (N_I = 20, where contacts unload
+        // during the transient), −3.9 ± 1.3 % and −7.6 ± 2.5 % (mean ± spread), single
+        // seeds from −11.3 % to +9.6 %. Not tightened: 8 % is not a bound for every seed,
+        // and no model here predicts the N_I-dependent mean (docs/validation.md, N8).
         let expected = 50.0 * 0.05 / equivalent_stiffness(1.0, n_i, 1.0);
         assert!((s1 / expected - 1.0).abs() < 0.08, "N_I = {n_i}: {s1} vs {expected}");
     }

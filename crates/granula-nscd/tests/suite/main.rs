@@ -4,6 +4,8 @@
 mod common;
 
 mod chain;
+mod chain_modes;
+mod chain_parallel;
 mod checkpoint;
 mod cohesion;
 mod criteria;

@@ -95,15 +95,18 @@ fn stop_time(mu: f64) -> f64 {
 }
 
 /// One μ of 003 Figs. 4-5 under both springs: (eq. 4, eqs. 5-6). Both stop at the time of
-/// 003 §6 within its 1 %: on the way up every point slides, and both springs then hold
-/// |f_t| = μ N (eq. 4's min and eq. 6's Θ agree until the motion reverses).
+/// 003 §6: on the way up every point slides, and both springs then hold |f_t| = μ N
+/// (eq. 4's min and eq. 6's Θ agree until the motion reverses). 003 asks 1 %; velocity
+/// Verlet is exact for the constant deceleration and the stop is interpolated on a linear
+/// v(t), so what is left is the springs' start (μNᵢ/(k_t v₀) ~ 1e-8 s, ~2e-8 of the stop;
+/// measured 1.8e-12 to 5.3e-9): 1e-7.
 fn side_by_side(mu: f64) -> (Trace, Trace) {
     let (cs, bd) = springs();
     let (a, b) = (run(cs, mu), run(bd, mu));
     let expected = stop_time(mu);
     println!("mu {mu}: expected stop {expected:.5} s\n  eq. 4:    {a:?}\n  eqs. 5-6: {b:?}");
     for (name, tr) in [("eq. 4", &a), ("eqs. 5-6", &b)] {
-        assert!((tr.stop / expected - 1.0).abs() < 0.01, "{name}: stop at {} s, expected {expected} s", tr.stop);
+        assert!((tr.stop / expected - 1.0).abs() < 1e-7, "{name}: stop at {} s, expected {expected} s", tr.stop);
     }
     (a, b)
 }
@@ -164,11 +167,14 @@ fn fig_5_mu_0_6_brendel_dippel_rests_plain_cundall_strack_creeps() {
 #[test]
 fn fig_4_mu_0_5_both_slide_down_at_the_coulomb_rate() {
     let (cs, bd) = side_by_side(0.5);
-    // μ1 < tan α: both slide down at g (sin α − μ cos α) (Fig. 4; 1 %, the 003 target):
-    // sliding faster than the creep speed, eq. 4's dashpot turns its capped force against
-    // the motion, so it acts as Coulomb friction too (measured rel. 7e-12 and 3.6e-7).
+    // μ1 < tan α: both slide down at g (sin α − μ cos α) (Fig. 4): sliding faster than the
+    // creep speed, eq. 4's dashpot turns its capped force against the motion, so it acts as
+    // Coulomb friction too (measured rel. 7e-12 and 3.6e-7). 003's 1 % would pass a 0.15 %
+    // error in μ (a is 6.5 times as sensitive as μ here); the acceleration is constant and
+    // exact under Verlet once the springs have turned, the rest is their damped ringing at
+    // the turn: 2e-6 (3.6e-7 measured with eqs. 5-6).
     let a = -G * (ALPHA.sin() - 0.5 * ALPHA.cos());
     for (name, tr) in [("eq. 4", &cs), ("eqs. 5-6", &bd)] {
-        assert!((tr.back / a - 1.0).abs() < 0.01, "{name}: {} m/s² against {a}", tr.back);
+        assert!((tr.back / a - 1.0).abs() < 2e-6, "{name}: {} m/s² against {a}", tr.back);
     }
 }

@@ -124,14 +124,26 @@ fn m7_the_l_block_stops_then_slides_down_with_mu_0_5() {
         trace.contacts
     );
     assert_eq!(trace.contacts, 6, "the six corners of the L-shaped face");
-    // 1 %: the validation target of 003 §6.
-    assert!((trace.stop / expected - 1.0).abs() < 0.01, "stop at {} s, expected {expected} s", trace.stop);
+    // 003 §6 asks 1 %, which a 2 % error in μ would pass. Here every point slides, so
+    // Σ μNᵢ = μ m g cos α exactly and velocity Verlet is exact for the constant
+    // deceleration; the stop is interpolated within a step on a linear v(t). What is left
+    // is the start: the tangential springs start unstretched and reach μNᵢ after
+    // μNᵢ/(k_t v₀) ~ 1e-8 s, ~2e-8 of the stop time (measured 8.7e-13 to 5.3e-9 over the
+    // three μ). STOP_TOLERANCE = 1e-7 catches an error of 2e-7 in μ.
+    assert!((trace.stop / expected - 1.0).abs() < STOP_TOLERANCE, "stop at {} s, expected {expected} s", trace.stop);
+    // The slide down: constant acceleration, exact under Verlet once the springs have
+    // turned (0.2 s after the stop); measured 3.3e-8, the springs' ringing at the turn
+    // damped by e^−(0.2 s/τ). 1e-6 catches an error of 1.5e-7 in μ (a is 6.5 times as
+    // sensitive as μ here: μ cos α/(sin α − μ cos α)).
     let a = -G * (ALPHA.sin() - 0.5 * ALPHA.cos());
-    assert!((trace.after_stop / a - 1.0).abs() < 0.01, "slides down at {} m/s², expected {a}", trace.after_stop);
+    assert!((trace.after_stop / a - 1.0).abs() < 1e-6, "slides down at {} m/s², expected {a}", trace.after_stop);
 }
 
-/// The stop of a run with friction `mu` at the expected time, within 1 % (the validation
-/// target of 003 §6), with its report line.
+/// Relative tolerance of the stop times: see `m7_the_l_block_stops_then_slides_down_with_mu_0_5`.
+const STOP_TOLERANCE: f64 = 1e-7;
+
+/// The stop of a run with friction `mu` at the expected time, within [`STOP_TOLERANCE`]
+/// (003 §6 asks 1 %), with its report line.
 fn stops_in_time(mu: f64) -> Trace {
     let trace = run(mu);
     let expected = stop_time(mu);
@@ -142,7 +154,11 @@ fn stops_in_time(mu: f64) -> Trace {
         trace.settle,
         trace.drift
     );
-    assert!((trace.stop / expected - 1.0).abs() < 0.01, "mu {mu}: stop at {} s, expected {expected} s", trace.stop);
+    assert!(
+        (trace.stop / expected - 1.0).abs() < STOP_TOLERANCE,
+        "mu {mu}: stop at {} s, expected {expected} s",
+        trace.stop
+    );
     trace
 }
 

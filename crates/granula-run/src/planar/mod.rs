@@ -81,7 +81,7 @@ pub struct PlanarScene {
     pub stress_area: f64,
     /// Threads of the pair evaluation (`None`: rayon's default).
     pub threads: Option<usize>,
-    /// The contact time t_c of the MD law with its reduced mass (002 eq. 9) (s); `None`
+    /// The contact time t_c of the MD law with its reduced mass (002 eq. 10) (s); `None`
     /// under contact dynamics (rigid contacts).
     pub contact_time: Option<f64>,
 }
@@ -613,7 +613,7 @@ fn refuse_nscd_keys(c: &Ctx, s: &SolverSpec) -> Result<()> {
     }
 }
 
-/// The MD law of 002 §2 from `[law]`, with the contact time t_c (002 eq. 9): ε_n → ν_n
+/// The MD law of 002 §2 from `[law]`, with the contact time t_c (002 eq. 10): ε_n → ν_n
 /// with the reduced mass (002 eq. 8).
 fn md_law(c: &Ctx, law: Option<&LawSpec>, placed: &[Placed]) -> Result<(ContactLaw, f64)> {
     let at_l = KeyPath::root().key("law");
