@@ -15,6 +15,7 @@ mod face_on_face;
 mod files;
 mod hostile_meshes;
 mod incline_md;
+mod impact_laws_nscd;
 mod incline_nscd;
 mod mass;
 mod md_restart;
