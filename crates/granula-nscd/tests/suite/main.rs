@@ -7,6 +7,7 @@ mod chain;
 mod checkpoint;
 mod cohesion;
 mod criteria;
+mod impact_laws;
 mod misuse;
 mod multi_point;
 mod periodic;

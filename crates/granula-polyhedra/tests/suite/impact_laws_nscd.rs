@@ -92,13 +92,8 @@ fn simulate(law: ImpactLaw) -> (DVec3, f64, f64, f64) {
     let mut narrowphase = Narrowphase::new();
     register_all(&mut narrowphase).unwrap();
     let material = Material { density: DENSITY, friction: MU, restitution: E, ..Material::named("box") };
-    let mut world = World::builder()
-        .gravity(DVec3::ZERO)
-        .planar(true)
-        .material(material)
-        .narrowphase(narrowphase)
-        .build()
-        .unwrap();
+    let mut world =
+        World::builder().gravity(DVec3::ZERO).planar(true).material(material).narrowphase(narrowphase).build().unwrap();
     world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Y).build().unwrap()).unwrap();
     let (_, _, r) = body_constants();
     // The lowest edge starts on the plane (gap 0 to round-off), so that the contact point is
@@ -109,7 +104,8 @@ fn simulate(law: ImpactLaw) -> (DVec3, f64, f64, f64) {
         .velocity(DVec3::new(UT, -V, 0.0));
     let h = world.insert(builder.build().unwrap()).unwrap();
     let i = world.bodies.index(h).unwrap();
-    let energy = |w: &World| 0.5 * w.bodies.mass[i] * w.bodies.velocity[i].length_squared() + w.bodies.rotational_energy(i);
+    let energy =
+        |w: &World| 0.5 * w.bodies.mass[i] * w.bodies.velocity[i].length_squared() + w.bodies.rotational_energy(i);
     let before = energy(&world);
     let law = SignoriniCoulomb { restitution: Restitution::Pair(law) };
     let mut solver = NscdSolver::with_law(BruteForce, law, NscdConfig::fixed_random_sweeps(60)).unwrap();
