@@ -106,7 +106,7 @@ pub struct ShockParams {
     /// 33), or the Newton bound −e U_n⁻ (`newton_bound`) when larger.
     pub min_normal_velocity: f64,
     /// The shock of a contact in the impact set under Poisson's or Stronge's law, solved by
-    /// the impulse process of [`impact_process`](super::impact::impact_process); `None`
+    /// the impulse process of 004 §2.2.2.2 (the crate's `impact` module); `None`
     /// otherwise (then the law is the linear condition U_n = u_min of a closed contact).
     pub impact: Option<ImpactProcess>,
 }
