@@ -236,14 +236,15 @@ pub fn shock_law(p: &LocalProblem, mu: f64, u_min: f64) -> DVec3 {
 /// velocity without the step's smooth loads), then the Signorini-Coulomb solve of the rest
 /// of the step from b + W P_shock with the bound max(u_min, U_n after the shock), which
 /// carries the smooth loads (gravity) while keeping the post-shock normal velocity. When the
-/// loads do not push the contact closed (U_n,free ≥ U_n⁻) that second impulse is zero.
+/// loads do not push the contact closed (U_n,free ≥ U_n⁻) and the position-level bound is
+/// met, that second impulse is zero and is skipped.
 pub fn process_shock(p: &LocalProblem, k: &ShockParams, process: &ImpactProcess) -> DVec3 {
     let u_minus = p.b - DVec3::new(process.smooth_shift, 0.0, 0.0);
     let shock = impact_process(&p.w, u_minus, k.mu, process.law, process.e).p;
-    if process.smooth_shift >= 0.0 {
+    let after = u_minus + p.w * shock;
+    if process.smooth_shift >= 0.0 && k.min_normal_velocity <= after.x {
         return shock;
     }
-    let after = u_minus + p.w * shock;
     let rest = LocalProblem { b: p.b + p.w * shock, ..*p };
     shock + shock_law(&rest, k.mu, k.min_normal_velocity.max(after.x))
 }
