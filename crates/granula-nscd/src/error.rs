@@ -77,6 +77,14 @@ pub enum NscdError {
         /// What was expected.
         expected: &'static str,
     },
+    /// A contact law that cannot apply the chosen impact law (004 §2.2.2.2).
+    #[error("impact law {impact:?} is not available with the contact law {law:?}: use \"newton\" or \"none\"")]
+    UnsupportedImpactLaw {
+        /// The contact law's name.
+        law: String,
+        /// The impact law's name (`"poisson"`, `"stronge"`).
+        impact: &'static str,
+    },
     /// The Gauss-Seidel loop reached its cap without meeting the tolerance, under
     /// [`NonConvergence::Error`](crate::config::NonConvergence::Error).
     #[error("contact impulses not converged: {iterations} sweeps, residual {residual:.3e} > tolerance {tolerance:.1e} (raise max_iterations, or choose on_cap = \"warn\" or \"extend\")")]

@@ -40,8 +40,8 @@ pub use config::{GapMode, NonConvergence, NscdConfig};
 pub use convergence::Criterion;
 pub use error::NscdError;
 pub use local::{
-    Bond, CohesionRule, CohesiveParams, CohesiveSignoriniCoulomb, ContactSetup, LocalProblem, NonSmoothLaw,
-    Restitution, RollingParams, RollingSignoriniCoulomb, ShockParams, SignoriniCoulomb,
+    Bond, CohesionRule, CohesiveParams, CohesiveSignoriniCoulomb, ContactSetup, ImpactLaw, ImpactProcess, LocalProblem,
+    NonSmoothLaw, Restitution, RollingParams, RollingSignoriniCoulomb, ShockParams, SignoriniCoulomb,
 };
 pub use problem_export::ContactProblem;
 pub use solver::{Carried, NscdSolver};

@@ -566,7 +566,7 @@ mod tests {
                     w_diag: DVec3::ONE,
                     p: DVec3::ZERO,
                     coupled: u32::MAX,
-                    params: ShockParams { mu, min_normal_velocity: u_min },
+                    params: ShockParams { mu, min_normal_velocity: u_min, impact: None },
                 }
             })
             .collect();

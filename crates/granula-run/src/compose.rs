@@ -20,8 +20,8 @@ use granula_laws::{
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
-    CohesiveSignoriniCoulomb, Criterion, GapMode, NonConvergence, NonSmoothLaw, NscdConfig, NscdSolver, Restitution,
-    RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
+    CohesiveSignoriniCoulomb, Criterion, GapMode, ImpactLaw, NonConvergence, NonSmoothLaw, NscdConfig, NscdSolver,
+    Restitution, RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -268,15 +268,17 @@ fn nscd_solver(scene: &Scene, s: &NscdSpec) -> Result<Box<dyn SimSolver>> {
     // The coefficient is each pair's restitution, mixed as for MD (granula_core::material).
     let restitution = match s.impact {
         ImpactKind::None => Restitution::None,
-        ImpactKind::Newton => Restitution::Newton,
+        ImpactKind::Newton => Restitution::Pair(ImpactLaw::Newton),
+        ImpactKind::Poisson => Restitution::Pair(ImpactLaw::Poisson),
+        ImpactKind::Stronge => Restitution::Pair(ImpactLaw::Stronge),
     };
     let shock = SignoriniCoulomb { restitution };
     match (s.law, s.impact) {
         (NscdLawKind::SignoriniCoulomb, _) => nscd(shock, s),
         (NscdLawKind::Rolling, _) => nscd(RollingSignoriniCoulomb { shock }, s),
         (NscdLawKind::Cohesive, ImpactKind::None) => nscd(CohesiveSignoriniCoulomb::default(), s),
-        (NscdLawKind::Cohesive, ImpactKind::Newton) => {
-            Err(invalid(scene, "impact", "newton", "the cohesive law is inelastic: use impact = \"none\""))
+        (NscdLawKind::Cohesive, impact) => {
+            Err(invalid(scene, "impact", impact.name(), "the cohesive law is inelastic: use impact = \"none\""))
         }
     }
 }

@@ -200,8 +200,26 @@ pub enum ImpactKind {
     /// Perfectly inelastic.
     #[default]
     None,
-    /// Newton's law with each pair's `restitution`.
+    /// Newton's law with each pair's `restitution` (U_n⁺ = −e U_n⁻, 004 §2.2.2.2).
     Newton,
+    /// Poisson's law with each pair's `restitution` (restitution impulse = e times the
+    /// compression impulse, 004 §2.2.2.2).
+    Poisson,
+    /// Stronge's energetic law with each pair's `restitution` (restitution work = −e²
+    /// times the compression work, 004 §2.2.2.2).
+    Stronge,
+}
+
+impl ImpactKind {
+    /// The scene name: `"none"`, `"newton"`, `"poisson"` or `"stronge"`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ImpactKind::None => "none",
+            ImpactKind::Newton => "newton",
+            ImpactKind::Poisson => "poisson",
+            ImpactKind::Stronge => "stronge",
+        }
+    }
 }
 
 /// `[solver] on_cap` (NSCD): what a step does at its iteration cap.

@@ -300,11 +300,13 @@ pub struct NscdSpec {
     /// within a step). Default `"positive"`.
     #[serde(default)]
     pub gap: GapKind,
-    /// Impact law (004 §2.2.2.2): `"none"` (perfectly inelastic, 000 eq. 34) or `"newton"`
-    /// (U_n⁺ = −e U_n⁻ on every contact closing within a step, e the pair's `restitution`).
-    /// With `"none"` a material or pair that sets `restitution` is an error; `"newton"` is
-    /// not available with `law = "cohesive"` (the cohesive law is inelastic). Default
-    /// `"none"`.
+    /// Impact law (004 §2.2.2.2): `"none"` (perfectly inelastic, 000 eq. 34), `"newton"`
+    /// (U_n⁺ = −e U_n⁻ on every contact closing within a step, e the pair's `restitution`),
+    /// `"poisson"` (restitution impulse = e × compression impulse) or `"stronge"`
+    /// (restitution work = −e² × compression work). With `"none"` a material or pair that
+    /// sets `restitution` is an error; only `"none"` is available with `law = "cohesive"`
+    /// (the cohesive law is inelastic), and `"poisson"` / `"stronge"` are not with
+    /// `law = "rolling"`. Default `"none"`.
     #[serde(default)]
     pub impact: ImpactKind,
     /// Start each step's iterations from the previous step's impulses. Default true.

@@ -103,16 +103,29 @@ pub fn unused_properties(c: &Check, spec: &SceneSpec) -> Result<()> {
     Ok(())
 }
 
-/// The cohesive law of contact dynamics has no impact law: `impact = "newton"` with it is
-/// refused, naming `[solver] impact`.
+/// The cohesive law of contact dynamics has no impact law: any `impact` but `"none"` with
+/// it is refused, naming `[solver] impact`; the rolling law applies Newton's only (its 6-D
+/// local solve has no impulse process), so `"poisson"` and `"stronge"` with it are refused
+/// too.
 pub fn cohesive_impact(c: &Check, spec: &SolverSpec) -> Result<()> {
+    let key = KeyPath::root().key("solver").key("impact");
     match spec {
-        SolverSpec::Nscd(n) if n.law == NscdLawKind::Cohesive && n.impact == ImpactKind::Newton => Err(c.invalid(
-            &KeyPath::root().key("solver").key("impact"),
-            "newton",
+        SolverSpec::Nscd(n) if n.law == NscdLawKind::Cohesive && n.impact != ImpactKind::None => Err(c.invalid(
+            &key,
+            n.impact.name(),
             "is not available with law = \"cohesive\" (the cohesive law is perfectly inelastic): \
              use impact = \"none\"",
         )),
+        SolverSpec::Nscd(n)
+            if n.law == NscdLawKind::Rolling && matches!(n.impact, ImpactKind::Poisson | ImpactKind::Stronge) =>
+        {
+            Err(c.invalid(
+                &key,
+                n.impact.name(),
+                "is not available with law = \"rolling\" (its local solve applies Newton's law only): \
+                 use impact = \"newton\" or \"none\"",
+            ))
+        }
         _ => Ok(()),
     }
 }

@@ -5,12 +5,14 @@
 //! local frame (n, t, s) of the contact, n from body 1 to body 2 (000 eq. 3).
 
 mod cohesive;
+mod impact;
 mod planar_graph;
 mod rolling;
 mod signorini_coulomb;
 mod six_dof;
 
 pub use cohesive::{Bond, CohesionRule, CohesiveParams, CohesiveSignoriniCoulomb};
+pub use impact::{ImpactLaw, ImpactProcess};
 pub use rolling::{RollingParams, RollingSignoriniCoulomb};
 pub use signorini_coulomb::{Restitution, ShockParams, SignoriniCoulomb};
 pub(crate) use six_dof::delassus_block6;

@@ -12,7 +12,7 @@
 
 use super::signorini_coulomb::{coulomb_status, SignoriniCoulomb};
 use super::six_dof::{solve_local6, Caps6};
-use super::{ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw, ShockParams};
+use super::{ContactSetup, ContactStatus, ImpactLaw, LocalProblem, NonSmoothLaw, ShockParams};
 use granula_core::DVec3;
 use nalgebra::{Matrix6, Vector6};
 
@@ -40,9 +40,15 @@ impl NonSmoothLaw for RollingSignoriniCoulomb {
     type State = ();
     const COUPLES: bool = true;
 
-    /// The force law's settings.
+    /// The force law's settings; its impact law must be Newton's (the 6-D local solve
+    /// imposes the end-of-step bound U_n ≥ u_min and has no impulse process).
     fn validate(&self) -> Result<(), crate::error::NscdError> {
-        self.shock.validate()
+        match self.shock.restitution.law() {
+            Some(law @ (ImpactLaw::Poisson | ImpactLaw::Stronge)) => {
+                Err(crate::error::NscdError::UnsupportedImpactLaw { law: self.name(), impact: law.name() })
+            }
+            _ => self.shock.validate(),
+        }
     }
 
     fn name(&self) -> String {

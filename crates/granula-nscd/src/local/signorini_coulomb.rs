@@ -1,13 +1,18 @@
 //! Signorini's condition with Coulomb friction, without regularisation: the inelastic
 //! shock law of 000 eq. 34 for diagonal W and the three-step law of 001 eqs. 1.24-1.29 for
-//! a coupled 3×3 W, with an optional Newton restitution (004 §2.3.3, restitution laws).
+//! a coupled 3×3 W, with an optional restitution by Newton's, Poisson's or Stronge's impact
+//! law (004 §2.2.2.2, §2.3.3; `super::impact`).
 
+use super::impact::{impact_process, ImpactLaw, ImpactProcess};
 use super::{ContactSetup, ContactStatus, LocalProblem, NonSmoothLaw};
 use crate::config::GapMode;
 use crate::error::NscdError;
 use granula_core::{DMat3, DVec3, PairMaterial};
 
-/// Normal impact law of [`SignoriniCoulomb`] (004 §2.2.2.2, shock law; 004 §2.3.3).
+/// Normal restitution of [`SignoriniCoulomb`] (004 §2.2.2.2, shock law; 004 §2.3.3): none
+/// (the position-level inelastic law), or an [`ImpactLaw`] with its coefficient e from the
+/// pair or from one constant. The law and the coefficient's source compose: any law with
+/// either source.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Restitution {
     /// Perfectly inelastic shocks at the position level (000 §2.4.2: e = 0): a contact that
@@ -15,25 +20,37 @@ pub enum Restitution {
     /// at the end of the step (000 eqs. 24-26, 33).
     #[default]
     None,
-    /// Newton's impact law U_n⁺ = −e U_n⁻ (004 §2.2.2.2) with e the pair's restitution
-    /// coefficient (`PairMaterial::restitution`), applied as in Moreau-Jean's scheme
-    /// (004 §2.3.3) to every contact that closes within the step; see
-    /// `newton_bound`.
-    Newton,
-    /// Newton's impact law with one coefficient e ∈ [0, 1] for every pair instead of the
+    /// The impact law with e the pair's restitution coefficient
+    /// (`PairMaterial::restitution`), applied as in Moreau-Jean's scheme (004 §2.3.3) to
+    /// every contact that closes within the step while approaching (`in_impact_set`).
+    /// `Restitution::Pair(ImpactLaw::default())` is Newton's law.
+    Pair(ImpactLaw),
+    /// The impact law with one coefficient e ∈ [0, 1] for every pair instead of the
     /// materials' (which lie in (0, 1]); e = 0 gives the velocity-level inelastic law.
-    NewtonConstant(f64),
+    Constant(ImpactLaw, f64),
 }
 
 impl Restitution {
+    /// Newton's law with the pairs' coefficients (004 §2.2.2.2, U_n⁺ = −e U_n⁻).
+    pub const NEWTON: Restitution = Restitution::Pair(ImpactLaw::Newton);
+
     /// The restitution coefficient this option applies to a pair, `None` for the inelastic
     /// position-level law.
     #[inline]
     pub fn coefficient(&self, material: &PairMaterial) -> Option<f64> {
         match *self {
             Restitution::None => None,
-            Restitution::Newton => Some(material.restitution),
-            Restitution::NewtonConstant(e) => Some(e),
+            Restitution::Pair(_) => Some(material.restitution),
+            Restitution::Constant(_, e) => Some(e),
+        }
+    }
+
+    /// The impact law, `None` for the inelastic position-level law.
+    #[inline]
+    pub fn law(&self) -> Option<ImpactLaw> {
+        match *self {
+            Restitution::None => None,
+            Restitution::Pair(law) | Restitution::Constant(law, _) => Some(law),
         }
     }
 }
@@ -63,7 +80,14 @@ pub fn predicted_gap(s: &ContactSetup<'_>) -> f64 {
 /// matters for an existing overlap under `GapMode::Correcting`.
 #[inline]
 pub fn newton_bound(s: &ContactSetup<'_>, e: f64) -> Option<f64> {
-    (predicted_gap(s) <= 0.0 && s.normal_velocity_before < 0.0).then(|| -e * s.normal_velocity_before)
+    in_impact_set(s).then(|| -e * s.normal_velocity_before)
+}
+
+/// `true` for a contact on which the impact law acts in this step: it closes within the
+/// step (predicted gap ≤ 0, [`predicted_gap`]) and approaches at its start (U_n⁻ < 0).
+#[inline]
+pub fn in_impact_set(s: &ContactSetup<'_>) -> bool {
+    predicted_gap(s) <= 0.0 && s.normal_velocity_before < 0.0
 }
 
 /// The Signorini-Coulomb law. `SignoriniCoulomb::default()` is the inelastic law of 000.
@@ -81,6 +105,10 @@ pub struct ShockParams {
     /// Smallest admissible normal velocity after the step: −g_pos/(θ Δt) (000 eqs. 25,
     /// 33), or the Newton bound −e U_n⁻ (`newton_bound`) when larger.
     pub min_normal_velocity: f64,
+    /// The shock of a contact in the impact set under Poisson's or Stronge's law, solved by
+    /// the impulse process of 004 §2.2.2.2 (the crate's `impact` module); `None`
+    /// otherwise (then the law is the linear condition U_n = u_min of a closed contact).
+    pub impact: Option<ImpactProcess>,
 }
 
 /// The closed-form shock law for a diagonal W = diag(1/m_n, 1/m_t, 1/m_t) (000 eqs. 17-19
@@ -187,6 +215,40 @@ fn solve2(wnn: f64, wnt: f64, wtt: f64, rn: f64, rt: f64, second: bool) -> DVec3
     }
 }
 
+/// The Signorini-Coulomb local solve for any W: the closed form for a diagonal W, the 2D
+/// graph intersection of 004 §2.3.3.4 for a planar one, the three-step law otherwise.
+#[inline(always)]
+pub fn shock_law(p: &LocalProblem, mu: f64, u_min: f64) -> DVec3 {
+    if p.diagonal {
+        diagonal_shock_law(DVec3::new(p.w.x_axis.x, p.w.y_axis.y, p.w.z_axis.z), p.b, mu, u_min)
+    } else if p.w.z_axis.z == 0.0 && p.w.z_axis.x == 0.0 && p.w.z_axis.y == 0.0 {
+        // Planar: s has no mobility; the 2D graph intersection of 004 §2.3.3.4.
+        let w2 = [[p.w.x_axis.x, p.w.y_axis.x], [p.w.x_axis.y, p.w.y_axis.y]];
+        let [pn, pt] = super::planar_graph::graph_intersection_2d(w2, [p.b.x, p.b.y], mu, u_min);
+        DVec3::new(pn, pt, 0.0)
+    } else {
+        coupled_shock_law(&p.w, p.b, mu, u_min)
+    }
+}
+
+/// The impulse of a contact in the impact set under Poisson's or Stronge's law
+/// (004 §2.2.2.2; `super::impact`): the shock from U⁻ = b − (U_n,free − U_n⁻) n (the local
+/// velocity without the step's smooth loads), then the Signorini-Coulomb solve of the rest
+/// of the step from b + W P_shock with the bound max(u_min, U_n after the shock), which
+/// carries the smooth loads (gravity) while keeping the post-shock normal velocity. When the
+/// loads do not push the contact closed (U_n,free ≥ U_n⁻) and the position-level bound is
+/// met, that second impulse is zero and is skipped.
+pub fn process_shock(p: &LocalProblem, k: &ShockParams, process: &ImpactProcess) -> DVec3 {
+    let u_minus = p.b - DVec3::new(process.smooth_shift, 0.0, 0.0);
+    let shock = impact_process(&p.w, u_minus, k.mu, process.law, process.e).p;
+    let after = u_minus + p.w * shock;
+    if process.smooth_shift >= 0.0 && k.min_normal_velocity <= after.x {
+        return shock;
+    }
+    let rest = LocalProblem { b: p.b + p.w * shock, ..*p };
+    shock + shock_law(&rest, k.mu, k.min_normal_velocity.max(after.x))
+}
+
 /// The smallest admissible normal velocity for a gap g after the step:
 /// g + θΔt U_n ≥ 0 (000 eqs. 24-25) with g_pos = max(g, 0) (000 eq. 33) or the raw g.
 #[inline]
@@ -205,18 +267,18 @@ impl NonSmoothLaw for SignoriniCoulomb {
     fn name(&self) -> String {
         match self.restitution {
             Restitution::None => "signorini_coulomb".into(),
-            Restitution::Newton => "signorini_coulomb+newton".into(),
-            Restitution::NewtonConstant(e) => format!("signorini_coulomb+newton(e = {e})"),
+            Restitution::Pair(law) => format!("signorini_coulomb+{}", law.name()),
+            Restitution::Constant(law, e) => format!("signorini_coulomb+{}(e = {e})", law.name()),
         }
     }
 
     /// A constant restitution coefficient must lie in [0, 1].
     fn validate(&self) -> Result<(), NscdError> {
         match self.restitution {
-            Restitution::NewtonConstant(e) if !(0.0..=1.0).contains(&e) => Err(NscdError::InvalidSetting {
+            Restitution::Constant(_, e) if !(0.0..=1.0).contains(&e) => Err(NscdError::InvalidSetting {
                 param: "restitution",
                 value: e,
-                expected: "a constant Newton coefficient in [0, 1]",
+                expected: "a constant restitution coefficient in [0, 1]",
             }),
             _ => Ok(()),
         }
@@ -224,23 +286,30 @@ impl NonSmoothLaw for SignoriniCoulomb {
 
     fn params(&self, s: &ContactSetup<'_>, _state: &()) -> ShockParams {
         let mut u_min = signorini_bound(s.gap, s.theta_dt, s.gap_mode);
-        if let Some(bound) = self.restitution.coefficient(s.material).and_then(|e| newton_bound(s, e)) {
-            u_min = u_min.max(bound);
+        let mut impact = None;
+        if let (Some(law), Some(e)) = (self.restitution.law(), self.restitution.coefficient(s.material)) {
+            match law {
+                ImpactLaw::Newton => {
+                    if let Some(bound) = newton_bound(s, e) {
+                        u_min = u_min.max(bound);
+                    }
+                }
+                ImpactLaw::Poisson | ImpactLaw::Stronge => {
+                    if in_impact_set(s) {
+                        let smooth_shift = s.normal_velocity_free - s.normal_velocity_before;
+                        impact = Some(ImpactProcess { law, e, smooth_shift });
+                    }
+                }
+            }
         }
-        ShockParams { mu: s.material.friction, min_normal_velocity: u_min }
+        ShockParams { mu: s.material.friction, min_normal_velocity: u_min, impact }
     }
 
     #[inline(always)]
     fn solve(&self, p: &LocalProblem, k: &ShockParams) -> DVec3 {
-        if p.diagonal {
-            diagonal_shock_law(DVec3::new(p.w.x_axis.x, p.w.y_axis.y, p.w.z_axis.z), p.b, k.mu, k.min_normal_velocity)
-        } else if p.w.z_axis.z == 0.0 && p.w.z_axis.x == 0.0 && p.w.z_axis.y == 0.0 {
-            // Planar: s has no mobility; the 2D graph intersection of 004 §2.3.3.4.
-            let w2 = [[p.w.x_axis.x, p.w.y_axis.x], [p.w.x_axis.y, p.w.y_axis.y]];
-            let [pn, pt] = super::planar_graph::graph_intersection_2d(w2, [p.b.x, p.b.y], k.mu, k.min_normal_velocity);
-            DVec3::new(pn, pt, 0.0)
-        } else {
-            coupled_shock_law(&p.w, p.b, k.mu, k.min_normal_velocity)
+        match k.impact {
+            None => shock_law(p, k.mu, k.min_normal_velocity),
+            Some(process) => process_shock(p, k, &process),
         }
     }
 
@@ -262,8 +331,11 @@ impl NonSmoothLaw for SignoriniCoulomb {
         coulomb_status(p, k.mu)
     }
 
+    /// `None` for a contact under the impulse process (Poisson, Stronge): its law is not
+    /// the linear condition U_n = u_min, so the natural map and the block solve of
+    /// hyperstatic pairs do not apply to that step.
     fn shock_params(&self, k: &ShockParams) -> Option<ShockParams> {
-        Some(*k)
+        k.impact.is_none().then_some(*k)
     }
 }
 

@@ -39,7 +39,7 @@ fn head_on(periodic: bool) -> (World, NscdSolver<BruteForce, SignoriniCoulomb>) 
     let b = SphereBuilder::new(0.25, DVec3::new(2.25 + shift, 0.5, 0.5)).mass(1.0).velocity(DVec3::new(-0.2, 0.0, 0.0));
     w.insert(a.build().unwrap()).unwrap();
     w.insert(b.build().unwrap()).unwrap();
-    let law = SignoriniCoulomb { restitution: Restitution::Newton };
+    let law = SignoriniCoulomb { restitution: Restitution::NEWTON };
     let config = NscdConfig::fixed_random_sweeps(20);
     (w, NscdSolver::with_law(BruteForce, law, config).unwrap())
 }
@@ -188,7 +188,7 @@ fn momentum(w: &World) -> (DVec3, f64) {
 
 #[test]
 fn a_periodic_gas_keeps_its_momentum_and_restarts_to_the_same_bits() {
-    let law = SignoriniCoulomb { restitution: Restitution::Newton };
+    let law = SignoriniCoulomb { restitution: Restitution::NEWTON };
     let config = NscdConfig::default();
     let mut w = gas(11);
     let mut s = NscdSolver::with_law(LinkedCells::new(), law, config.clone()).unwrap();

@@ -14,7 +14,7 @@
 
 use granula_broadphase::BruteForce;
 use granula_core::{DVec3, Material, PlaneBuilder, SphereBuilder, World};
-use granula_nscd::{NscdConfig, NscdSolver, Restitution, SignoriniCoulomb};
+use granula_nscd::{ImpactLaw, NscdConfig, NscdSolver, Restitution, SignoriniCoulomb};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -24,7 +24,7 @@ const R: f64 = 0.01;
 /// The law and the material of a case: Newton with the material's e (materials hold e in
 /// (0, 1]), or the constant coefficient 0.
 fn law_and_material(e: f64) -> (SignoriniCoulomb, Material) {
-    let restitution = if e > 0.0 { Restitution::Newton } else { Restitution::NewtonConstant(0.0) };
+    let restitution = if e > 0.0 { Restitution::NEWTON } else { Restitution::Constant(ImpactLaw::Newton, 0.0) };
     let material = Material { restitution: if e > 0.0 { e } else { 0.5 }, ..Material::named("balls") };
     (SignoriniCoulomb { restitution }, material)
 }
@@ -204,7 +204,7 @@ fn cradles_from_random_start_gaps_end_with_the_simultaneous_impact_velocities() 
 
 #[test]
 fn a_constant_coefficient_outside_0_1_is_rejected() {
-    let law = SignoriniCoulomb { restitution: Restitution::NewtonConstant(1.5) };
+    let law = SignoriniCoulomb { restitution: Restitution::Constant(ImpactLaw::Newton, 1.5) };
     let err = NscdSolver::with_law(BruteForce, law, NscdConfig::default()).unwrap_err();
     assert!(err.to_string().contains("restitution"), "{err}");
 }

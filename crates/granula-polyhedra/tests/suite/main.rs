@@ -14,6 +14,7 @@ mod energy_pile;
 mod face_on_face;
 mod files;
 mod hostile_meshes;
+mod impact_laws_nscd;
 mod incline_md;
 mod incline_nscd;
 mod mass;

@@ -80,6 +80,28 @@ fn a_scene_drop_rebounds_at_the_materials_restitution() {
 }
 
 #[test]
+fn poisson_and_stronge_scenes_rebound_at_the_restitution_of_a_central_impact() {
+    // A ball on a floor is a central impact: the three laws coincide (004 §2.2.2.2), and
+    // the rebound is e times the start-of-step impact speed to round-off (1e-9 relative).
+    for law in ["poisson", "stronge"] {
+        let text = scene(&format!("impact = \"{law}\""), "restitution = 0.8", "restitution = 0.8");
+        let (before, after) = impact_and_rebound(&text);
+        assert!((after + 0.8 * before).abs() <= 1e-9 * before.abs(), "{law}: rebound {after} for impact {before}");
+    }
+}
+
+#[test]
+fn impact_laws_a_contact_law_cannot_apply_are_errors_naming_the_key() {
+    let cases = [("rolling", "poisson"), ("rolling", "stronge"), ("cohesive", "poisson"), ("cohesive", "newton")];
+    for (law, impact) in cases {
+        let text = scene(&format!("law = \"{law}\"\nimpact = \"{impact}\""), "restitution = 0.8", "");
+        let e = Scene::parse("drop.toml", &text).expect_err("refused");
+        let msg = e.to_string();
+        assert!(matches!(e, IoError::Invalid { .. }) && msg.contains("solver.impact") && msg.contains(impact), "{msg}");
+    }
+}
+
+#[test]
 fn without_an_impact_law_the_drop_stops() {
     // impact = "none" (the default): the inelastic law of 000 eq. 34 lands the ball exactly
     // on the floor (U⁺ = −g/Δt, the remaining gap over the step), never upwards.
@@ -105,8 +127,8 @@ fn a_restitution_without_an_impact_law_is_an_error_naming_the_key() {
     let msg = Scene::parse("drop.toml", &text).expect_err("restitution is unused").to_string();
     assert!(msg.contains("key `pairs[0].restitution`"), "{msg}");
     // An unknown law is named with the accepted ones.
-    let msg = Scene::parse("drop.toml", &scene("impact = \"poisson\"", "", "")).unwrap_err().to_string();
-    assert!(msg.contains("solver.impact") && msg.contains("newton"), "{msg}");
+    let msg = Scene::parse("drop.toml", &scene("impact = \"walton\"", "", "")).unwrap_err().to_string();
+    assert!(msg.contains("solver.impact") && msg.contains("newton") && msg.contains("stronge"), "{msg}");
     // MD uses the restitution for its damping: no error there.
     let md = scene("", "restitution = 0.8", "").replace("kind = \"nscd\"", "kind = \"md\"");
     Scene::parse("drop.toml", &md).unwrap();
