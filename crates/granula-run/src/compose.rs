@@ -7,8 +7,8 @@ use crate::adapters::{AnyBroadphase, AnyIntegrator};
 use crate::sim_solver::{MdRun, SimSolver};
 use granula_core::ContactLaw;
 use granula_io::scene::spec::{
-    CriterionKind, DampingKind, GapKind, ImpactKind, LoadOrderKind, MdSpec, NormalKind, NscdLawKind, NscdSpec,
-    OnCapKind, SolverSpec, SweepKind, TangentialDampingKind, TangentialKind, TensionKind,
+    CohesionRuleKind, CriterionKind, DampingKind, GapKind, ImpactKind, LoadOrderKind, MdSpec, NormalKind, NscdLawKind,
+    NscdSpec, OnCapKind, SolverSpec, SweepKind, TangentialDampingKind, TangentialKind, TensionKind,
 };
 use granula_io::scene::{Check, KeyPath};
 use granula_io::{IoError, Result, Scene};
@@ -20,8 +20,8 @@ use granula_laws::{
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
-    CohesiveSignoriniCoulomb, Criterion, GapMode, ImpactLaw, NonConvergence, NonSmoothLaw, NscdConfig, NscdSolver,
-    Restitution, RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
+    CohesionRule, CohesiveSignoriniCoulomb, Criterion, GapMode, ImpactLaw, NonConvergence, NonSmoothLaw, NscdConfig,
+    NscdSolver, Restitution, RollingSignoriniCoulomb, SignoriniCoulomb, SweepOrder,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -276,7 +276,13 @@ fn nscd_solver(scene: &Scene, s: &NscdSpec) -> Result<Box<dyn SimSolver>> {
     match (s.law, s.impact) {
         (NscdLawKind::SignoriniCoulomb, _) => nscd(shock, s),
         (NscdLawKind::Rolling, _) => nscd(RollingSignoriniCoulomb { shock }, s),
-        (NscdLawKind::Cohesive, ImpactKind::None) => nscd(CohesiveSignoriniCoulomb::default(), s),
+        (NscdLawKind::Cohesive, ImpactKind::None) => {
+            let rule = match s.cohesion_rule.unwrap_or_default() {
+                CohesionRuleKind::Rectangle => CohesionRule::Rectangle,
+                CohesionRuleKind::FullPull => CohesionRule::FullPull,
+            };
+            nscd(CohesiveSignoriniCoulomb { rule }, s)
+        }
         (NscdLawKind::Cohesive, impact) => {
             Err(invalid(scene, "impact", impact.name(), "the cohesive law is inelastic: use impact = \"none\""))
         }

@@ -222,6 +222,19 @@ impl ImpactKind {
     }
 }
 
+/// `[solver] cohesion_rule` (NSCD, `law = "cohesive"`): what a bond that has started to
+/// open does.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CohesionRuleKind {
+    /// 001 §1.8's rectangle: an opened bond is held with −F_C ≤ R_n ≤ 0, not pulled back.
+    #[default]
+    Rectangle,
+    /// The attraction −F_C on any bonded contact within d_C: an opened bond is pulled back
+    /// once the pull drops below F_C.
+    FullPull,
+}
+
 /// `[solver] on_cap` (NSCD): what a step does at its iteration cap.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]

@@ -309,6 +309,13 @@ pub struct NscdSpec {
     /// `law = "rolling"`. Default `"none"`.
     #[serde(default)]
     pub impact: ImpactKind,
+    /// With `law = "cohesive"`, what a bond that has started to open (0 < g ≤ d_C) does:
+    /// `"rectangle"` (001 §1.8: held with −F_C ≤ R_n ≤ 0, not pulled back) or
+    /// `"full_pull"` (−F_C on every bonded contact within d_C, so an opened bond is pulled
+    /// back once the pull drops below F_C). Only with `law = "cohesive"`. Default
+    /// `"rectangle"`.
+    #[serde(default)]
+    pub cohesion_rule: Option<CohesionRuleKind>,
     /// Start each step's iterations from the previous step's impulses. Default true.
     #[serde(default = "yes")]
     pub warm_start: bool,

@@ -6,7 +6,7 @@
 //! `validate::unused_restitution`.)
 
 use super::check::Check;
-use super::choices::{DampingKind, TangentialKind};
+use super::choices::{CohesionRuleKind, DampingKind, TangentialKind};
 use super::source::KeyPath;
 use super::spec::{ImpactKind, MaterialSpec, NscdLawKind, PairSpec, SceneSpec, SolverSpec};
 use crate::error::Result;
@@ -126,6 +126,14 @@ pub fn cohesive_impact(c: &Check, spec: &SolverSpec) -> Result<()> {
                  use impact = \"newton\" or \"none\"",
             ))
         }
+        SolverSpec::Nscd(n) if n.law != NscdLawKind::Cohesive && n.cohesion_rule.is_some() => Err(c.invalid(
+            &KeyPath::root().key("solver").key("cohesion_rule"),
+            match n.cohesion_rule.unwrap_or_default() {
+                CohesionRuleKind::Rectangle => "rectangle",
+                CohesionRuleKind::FullPull => "full_pull",
+            },
+            "is only used with law = \"cohesive\"",
+        )),
         _ => Ok(()),
     }
 }

@@ -98,3 +98,46 @@ fn the_cohesive_law_of_a_scene_holds_a_sphere_against_gravity() {
     // ½ g t² over 0.01 s ≈ 0.49 mm.
     assert!(plain > 0.01 + 4e-4, "falls off the plane: {plain}");
 }
+
+/// `[solver] cohesion_rule`: a bonded sphere leaving the floor at 5 cm/s, with a binding
+/// energy F_C d_C = 1 mJ well above its kinetic energy ½ m v² = 13 µJ, stops about
+/// ½ m v²/F_C = 13 µm away (within d_C = 1 mm). Under 001's rectangle (the default) the
+/// bond holds it there; under the full pull −F_C brings it back to the floor.
+#[test]
+fn the_cohesion_rule_of_a_scene_decides_whether_an_opened_bond_is_pulled_back() {
+    let gap_after = |rule: &str| {
+        let text = format!(
+            "[simulation]\ndt = 1e-4\nsteps = 100\ngravity = [0.0, 0.0, 0.0]\n\n\
+             [solver]\nkind = \"nscd\"\nlaw = \"cohesive\"\n{rule}\n\n[[materials]]\nname = \"glass\"\n\
+             cohesion_force = 1.0\ncohesion_range = 0.001\n\n\
+             [[planes]]\npoint = [0.0, 0.0, 0.0]\nnormal = [0.0, 0.0, 1.0]\n\n\
+             [[spheres]]\nradius = 0.01\nposition = [0.0, 0.0, 0.01]\nvelocity = [0.0, 0.0, 0.05]\n"
+        );
+        let out = std::env::temp_dir().join(format!("granula-nscd-rule-{}-{}", rule.len(), std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let mut run = granula_run::Run::start(Scene::parse("rule.toml", &text).unwrap(), &out).unwrap();
+        while !run.is_done() {
+            run.step().unwrap();
+        }
+        let _ = std::fs::remove_dir_all(&out);
+        let b = &run.world.bodies;
+        let ball = (0..b.len()).find(|&i| b.radius[i].is_finite()).expect("the sphere");
+        (b.position[ball].z - 0.01, b.velocity[ball].z)
+    };
+    let m = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * 1e-6;
+    let stop = 0.5 * m * 0.05 * 0.05 / 1.0;
+    for rule in ["", "cohesion_rule = \"rectangle\""] {
+        let (gap, v) = gap_after(rule);
+        // Implicit Euler stops the sphere within a step of the continuous stopping point:
+        // v Δt = 5 µm of 13 µm.
+        assert!((gap - stop).abs() < 5e-6 && v.abs() < 1e-12, "{rule:?}: gap {gap:e} (stop {stop:e}), v {v:e}");
+    }
+    let (gap, v) = gap_after("cohesion_rule = \"full_pull\"");
+    // Pulled back and held in contact (round-off).
+    assert!(gap.abs() < 1e-12 && v.abs() < 1e-12, "full pull: gap {gap:e}, v {v:e}");
+    // The key belongs to the cohesive law.
+    let text = "[simulation]\ndt = 1e-4\nsteps = 1\n\n[solver]\nkind = \"nscd\"\ncohesion_rule = \"full_pull\"\n\n\
+                [[spheres]]\nradius = 0.01\nposition = [0.0, 0.0, 0.01]\n";
+    let e = Scene::parse("rule.toml", text).unwrap_err().to_string();
+    assert!(e.contains("solver.cohesion_rule") && e.contains("cohesive"), "{e}");
+}
