@@ -254,6 +254,28 @@ struct BodyChunk<'a> {
 }
 
 impl BodyChunk<'_> {
+    /// Whether every body of the chunk is dynamic (non-zero inverse mass) with nothing
+    /// locked: one pass without an early exit, so that it vectorises.
+    #[inline]
+    fn all_free(&self) -> bool {
+        self.inv_mass
+            .iter()
+            .zip(self.locked)
+            .fold(true, |all, (&inv_m, &lock)| all & (inv_m != 0.0) & (lock == Dofs::NONE))
+    }
+
+    /// [`BodyChunk::all_free`], and every body a spherical top (equal principal moments)
+    /// with a finite moment (non-zero inverse).
+    #[inline]
+    fn all_free_spherical(&self) -> bool {
+        self.all_free()
+            && self
+                .inertia
+                .iter()
+                .zip(self.inv_inertia)
+                .fold(true, |all, (i, inv)| all & (i.x == i.y) & (i.y == i.z) & (inv.x != 0.0))
+    }
+
     /// The values of body `m` of the chunk that [`BodySums`] reads.
     #[inline(always)]
     fn summed(&self, m: usize) -> SummedBody {
@@ -421,6 +443,24 @@ fn predict_chunk<const SUM: bool>(chunk: BodyChunk<'_>, gravity: DVec3, dt: f64,
             sums.add_start(&chunk.summed(m), gravity, dt);
         }
     }
+    if chunk.all_free() {
+        // Every body dynamic and unlocked: the masks below are the identity and the loops
+        // need no test per body (the same operations, so the same bits).
+        for ((v, x), (w, &(a, alpha))) in chunk
+            .velocity
+            .iter_mut()
+            .zip(chunk.position.iter_mut())
+            .zip(chunk.angular_velocity.iter_mut().zip(&*chunk.accel))
+        {
+            let v_half = *v + a * half;
+            *v = v_half;
+            *x += v_half * dt;
+            *w += alpha * half;
+        }
+        let w = &*chunk.angular_velocity;
+        integrate_orientations(chunk.orientation, |m| w[m] * dt);
+        return;
+    }
     for m in 0..chunk.position.len() {
         if chunk.inv_mass[m] == 0.0 {
             continue;
@@ -453,12 +493,49 @@ fn predict_chunk<const SUM: bool>(chunk: BodyChunk<'_>, gravity: DVec3, dt: f64,
 /// own over the chunk while it is in cache.
 #[inline]
 fn correct_chunk<const SUM: bool, const ENERGIES: bool>(
-    chunk: BodyChunk<'_>,
+    mut chunk: BodyChunk<'_>,
     gravity: DVec3,
     dt: f64,
     sums: &mut BodySums,
 ) {
     let half = 0.5 * dt;
+    if chunk.all_free_spherical() {
+        correct_free_spherical(&mut chunk, gravity, half);
+    } else {
+        correct_general(&mut chunk, gravity, half);
+    }
+    if SUM {
+        for m in 0..chunk.velocity.len() {
+            sums.add_end::<ENERGIES>(chunk.start + m, &chunk.summed(m), gravity);
+        }
+    }
+}
+
+/// The closing half kick of [`correct_chunk`] when every body of the chunk is dynamic,
+/// unlocked and a spherical top with finite moments ([`BodyChunk::all_free_spherical`]):
+/// the operations of [`correct_general`] for such bodies (Euler's equations reduce to
+/// α = T/I, one evaluation), without a test per body.
+#[inline]
+fn correct_free_spherical(chunk: &mut BodyChunk<'_>, gravity: DVec3, half: f64) {
+    let n = chunk.velocity.len();
+    let (force, torque) = (&chunk.force[..n], &chunk.torque[..n]);
+    let (external_force, external_torque) = (&chunk.external_force[..n], &chunk.external_torque[..n]);
+    let (inv_mass, inv_inertia) = (&chunk.inv_mass[..n], &chunk.inv_inertia[..n]);
+    let (velocity, angular_velocity, accel) =
+        (&mut chunk.velocity[..n], &mut chunk.angular_velocity[..n], &mut chunk.accel[..n]);
+    for m in 0..n {
+        let a = (force[m] + external_force[m]) * inv_mass[m] + gravity;
+        let alpha = (torque[m] + external_torque[m]) * inv_inertia[m].x;
+        velocity[m] += a * half;
+        angular_velocity[m] += alpha * half;
+        accel[m] = (a, alpha);
+    }
+}
+
+/// The closing half kick of [`correct_chunk`] for any bodies: non-dynamic ones are left
+/// as they are, locks mask the accelerations, asymmetric tops take the fixed-point sweeps.
+#[inline]
+fn correct_general(chunk: &mut BodyChunk<'_>, gravity: DVec3, half: f64) {
     for m in 0..chunk.velocity.len() {
         let inv_m = chunk.inv_mass[m];
         if inv_m == 0.0 {
@@ -482,10 +559,5 @@ fn correct_chunk<const SUM: bool, const ENERGIES: bool>(
         chunk.velocity[m] += a * half;
         chunk.angular_velocity[m] = w_new;
         chunk.accel[m] = (a, alpha);
-    }
-    if SUM {
-        for m in 0..chunk.velocity.len() {
-            sums.add_end::<ENERGIES>(chunk.start + m, &chunk.summed(m), gravity);
-        }
     }
 }
