@@ -93,8 +93,8 @@ pub mod kernels {
     pub use crate::damping::hunt_crossley_force;
     pub use crate::local_damping::local_damping;
     pub use crate::normal::{
-        area_spring_force, cap_volumetric_force, hertz_force, hertz_lmgc_stiffness, linear_spring_force, power_law_force,
-        segment_area_force, volumetric_force,
+        area_spring_force, cap_volumetric_force, hertz_force, hertz_lmgc_stiffness, linear_spring_force,
+        power_law_force, segment_area_force, volumetric_force,
     };
     pub use crate::tangential::{
         capped_spring, capped_spring_by, held_spring, rotate_into_plane, unbounded_spring, viscous_friction_force,
@@ -106,11 +106,12 @@ pub mod kernels {
 pub mod prelude {
     pub use crate::{
         hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
-        linear_viscous_coulomb, planar_area_law, AreaSpring, BrendelDippel, CohesionModel, Composed, ConstantCohesion, CundallStrack,
-        DampingCoefficient, DampingModel, Hertz, HertzLmgc, HertzMindlin, HertzViscous, HertzViscousImpulse,
-        HuntCrossley, HuntCrossleyBrendelDippel, LawError, LinearCundallStrack, LinearPredictor, LinearSpring,
-        LinearViscous, LinearViscousCoulomb, LocalDamping, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting,
-        NormalElastic, NormalModel, PlanarAreaLaw, PowerLaw, PredictorElongation, ReducedMassViscous, RollingModel, RollingResistance, TangentialModel,
-        TensionPolicy, TwistingModel, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+        linear_viscous_coulomb, planar_area_law, AreaSpring, BrendelDippel, CohesionModel, Composed, ConstantCohesion,
+        CundallStrack, DampingCoefficient, DampingModel, Hertz, HertzLmgc, HertzMindlin, HertzViscous,
+        HertzViscousImpulse, HuntCrossley, HuntCrossleyBrendelDippel, LawError, LinearCundallStrack, LinearPredictor,
+        LinearSpring, LinearViscous, LinearViscousCoulomb, LocalDamping, NoCohesion, NoDamping, NoFriction, NoRolling,
+        NoTwisting, NormalElastic, NormalModel, PlanarAreaLaw, PowerLaw, PredictorElongation, ReducedMassViscous,
+        RollingModel, RollingResistance, TangentialModel, TensionPolicy, TwistingModel, TwistingResistance,
+        UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
     };
 }

@@ -128,8 +128,7 @@ impl ContactGenerator for PlanePolygon {
         }
         let n2 = n.truncate().normalize();
         let q = pose_of(&b);
-        let o =
-            SCRATCH.with(|s| half_plane_polygon(a.position.truncate(), n2, p.polygon(), &q, &mut s.borrow_mut()));
+        let o = SCRATCH.with(|s| half_plane_polygon(a.position.truncate(), n2, p.polygon(), &q, &mut s.borrow_mut()));
         // The plane's reference point for its branch vector: its position, put in the plane.
         let x1 = DVec3::new(a.position.x, a.position.y, 0.0);
         out.extend(o.map(|o| area_contact(&o, x1, b.position, 2.0 * p.equivalent_radius())));
@@ -145,4 +144,3 @@ pub fn register_all(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
     narrowphase.register(ShapeKind::Sphere, POLYGON, DiscPolygon)?;
     narrowphase.register(ShapeKind::Plane, POLYGON, PlanePolygon)
 }
-

@@ -242,7 +242,9 @@ impl PolygonBuilder {
     pub fn build(self) -> Result<RigidBody, PolygonBodyError> {
         let polygon = self.shape?;
         if !self.angle.is_finite() {
-            return Err(CoreError::invalid_body(granula_core::BodyRef::New, "angle", self.angle, "a finite angle").into());
+            return Err(
+                CoreError::invalid_body(granula_core::BodyRef::New, "angle", self.angle, "a finite angle").into()
+            );
         }
         let shape = PolygonShape::new(polygon);
         let mut inner = self.inner.orientation(DQuat::from_rotation_z(self.angle));

@@ -34,7 +34,8 @@ struct Outcome {
 fn planar_run(nu: f64, dt: f64) -> Outcome {
     let law = ContactLaw::builder(KN).normal_damping(nu).build().unwrap();
     let square = Arc::new(shapes::rectangle(SIDE, SIDE).unwrap());
-    let body = |x: f64, v: f64| BodyBuilder::polygon(square.clone()).position(DVec2::new(x, 0.0)).velocity(DVec2::X * v);
+    let body =
+        |x: f64, v: f64| BodyBuilder::polygon(square.clone()).position(DVec2::new(x, 0.0)).velocity(DVec2::X * v);
     let gap = 0.5 * SIDE + 5e-4;
     let mut sim = Simulation::builder(law)
         .dt(dt)
@@ -53,7 +54,11 @@ fn planar_run(nu: f64, dt: f64) -> Outcome {
         }
     }
     let v = &sim.bodies.velocity;
-    Outcome { restitution: (v[1].x - v[0].x) / (2.0 * SPEED), duration: steps as f64 * dt, spin: sim.bodies.angular_velocity[0] }
+    Outcome {
+        restitution: (v[1].x - v[0].x) / (2.0 * SPEED),
+        duration: steps as f64 * dt,
+        spin: sim.bodies.angular_velocity[0],
+    }
 }
 
 /// The core's run, the MD solver with `integrator`.

@@ -34,7 +34,8 @@ fn pressed_squares_feel_k_n_area_over_l_c() {
     // (0.05, -0.02) and (0.05, 0.04): a vertical chord, normal +x.
     let (kn, delta) = (1e5, 1e-3);
     let mut world = planar_world();
-    let a = world.insert(PolygonBuilder::new(Arc::new(shapes::rectangle(0.1, 0.1).unwrap()), DVec2::ZERO).build().unwrap());
+    let a =
+        world.insert(PolygonBuilder::new(Arc::new(shapes::rectangle(0.1, 0.1).unwrap()), DVec2::ZERO).build().unwrap());
     let b_pos = DVec2::new(0.05 + 0.03 - delta, 0.01);
     let b = world.insert(PolygonBuilder::new(Arc::new(shapes::rectangle(0.06, 0.06).unwrap()), b_pos).build().unwrap());
     let (a, b) = (world.bodies.index(a.unwrap()).unwrap(), world.bodies.index(b.unwrap()).unwrap());
