@@ -282,7 +282,12 @@ impl World {
     /// In a periodic world, a body longer than half a period along a periodic axis is
     /// refused ([`PeriodicError::PeriodTooShort`]: a sphere needs a period of at least two
     /// diameters).
+    ///
+    /// A shape that exists only in the plane ([`CustomShape::planar_only`](crate::CustomShape::planar_only),
+    /// a polygon) is refused by a world that is not planar, with
+    /// [`CoreError::InvalidBody`] naming the shape.
     pub fn insert(&mut self, body: impl Body) -> Result<BodyHandle> {
+        self.check_planar_only(body.shape())?;
         if self.periodic.is_periodic() {
             let state = body.state();
             let aabb = body.shape().aabb(state.position, state.orientation);

@@ -1,9 +1,10 @@
 //! A handful of named compositions and their constructors.
 
 use crate::composed::Composed;
-use crate::damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous};
+use crate::damping::{DampingCoefficient, HertzViscous, HuntCrossley, LinearViscous, ReducedMassViscous};
 use crate::error::LawError;
-use crate::normal::{Hertz, LinearSpring, PowerLaw};
+use crate::normal::{AreaSpring, Hertz, LinearSpring, PowerLaw};
+use crate::submodel::{NoFriction, TensionPolicy};
 use crate::tangential::{
     BrendelDippel, CundallStrack, Friction, PredictorElongation, RotationalIncrement, TangentialDamping,
     TangentialStiffness, ViscousFriction,
@@ -27,6 +28,20 @@ pub type HuntCrossleyBrendelDippel = Composed<PowerLaw, HuntCrossley, BrendelDip
 
 /// Linear spring-dashpot with viscous Coulomb friction (004 §2.2.1).
 pub type LinearViscousCoulomb = Composed<LinearSpring, LinearViscous, ViscousFriction>;
+
+/// The normal law of 002 §2 in the planar world: the overlap-area spring (002 eq. 5) and
+/// the viscous force with the reduced mass (002 eqs. 2-3), frictionless.
+pub type PlanarAreaLaw = Composed<AreaSpring, ReducedMassViscous, NoFriction>;
+
+/// [`PlanarAreaLaw`] with stiffness k_n (N/m) and damping rate ν_n (1/s), the force not
+/// clamped at zero ([`TensionPolicy::AllowDampingTension`]: the viscous part may pull at
+/// the end of a contact, as in 002 and the 2D engine). The normal part of
+/// `granula_planar::ContactLaw` with `normal_stiffness` k_n and `normal_damping` ν_n;
+/// Cundall's tangential spring (002 eqs. 6-7) is not part of it yet.
+pub fn planar_area_law(stiffness: f64, damping_rate: f64) -> Result<PlanarAreaLaw, LawError> {
+    Ok(Composed::new(AreaSpring::new(stiffness)?, ReducedMassViscous::new(damping_rate)?, NoFriction)
+        .with_tension(TensionPolicy::AllowDampingTension))
+}
 
 /// [`HertzMindlin`] with every parameter from the pair material, and the Tsuji damping ratio
 /// calibrated so that the head-on restitution under the default no-attraction clamp is the

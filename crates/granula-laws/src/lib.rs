@@ -2,8 +2,10 @@
 //!
 //! Smooth (molecular-dynamics) contact laws for granula, composed from small sub-models:
 //!
-//! - normal: [`LinearSpring`], [`Hertz`], [`HertzLmgc`], [`PowerLaw`];
-//! - normal damping: [`LinearViscous`], [`HertzViscous`], [`HertzViscousImpulse`], [`HuntCrossley`], [`NoDamping`];
+//! - normal: [`LinearSpring`], [`Hertz`], [`HertzLmgc`], [`PowerLaw`], [`VolumetricSpring`],
+//!   and [`AreaSpring`] for the planar world (002 eq. 5);
+//! - normal damping: [`LinearViscous`], [`HertzViscous`], [`HertzViscousImpulse`], [`HuntCrossley`],
+//!   [`ReducedMassViscous`] (002 eqs. 2-3), [`NoDamping`];
 //! - tangential: [`CundallStrack`], [`UnboundedCundallStrack`], [`BrendelDippel`],
 //!   [`PredictorElongation`], [`ViscousFriction`], [`NoFriction`];
 //! - rolling and twisting resistance: [`RollingResistance`], [`TwistingResistance`];
@@ -57,20 +59,20 @@ mod twisting;
 
 pub use aliases::{
     hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
-    linear_viscous_coulomb, HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor,
-    LinearViscousCoulomb,
+    linear_viscous_coulomb, planar_area_law, HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack,
+    LinearPredictor, LinearViscousCoulomb, PlanarAreaLaw,
 };
 pub use batched::{force_batch, force_batch_at, DampingBatch, LawBatch, NormalBatch, SpringBatch};
 pub use cohesion::ConstantCohesion;
 pub use composed::{contact_status, Composed, MAX_DAMPING_STEP};
 pub use damping::{
     DampingCoefficient, HertzViscous, HertzViscousImpulse, HuntCrossley, ImpactVelocity, LinearViscous,
-    ReducedCollision, Touching,
+    ReducedCollision, ReducedMassViscous, Touching,
 };
 pub use error::LawError;
 pub use history::{ComposedHistory, SubHistory};
 pub use local_damping::LocalDamping;
-pub use normal::{Hertz, HertzLmgc, LinearSpring, PowerLaw, VolumeStiffness, VolumetricSpring};
+pub use normal::{AreaSpring, Hertz, HertzLmgc, LinearSpring, PowerLaw, VolumeStiffness, VolumetricSpring};
 pub use resistance_length::{AngularSpring, ResistanceLength};
 pub use rolling::RollingResistance;
 pub use submodel::{
@@ -91,7 +93,8 @@ pub mod kernels {
     pub use crate::damping::hunt_crossley_force;
     pub use crate::local_damping::local_damping;
     pub use crate::normal::{
-        cap_volumetric_force, hertz_force, hertz_lmgc_stiffness, linear_spring_force, power_law_force, volumetric_force,
+        area_spring_force, cap_volumetric_force, hertz_force, hertz_lmgc_stiffness, linear_spring_force,
+        power_law_force, segment_area_force, volumetric_force,
     };
     pub use crate::tangential::{
         capped_spring, capped_spring_by, held_spring, rotate_into_plane, unbounded_spring, viscous_friction_force,
@@ -103,11 +106,12 @@ pub mod kernels {
 pub mod prelude {
     pub use crate::{
         hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
-        linear_viscous_coulomb, BrendelDippel, CohesionModel, Composed, ConstantCohesion, CundallStrack,
-        DampingCoefficient, DampingModel, Hertz, HertzLmgc, HertzMindlin, HertzViscous, HertzViscousImpulse,
-        HuntCrossley, HuntCrossleyBrendelDippel, LawError, LinearCundallStrack, LinearPredictor, LinearSpring,
-        LinearViscous, LinearViscousCoulomb, LocalDamping, NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting,
-        NormalElastic, NormalModel, PowerLaw, PredictorElongation, RollingModel, RollingResistance, TangentialModel,
-        TensionPolicy, TwistingModel, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+        linear_viscous_coulomb, planar_area_law, AreaSpring, BrendelDippel, CohesionModel, Composed, ConstantCohesion,
+        CundallStrack, DampingCoefficient, DampingModel, Hertz, HertzLmgc, HertzMindlin, HertzViscous,
+        HertzViscousImpulse, HuntCrossley, HuntCrossleyBrendelDippel, LawError, LinearCundallStrack, LinearPredictor,
+        LinearSpring, LinearViscous, LinearViscousCoulomb, LocalDamping, NoCohesion, NoDamping, NoFriction, NoRolling,
+        NoTwisting, NormalElastic, NormalModel, PlanarAreaLaw, PowerLaw, PredictorElongation, ReducedMassViscous,
+        RollingModel, RollingResistance, TangentialModel, TensionPolicy, TwistingModel, TwistingResistance,
+        UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
     };
 }

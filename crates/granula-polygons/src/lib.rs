@@ -10,6 +10,11 @@
 //!   two discs: area, centroid (the contact point) and the normal perpendicular to the
 //!   chord through the crossings of the outlines (002 Fig. 1).
 //! - [`law`]: the normal force of 002 eq. 5 on the overlap area.
+//! - [`PolygonShape`], [`PolygonBuilder`], [`register_all`]: polygons as bodies of the
+//!   core's planar world (`World::builder().planar(true)`), prisms of unit thickness with
+//!   three degrees of freedom, whose contacts with polygons, discs and planes come from the
+//!   overlap region through the core's narrowphase plug-in ([`area_contact`] says what a
+//!   contact carries); `granula_laws::AreaSpring` is the force of 002 eq. 5 on them.
 //!
 //! ```
 //! use glam::DVec2;
@@ -28,6 +33,8 @@
 //! # Ok::<(), granula_polygons::PolygonError>(())
 //! ```
 
+mod core_contact;
+mod core_shape;
 mod error;
 pub mod law;
 mod overlap;
@@ -35,6 +42,8 @@ mod polygon;
 mod pose;
 pub mod shapes;
 
+pub use core_contact::{area_contact, register_all, DiscPolygon, PlanePolygon, PolygonPair};
+pub use core_shape::{PolygonBodyError, PolygonBuilder, PolygonShape, POLYGON, UNIT_THICKNESS};
 pub use error::{PolygonError, Result};
 pub use overlap::{disc_disc, disc_polygon, half_plane_polygon, polygon_polygon, Overlap2, OverlapScratch};
 pub use polygon::ConvexPolygon;

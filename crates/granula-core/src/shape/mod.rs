@@ -56,6 +56,13 @@ pub trait CustomShape: Send + Sync + fmt::Debug {
     fn registration(&self) -> Option<&'static str> {
         None
     }
+    /// Whether the shape exists only in a planar world ([`WorldBuilder::planar`](crate::WorldBuilder::planar)):
+    /// a flat outline given a unit thickness, as a convex polygon of seed 002 is. A world
+    /// that is not planar refuses such a body on insertion
+    /// ([`World::insert`](crate::World::insert)). Default `false`.
+    fn planar_only(&self) -> bool {
+        false
+    }
 }
 
 /// A closed surface in a body frame: vertices and triangles (vertex indices,

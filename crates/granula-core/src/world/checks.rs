@@ -6,9 +6,24 @@ use crate::body_sums::{self, BodySums};
 use crate::energy_guard::{self, EnergyGuard, GuardState, StepEnergies};
 use crate::error::{CoreError, Result};
 use crate::handle::BodyHandle;
+use crate::shape::Shape;
 use crate::solver::StepReport;
 
 impl World {
+    /// Before an insertion: a shape that exists only in the plane
+    /// ([`CustomShape::planar_only`](crate::CustomShape::planar_only)) needs a planar world.
+    pub(super) fn check_planar_only(&self, shape: &Shape) -> Result<()> {
+        match shape {
+            Shape::Custom(c) if c.planar_only() && !self.planar => Err(CoreError::invalid_body(
+                crate::error::BodyRef::New,
+                "shape",
+                c.name(),
+                "a planar world (`World::builder().planar(true)`): this shape is a flat outline of unit thickness",
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// After a step: every state is finite, no body travelled farther than the travel limit
     /// (unless the solver's detection covers the step's motion, `detects_along_the_step`)
     /// and no pair overlaps beyond the overlap limit.

@@ -7,6 +7,7 @@ mod clamped_calibration;
 mod hunt_crossley;
 mod onset_exact;
 mod reduced_impact;
+mod reduced_mass;
 mod viscous;
 
 pub use clamped_calibration::{
@@ -15,4 +16,5 @@ pub use clamped_calibration::{
 
 pub use hunt_crossley::{hunt_crossley_force, HuntCrossley, ImpactVelocity};
 pub use onset_exact::{HertzViscousImpulse, Touching};
+pub use reduced_mass::ReducedMassViscous;
 pub use viscous::{viscous_coefficient_from_restitution, DampingCoefficient, HertzViscous, LinearViscous};

@@ -1,11 +1,14 @@
 //! Elastic normal force laws: linear spring, Hertz (two forms), the power law of
-//! Kelvin-Voigt / Hunt-Crossley and the overlap-volume spring.
+//! Kelvin-Voigt / Hunt-Crossley, the overlap-volume spring and the planar overlap-area
+//! spring (002 eq. 5).
 
+mod area;
 mod hertz;
 mod linear;
 mod power_law;
 mod volumetric;
 
+pub use area::{area_spring_force, segment_area_force, AreaSpring};
 pub use hertz::{hertz_force, hertz_lmgc_stiffness, Hertz, HertzLmgc};
 pub use linear::{linear_spring_force, LinearSpring};
 pub use power_law::{power_law_contact_time, power_law_force, PowerLaw};

@@ -2,6 +2,7 @@
 //! instead of one per file).
 
 mod contact_dynamics;
+mod core_world;
 mod errors;
 mod gear_and_collisions;
 mod lees_edwards;

@@ -1,5 +1,6 @@
 //! The integration tests of `granula-polygons`, one module per topic, in one test binary (one link
 //! instead of one per file).
 
+mod core_world;
 mod outline;
 mod overlap;

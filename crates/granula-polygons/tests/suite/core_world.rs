@@ -1,0 +1,207 @@
+//! Polygons as bodies of the core's planar world: the area law's force on an overlap
+//! whose area is known in closed form, the energy ledger of undamped collisions, and the
+//! errors of bad outlines and of a polygon in a world that is not planar.
+
+use glam::DVec2;
+use granula_broadphase::BruteForce;
+use granula_core::narrowphase::Narrowphase;
+use granula_core::{ContactKinematics, ContactLaw, CoreError, DVec3, PlaneBuilder, Solver, World};
+use granula_integrators::VelocityVerlet;
+use granula_laws::{planar_area_law, PlanarAreaLaw};
+use granula_md::{MdConfig, MdSolver};
+use granula_polygons::{register_all, shapes, PolygonBodyError, PolygonBuilder, PolygonError};
+use std::f64::consts::PI;
+use std::sync::Arc;
+
+/// A planar world without gravity whose narrowphase knows the polygon pairs.
+fn planar_world() -> World {
+    let mut narrowphase = Narrowphase::new();
+    register_all(&mut narrowphase).unwrap();
+    World::builder().planar(true).gravity(DVec3::ZERO).narrowphase(narrowphase).build().unwrap()
+}
+
+fn solver(law: PlanarAreaLaw) -> MdSolver<PlanarAreaLaw, VelocityVerlet, BruteForce> {
+    let mut s = MdSolver::new(law, VelocityVerlet::new(), BruteForce, MdConfig::default()).unwrap();
+    s.publish_contacts(true);
+    s
+}
+
+#[test]
+fn pressed_squares_feel_k_n_area_over_l_c() {
+    // Square A of side 0.1 m at the origin; square B of side 0.06 m whose left face is
+    // δ = 1 mm inside A's right face, 1 cm up: B's height [-0.02, 0.04] lies within A's
+    // [-0.05, 0.05], so the overlap is a δ × 0.06 rectangle, and the outlines cross at
+    // (0.05, -0.02) and (0.05, 0.04): a vertical chord, normal +x.
+    let (kn, delta) = (1e5, 1e-3);
+    let mut world = planar_world();
+    let a =
+        world.insert(PolygonBuilder::new(Arc::new(shapes::rectangle(0.1, 0.1).unwrap()), DVec2::ZERO).build().unwrap());
+    let b_pos = DVec2::new(0.05 + 0.03 - delta, 0.01);
+    let b = world.insert(PolygonBuilder::new(Arc::new(shapes::rectangle(0.06, 0.06).unwrap()), b_pos).build().unwrap());
+    let (a, b) = (world.bodies.index(a.unwrap()).unwrap(), world.bodies.index(b.unwrap()).unwrap());
+    // Independently of the crate: A = δ × 0.06, l_c = √(0.1²/π) + √(0.06²/π) (002 eq. 5).
+    let area = delta * 0.06;
+    let l_c = (0.01 / PI).sqrt() + (0.0036 / PI).sqrt();
+    let expected = kn * area / l_c;
+
+    // The generator's contact and the law on it, at this configuration.
+    let mut points = Vec::new();
+    world.narrowphase().collide(&world.bodies, a, b, 0.0, &mut points).unwrap();
+    assert_eq!(points.len(), 1);
+    let g = points[0];
+    assert!((g.overlap_volume - area).abs() < 1e-15, "A = {}", g.overlap_volume);
+    assert!((g.gap + delta).abs() < 1e-15, "mean depth A/L = δ: {}", g.gap);
+    assert!((g.normal - DVec3::X).length() < 1e-15 && (2.0 * g.effective_radius - l_c).abs() < 1e-15);
+    let centroid = DVec3::new(0.05 - 0.5 * delta, 0.01, 0.0);
+    assert!((g.point - centroid).length() < 1e-15, "{}", g.point);
+    let law = planar_area_law(kn, 0.0).unwrap();
+    let m = world.materials.pair(world.bodies.material[a], world.bodies.material[b]);
+    let k = ContactKinematics::new(&world.bodies, a, b, &g, 1.0, m, 1e-6);
+    let f = law.force(&k, &mut Default::default());
+    println!("F = {:.15e} N, k_n A / l_c = {expected:.15e} N", f.force.x);
+    // The same products in another order: a few roundings, 1e-14 relative.
+    assert!((f.force.x / expected - 1.0).abs() < 1e-14 && f.force.y == 0.0 && f.force.z == 0.0);
+    // Flat faces: the stored energy ∫F dx = k_n L x²/(2 l_c) = ½ F δ.
+    assert!((f.stored / (0.5 * expected * delta) - 1.0).abs() < 1e-14);
+
+    // Through the MD solver: one step of 1 ns from rest moves the squares by
+    // ½ (F/m) Δt² ≈ 1e-16 m, so the published force is the same to 1e-12.
+    let mut md = solver(law);
+    world.step(&mut md, 1e-9).unwrap();
+    let contacts = md.contacts().unwrap();
+    assert_eq!(contacts.len(), 1);
+    let c = contacts[0];
+    println!("published force {:.15e} N", c.force.x);
+    assert!((c.force.x / expected - 1.0).abs() < 1e-12, "{:?}", c.force);
+    assert!(c.force.y.abs() < 1e-12 * expected);
+}
+
+/// Kinetic + stored + dissipated energy of `world`.
+fn balance(world: &World) -> f64 {
+    world.kinetic_energy() + world.potential_energy() + world.ledger.stored_elastic + world.ledger.dissipated.total()
+}
+
+/// Runs `world` with the undamped area law until the contacts open again; returns the
+/// largest |balance − initial| over the initial kinetic energy, and the steps in contact.
+fn run_collision(world: &mut World, kn: f64, dt: f64) -> (f64, usize) {
+    let mut md = solver(planar_area_law(kn, 0.0).unwrap());
+    let e0 = balance(world);
+    let (mut worst, mut touching, mut seen) = (0.0f64, 0usize, false);
+    for _ in 0..200_000 {
+        world.step(&mut md, dt).unwrap();
+        worst = worst.max((balance(world) - e0).abs() / e0);
+        let now = !md.contacts().unwrap().is_empty();
+        touching += now as usize;
+        seen |= now;
+        if seen && !now {
+            break;
+        }
+    }
+    (worst, touching)
+}
+
+#[test]
+fn undamped_collisions_close_the_energy_ledger() {
+    // Two squares of side w = 0.1 m and 1 kg meeting face to face at ±0.5 m/s, and a square
+    // falling flat onto a wall whose normal lies in the plane: the chord stays the face's
+    // length, so the area law is a linear spring of stiffness k_n L / l_c and ½ F A/L its
+    // exact energy. Velocity Verlet conserves the energy of a linear spring to O((ω Δt)²)
+    // over a contact, and the contact's opening and closing between steps adds as much;
+    // at Δt = t_c/500 that is ~ (π/500)² ≈ 4e-5 of the energy in play (measured: 6.0e-6
+    // for the two squares, 3.9e-5 on the wall); 1e-4 is the check. The contact lasts
+    // t_c = π √(m*/k): 500 steps, 450 to 550 allowed for the steps at its ends.
+    let (kn, w) = (1e4, 0.1);
+    let square = Arc::new(shapes::rectangle(w, w).unwrap());
+    let l_c = 2.0 * w / PI.sqrt();
+    let k = kn * w / l_c;
+    let tc = PI * (0.5 / k).sqrt();
+    let dt = tc / 500.0;
+    let mut world = planar_world();
+    for (x, v) in [(-0.0505, 0.5), (0.0505, -0.5)] {
+        let body = PolygonBuilder::new(square.clone(), DVec2::new(x, 0.0)).velocity(DVec2::new(v, 0.0)).mass(1.0);
+        world.insert(body.build().unwrap()).unwrap();
+    }
+    let (drift, steps) = run_collision(&mut world, kn, dt);
+    println!("two squares: largest balance drift {drift:.3e} of the kinetic energy over {steps} steps in contact");
+    assert!((450..=550).contains(&steps), "contact lasted {steps} steps of t_c/500");
+    assert!(drift < 1e-4, "balance drift {drift:.3e}");
+
+    // The square (m = 1 kg, so m* = 1 kg against the wall, l_c = 2r) onto the wall y = 0.
+    let mut world = planar_world();
+    world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Y).build().unwrap()).unwrap();
+    let body = PolygonBuilder::new(square, DVec2::new(0.3, 0.0501)).velocity(DVec2::new(0.0, -0.5)).mass(1.0);
+    world.insert(body.build().unwrap()).unwrap();
+    let tc_wall = PI * (1.0 / k).sqrt();
+    let (drift, steps) = run_collision(&mut world, kn, tc_wall / 500.0);
+    println!("square on the wall: largest balance drift {drift:.3e} over {steps} steps in contact");
+    assert!((450..=550).contains(&steps), "contact lasted {steps} steps of t_c/500");
+    assert!(drift < 1e-4, "balance drift {drift:.3e}");
+}
+
+#[test]
+fn bad_outlines_and_worlds_are_refused_with_the_culprit_named() {
+    // A reflex vertex (an arrowhead) and three collinear points.
+    let arrow = [DVec2::ZERO, DVec2::new(1.0, 0.5), DVec2::new(0.0, 1.0), DVec2::new(0.4, 0.5)];
+    let e = PolygonBuilder::from_vertices(&arrow).build().unwrap_err();
+    assert!(matches!(e, PolygonBodyError::Outline(PolygonError::NotConvex { vertex: 3, .. })), "{e}");
+    let flat = [DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0)];
+    let e = PolygonBuilder::from_vertices(&flat).build().unwrap_err();
+    // No area, so no orientation: the first vertex already fails the strict turn.
+    assert!(matches!(e, PolygonBodyError::Outline(PolygonError::NotConvex { vertex: 0, .. })), "{e}");
+    let e = PolygonBuilder::from_vertices(&[DVec2::ZERO, DVec2::X]).build().unwrap_err();
+    assert!(matches!(e, PolygonBodyError::Outline(PolygonError::TooFewVertices { count: 2 })), "{e}");
+
+    // Bad body parameters name the field.
+    let square = Arc::new(shapes::rectangle(0.1, 0.1).unwrap());
+    let field = |e: PolygonBodyError| match e {
+        PolygonBodyError::Core(CoreError::InvalidBody { field, .. }) => field,
+        other => panic!("unexpected {other}"),
+    };
+    assert_eq!(field(PolygonBuilder::new(square.clone(), DVec2::ZERO).angle(f64::NAN).build().unwrap_err()), "angle");
+    assert_eq!(field(PolygonBuilder::new(square.clone(), DVec2::ZERO).density(-1.0).build().unwrap_err()), "density");
+    assert_eq!(field(PolygonBuilder::new(square.clone(), DVec2::ZERO).mass(0.0).build().unwrap_err()), "mass");
+    assert_eq!(field(PolygonBuilder::new(square.clone(), DVec2::new(f64::NAN, 0.0)).build().unwrap_err()), "position");
+
+    // A polygon in a world that is not planar.
+    let mut narrowphase = Narrowphase::new();
+    register_all(&mut narrowphase).unwrap();
+    let mut world = World::builder().narrowphase(narrowphase).build().unwrap();
+    let e = world.insert(PolygonBuilder::new(square.clone(), DVec2::ZERO).build().unwrap()).unwrap_err();
+    println!("{e}");
+    assert!(matches!(e, CoreError::InvalidBody { field: "shape", .. }) && e.to_string().contains("planar"), "{e}");
+
+    // Without the generators, the world names the call that registers them.
+    let mut world = World::builder().planar(true).build().unwrap();
+    world.insert(PolygonBuilder::new(square.clone(), DVec2::ZERO).build().unwrap()).unwrap();
+    let e = world.insert(PolygonBuilder::new(square.clone(), DVec2::X).build().unwrap()).unwrap_err();
+    assert!(e.to_string().contains("granula_polygons::register_all"), "{e}");
+
+    // A floor whose normal leaves the plane of motion touches no polygon: the step says so.
+    let mut world = planar_world();
+    world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+    world.insert(PolygonBuilder::new(square, DVec2::ZERO).build().unwrap()).unwrap();
+    let e = world.step(&mut solver(planar_area_law(1e4, 0.0).unwrap()), 1e-5).unwrap_err();
+    println!("{e}");
+    assert!(e.to_string().contains("normal in the plane"), "{e}");
+}
+
+#[test]
+fn a_polygon_body_has_the_prism_mass_properties() {
+    // A 0.2 × 0.1 rectangle at ρ = 500 kg/m³ over the unit thickness: m = 10 kg,
+    // I_z = m (a² + b²)/12, and a right triangle's J against its closed form.
+    let mut world = planar_world();
+    let r = PolygonBuilder::new(Arc::new(shapes::rectangle(0.2, 0.1).unwrap()), DVec2::ZERO).density(500.0);
+    let h = world.insert(r.build().unwrap()).unwrap();
+    let i = world.bodies.index(h).unwrap();
+    assert!((world.bodies.mass[i] - 10.0).abs() < 1e-12);
+    assert!((world.bodies.inertia[i].z - 10.0 * 0.05 / 12.0).abs() < 1e-14);
+    // Legs a, b: A = ab/2, J about the centroid = A (a² + b²)/18.
+    let tri = [DVec2::ZERO, DVec2::new(0.3, 0.0), DVec2::new(0.0, 0.4)];
+    let t = PolygonBuilder::from_vertices(&tri).mass(2.0).build().unwrap();
+    assert!((t.state.position - DVec3::new(0.1, 0.4 / 3.0, 0.0)).length() < 1e-15);
+    let h = world.insert(t).unwrap();
+    let i = world.bodies.index(h).unwrap();
+    assert!((world.bodies.inertia[i].z - 2.0 * 0.25 / 18.0).abs() < 1e-15);
+    // Three degrees of freedom: a push along z and a spin about x do nothing.
+    assert!(world.bodies.locked[i].mask_linear(DVec3::Z) == DVec3::ZERO);
+}
