@@ -89,9 +89,9 @@ fn the_coulomb_limit_reads_the_elastic_normal_force() {
     let dt = 1e-6;
     // Tangential 1 m/s, approaching at 0.1 m/s (body 2 moves towards body 1: −y).
     let v = DVec3::new(1.0, -0.1, 0.0);
-    let mut h = granula_laws::ComposedHistory::default();
     // Pre-stretch the spring beyond the limit: it slides at once.
-    h.tangential = SpringState { xi: DVec3::new(1.0, 0.0, 0.0), stiffness: KN * RATIO };
+    let spring = SpringState { xi: DVec3::new(1.0, 0.0, 0.0), stiffness: KN * RATIO };
+    let mut h = granula_laws::ComposedHistory { tangential: spring, ..Default::default() };
     let f = law.force(&contact(&mat, v, dt), &mut h);
     let gt = 0.5 * 1e3 * RATIO;
     // Spring force −μ F_e = −50 N along x, dashpot −γ_t · 1 m/s; the normal force
