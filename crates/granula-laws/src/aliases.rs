@@ -6,7 +6,7 @@ use crate::error::LawError;
 use crate::normal::{AreaSpring, Hertz, LinearSpring, PowerLaw};
 use crate::submodel::{NoFriction, TensionPolicy};
 use crate::tangential::{
-    BrendelDippel, CundallStrack, Friction, PredictorElongation, RotationalIncrement, TangentialDamping,
+    BrendelDippel, CundallStrack, Friction, PlanarCundall, PredictorElongation, RotationalIncrement, TangentialDamping,
     TangentialStiffness, ViscousFriction,
 };
 
@@ -36,10 +36,38 @@ pub type PlanarAreaLaw = Composed<AreaSpring, ReducedMassViscous, NoFriction>;
 /// [`PlanarAreaLaw`] with stiffness k_n (N/m) and damping rate ν_n (1/s), the force not
 /// clamped at zero ([`TensionPolicy::AllowDampingTension`]: the viscous part may pull at
 /// the end of a contact, as in 002 and the 2D engine). The normal part of
-/// `granula_planar::ContactLaw` with `normal_stiffness` k_n and `normal_damping` ν_n;
-/// Cundall's tangential spring (002 eqs. 6-7) is not part of it yet.
+/// `granula_planar::ContactLaw` with `normal_stiffness` k_n and `normal_damping` ν_n; with
+/// Cundall's tangential spring it is [`planar_friction_law`].
 pub fn planar_area_law(stiffness: f64, damping_rate: f64) -> Result<PlanarAreaLaw, LawError> {
     Ok(Composed::new(AreaSpring::new(stiffness)?, ReducedMassViscous::new(damping_rate)?, NoFriction)
+        .with_tension(TensionPolicy::AllowDampingTension))
+}
+
+/// The whole contact law of 002 §2 in the planar world: the overlap-area spring (002 eq. 5),
+/// the viscous force with the reduced mass (002 eqs. 2-3) and Cundall's tangential spring
+/// with its Coulomb limit on the elastic forces (002 eqs. 6-7, [`PlanarCundall`]).
+pub type PlanarFrictionLaw = Composed<AreaSpring, ReducedMassViscous, PlanarCundall>;
+
+/// [`PlanarFrictionLaw`] with 002's parameters, those of `granula_planar::ContactLaw` with
+/// Cundall's spring: normal stiffness k_n (N/m), normal damping rate ν_n (1/s),
+/// k_t = `kt_over_kn` k_n (a constant, [`TangentialStiffness::Fixed`]) and
+/// ν_t = `kt_over_kn` ν_n ("we always take ν_t/ν_n = k_t/k_n", 002 §2), and one friction
+/// coefficient μ for sticking and sliding. The force is not clamped at zero
+/// ([`TensionPolicy::AllowDampingTension`]), as in [`planar_area_law`].
+pub fn planar_friction_law(
+    stiffness: f64,
+    damping_rate: f64,
+    kt_over_kn: f64,
+    friction: f64,
+) -> Result<PlanarFrictionLaw, LawError> {
+    let normal = AreaSpring::new(stiffness)?;
+    crate::error::positive("planar_cundall", "stiffness_ratio", kt_over_kn)?;
+    let tangential = PlanarCundall::new(
+        TangentialStiffness::Fixed(kt_over_kn * stiffness),
+        TangentialDamping::Ratio(kt_over_kn),
+        Friction::new(friction, friction)?,
+    )?;
+    Ok(Composed::new(normal, ReducedMassViscous::new(damping_rate)?, tangential)
         .with_tension(TensionPolicy::AllowDampingTension))
 }
 

@@ -324,7 +324,12 @@ where
             repulsion = 0.0;
         }
         let damping_force = repulsion - el.force;
-        let state = NormalState { load: repulsion.max(0.0), stiffness: el.stiffness, damping: d.coefficient };
+        let state = NormalState {
+            load: repulsion.max(0.0),
+            stiffness: el.stiffness,
+            damping: d.coefficient,
+            elastic: el.force,
+        };
         let t = self.tangential.tangential(k, &state, &mut h.tangential);
         let r = self.rolling.rolling(k, &state, &mut h.rolling);
         let w = self.twisting.twisting(k, &state, &mut h.twisting);

@@ -7,7 +7,8 @@
 //! - normal damping: [`LinearViscous`], [`HertzViscous`], [`HertzViscousImpulse`], [`HuntCrossley`],
 //!   [`ReducedMassViscous`] (002 eqs. 2-3), [`NoDamping`];
 //! - tangential: [`CundallStrack`], [`UnboundedCundallStrack`], [`BrendelDippel`],
-//!   [`PredictorElongation`], [`ViscousFriction`], [`NoFriction`];
+//!   [`PredictorElongation`], [`ViscousFriction`], [`PlanarCundall`] (002 eqs. 6-7 as 002 writes
+//!   them, for the planar world), [`NoFriction`];
 //! - rolling and twisting resistance: [`RollingResistance`], [`TwistingResistance`];
 //! - cohesion: [`ConstantCohesion`];
 //! - body-level non-viscous damping: [`LocalDamping`];
@@ -59,8 +60,8 @@ mod twisting;
 
 pub use aliases::{
     hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
-    linear_viscous_coulomb, planar_area_law, HertzMindlin, HuntCrossleyBrendelDippel, LinearCundallStrack,
-    LinearPredictor, LinearViscousCoulomb, PlanarAreaLaw,
+    linear_viscous_coulomb, planar_area_law, planar_friction_law, HertzMindlin, HuntCrossleyBrendelDippel,
+    LinearCundallStrack, LinearPredictor, LinearViscousCoulomb, PlanarAreaLaw, PlanarFrictionLaw,
 };
 pub use batched::{force_batch, force_batch_at, DampingBatch, LawBatch, NormalBatch, SpringBatch};
 pub use cohesion::ConstantCohesion;
@@ -81,8 +82,9 @@ pub use submodel::{
     TwistingModel,
 };
 pub use tangential::{
-    BrendelDippel, CundallStrack, Friction, PredictorElongation, PredictorState, RotationalIncrement, SpringState,
-    SpringStep, TangentialDamping, TangentialStiffness, UnboundedCundallStrack, UnboundedSpringState, ViscousFriction,
+    BrendelDippel, CundallStrack, Friction, PlanarCundall, PredictorElongation, PredictorState, RotationalIncrement,
+    SpringState, SpringStep, TangentialDamping, TangentialStiffness, UnboundedCundallStrack, UnboundedSpringState,
+    ViscousFriction,
 };
 pub use twisting::{TwistAngle, TwistingResistance};
 
@@ -93,8 +95,8 @@ pub mod kernels {
     pub use crate::damping::hunt_crossley_force;
     pub use crate::local_damping::local_damping;
     pub use crate::normal::{
-        area_spring_force, cap_volumetric_force, hertz_force, hertz_lmgc_stiffness, linear_spring_force,
-        power_law_force, segment_area_force, volumetric_force,
+        area_spring_force, cap_volumetric_force, hertz_force, hertz_lmgc_stiffness, lens_area_force,
+        linear_spring_force, power_law_force, segment_area_force, volumetric_force,
     };
     pub use crate::tangential::{
         capped_spring, capped_spring_by, held_spring, rotate_into_plane, unbounded_spring, viscous_friction_force,
@@ -106,12 +108,12 @@ pub mod kernels {
 pub mod prelude {
     pub use crate::{
         hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
-        linear_viscous_coulomb, planar_area_law, AreaSpring, BrendelDippel, CohesionModel, Composed, ConstantCohesion,
-        CundallStrack, DampingCoefficient, DampingModel, Hertz, HertzLmgc, HertzMindlin, HertzViscous,
-        HertzViscousImpulse, HuntCrossley, HuntCrossleyBrendelDippel, LawError, LinearCundallStrack, LinearPredictor,
-        LinearSpring, LinearViscous, LinearViscousCoulomb, LocalDamping, NoCohesion, NoDamping, NoFriction, NoRolling,
-        NoTwisting, NormalElastic, NormalModel, PlanarAreaLaw, PowerLaw, PredictorElongation, ReducedMassViscous,
-        RollingModel, RollingResistance, TangentialModel, TensionPolicy, TwistingModel, TwistingResistance,
-        UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+        linear_viscous_coulomb, planar_area_law, planar_friction_law, AreaSpring, BrendelDippel, CohesionModel,
+        Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Hertz, HertzLmgc, HertzMindlin,
+        HertzViscous, HertzViscousImpulse, HuntCrossley, HuntCrossleyBrendelDippel, LawError, LinearCundallStrack,
+        LinearPredictor, LinearSpring, LinearViscous, LinearViscousCoulomb, LocalDamping, NoCohesion, NoDamping,
+        NoFriction, NoRolling, NoTwisting, NormalElastic, NormalModel, PlanarAreaLaw, PlanarCundall, PlanarFrictionLaw,
+        PowerLaw, PredictorElongation, ReducedMassViscous, RollingModel, RollingResistance, TangentialModel,
+        TensionPolicy, TwistingModel, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
     };
 }

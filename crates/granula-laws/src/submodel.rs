@@ -58,6 +58,9 @@ pub struct NormalState {
     pub stiffness: f64,
     /// Normal viscous coefficient γ_n (N s/m).
     pub damping: f64,
+    /// The elastic normal force F_e (N) alone, without the damping: the load of 002's
+    /// Coulomb limit |k_t ξ| ≤ μ F_n^e (002 §2 below eq. 7).
+    pub elastic: f64,
 }
 
 /// Output of a tangential, rolling or twisting model.

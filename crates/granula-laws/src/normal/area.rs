@@ -42,18 +42,97 @@ pub fn segment_area_force(k_n: f64, r: f64, delta: f64) -> NormalElastic {
     }
 }
 
+/// The area r²(α − sin α cos α) and half chord r sin α of the circular segment cut from a
+/// disc of radius r at depth h ≤ 2r, with the half-angle from sin(α/2) = √(h/2r) (no
+/// cancellation for a shallow cut, where acos(1 − h/r) loses half the digits).
+#[inline]
+fn segment(r: f64, h: f64) -> (f64, f64) {
+    let alpha = 2.0 * (0.5 * h / r).sqrt().min(1.0).asin();
+    let (s, c) = alpha.sin_cos();
+    (r * r * (alpha - s * c), r * s)
+}
+
+/// The area of the lens of two discs of radii r₁, r₂ overlapping by δ (centre distance
+/// d = r₁ + r₂ − δ) and its chord length: two segments of depths δ₁ = δ(2r₂ − δ)/(2d) and
+/// δ₂ = δ(2r₁ − δ)/(2d) (δ₁ + δ₂ = δ, both from the chord at x = (d² + r₁² − r₂²)/(2d)
+/// from centre 1, written without cancellation).
+#[inline]
+fn lens(r1: f64, r2: f64, delta: f64) -> (f64, f64) {
+    let d = r1 + r2 - delta;
+    let (a1, h) = segment(r1, delta * (2.0 * r2 - delta) / (2.0 * d));
+    let (a2, _) = segment(r2, delta * (2.0 * r1 - delta) / (2.0 * d));
+    (a1 + a2, 2.0 * h)
+}
+
+/// Gauss-Legendre nodes and weights on [−1, 1], six points.
+const GAUSS6: [(f64, f64); 6] = [
+    (-0.932_469_514_203_152, 0.171_324_492_379_170),
+    (-0.661_209_386_466_265, 0.360_761_573_048_139),
+    (-0.238_619_186_083_197, 0.467_913_934_572_691),
+    (0.238_619_186_083_197, 0.467_913_934_572_691),
+    (0.661_209_386_466_265, 0.360_761_573_048_139),
+    (0.932_469_514_203_152, 0.171_324_492_379_170),
+];
+
+/// Kernel of 002 eq. 5 for two discs of radii r₁, r₂ overlapping by δ, with 002's
+/// l_c = r₁ + r₂: the lens area A (two circular segments), F = k_n A / l_c, tangent
+/// stiffness dF/dδ = k_n L / l_c with L the chord (dA/dδ = L, exact), stored energy
+/// (k_n/l_c) ∫₀^δ A dδ'.
+///
+/// The integral has no elementary form for unequal discs (it is elliptic); it is taken by
+/// six-point Gauss-Legendre in u = √(δ'/δ), where A(δu²) 2δu = δ u⁴ g(u²) with g analytic
+/// (each segment's area is its depth to the power 3/2 times a series in the depth), a
+/// smooth integrand for which the rule is exact on the leading terms: against the closed
+/// form of equal discs, (D² − d²)^{3/2}/3 − d A with D = 2r, it agrees to 5e-12 relative
+/// from δ = 1e-2 r to δ = r/2 (below, the closed form itself loses digits to cancellation);
+/// tests: that closed form and central differences of the force.
+#[inline]
+pub fn lens_area_force(k_n: f64, r1: f64, r2: f64, delta: f64) -> NormalElastic {
+    let scale = k_n / (r1 + r2);
+    let (area, chord) = lens(r1, r2, delta);
+    let integral: f64 = GAUSS6
+        .iter()
+        .map(|&(x, w)| {
+            let u = 0.5 * (1.0 + x);
+            w * u * lens(r1, r2, delta * u * u).0
+        })
+        .sum();
+    NormalElastic { force: scale * area, stiffness: scale * chord, stored: scale * delta * integral }
+}
+
+/// The radii of the two discs of a built-in sphere pair of the planar world, from the
+/// contact the core's sphere generator makes (contact point in the middle of the overlap,
+/// so |l_k| = r_k − δ/2, and R* = r₁r₂/(r₁ + r₂)); `None` when the branch vectors do not
+/// give back R* (a plane, whose R* is the disc's radius, or a cylinder), to 1e-9 relative
+/// (round-off of the contact point is ~1e-16).
+#[inline]
+fn disc_pair_radii(k: &ContactKinematics<'_>) -> Option<(f64, f64)> {
+    let half = 0.5 * k.overlap;
+    let (r1, r2) = (k.branch1.length() + half, k.branch2.length() + half);
+    let r_star = r1 * r2 / (r1 + r2);
+    ((r_star - k.effective_radius).abs() <= 1e-9 * k.effective_radius).then_some((r1, r2))
+}
+
 /// Elastic normal force of 002 eq. 5, F_n = k_n A / l_c, on the overlap area A of a
 /// planar contact (the overlap volume of a unit thickness), with l_c twice the contact's
-/// effective radius (the generators of `granula_polygons` publish l_c/2 there). A contact
-/// without an area (the built-in disc pairs) uses the circular segment of a disc of the
-/// effective radius R at depth δ with l_c = 2R ([`segment_area_force`]): 002's value for a
-/// disc on a wall; for two discs it is the lens to leading order in δ, with R the pair's
-/// R* = r₁r₂/(r₁ + r₂) where 002 takes l_c = r₁ + r₂ (≥ 4R*), so the force is larger than
-/// 002's by (r₁ + r₂)/(2R*) ≥ 2: use polygons, or the 2D engine, for 002's disc pairs.
+/// effective radius (the generators of `granula_polygons` publish l_c/2 there).
+///
+/// The built-in disc pairs of the planar world (spheres, whose generator publishes no
+/// area) get 002's values from their radii:
+/// - two discs: the lens of the two circles, l_c = r₁ + r₂ ([`lens_area_force`]); the
+///   radii are read from the contact (|l_k| + δ/2 with the contact point in the middle of
+///   the overlap, checked against R*);
+/// - a disc on a plane (R* = r): the circular segment at depth δ, l_c = 2r
+///   ([`segment_area_force`]), 002's value for a wall (the 2D engine's l_c = 2r);
+/// - anything else without an area (a disc against a cylinder): the segment of R*.
+///
+/// The 2D engine computes the same areas; its contact point is the overlap's centroid
+/// where the core's sphere generator takes the middle of the overlap on the line of
+/// centres, so the lever arm of a tangential force differs by a fraction of δ.
 ///
 /// With the viscous term of 002 eqs. 2-3 ([`ReducedMassViscous`](crate::ReducedMassViscous))
 /// it is the normal law of the 2D engine (`granula_planar::ContactLaw`), see
-/// [`planar_area_law`](crate::planar_area_law).
+/// [`planar_area_law`](crate::planar_area_law) and [`planar_friction_law`](crate::planar_friction_law).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AreaSpring {
     stiffness: f64,
@@ -80,6 +159,8 @@ impl NormalModel for AreaSpring {
         if k.overlap_volume > 0.0 {
             let area = k.overlap_volume / UNIT_THICKNESS;
             area_spring_force(self.stiffness, area, 2.0 * k.effective_radius, k.overlap)
+        } else if let Some((r1, r2)) = disc_pair_radii(k) {
+            lens_area_force(self.stiffness, r1, r2, k.overlap)
         } else {
             segment_area_force(self.stiffness, k.effective_radius, k.overlap)
         }
@@ -112,6 +193,37 @@ mod tests {
         // Half the disc under the line: A = πR²/2, F = k π R / 4.
         let half = segment_area_force(k, r, r);
         assert!((half.force - k * std::f64::consts::PI * r / 4.0).abs() < 1e-12 * half.force);
+    }
+
+    #[test]
+    fn lens_kernel_is_consistent() {
+        let k = 1e5;
+        // Equal discs: ∫₀^δ A dδ' = (D² − d²)^{3/2}/3 − d A(d), D = 2r (by parts, with
+        // dA/dd = −L and L d = √(D² − d²) d); at δ = 0.05 r the cancellation leaves ~1e-13.
+        let (r, delta) = (0.01, 5e-4);
+        let f = lens_area_force(k, r, r, delta);
+        let d: f64 = 2.0 * r - delta;
+        let (area, _) = lens(r, r, delta);
+        let exact = ((4.0 * r * r - d * d).powf(1.5) / 3.0 - d * area) * k / (2.0 * r);
+        assert!((f.stored / exact - 1.0).abs() < 1e-10, "{} vs {exact}", f.stored);
+        // The lens of equal discs is two segments at depth δ/2 (each with l_c = 2r).
+        let seg = segment_area_force(k, r, 0.5 * delta);
+        assert!((f.force - 2.0 * seg.force).abs() < 1e-13 * f.force, "{} vs {}", f.force, seg.force);
+        // Unequal discs: stiffness and energy against central differences of the force
+        // (error O(h²) ≈ 1e-8 relative at h = 1e-4 δ).
+        let (r1, r2, delta) = (0.01, 0.03, 2e-4);
+        let f = lens_area_force(k, r1, r2, delta);
+        let h = 1e-8;
+        let at = |x: f64| lens_area_force(k, r1, r2, x);
+        let df = (at(delta + h).force - at(delta - h).force) / (2.0 * h);
+        assert!((df / f.stiffness - 1.0).abs() < 1e-6, "{df} vs {}", f.stiffness);
+        let de = (at(delta + h).stored - at(delta - h).stored) / (2.0 * h);
+        assert!((de / f.force - 1.0).abs() < 1e-6, "{de} vs {}", f.force);
+        // A much larger disc 2 makes the lens the segment of disc 1 with depth → δ.
+        let wide = lens_area_force(k, r1, 1e6, delta);
+        let seg = segment_area_force(k, r1, delta);
+        let l_ratio = 2.0 * r1 / (r1 + 1e6);
+        assert!((wide.force / (seg.force * l_ratio) - 1.0).abs() < 1e-6);
     }
 
     #[test]

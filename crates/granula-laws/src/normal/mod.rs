@@ -8,7 +8,7 @@ mod linear;
 mod power_law;
 mod volumetric;
 
-pub use area::{area_spring_force, segment_area_force, AreaSpring};
+pub use area::{area_spring_force, lens_area_force, segment_area_force, AreaSpring};
 pub use hertz::{hertz_force, hertz_lmgc_stiffness, Hertz, HertzLmgc};
 pub use linear::{linear_spring_force, LinearSpring};
 pub use power_law::{power_law_contact_time, power_law_force, PowerLaw};

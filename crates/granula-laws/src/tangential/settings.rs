@@ -201,7 +201,7 @@ mod tests {
 
     #[test]
     fn same_damping_ratio_scales_with_the_stiffness_ratio() {
-        let normal = NormalState { load: 1.0, stiffness: 4e3, damping: 0.2 };
+        let normal = NormalState { load: 1.0, stiffness: 4e3, damping: 0.2, elastic: 1.0 };
         // γ_t = γ_n √(k_t/K_n) = 0.2 · √(1e3/4e3) = 0.1, exact in binary up to one rounding.
         assert!((TangentialDamping::SameDampingRatio.value(&normal, 1e3) - 0.1).abs() < 1e-16);
         // The two damping ratios γ/(2√(m k)) agree for any mass: γ_t² K_n = γ_n² k_t.

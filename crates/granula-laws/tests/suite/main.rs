@@ -10,6 +10,7 @@ mod damping_cap;
 mod head_on;
 mod hertz_tsuji_clamped;
 mod invariants;
+mod planar_cundall;
 mod predictor_elongation;
 mod predictor_rotations;
 mod volumetric;

@@ -33,7 +33,7 @@ fn cundall() -> CundallStrack {
     CundallStrack::new(TangentialStiffness::Fixed(1e3), TangentialDamping::None, f).unwrap()
 }
 
-const LOAD: NormalState = NormalState { load: 1.0, stiffness: 1e4, damping: 0.0 };
+const LOAD: NormalState = NormalState { load: 1.0, stiffness: 1e4, damping: 0.0, elastic: 1.0 };
 
 /// A sphere of radius `a` on a plane z = 0 (body 1, its reference point at the origin),
 /// overlap δ fixed, centre at (x, 0, a − δ), sliding with velocity ẋ along x, no rotation:

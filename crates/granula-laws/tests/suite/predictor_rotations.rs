@@ -20,7 +20,7 @@ fn elastic(rotation: RotationalIncrement) -> PredictorElongation {
     PredictorElongation::new(TangentialStiffness::Fixed(1e3), TangentialDamping::None, f, rotation).unwrap()
 }
 
-const LOAD: NormalState = NormalState { load: 1.0, stiffness: 1e4, damping: 0.0 };
+const LOAD: NormalState = NormalState { load: 1.0, stiffness: 1e4, damping: 0.0, elastic: 1.0 };
 
 /// Two discs of radius 1 mm at overlap 1 µm, normal at angle `alpha` in the xy plane, with
 /// the given relative velocity and body rotations.
