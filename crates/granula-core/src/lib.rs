@@ -33,6 +33,7 @@ pub mod narrowphase;
 mod overlap;
 mod pair_parameters;
 pub mod parallel;
+mod lees_edwards;
 mod periodic;
 mod permutation;
 pub mod prelude;
@@ -64,7 +65,8 @@ pub use math::{normalize_scaled, rotation_quat, rotation_vector, DMat3, DQuat, D
 pub use narrowphase::{ContactGenerator, Narrowphase, NarrowphaseError, PairMemory, PosedShape, ShapeKind};
 pub use overlap::INSERTION_OVERLAP_TOLERANCE;
 pub use pair_parameters::{PairParameterError, PairParameters};
-pub use periodic::{Axis, Period, PeriodicDomain, PeriodicError};
+pub use lees_edwards::ImageShift;
+pub use periodic::{Axis, Period, PeriodicDomain, PeriodicError, Shear};
 pub use permutation::Permutation;
 pub use shape::{Aabb, CustomShape, CylinderWall, MassProperties, Shape, SurfaceMesh};
 pub use solver::{ContactStatusCounts, Solver, StepContext, StepReport, StepWarning};
