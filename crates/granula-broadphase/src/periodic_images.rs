@@ -21,7 +21,10 @@
 //! wrapped nor imaged along it: it overlaps every image anyway, and its pairs with the
 //! images of a box are the same pair as with the box.
 //!
-//! Under Lees-Edwards shear ([`PeriodicDomain::with_shear`]) the images one period up
+//! Under Lees-Edwards shear ([`PeriodicDomain::with_shear`]) a box is wrapped along the
+//! gradient axis first, moved along the flow axis by the offset once per period crossed,
+//! then along the other axes (the unwrapped position of a body that crossed the sliding
+//! faces is that of one of its images). The images one period up
 //! (down) the gradient axis are also moved by +s (−s) along the flow axis, s the offset set
 //! by [`PeriodicImages::set_shear_offset`], then wrapped along the flow axis by their
 //! centre and grown by the slack δ on both sides along it, and imaged across the flow
@@ -115,10 +118,27 @@ impl PeriodicImages {
         self.boxes.clear();
         self.skip.clear();
         self.image_of.clear();
+        let shear = self.domain.shear().map(|s| (s.flow.index(), s.gradient.index()));
         for (i, b) in boxes.iter().enumerate() {
             let mut w = *b;
             if !is_void(b) {
+                if let Some((f, g)) = shear {
+                    // Lees-Edwards: the box n periods up the gradient is the image of one in
+                    // the range moved by n offsets along the flow (wrapped next).
+                    let (lo, l) = periodic.iter().find(|a| a.0 == g).map_or((0.0, 1.0), |a| (a.1, a.2));
+                    if (b.max[g] - b.min[g]).is_finite() {
+                        let n = ((0.5 * (b.min[g] + b.max[g]) - lo) / l).floor();
+                        w.min[g] -= n * l;
+                        w.max[g] -= n * l;
+                        w.min[f] -= n * self.offset;
+                        w.max[f] -= n * self.offset;
+                    }
+                }
                 for &(k, lo, l) in periodic {
+                    if shear.is_some_and(|(_, g)| g == k) {
+                        continue;
+                    }
+                    let b = w;
                     if (b.max[k] - b.min[k]).is_finite() {
                         let centre = 0.5 * (b.min[k] + b.max[k]);
                         let shift = l * ((centre - lo) / l).floor();
@@ -130,9 +150,7 @@ impl PeriodicImages {
             self.boxes.push(w);
             self.skip.push(skip.get(i).copied().unwrap_or(false));
         }
-        // Under shear: (flow, gradient) indices; the flow's reach grows by the slack on each
-        // side of the sheared images.
-        let shear = self.domain.shear().map(|s| (s.flow.index(), s.gradient.index()));
+        // Under shear, the flow's reach grows by the slack on each side of the sheared images.
         let mut sheared_reach = reach;
         if let Some((f, _)) = shear {
             sheared_reach[f] += 2.0 * self.slack;
