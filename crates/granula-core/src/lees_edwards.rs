@@ -168,3 +168,39 @@ impl PeriodicDomain {
         (w, u, n)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The image of a pair across the sliding faces, from unwrapped positions, is the image
+    /// of the same pair taken into the box first: the unwrapped position of a body that
+    /// crossed is one of its images.
+    #[test]
+    fn unwrapped_and_in_box_images_agree() {
+        let d = PeriodicDomain::default()
+            .with_axis(Axis::X, 0.0, 2.0)
+            .unwrap()
+            .with_axis(Axis::Y, -1.0, 1.0)
+            .unwrap()
+            .with_shear(Axis::X, Axis::Y, 0.75)
+            .unwrap();
+        let t = 3.3;
+        // s = 0.75 × 2 × 3.3 = 4.95 → 0.95 modulo 2.
+        assert!((d.shear_offset(t) - 0.95).abs() < 1e-12);
+        assert_eq!(d.shear_velocity(), DVec3::new(1.5, 0.0, 0.0));
+        // Body j unwrapped two periods up (it crossed the top twice), near body i's image.
+        let (xi, vi) = (DVec3::new(0.1, 0.95, 0.0), DVec3::new(0.2, 0.0, 0.0));
+        let (xj, vj) = (DVec3::new(5.0, 4.9, 0.3), DVec3::new(3.1, 0.1, 0.0));
+        let image = d.minimum_image_at(xi, xj, t);
+        let (wi, ui, _) = d.wrap_state(xi, vi, t);
+        let (wj, uj, n) = d.wrap_state(xj, vj, t);
+        assert_eq!(n[1], 2);
+        let in_box = d.minimum_image_at(wi, wj, t);
+        let (a, b) = (xj + image.position - xi, wj + in_box.position - wi);
+        assert!((a - b).length() < 1e-12, "{a} vs {b}");
+        assert!(a.y.abs() <= 1.0 && a.x.abs() <= 1.0);
+        let (va, vb) = (vj + image.velocity - vi, uj + in_box.velocity - ui);
+        assert!((va - vb).length() < 1e-12, "{va} vs {vb}");
+    }
+}

@@ -58,7 +58,9 @@ pub enum MdError {
     /// Under Lees-Edwards shear, a body whose box is unbounded along the flow or the
     /// gradient axis (a wall spanning the sheared faces): the velocity of its images is
     /// not defined.
-    #[error("shear: body {body} is unbounded along the {axis} axis of the shear (walls cannot span the sheared faces)")]
+    #[error(
+        "shear: body {body} is unbounded along the {axis} axis of the shear (walls cannot span the sheared faces)"
+    )]
     ShearUnboundedBody {
         /// The body.
         body: granula_core::BodyHandle,

@@ -5,7 +5,8 @@
 
 use granula_broadphase::LinkedCells;
 use granula_core::{
-    Axis, CoreError, DVec3, Material, MaterialId, PeriodicDomain, PeriodicError, PlaneBuilder, Solver, SphereBuilder, World,
+    Axis, CoreError, DVec3, Material, MaterialId, PeriodicDomain, PeriodicError, PlaneBuilder, Solver, SphereBuilder,
+    World,
 };
 use granula_integrators::VelocityVerlet;
 use granula_laws::{hertz_mindlin, HertzMindlin};
@@ -224,7 +225,8 @@ fn a_sheared_gas_reaches_the_linear_profile_and_exchanges_momentum_through_the_f
     let mut s = solver(4e-3, Some(1));
     let p0 = w.momentum();
     let (q0, mn0) = box_momentum(&w);
-    let initial: Vec<(f64, f64)> = (0..w.bodies.len()).map(|i| (w.bodies.position[i].y, w.bodies.velocity[i].x)).collect();
+    let initial: Vec<(f64, f64)> =
+        (0..w.bodies.len()).map(|i| (w.bodies.position[i].y, w.bodies.velocity[i].x)).collect();
     let (slope0, _) = fit(&initial);
     assert!(slope0.abs() < 0.2 * rate, "initial slope {slope0}");
     let m_total: f64 = w.bodies.mass.iter().sum();
