@@ -92,11 +92,25 @@ fn a_sphere_crossing_the_sheared_face_follows_the_lees_edwards_rule() {
 /// the force by the friction, O(1) of it. A's velocity agrees to 1e-12 m/s.
 #[test]
 fn a_contact_across_the_sheared_face_equals_the_explicit_pair() {
+    contact_across_the_sheared_face(false);
+}
+
+/// The same pair as discs in the core's planar world (z = 0, no out-of-plane velocity):
+/// the planar world uses the same sheared domain, with the same tolerances.
+#[test]
+fn a_contact_across_the_sheared_face_of_a_planar_world_equals_the_explicit_pair() {
+    contact_across_the_sheared_face(true);
+}
+
+fn contact_across_the_sheared_face(planar: bool) {
     let rate = 3.0;
-    let (xa, va) = (DVec3::new(0.5, 0.96, 0.5), DVec3::new(0.02, 0.5, 0.01));
-    let (xb, vb) = (DVec3::new(0.52, 0.0585, 0.5), DVec3::new(-0.01, -0.5, -0.01));
-    let mut sheared = sheared_unit_box(rate);
-    let mut open = World::builder().gravity(DVec3::ZERO).build().unwrap();
+    let (z, vz) = if planar { (0.0, 0.0) } else { (0.5, 0.01) };
+    let (xa, va) = (DVec3::new(0.5, 0.96, z), DVec3::new(0.02, 0.5, vz));
+    let (xb, vb) = (DVec3::new(0.52, 0.0585, z), DVec3::new(-0.01, -0.5, -vz));
+    let base = || World::builder().gravity(DVec3::ZERO).planar(planar);
+    let mut sheared =
+        base().periodic(Axis::X, 0.0, 1.0).periodic(Axis::Y, 0.0, 1.0).shear(Axis::X, Axis::Y, rate).build().unwrap();
+    let mut open = base().build().unwrap();
     for (w, b, v) in [(&mut sheared, xb, vb), (&mut open, xb + DVec3::Y, vb + rate * DVec3::X)] {
         w.insert(SphereBuilder::new(0.05, xa).velocity(va).build().unwrap()).unwrap();
         w.insert(SphereBuilder::new(0.05, b).velocity(v).build().unwrap()).unwrap();
