@@ -104,6 +104,13 @@ impl<B: Broadphase> VerletPairs<B> {
         }
     }
 
+    /// Sets the Lees-Edwards offset (m) of the sheared images and their slack (m) along the
+    /// flow axis for the next rebuilds ([`PeriodicImages::set_shear_offset`]); marks
+    /// nothing stale: the caller rebuilds before the offset has moved by the slack.
+    pub fn set_shear_offset(&mut self, offset: f64, slack: f64) {
+        self.images.set_shear_offset(offset, slack);
+    }
+
     /// The periodic axes ([`VerletPairs::set_periodic`]).
     pub fn periodic(&self) -> &PeriodicDomain {
         self.images.domain()

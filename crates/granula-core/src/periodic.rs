@@ -91,6 +91,21 @@ impl Period {
     }
 }
 
+/// Lees-Edwards shear of a periodic domain ([`PeriodicDomain::with_shear`]): the images
+/// one period up along the `gradient` axis are shifted along the `flow` axis by the offset
+/// s(t) = γ̇ L_g t (reduced into `[0, L_f)`) and move faster along it by γ̇ L_g (Lees and
+/// Edwards, J. Phys. C 5, 1921 (1972)), so that the mean flow u_f = γ̇ x_g is continuous
+/// across the boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Shear {
+    /// The axis of the flow (the velocity's direction), periodic.
+    pub flow: Axis,
+    /// The axis of the velocity gradient (the sliding faces' normal), periodic.
+    pub gradient: Axis,
+    /// The shear rate γ̇ = ∂u_flow/∂x_gradient (1/s), finite (of either sign).
+    pub rate: f64,
+}
+
 /// Bad periodic input; each variant names the axis (and the body) at fault.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum PeriodicError {
@@ -126,6 +141,29 @@ pub enum PeriodicError {
         /// The body's extent along the axis (a sphere's diameter) (m).
         extent: f64,
     },
+    /// The Lees-Edwards shear rate is not finite.
+    #[error("shear rate {rate} 1/s must be finite")]
+    ShearRateNotFinite {
+        /// The rate given (1/s).
+        rate: f64,
+    },
+    /// The flow axis of the shear is its gradient axis.
+    #[error("shear: flow axis {axis} must differ from the gradient axis")]
+    ShearAxesEqual {
+        /// The axis given for both.
+        axis: Axis,
+    },
+    /// An axis of the shear is not periodic (the periodic axes come first).
+    #[error("shear: {field} axis {axis} is not periodic")]
+    ShearAxisNotPeriodic {
+        /// `"flow"` or `"gradient"`.
+        field: &'static str,
+        /// The axis.
+        axis: Axis,
+    },
+    /// The domain is sheared already.
+    #[error("shear given twice")]
+    DuplicateShear,
 }
 
 /// Which axes of a world are periodic, and their ranges. The default has none.
@@ -142,7 +180,10 @@ pub enum PeriodicError {
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PeriodicDomain {
-    axes: [Option<Period>; 3],
+    pub(crate) axes: [Option<Period>; 3],
+    /// Lees-Edwards shear, if any (absent from domains saved before it existed).
+    #[serde(default)]
+    pub(crate) shear: Option<Shear>,
 }
 
 impl PeriodicDomain {
@@ -179,7 +220,8 @@ impl PeriodicDomain {
     }
 
     /// The translation `t` that brings body `j`'s image nearest to body `i` (the minimum
-    /// image): on each periodic axis of period L, `t_k = −L round((x_j − x_i)_k / L)`, zero
+    /// image) of the plain periodic box, ignoring a Lees-Edwards shear (under shear, see
+    /// [`PeriodicDomain::minimum_image_at`]): on each periodic axis of period L, `t_k = −L round((x_j − x_i)_k / L)`, zero
     /// on the other axes. The separation of the pair is then `(x_j − x_i) + t`, with
     /// `|(x_j − x_i + t)_k| ≤ L/2`. Each component is a whole number of periods, exact in
     /// floating point for the few periods bodies travel.
@@ -195,7 +237,8 @@ impl PeriodicDomain {
         t
     }
 
-    /// The position of `x` in the box: on each periodic axis, `x_k − n_k L` in `[lo, hi)`,
+    /// The position of `x` in the plain periodic box, ignoring a Lees-Edwards shear (under
+    /// shear, see [`PeriodicDomain::wrap_state`]): on each periodic axis, `x_k − n_k L` in `[lo, hi)`,
     /// with the image count `n_k = ⌊(x_k − lo)/L⌋` (other axes unchanged, count 0). The
     /// unwrapped position is `wrapped + n L`.
     #[inline]

@@ -173,6 +173,15 @@ impl WorldBuilder {
         self.periodic = self.periodic.and_then(|d| d.with_axis(axis, lo, hi));
         self
     }
+    /// Makes the periodic domain sheared (Lees-Edwards, see
+    /// [`PeriodicDomain::with_shear`](crate::PeriodicDomain::with_shear)): the images one
+    /// period up `gradient` are shifted along `flow` by γ̇ L_g t and move faster by γ̇ L_g.
+    /// Both axes must be made periodic first; a bad rate or axis makes
+    /// [`WorldBuilder::build`] fail with [`CoreError::Periodic`].
+    pub fn shear(mut self, flow: Axis, gradient: Axis, rate: f64) -> Self {
+        self.periodic = self.periodic.and_then(|d| d.with_shear(flow, gradient, rate));
+        self
+    }
     /// Adds a material; the first one added gets `MaterialId(0)`. Without any, the world
     /// has [`Material::default`].
     pub fn material(mut self, m: Material) -> Self {

@@ -7,7 +7,7 @@ use crate::solver::MdSolver;
 use granula_broadphase::VerletState;
 use granula_core::{
     BodyHandle, BodySet, Broadphase, ContactKey, ContactLaw, CoreError, DQuat, DVec3, Integrator, IntegratorState,
-    World,
+    PeriodicDomain, World,
 };
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +36,11 @@ use serde::{Deserialize, Serialize};
 ///   world's: a world restored in its insertion order is brought back to the saved order by
 ///   `world.reorder_bodies(&world.bodies.permutation_to(&state.primed_handles)?)`
 ///   before [`MdSolver::restore_state`].
+///
+/// - the world's periodic domain when the state was saved, Lees-Edwards shear included: the
+///   sheared candidates, the image velocities and the rebuilds the offset forces depend on
+///   it, so a state is restored only into a world with the same domain (the offset itself
+///   is a function of the world's clock, restored with the world).
 ///
 /// The candidate list and the skin state are saved, not rebuilt at the restore: a rebuild
 /// at another step than in the uninterrupted run keeps another set of candidate pairs, and
@@ -79,6 +84,11 @@ pub struct MdState<H> {
     pub last_reorder: Option<u64>,
     /// Reorders of the bodies so far.
     pub reorders: u64,
+    /// The world's periodic domain (axes and Lees-Edwards shear) at the save; `None` in
+    /// states written before it was saved (then not checked; checked only for a primed
+    /// state, the others start afresh).
+    #[serde(default)]
+    pub periodic: Option<PeriodicDomain>,
 }
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
@@ -103,6 +113,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             primed_materials: self.primed_materials,
             last_reorder: self.last_reorder,
             reorders: self.reorders,
+            periodic: Some(self.periodic),
         }
     }
 
@@ -123,6 +134,13 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let primed =
             state.primed && state.primed_handles == bodies.handle && state.primed_materials == world.materials.len();
         check_values(state, bodies, primed)?;
+        if let Some(saved) = state.periodic.filter(|d| primed && *d != world.periodic) {
+            return Err(invalid(
+                "MD solver state: periodic domain",
+                format!("{saved:?} saved, {:?} in the world", world.periodic),
+                "the world's periodic axes and shear",
+            ));
+        }
         // Dense index pairs of the saved candidates, in list order (only if primed: else the
         // keys may name bodies removed since, and the next step rebuilds the list anyway).
         let dense = if primed {

@@ -55,6 +55,18 @@ pub enum MdError {
         /// Its extent along the axis with the range and the skin (m).
         extent: f64,
     },
+    /// Under Lees-Edwards shear, a body whose box is unbounded along the flow or the
+    /// gradient axis (a wall spanning the sheared faces): the velocity of its images is
+    /// not defined.
+    #[error(
+        "shear: body {body} is unbounded along the {axis} axis of the shear (walls cannot span the sheared faces)"
+    )]
+    ShearUnboundedBody {
+        /// The body.
+        body: granula_core::BodyHandle,
+        /// The flow or gradient axis.
+        axis: granula_core::Axis,
+    },
     /// The private rayon thread pool could not be built.
     #[error("cannot build a rayon pool of {threads} threads: {reason}")]
     ThreadPool {

@@ -103,10 +103,24 @@ fn image_shift(bodies: &BodySet, domain: &PeriodicDomain, c: &Candidate) -> DVec
 /// pair's separation is `(x₂ − x₁) + t` until the next rebuild (bodies move by less than
 /// half the skin in between, so that image stays the nearest); empty otherwise, and the
 /// force pass then takes a path without it.
+///
+/// Under Lees-Edwards shear the image of a pair across the sliding faces moves with the
+/// offset s(t): such pairs (`sheared`, the candidates whose shift at the rebuild crosses
+/// the gradient axis) get their shift and the velocity of their image
+/// (`velocity_shifts`, zero for the other pairs, empty without shear) anew at every force
+/// evaluation from the bodies' positions and the time
+/// ([`PeriodicDomain::minimum_image_at`], [`PairList::follow_shear`]). The list itself
+/// stays valid because the broadphase grows the sheared images by a slack along the flow
+/// axis and the solver rebuilds before the offset has moved by it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairList {
     pub candidates: Vec<Candidate>,
     pub shifts: Vec<DVec3>,
+    /// Per candidate, the velocity of body 2's image minus body 2's (Lees-Edwards); empty
+    /// without shear.
+    pub velocity_shifts: Vec<DVec3>,
+    /// The candidates across the sheared faces, in list order.
+    pub sheared: Vec<u32>,
     /// Per candidate, the memory of its contact generator
     /// ([`ContactGenerator::generate_remembering`](granula_core::ContactGenerator::generate_remembering)):
     /// a hint that changes no point, carried through rebuilds by pair key (a pair that
@@ -176,6 +190,7 @@ impl PairList {
         } else {
             self.shifts.clear();
         }
+        self.index_shear(domain);
         if !carry {
             self.carried = ContactStore::new();
         }
@@ -224,11 +239,38 @@ impl PairList {
         for c in &mut self.candidates {
             route(c, bodies, narrowphase);
         }
+        self.index_shear(domain);
         // Nothing remembered: the memories are not saved.
         self.carried = ContactStore::new();
         self.memory.resize_with(self.candidates.len(), PairMemory::new);
         index_into(&self.candidates, bodies.len(), &mut self.offsets, &mut self.incidence, &mut self.cursor);
         carry_memory(&self.candidates, &self.memory, &mut self.carried, bodies);
+    }
+
+    /// Lists the candidates across the sheared faces (their shift at the rebuild has a
+    /// gradient component) and sizes the velocity shifts (zero until
+    /// [`PairList::follow_shear`]); clears both without shear.
+    fn index_shear(&mut self, domain: &PeriodicDomain) {
+        self.sheared.clear();
+        self.velocity_shifts.clear();
+        let Some(shear) = domain.shear() else { return };
+        let g = shear.gradient.index();
+        self.velocity_shifts.resize(self.candidates.len(), DVec3::ZERO);
+        self.sheared.extend((0..self.shifts.len()).filter(|&p| self.shifts[p][g] != 0.0).map(|p| p as u32));
+    }
+
+    /// Moves the images of the sheared pairs to time `time` (the time of the bodies'
+    /// positions): shift and image velocity from
+    /// [`PeriodicDomain::minimum_image_at`] at the current positions. A function of the
+    /// positions and the time only, so a restored run gets the same bits.
+    pub fn follow_shear(&mut self, bodies: &BodySet, domain: &PeriodicDomain, time: f64) {
+        for &p in &self.sheared {
+            let (p, c) = (p as usize, &self.candidates[p as usize]);
+            let (x1, x2) = (bodies.position[c.body1 as usize], bodies.position[c.body2 as usize]);
+            let image = domain.minimum_image_at(x1, x2, time);
+            self.shifts[p] = image.position;
+            self.velocity_shifts[p] = image.velocity;
+        }
     }
 
     /// Builds the CSR incidence of the current candidates among `n` bodies (and gives every
@@ -315,7 +357,10 @@ impl Run {
             }
             let mut c = candidate(bodies, materials, iu, ju, margin(iu, ju));
             let shift = if periodic { image_shift(bodies, domain, &c) } else { DVec3::ZERO };
-            if bodies.radius[iu].is_finite() && bodies.radius[ju].is_finite() {
+            // A pair across the sheared faces keeps its candidate: its image moves with the
+            // offset until the next rebuild (the broadphase's slack bounds how far).
+            let across = domain.shear().is_some_and(|s| shift[s.gradient.index()] != 0.0);
+            if !across && bodies.radius[iu].is_finite() && bodies.radius[ju].is_finite() {
                 let limit = bodies.radius[iu] + bodies.radius[ju] + reach;
                 let d = if periodic {
                     (bodies.position[c.body2 as usize] - bodies.position[c.body1 as usize]) + shift

@@ -233,6 +233,10 @@ impl Decomposition {
     /// within the range of one image of a partner at most, and the solver's minimum image
     /// is that one ([`DistributedError::PeriodTooShort`] otherwise).
     pub fn check_periods(&self) -> Result<(), DistributedError> {
+        if let Some(s) = self.periodic.shear() {
+            let (flow, gradient) = (AXES[s.flow.index()], AXES[s.gradient.index()]);
+            return Err(DistributedError::ShearNotSupported { flow, gradient });
+        }
         for (axis, p) in self.periodic.periodic_axes() {
             if p.length() < 2.0 * self.cutoff {
                 let axis = AXES[axis.index()];

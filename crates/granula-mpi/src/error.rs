@@ -50,6 +50,15 @@ pub enum DistributedError {
         /// The interaction range (m).
         cutoff: f64,
     },
+    /// The periodic domain is sheared (Lees-Edwards): the ghosts do not follow the offset
+    /// yet.
+    #[error("Lees-Edwards shear along {flow} with gradient along {gradient} is not supported in a distributed run")]
+    ShearNotSupported {
+        /// Flow axis name (x, y or z).
+        flow: char,
+        /// Gradient axis name (x, y or z).
+        gradient: char,
+    },
     /// A scene or solver the distributed run does not handle.
     #[error("{file}: not supported in a distributed run: {what}")]
     Unsupported {

@@ -81,6 +81,9 @@ impl Detection {
 /// long along each periodic axis: then two boxes overlap through one image at most, the
 /// nearest one, which is the image [`Detection::run`] collides.
 fn check_periods(bodies: &BodySet, boxes: &[Aabb], periodic: &PeriodicDomain) -> Result<(), NscdError> {
+    if let Some(s) = periodic.shear() {
+        return Err(NscdError::ShearNotSupported { flow: s.flow, gradient: s.gradient });
+    }
     for (axis, p) in periodic.periodic_axes() {
         let k = axis.index();
         for (i, b) in boxes.iter().enumerate() {

@@ -23,6 +23,15 @@ pub enum NscdError {
         /// Its extent along the axis with the margin (m).
         extent: f64,
     },
+    /// The world's periodic domain is sheared (Lees-Edwards): contact dynamics does not
+    /// move its images with the offset yet (the MD solver does).
+    #[error("Lees-Edwards shear (flow {flow}, gradient {gradient}) is not supported by contact dynamics")]
+    ShearNotSupported {
+        /// The flow axis.
+        flow: granula_core::Axis,
+        /// The gradient axis.
+        gradient: granula_core::Axis,
+    },
     /// The θ of the θ-method (004 §2.3.3.1) is outside [0.5, 1].
     #[error("theta must be in [0.5, 1] (004 §2.3.3.1), got {value}")]
     ThetaOutOfRange {

@@ -44,10 +44,15 @@ pub fn love_weber_stress<C: Contact>(world: &World, contacts: &[C], min: DVec3, 
     let b = &world.bodies;
     let planar = world.planar;
     // In a periodic world, positions are unwrapped: a sphere is in the box by its position
-    // wrapped into the periodic range (the identity without periodic axes).
+    // wrapped into the periodic range (the identity without periodic axes), under
+    // Lees-Edwards shear by the rule of the sliding faces.
     let periodic = world.periodic.is_periodic();
     let inside = |i: usize| {
-        let x = if periodic { world.periodic.wrap(b.position[i]).0 } else { b.position[i] };
+        let x = if periodic {
+            world.periodic.wrap_state(b.position[i], DVec3::ZERO, world.time()).0
+        } else {
+            b.position[i]
+        };
         b.motion[i] == MotionKind::Dynamic
             && b.shape[i].sphere_radius().is_some()
             && x.cmpge(min).all()

@@ -31,18 +31,24 @@ pub fn write_particles(path: &Path, world: &World) -> Result<()> {
     let b = &world.bodies;
     let idx: Vec<usize> = (0..b.len()).filter(|&i| b.shape[i].sphere_radius().is_some()).collect();
     let periodic = world.periodic.is_periodic();
+    // In a periodic world, the points are the positions wrapped into the box (what a viewer
+    // should draw), under Lees-Edwards shear with the velocities in the box too
+    // (`PeriodicDomain::wrap_state`); the unwrapped positions follow as point data.
+    let in_box = |i: usize| {
+        if periodic {
+            let (x, v, _) = world.periodic.wrap_state(b.position[i], b.velocity[i], world.time());
+            (x, v)
+        } else {
+            (b.position[i], b.velocity[i])
+        }
+    };
     let mut pd = PolyData {
-        // In a periodic world, the points are the positions wrapped into the box (what a
-        // viewer should draw); the unwrapped ones follow as point data.
-        points: idx
-            .iter()
-            .map(|&i| if periodic { world.periodic.wrap(b.position[i]).0 } else { b.position[i] }.to_array())
-            .collect(),
+        points: idx.iter().map(|&i| in_box(i).0.to_array()).collect(),
         verts: (0..idx.len() as i64).collect(),
         point_data: vec![
             VtkArray::Ids("id", idx.iter().map(|&i| b.handle[i].0 as i64).collect()),
             VtkArray::Scalars("radius", idx.iter().map(|&i| b.radius[i]).collect()),
-            VtkArray::Vectors("velocity", idx.iter().map(|&i| b.velocity[i].to_array()).collect()),
+            VtkArray::Vectors("velocity", idx.iter().map(|&i| in_box(i).1.to_array()).collect()),
             VtkArray::Vectors("angular_velocity", idx.iter().map(|&i| b.angular_velocity[i].to_array()).collect()),
             VtkArray::Vectors("force", idx.iter().map(|&i| b.force[i].to_array()).collect()),
         ],

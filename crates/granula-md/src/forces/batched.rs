@@ -191,6 +191,10 @@ pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: boo
         // `kinematics`' relative velocity (000 eq. 3) with the normal rate at the force's
         // time level.
         let mut v = point_relative_velocity(velocity[i], spin[i], b1, velocity[j], spin[j], b2);
+        if PERIODIC && !input.velocity_shifts.is_empty() {
+            // Lees-Edwards: the velocity of body 2's image across the sheared faces.
+            v += input.velocity_shifts[base + k];
+        }
         if let Some(offsets) = input.velocity_offsets {
             v += normal * (offsets.linear(j) - offsets.linear(i)).dot(normal);
         }
@@ -239,7 +243,7 @@ fn wall_lane<L: ContactLaw, S: LoadSink>(
                 && points[k].first().is_none_or(|s| s.feature == g.feature) =>
         {
             histories[k] = points[k].first().map_or_else(Default::default, |s| s.history);
-            let kin = kinematics(input, c, &g, false);
+            let kin = kinematics(input, p, c, &g, false);
             lb.push_wall(c, k, &g, &kin, b.radius[i].min(b.radius[j]));
             if lb.batch.is_full() {
                 run_lanes(input, base, lb, (&mut *histories, &mut *stored, &mut *points), sink, summary);
@@ -269,7 +273,7 @@ fn scalar_sphere_pair<L: ContactLaw, S: LoadSink>(
     let mut unused = None;
     let d = input.separation(p, c);
     let Ok(Some(g)) = sphere_geometry(input.bodies, c, d, &mut unused) else { unreachable!("checked by the caller") };
-    let kin = kinematics(input, c, &g, false);
+    let kin = kinematics(input, p, c, &g, false);
     let cf = input.law.force(&kin, history);
     sink.add(p, c.body1 as usize, c.body2 as usize, pair_load(&g, &cf));
     if S::RECORDS {

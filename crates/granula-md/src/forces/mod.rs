@@ -69,7 +69,7 @@ pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
                 continue;
             }
         };
-        let kin = kinematics(input, c, &g, rotations);
+        let kin = kinematics(input, p, c, &g, rotations);
         let cf: ContactForce = if input.commit {
             input.law.force(&kin, hist)
         } else {

@@ -170,7 +170,7 @@ pub(super) fn merge_points<L: ContactLaw, S: LoadSink>(
             state = list[next];
             next += 1;
         }
-        let kin = kinematics(input, c, g, rotations);
+        let kin = kinematics(input, p, c, g, rotations);
         // On a priming pass `state` is a copy that is not kept.
         let cf = input.law.force(&kin, &mut state.history);
         let l = pair_load(g, &cf);

@@ -78,6 +78,9 @@ pub(crate) struct PassInput<'a, L: ContactLaw> {
     /// Per candidate, the translation of body 2's periodic image nearest to body 1
     /// ([`PairList::shifts`](crate::pairs::PairList)); empty without periodic axes.
     pub shifts: &'a [DVec3],
+    /// Per candidate, the velocity of body 2's image minus body 2's (Lees-Edwards shear,
+    /// [`PairList::velocity_shifts`](crate::pairs::PairList)); empty without shear.
+    pub velocity_shifts: &'a [DVec3],
     /// Per candidate, the memory its contact generator keeps between steps
     /// ([`PairList::memory`](crate::pairs::PairList)).
     pub memory: &'a [PairMemory],
@@ -199,12 +202,13 @@ pub(super) fn concentric(b: &BodySet, c: &Candidate) -> NarrowphaseError {
     NarrowphaseError::Degenerate { body1, body2, reason: "concentric spheres" }
 }
 
-/// The kinematics of candidate `c` of geometry `g` (the core's constructor), with the
-/// normal rate moved to the force's time level and the rotation increments if the law
-/// reads them.
+/// The kinematics of candidate `c` (pair `p`) of geometry `g` (the core's constructor),
+/// with body 2's image velocity under Lees-Edwards shear, the normal rate moved to the
+/// force's time level and the rotation increments if the law reads them.
 #[inline(always)]
 pub(super) fn kinematics<'a, L: ContactLaw>(
     input: &PassInput<'a, L>,
+    p: usize,
     c: &Candidate,
     g: &ContactGeometry,
     rotations: bool,
@@ -212,6 +216,10 @@ pub(super) fn kinematics<'a, L: ContactLaw>(
     let (i, j) = (c.body1 as usize, c.body2 as usize);
     let (material, pair) = (&input.materials[c.material as usize], &input.pair_parameters[c.material as usize]);
     let mut kin = ContactKinematics::new(input.bodies, i, j, g, c.effective_mass, material, input.dt).with_pair(pair);
+    if !input.velocity_shifts.is_empty() {
+        // The image of body 2 across the sheared faces moves faster by ±γ̇ L_g.
+        kin.relative_velocity += input.velocity_shifts[p];
+    }
     if let Some(offsets) = input.velocity_offsets {
         // The normal rate at the force's time level (dashpots); the tangential part stays
         // the body set's (Verlet: half-step, so that a spring increment 𝒱_t Δt is the

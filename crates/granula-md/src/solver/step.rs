@@ -171,6 +171,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             pair_parameters: &self.pair_parameters,
             candidates: &self.pairs.candidates,
             shifts: &self.pairs.shifts,
+            velocity_shifts: &self.pairs.velocity_shifts,
             memory: &self.pairs.memory,
             dt,
             rotation: &self.rotation,
@@ -241,7 +242,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.check_periods(ctx.bodies)?;
         self.verlet.invalidate();
         ctx.bodies.set_kinematic_velocities(ctx.time);
+        self.follow_shear_offset(ctx.time, None);
         self.refresh_pairs(ctx.bodies, ctx.materials, ctx.narrowphase);
+        self.pairs.follow_shear(ctx.bodies, &self.periodic, ctx.time);
         self.prev_orientation.clone_from(&ctx.bodies.orientation);
         self.rotation.clear();
         self.rotation.resize(ctx.bodies.len(), DVec3::ZERO);
@@ -266,6 +269,40 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         }
     }
 
+    /// Lees-Edwards: hands the broadphase the offset at `time` (the time of the positions the
+    /// next rebuild reads) with the slack δ = skin/2 by which it grows the sheared images
+    /// along the flow axis, and forces a rebuild when the unreduced offset γ̇ L_g t has
+    /// crossed a multiple of δ/2 since `previous` (the last evaluation's time).
+    ///
+    /// Why this way: the image of a pair across the sliding faces moves with the offset
+    /// whether the bodies move or not, so the skin criterion alone cannot keep the list
+    /// complete. Growing only the sheared images by δ keeps every other pair's list as
+    /// it was, and rebuilding on a crossing of δ/2 bounds the offset's motion since the
+    /// last rebuild by δ even when round-off puts the two evaluations on either side of a
+    /// boundary: then the pair is found as long as the bodies stay within their skin boxes
+    /// (the usual criterion) and the offset within δ (this one). The decision reads the
+    /// two times only, not a stored offset, so a restored run rebuilds at the same steps.
+    /// A rebuild every δ/(2 γ̇ L_g) of time at least; with a zero skin, at every step.
+    fn follow_shear_offset(&mut self, time: f64, previous: Option<f64>) {
+        let Some(shear) = self.periodic.shear() else { return };
+        let slack = 0.5 * self.config.skin;
+        self.verlet.set_shear_offset(self.periodic.shear_offset(time), slack);
+        let Some(previous) = previous else { return };
+        let speed = self.periodic.shear_velocity().length();
+        if shear.rate == 0.0 {
+            return;
+        }
+        let due = if slack > 0.0 {
+            let bucket = |t: f64| (speed * t / (0.5 * slack)).floor();
+            bucket(time) != bucket(previous)
+        } else {
+            true
+        };
+        if due {
+            self.verlet.invalidate();
+        }
+    }
+
     /// Checks that every bounded body, grown by the law's largest range and the skin, is at
     /// most half a period long along each periodic axis: then a pair's boxes can overlap
     /// through one image only, and that image stays the nearest one between two rebuilds
@@ -273,11 +310,19 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// changed); a body that turns changes its box by less than the skin between rebuilds.
     fn check_periods(&self, bodies: &BodySet) -> Result<(), MdError> {
         let grow = self.max_range + self.config.skin;
+        let shear = self.periodic.shear();
         for (axis, p) in self.periodic.periodic_axes() {
             let k = axis.index();
+            // The sheared images are grown by the slack (half the skin) on both sides along
+            // the flow axis.
+            let slack = if shear.is_some_and(|s| s.flow == axis) { self.config.skin } else { 0.0 };
+            let sheared = shear.is_some_and(|s| s.flow == axis || s.gradient == axis);
             for i in 0..bodies.len() {
                 let b = bodies.aabb(i);
-                let extent = b.max[k] - b.min[k] + grow;
+                if sheared && !(b.max[k] - b.min[k]).is_finite() {
+                    return Err(MdError::ShearUnboundedBody { body: bodies.handle[i], axis });
+                }
+                let extent = b.max[k] - b.min[k] + grow + slack;
                 if extent.is_finite() && 2.0 * extent > p.length() {
                     return Err(MdError::PeriodTooShort { axis, period: p.length(), body: bodies.handle[i], extent });
                 }
@@ -351,7 +396,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // summing the state at t when asked: the bodies are as the world left them.
         self.integrate(&mut ctx, Half::Predict(request.filter(|r| r.start).map(|_| &mut start)));
         ctx.bodies.advance_kinematic(t, dt);
+        // The positions are now those of t + Δt.
+        self.follow_shear_offset(t + dt, Some(t));
         self.refresh_pairs(ctx.bodies, ctx.materials, ctx.narrowphase);
+        self.pairs.follow_shear(ctx.bodies, &self.periodic, t + dt);
         self.measure_rotations(ctx.bodies);
         let summary = self.evaluate(ctx.bodies, ctx.materials, ctx.narrowphase, dt, true)?;
         let mut dissipated = summary.dissipated;

@@ -8,6 +8,7 @@ mod batched_path;
 mod blow_ups;
 mod checkpoint;
 mod foreign_bodies;
+mod lees_edwards;
 mod load_order;
 mod multi_point;
 mod passive_bodies;
