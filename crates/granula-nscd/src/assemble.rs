@@ -127,7 +127,8 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
 
     /// Appends detected contact `k` between bodies `i` and `j` (geometry `g`, normal from
     /// `i` to `j`): its frame and Delassus block, free and initial local velocities, the
-    /// law's constants, and the warm-start impulse carried from the last step.
+    /// law's constants (and its impact process, if any, in the list's side table), and the
+    /// warm-start impulse carried from the last step.
     #[allow(clippy::too_many_arguments)]
     fn push_contact(
         &mut self,
@@ -158,6 +159,9 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             normal_velocity_free: u_free.x,
         };
         let params = self.law.params(&setup, &carried.state);
+        if !L::COUPLES {
+            self.contacts.push_process(self.law.impact(&setup, &carried.state));
+        }
         let frame = [g.normal, t, s];
         let in_frame = |v: DVec3| if self.config.warm_start { frame.map(|a| v.dot(a)).into() } else { DVec3::ZERO };
         let p0 = in_frame(carried.impulse);

@@ -7,16 +7,17 @@
 //! [`NscdConfig::momentum`](crate::NscdConfig::momentum) the impulses are extrapolated
 //! between sweeps (Nesterov 1983) with an adaptive restart (O'Donoghue and Candès 2015).
 
+use crate::bodies::{BodyMobility, BodyVelocity};
 use crate::config::NonConvergence;
-use crate::contacts::{ContactList, HotContact};
+use crate::contacts::{ContactList, Couple, HotContact};
 use crate::convergence::{ConvergenceMonitor, Criterion};
-use crate::kernels::{apply, update, update6};
+use crate::kernels::{apply, update, update6, LawSolve, LocalSolve, ProcessSolve};
 use crate::local::NonSmoothLaw;
 use crate::prefetch::prefetch;
 use crate::residual::natural_map_residual;
 use crate::solver::NscdSolver;
 use crate::sweep::fill_order;
-use granula_core::{Broadphase, DVec3};
+use granula_core::{Broadphase, DMat3, DVec3};
 
 /// How many updates ahead a contact record is prefetched.
 const PREFETCH_RECORD: usize = 16;
@@ -33,7 +34,8 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         };
         let fixed = matches!(self.config.criterion, Criterion::Fixed { .. });
         let lock = self.config.lock_pairs && !L::COUPLES && !fixed;
-        self.pair_lock.setup(if lock { &self.contacts.hot[..] } else { &[] }, &self.mob);
+        let hot = if lock { &self.contacts.hot[..] } else { &[] };
+        self.pair_lock.setup(hot, &self.contacts.process_of, &self.mob);
         let n = self.contacts.len();
         if n == 0 {
             return (0, true, 0.0);
@@ -53,8 +55,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             self.sweep(&mut monitor, track);
             let (mut stop, mut ok, mut residual) = monitor.end_sweep(sweeps);
             if let Criterion::NaturalMap { epsilon, max_iterations } = criterion {
-                let ContactList { hot, cold, .. } = &self.contacts;
-                if let Some(e) = natural_map_residual(&self.law, hot, cold, &self.vel) {
+                if let Some(e) = natural_map_residual(&self.law, &self.contacts, &self.vel) {
                     (ok, residual) = (e <= epsilon, e);
                     stop = ok || sweeps >= max_iterations;
                 }
@@ -110,42 +111,73 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             });
         }
         fill_order(self.config.sweep, n, &mut self.order, &mut self.rng);
-        let ContactList { hot, coupled, couples, .. } = &mut self.contacts;
-        let order = &self.order;
-        let solved = &self.pair_lock.solved[..];
-        let record_lines = std::mem::size_of::<HotContact<L::Params>>().div_ceil(64);
-        for k in 0..n {
-            // Prefetch the record 16 updates ahead and the bodies 8 updates ahead (the
-            // record was requested 8 updates earlier, so reading its body ids is cheap).
-            if k + PREFETCH_RECORD < n {
-                prefetch(&hot[order[k + PREFETCH_RECORD] as usize], record_lines);
-            }
-            if k + PREFETCH_BODIES < n {
-                let c = &hot[order[k + PREFETCH_BODIES] as usize];
-                let (i, j) = (c.body1 as usize, c.body2 as usize);
-                prefetch(&self.vel[i], 1);
-                prefetch(&self.vel[j], 1);
-                prefetch(&self.mob[i], 2);
-                prefetch(&self.mob[j], 2);
-            }
-            let a = order[k] as usize;
-            if !solved.is_empty() && solved[a] {
-                continue;
-            }
-            let c = &mut hot[a];
-            let (p, dp) = if L::COUPLES {
-                let (p, dp, q, dq) = update6(&self.law, c, &mut couples[a], &mut self.vel, &self.mob);
-                if track {
-                    // The couples enter the local criterion (eq. 35) like forces.
-                    monitor.record(q, dq);
-                }
-                (p, dp)
-            } else {
-                update(&self.law, c, coupled, &mut self.vel, &self.mob)
-            };
+        let ContactList { hot, coupled, couples, processes, process_of, .. } = &mut self.contacts;
+        let (law, order, solved) = (&self.law, &self.order[..], &self.pair_lock.solved[..]);
+        let (vel, mob) = (&mut self.vel[..], &self.mob[..]);
+        // The local solve is chosen once per sweep: a step without impact processes runs the
+        // law's own solve on every contact, with no test per contact.
+        if processes.is_empty() {
+            point_updates(law, &LawSolve, order, solved, hot, coupled, couples, vel, mob, monitor, track);
+        } else {
+            let how = ProcessSolve { process_of, processes };
+            point_updates(law, &how, order, solved, hot, coupled, couples, vel, mob, monitor, track);
+        }
+    }
+}
+
+/// The point updates of one sweep in the order `order`, skipping the contacts `solved` by
+/// the block solves (empty: none), each contact's local solve as `how` chooses it; records
+/// every update in `monitor` when `track`. Inlined into the sweep, as the loop was before it
+/// had two forms: out of line, the settling box ran 0.8 % more instructions and 18 % more
+/// stores.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn point_updates<L: NonSmoothLaw, S: LocalSolve<L>>(
+    law: &L,
+    how: &S,
+    order: &[u32],
+    solved: &[bool],
+    hot: &mut [HotContact<L::Params>],
+    coupled: &[DMat3],
+    couples: &mut [Couple],
+    vel: &mut [BodyVelocity],
+    mob: &[BodyMobility],
+    monitor: &mut ConvergenceMonitor,
+    track: bool,
+) {
+    let n = order.len();
+    let record_lines = std::mem::size_of::<HotContact<L::Params>>().div_ceil(64);
+    for k in 0..n {
+        // Prefetch the record 16 updates ahead and the bodies 8 updates ahead (the
+        // record was requested 8 updates earlier, so reading its body ids is cheap).
+        if k + PREFETCH_RECORD < n {
+            prefetch(&hot[order[k + PREFETCH_RECORD] as usize], record_lines);
+        }
+        if k + PREFETCH_BODIES < n {
+            let c = &hot[order[k + PREFETCH_BODIES] as usize];
+            let (i, j) = (c.body1 as usize, c.body2 as usize);
+            prefetch(&vel[i], 1);
+            prefetch(&vel[j], 1);
+            prefetch(&mob[i], 2);
+            prefetch(&mob[j], 2);
+        }
+        let a = order[k] as usize;
+        if !solved.is_empty() && solved[a] {
+            continue;
+        }
+        let c = &mut hot[a];
+        let (p, dp) = if L::COUPLES {
+            let (p, dp, q, dq) = update6(law, c, &mut couples[a], vel, mob);
             if track {
-                monitor.record(p, dp);
+                // The couples enter the local criterion (eq. 35) like forces.
+                monitor.record(q, dq);
             }
+            (p, dp)
+        } else {
+            update(law, how, a, c, coupled, vel, mob)
+        };
+        if track {
+            monitor.record(p, dp);
         }
     }
 }

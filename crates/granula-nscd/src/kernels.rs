@@ -4,10 +4,48 @@
 //! the same two bodies, O(1) per contact whatever the packing.
 
 use crate::bodies::{BodyMobility, BodyVelocity};
-use crate::contacts::{Couple, HotContact};
-use crate::local::{LocalProblem, NonSmoothLaw};
+use crate::contacts::{Couple, HotContact, NO_PROCESS};
+use crate::local::{ImpactProcess, LocalProblem, NonSmoothLaw};
 use granula_core::{point_relative_velocity, DMat3, DVec3};
 use nalgebra::Vector6;
+
+/// Which local solve a sweep applies to a contact, chosen once per sweep from the step's
+/// contact list: [`LawSolve`] when no contact has an impact process (the common path reads
+/// the hot record only, with no test per contact), [`ProcessSolve`] otherwise.
+pub(crate) trait LocalSolve<L: NonSmoothLaw> {
+    /// The impulse solving the local problem `problem` of contact `a` with constants `params`.
+    fn solve(&self, law: &L, a: usize, problem: &LocalProblem, params: &L::Params) -> DVec3;
+}
+
+/// Every contact by [`NonSmoothLaw::solve`].
+pub(crate) struct LawSolve;
+
+impl<L: NonSmoothLaw> LocalSolve<L> for LawSolve {
+    #[inline(always)]
+    fn solve(&self, law: &L, _a: usize, problem: &LocalProblem, params: &L::Params) -> DVec3 {
+        law.solve(problem, params)
+    }
+}
+
+/// The contacts with an impact process by [`NonSmoothLaw::solve_impact`], the others by
+/// [`NonSmoothLaw::solve`]: the side table of the contact list (`ContactList::process_of`
+/// and `ContactList::processes`).
+pub(crate) struct ProcessSolve<'a> {
+    /// Per contact, the index of its process or [`NO_PROCESS`].
+    pub process_of: &'a [u32],
+    /// The step's processes.
+    pub processes: &'a [ImpactProcess],
+}
+
+impl<L: NonSmoothLaw> LocalSolve<L> for ProcessSolve<'_> {
+    #[inline(always)]
+    fn solve(&self, law: &L, a: usize, problem: &LocalProblem, params: &L::Params) -> DVec3 {
+        match self.process_of[a] {
+            NO_PROCESS => law.solve(problem, params),
+            i => law.solve_impact(problem, params, &self.processes[i as usize]),
+        }
+    }
+}
 
 /// Applies world impulse `p` of contact `c`: +p on body 2, −p on body 1 (000 eq. 6).
 #[inline(always)]
@@ -63,10 +101,13 @@ pub(crate) fn update6<L: NonSmoothLaw>(
 
 /// The local part of a contact update (004 §2.3.3.4): the local velocity from the two
 /// bodies' velocities `v1`, `v2`, removal of the contact's own contribution W_αα P_α, the
-/// law's local solve. Returns the new impulse; the contact is not changed.
+/// law's local solve for contact `a` as `how` chooses it. Returns the new impulse; the
+/// contact is not changed.
 #[inline(always)]
-fn local_solve<L: NonSmoothLaw>(
+fn local_solve<L: NonSmoothLaw, S: LocalSolve<L>>(
     law: &L,
+    how: &S,
+    a: usize,
     c: &HotContact<L::Params>,
     coupled: &[DMat3],
     v1: BodyVelocity,
@@ -81,23 +122,25 @@ fn local_solve<L: NonSmoothLaw>(
         let w = coupled[c.coupled as usize];
         LocalProblem { w, b: ul - w * c.p, diagonal: false }
     };
-    law.solve(&problem, &c.params)
+    how.solve(law, a, &problem, &c.params)
 }
 
 /// One contact update of the ELG Gauss-Seidel (004 §2.3.3.4): local velocity from the two
 /// bodies' current velocities, removal of the contact's own contribution W_αα P_α, local
-/// solve, and exchange of the impulse change with the two bodies. O(1) per contact.
-/// Returns the new impulse and its change.
+/// solve (as `how` chooses it for contact `a`, the record `c`), and exchange of the impulse
+/// change with the two bodies. O(1) per contact. Returns the new impulse and its change.
 #[inline(always)]
-pub(crate) fn update<L: NonSmoothLaw>(
+pub(crate) fn update<L: NonSmoothLaw, S: LocalSolve<L>>(
     law: &L,
+    how: &S,
+    a: usize,
     c: &mut HotContact<L::Params>,
     coupled: &[DMat3],
     vel: &mut [BodyVelocity],
     mob: &[BodyMobility],
 ) -> (DVec3, DVec3) {
     let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
-    let p = local_solve(law, c, coupled, v1, v2);
+    let p = local_solve(law, how, a, c, coupled, v1, v2);
     let s = c.s();
     let dp = p - c.p;
     if dp != DVec3::ZERO {

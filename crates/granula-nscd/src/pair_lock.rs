@@ -66,7 +66,7 @@
 mod block;
 
 use crate::bodies::{BodyMobility, BodyVelocity};
-use crate::contacts::HotContact;
+use crate::contacts::{HotContact, NO_PROCESS};
 use crate::kernels::apply;
 use crate::local::NonSmoothLaw;
 use block::{Map, Member, Problem, Scratch, Solution, Square, SymmetricEigen, Vector, PROGRAM_TOLERANCE};
@@ -223,7 +223,8 @@ fn scaled_velocity(b: &BodyVelocity, scale: f64) -> [f64; 6] {
 
 /// A group member's friction coefficient and Signorini bound, or `None` when the group
 /// cannot be solved as a block (no Signorini-Coulomb form, a contact that must separate:
-/// a bounce or a correcting gap).
+/// a bounce or a correcting gap). Contacts with an impact process never reach here
+/// ([`PairLock::setup`]).
 fn member_law<L: NonSmoothLaw>(law: &L, c: &HotContact<L::Params>) -> Option<(f64, f64)> {
     let s = law.shock_params(&c.params)?;
     if s.min_normal_velocity > 0.0 || s.mu.is_nan() || s.mu < 0.0 {
@@ -336,8 +337,10 @@ fn assemble_free<L: NonSmoothLaw>(
 impl PairLock {
     /// Groups the contacts of `hot` by body pair and keeps the pairs with at least three
     /// contacts between a fully mobile body and an immobile one, or between two fully
-    /// mobile bodies.
-    pub(crate) fn setup<P>(&mut self, hot: &[HotContact<P>], mob: &[BodyMobility]) {
+    /// mobile bodies, none of them with an impact process (`process_of`, aligned with `hot`
+    /// or empty: the law of such a contact is not U_n = u_min, so its pair is left to the
+    /// sweeps).
+    pub(crate) fn setup<P>(&mut self, hot: &[HotContact<P>], process_of: &[u32], mob: &[BodyMobility]) {
         self.keys.clear();
         self.members.clear();
         self.groups.clear();
@@ -360,7 +363,10 @@ impl PairLock {
                 (true, false) if immobile(m2) => Some(Bodies::OnSupport { movable_is_second: false }),
                 _ => None,
             };
-            if let (true, Some(bodies)) = (j - i >= 3, bodies) {
+            // A contact with an impact process does not obey U_n = u_min: its pair is no block.
+            let block = j - i >= 3
+                && (process_of.is_empty() || self.keys[i..j].iter().all(|k| process_of[k.2 as usize] == NO_PROCESS));
+            if let (true, Some(bodies)) = (block, bodies) {
                 let start = self.members.len() as u32;
                 self.members.extend(self.keys[i..j].iter().map(|k| k.2));
                 let memory = match bodies {
@@ -566,7 +572,7 @@ mod tests {
                     w_diag: DVec3::ONE,
                     p: DVec3::ZERO,
                     coupled: u32::MAX,
-                    params: ShockParams { mu, min_normal_velocity: u_min, impact: None },
+                    params: ShockParams { mu, min_normal_velocity: u_min },
                 }
             })
             .collect();
@@ -606,7 +612,7 @@ mod tests {
         mob: &[BodyMobility],
     ) -> (PairLock, Vec<DVec3>) {
         let mut lock = PairLock::default();
-        lock.setup(hot, mob);
+        lock.setup(hot, &[], mob);
         let mut changes = Vec::new();
         lock.lock_all(&SignoriniCoulomb::default(), hot, vel, mob, |_, dp| changes.push(dp));
         (lock, changes)

@@ -10,7 +10,7 @@
 //! contact β reads σ_β (Δv + Δω × l_β) in its own frame (000 eq. 3).
 
 use crate::bodies::BodyMobility;
-use crate::contacts::{ColdContact, HotContact};
+use crate::contacts::ContactList;
 use crate::local::NonSmoothLaw;
 use crate::residual::natural_map_squared;
 use granula_core::{DMat3, DVec3};
@@ -32,16 +32,20 @@ pub struct ContactProblem {
     pub u: Vec<DVec3>,
 }
 
-/// Assembles the problem of contacts `hot`/`cold` with body mobilities `mob` and the
+/// Assembles the problem of the step's `contacts` with body mobilities `mob` and the
 /// current body velocities `u_now` of each contact (local frame, unshifted); `None` when the
-/// law is not Signorini-Coulomb's ([`NonSmoothLaw::shock_params`]).
+/// law is not Signorini-Coulomb's ([`NonSmoothLaw::shock_params`]) or a contact has an
+/// impact process ([`NonSmoothLaw::impact`]).
 pub fn assemble<L: NonSmoothLaw>(
     law: &L,
-    hot: &[HotContact<L::Params>],
-    cold: &[ColdContact],
+    contacts: &ContactList<L::Params>,
     mob: &[BodyMobility],
     u_now: &[DVec3],
 ) -> Option<ContactProblem> {
+    if !contacts.processes.is_empty() {
+        return None;
+    }
+    let (hot, cold) = (&contacts.hot, &contacts.cold);
     let mut touching: Vec<Vec<(u32, f64, DVec3)>> = vec![Vec::new(); mob.len()];
     for (a, c) in hot.iter().enumerate() {
         touching[c.body1 as usize].push((a as u32, -1.0, c.l1));

@@ -15,7 +15,7 @@
 //! with |q| the Euclidean norm of q over all contacts.
 
 use crate::bodies::BodyVelocity;
-use crate::contacts::{ColdContact, HotContact};
+use crate::contacts::ContactList;
 use crate::local::NonSmoothLaw;
 use granula_core::{point_relative_velocity, DVec3};
 
@@ -44,18 +44,21 @@ pub fn natural_map_squared(r: DVec3, u: DVec3, mu: f64) -> f64 {
     (r - project_on_cone(y, mu)).length_squared()
 }
 
-/// The relative natural-map residual e of the module documentation for the contacts
-/// `hot`/`cold` and body velocities `vel` (v = v_free + M⁻¹ H P), or `None` when the law
-/// is not Signorini-Coulomb's ([`NonSmoothLaw::shock_params`]). A problem with q = 0 gets
-/// the absolute residual.
+/// The relative natural-map residual e of the module documentation for the step's
+/// `contacts` and body velocities `vel` (v = v_free + M⁻¹ H P), or `None` when the law
+/// is not Signorini-Coulomb's ([`NonSmoothLaw::shock_params`]) or a contact has an impact
+/// process (not the linear law U_n = u_min, [`NonSmoothLaw::impact`]). A problem with
+/// q = 0 gets the absolute residual.
 pub fn natural_map_residual<L: NonSmoothLaw>(
     law: &L,
-    hot: &[HotContact<L::Params>],
-    cold: &[ColdContact],
+    contacts: &ContactList<L::Params>,
     vel: &[BodyVelocity],
 ) -> Option<f64> {
+    if !contacts.processes.is_empty() {
+        return None;
+    }
     let (mut sum, mut q2) = (0.0, 0.0);
-    for (c, k) in hot.iter().zip(cold) {
+    for (c, k) in contacts.hot.iter().zip(&contacts.cold) {
         let s = law.shock_params(&c.params)?;
         let shift = DVec3::new(s.min_normal_velocity, 0.0, 0.0);
         let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);

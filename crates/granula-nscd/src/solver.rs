@@ -174,14 +174,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     }
 
     /// The natural-map residual of the last step's solution as Siconos defines it
-    /// (`residual`), or `None` when the law is not Signorini-Coulomb's.
+    /// (`residual`), or `None` when the law is not Signorini-Coulomb's or a contact of the
+    /// step had an impact process (Poisson's or Stronge's law, [`NonSmoothLaw::impact`]).
     pub fn natural_map_residual(&self) -> Option<f64> {
-        natural_map_residual(&self.law, &self.contacts.hot, &self.contacts.cold, &self.vel)
+        natural_map_residual(&self.law, &self.contacts, &self.vel)
     }
 
     /// The last step's frictional contact problem (W, q, μ) with its solution, in the form
     /// Siconos reads (`fc3d_raw`), for comparing solvers on identical problems; `None` when
-    /// the law is not Signorini-Coulomb's.
+    /// the law is not Signorini-Coulomb's or a contact of the step had an impact process.
     pub fn contact_problem(&self) -> Option<ContactProblem> {
         let u: Vec<DVec3> = self
             .contacts
@@ -192,7 +193,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 c.to_local(point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2))
             })
             .collect();
-        crate::problem_export::assemble(&self.law, &self.contacts.hot, &self.contacts.cold, &self.mob, &u)
+        crate::problem_export::assemble(&self.law, &self.contacts, &self.mob, &u)
     }
 
     /// Contact updates (local solves) performed since the solver was created.

@@ -122,11 +122,11 @@ impl NonSmoothLaw for CohesiveSignoriniCoulomb {
         let shift = DVec3::new(k.tension, 0.0, 0.0);
         let shifted = LocalProblem { b: p.b - p.w * shift, ..*p };
         let base = SignoriniCoulomb::default();
-        let inner = super::ShockParams { mu: k.mu, min_normal_velocity: k.min_normal_velocity, impact: None };
+        let inner = super::ShockParams { mu: k.mu, min_normal_velocity: k.min_normal_velocity };
         if !k.holds_gap {
             return base.solve(&shifted, &inner) - shift;
         }
-        let hold = super::ShockParams { mu: k.mu, min_normal_velocity: 0.0, impact: None };
+        let hold = super::ShockParams { mu: k.mu, min_normal_velocity: 0.0 };
         let held = base.solve(&shifted, &hold) - shift;
         if held.x <= 0.0 {
             held

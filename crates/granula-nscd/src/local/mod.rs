@@ -67,9 +67,11 @@ pub(crate) use granula_core::ContactStatus;
 /// A non-smooth contact law: solves the local problem of one contact given W_αα and the
 /// local free velocity b. The built-in [`SignoriniCoulomb`] is an ordinary implementation.
 ///
-/// Contract: [`NonSmoothLaw::params`] is called once per contact and step (after
-/// detection); [`NonSmoothLaw::solve`] many times per step, and must return the impulse
-/// P (local frame, N s) that satisfies the law for `problem`; it must not allocate.
+/// Contract: [`NonSmoothLaw::params`] and [`NonSmoothLaw::impact`] are called once per
+/// contact and step (after detection); [`NonSmoothLaw::solve`] (or
+/// [`NonSmoothLaw::solve_impact`] for a contact with an impact process) many times per
+/// step, and must return the impulse P (local frame, N s) that satisfies the law for
+/// `problem`; it must not allocate.
 /// [`NonSmoothLaw::finish`] is called once per contact after the last sweep.
 pub trait NonSmoothLaw: Send + Sync {
     /// Per-contact constants of one step (friction, velocity bound...).
@@ -97,6 +99,27 @@ pub trait NonSmoothLaw: Send + Sync {
     /// The impulse solving the local problem.
     fn solve(&self, problem: &LocalProblem, params: &Self::Params) -> DVec3;
 
+    /// The impact process of a contact whose shock the law follows along the impulse in
+    /// this step (Poisson's or Stronge's law on a contact of the impact set, 004 §2.2.2.2),
+    /// or `None` (default) for a contact that [`NonSmoothLaw::solve`] solves. Called once
+    /// per contact and step, after [`NonSmoothLaw::params`]. The solver keeps the processes
+    /// in a table beside the contact list and solves those contacts by
+    /// [`NonSmoothLaw::solve_impact`], so that a step without any reads only `Params` per
+    /// contact; a contact with a process is not held to the linear law U_n = u_min (it has
+    /// no natural-map residual and no block solve, see [`NonSmoothLaw::shock_params`]).
+    /// Not called for laws with couples ([`NonSmoothLaw::COUPLES`]), whose 6-D solve has no
+    /// process.
+    fn impact(&self, _setup: &ContactSetup<'_>, _state: &Self::State) -> Option<ImpactProcess> {
+        None
+    }
+
+    /// The impulse solving the local problem of a contact with the impact process
+    /// `process` ([`NonSmoothLaw::impact`]). Default: [`NonSmoothLaw::solve`]. Must not
+    /// allocate.
+    fn solve_impact(&self, problem: &LocalProblem, params: &Self::Params, _process: &ImpactProcess) -> DVec3 {
+        self.solve(problem, params)
+    }
+
     /// The admissible impulse nearest to `p` (e.g. onto Coulomb's cone), used after the
     /// momentum's extrapolation ([`NscdConfig::momentum`](crate::NscdConfig::momentum)),
     /// which may leave the admissible set. `None` (default): the law has no projection and
@@ -111,7 +134,9 @@ pub trait NonSmoothLaw: Send + Sync {
     /// eq. 1.27), the block solve of hyperstatic pairs applies
     /// ([`NscdConfig::lock_pairs`](crate::NscdConfig::lock_pairs)), and the natural-map
     /// residual is defined ([`Criterion::NaturalMap`](crate::Criterion::NaturalMap)).
-    /// `None` (default): neither applies.
+    /// `None` (default): neither applies. Neither applies either to a contact with an
+    /// impact process ([`NonSmoothLaw::impact`]): a step with such a contact has no
+    /// natural-map residual, and a pair with one is left to the sweeps.
     fn shock_params(&self, _params: &Self::Params) -> Option<ShockParams> {
         None
     }

@@ -97,7 +97,10 @@ pub struct SignoriniCoulomb {
     pub restitution: Restitution,
 }
 
-/// Per-contact constants of the shock law.
+/// Per-contact constants of the shock law: the 16 bytes every sweep reads per contact.
+/// A contact of the impact set under Poisson's or Stronge's law also has an
+/// [`ImpactProcess`] ([`NonSmoothLaw::impact`]), which the solver keeps beside the contact
+/// list, so that the other contacts read only these two numbers.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ShockParams {
     /// Friction coefficient μ.
@@ -105,10 +108,6 @@ pub struct ShockParams {
     /// Smallest admissible normal velocity after the step: −g_pos/(θ Δt) (000 eqs. 25,
     /// 33), or the Newton bound −e U_n⁻ (`newton_bound`) when larger.
     pub min_normal_velocity: f64,
-    /// The shock of a contact in the impact set under Poisson's or Stronge's law, solved by
-    /// the impulse process of 004 §2.2.2.2 (the crate's `impact` module); `None`
-    /// otherwise (then the law is the linear condition U_n = u_min of a closed contact).
-    pub impact: Option<ImpactProcess>,
 }
 
 /// The closed-form shock law for a diagonal W = diag(1/m_n, 1/m_t, 1/m_t) (000 eqs. 17-19
@@ -284,33 +283,43 @@ impl NonSmoothLaw for SignoriniCoulomb {
         }
     }
 
+    /// μ and u_min: the position-level bound (000 eqs. 25, 33), raised to Newton's bound
+    /// under Newton's law (`newton_bound`). Poisson's and Stronge's laws keep the
+    /// position-level bound here and give the contacts of the impact set an
+    /// [`ImpactProcess`] ([`NonSmoothLaw::impact`]).
     fn params(&self, s: &ContactSetup<'_>, _state: &()) -> ShockParams {
         let mut u_min = signorini_bound(s.gap, s.theta_dt, s.gap_mode);
-        let mut impact = None;
-        if let (Some(law), Some(e)) = (self.restitution.law(), self.restitution.coefficient(s.material)) {
-            match law {
-                ImpactLaw::Newton => {
-                    if let Some(bound) = newton_bound(s, e) {
-                        u_min = u_min.max(bound);
-                    }
-                }
-                ImpactLaw::Poisson | ImpactLaw::Stronge => {
-                    if in_impact_set(s) {
-                        let smooth_shift = s.normal_velocity_free - s.normal_velocity_before;
-                        impact = Some(ImpactProcess { law, e, smooth_shift });
-                    }
-                }
+        if let (Some(ImpactLaw::Newton), Some(e)) = (self.restitution.law(), self.restitution.coefficient(s.material)) {
+            if let Some(bound) = newton_bound(s, e) {
+                u_min = u_min.max(bound);
             }
         }
-        ShockParams { mu: s.material.friction, min_normal_velocity: u_min, impact }
+        ShockParams { mu: s.material.friction, min_normal_velocity: u_min }
     }
 
+    /// Under Poisson's or Stronge's law, the process of a contact of the impact set
+    /// (`in_impact_set`): the law, e, and the normal velocity U_n,free − U_n⁻ the smooth
+    /// loads add over the step (004 §2.2.2.2; the crate's `impact` module).
+    fn impact(&self, s: &ContactSetup<'_>, _state: &()) -> Option<ImpactProcess> {
+        match (self.restitution.law(), self.restitution.coefficient(s.material)) {
+            (Some(law @ (ImpactLaw::Poisson | ImpactLaw::Stronge)), Some(e)) if in_impact_set(s) => {
+                Some(ImpactProcess { law, e, smooth_shift: s.normal_velocity_free - s.normal_velocity_before })
+            }
+            _ => None,
+        }
+    }
+
+    /// Signorini's condition U_n ≥ u_min with Coulomb's law (`shock_law`: 000 eq. 34,
+    /// 001 eqs. 1.24-1.29, 004 §2.3.3.4).
     #[inline(always)]
     fn solve(&self, p: &LocalProblem, k: &ShockParams) -> DVec3 {
-        match k.impact {
-            None => shock_law(p, k.mu, k.min_normal_velocity),
-            Some(process) => process_shock(p, k, &process),
-        }
+        shock_law(p, k.mu, k.min_normal_velocity)
+    }
+
+    /// The shock followed along the impulse (004 §2.2.2.2), then the rest of the step
+    /// (`process_shock`).
+    fn solve_impact(&self, p: &LocalProblem, k: &ShockParams, process: &ImpactProcess) -> DVec3 {
+        process_shock(p, k, process)
     }
 
     /// Onto Coulomb's cone: P_n ≥ 0, the tangential part scaled radially to |P_t| ≤ μ P_n.
@@ -331,11 +340,11 @@ impl NonSmoothLaw for SignoriniCoulomb {
         coulomb_status(p, k.mu)
     }
 
-    /// `None` for a contact under the impulse process (Poisson, Stronge): its law is not
-    /// the linear condition U_n = u_min, so the natural map and the block solve of
-    /// hyperstatic pairs do not apply to that step.
+    /// The constants themselves. A contact under the impulse process (Poisson, Stronge)
+    /// does not obey the linear law U_n = u_min; the solver knows it from its process
+    /// ([`NonSmoothLaw::impact`]) and leaves it out of the natural map and the block solves.
     fn shock_params(&self, k: &ShockParams) -> Option<ShockParams> {
-        k.impact.is_none().then_some(*k)
+        Some(*k)
     }
 }
 
