@@ -164,6 +164,23 @@ impl BodySet {
         }
     }
 
+    /// Changes the prescribed motion of kinematic body `h` from now on: its velocity and
+    /// angular velocity become `linear` and `angular` (functions of the simulated time,
+    /// read at the next step), and its current velocities take their values at `time` (s),
+    /// so that forces and outputs see the new motion at once. A body that is not kinematic
+    /// is refused ([`CoreError::InvalidBody`] naming `motion`): its velocity is the
+    /// solver's.
+    pub fn set_drive(&mut self, h: BodyHandle, linear: Prescribed, angular: Prescribed, time: f64) -> Result<()> {
+        let i = self.index(h)?;
+        if self.motion[i] != MotionKind::Kinematic {
+            return Err(CoreError::invalid_body(BodyRef::Handle(h), "motion", self.motion[i], "a kinematic body"));
+        }
+        self.velocity[i] = linear.at(time);
+        self.angular_velocity[i] = angular.at(time);
+        self.drive[i] = Some(KinematicDrive { linear, angular });
+        Ok(())
+    }
+
     /// Inserts a body; mass properties come from its shape, its material (or explicit
     /// density or mass) and the planar flag (spheres become discs of unit thickness when
     /// their mass comes from a density).

@@ -8,7 +8,9 @@ use crate::pose::cross;
 use glam::DVec2;
 use granula_core::math::{DQuat, DVec3};
 use granula_core::narrowphase::ShapeKind;
-use granula_core::{Aabb, CoreError, CustomShape, MassProperties, MaterialId, RigidBody, RigidBodyBuilder, Shape};
+use granula_core::{
+    Aabb, CoreError, CustomShape, MassProperties, MaterialId, Prescribed, RigidBody, RigidBodyBuilder, Shape,
+};
 use std::any::Any;
 use std::sync::Arc;
 use thiserror::Error;
@@ -227,6 +229,14 @@ impl PolygonBuilder {
     /// A constant external force in the plane (N).
     pub fn external_force(mut self, f: DVec2) -> Self {
         self.inner = self.inner.external_force(f.extend(0.0));
+        self
+    }
+
+    /// Makes the body kinematic: it moves at the constant velocity `v` (m/s) in the plane and
+    /// turns at `omega` (rad/s) whatever the forces, as if its mass were infinite (a glued
+    /// particle of a rough wall, 002 §3). `BodySet::set_drive` changes the motion later.
+    pub fn kinematic(mut self, v: DVec2, omega: f64) -> Self {
+        self.inner = self.inner.kinematic(Prescribed::Constant(v.extend(0.0)), Prescribed::Constant(DVec3::Z * omega));
         self
     }
 

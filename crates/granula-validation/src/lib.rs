@@ -8,7 +8,8 @@
 //!   chain's oscillation;
 //! - [`incline`]: the L-block on a 30° incline of VALIDATION M7 (003 §6);
 //! - [`rod`]: a host shape whose pairs with a plane have two contact points;
-//! - [`chain_run`]: runs the chain of 001 and compares it with the theory.
+//! - [`chain_run`]: runs the chain of 001 and compares it with the theory;
+//! - [`shear_cell`]: the slow-shear cell of 002 §3 on the planar world.
 #![deny(missing_docs)]
 
 pub mod chain_run;
@@ -16,3 +17,4 @@ pub mod fit;
 pub mod incline;
 pub mod rod;
 pub mod scenes;
+pub mod shear_cell;
