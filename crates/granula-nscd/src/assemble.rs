@@ -244,13 +244,65 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
 }
 
 /// The tangents rotated in their plane onto the principal axes of the tangential 2×2
-/// block of `w` (unchanged when that block is already diagonal to round-off).
+/// block of `w`, the more mobile one first (the rotation's angle puts the larger eigenvalue
+/// on t). A block already diagonal to round-off is kept, except when t has no mobility at
+/// all and s has some (planar mode with a normal along ±x: t along z, out of the plane):
+/// the frame is then turned to (n, s, −t), so that the locked direction is always s and a
+/// planar contact meets the 2D local solver of 004 §2.3.3.4, whose one tangent is t.
 fn principal_tangents(w: &DMat3, t: DVec3, s: DVec3) -> (DVec3, DVec3) {
     let (wtt, wss, wts) = (w.y_axis.y, w.z_axis.z, w.z_axis.y);
     if wts.abs() <= crate::delassus::DIAGONAL_TOLERANCE * wtt.abs().max(wss.abs()) {
+        if wtt == 0.0 && wss > 0.0 {
+            return (s, -t);
+        }
         return (t, s);
     }
     let phi = 0.5 * (2.0 * wts).atan2(wtt - wss);
     let (sn, cs) = phi.sin_cos();
     (t * cs + s * sn, s * cs - t * sn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bodies::BodyMobility;
+    use crate::delassus::delassus_block;
+    use crate::local::{shock_law, LocalProblem};
+    use granula_core::math::tangent_frame;
+
+    /// A body of the planar world: translations in x and y, rotation about z only.
+    fn planar(m: f64, i_z: f64) -> BodyMobility {
+        BodyMobility {
+            lin: DVec3::new(1.0 / m, 1.0 / m, 0.0),
+            ang: DMat3::from_diagonal(DVec3::new(0.0, 0.0, 1.0 / i_z)),
+        }
+    }
+
+    #[test]
+    fn a_planar_contact_along_x_gets_its_tangent_in_the_plane() {
+        // A square's corner (branch (−0.05, 0.05)) on a wall with normal +x (infinite
+        // inertia). The first tangent of the default frame is ∓z, out of the plane; the
+        // turned frame has t = ±y in the plane and s along z with no mobility.
+        let (n, wall, body) = (DVec3::X, BodyMobility::default(), planar(10.0, 10.0 * 0.01 / 6.0));
+        let l2 = DVec3::new(-0.05, 0.05, 0.0);
+        let (t0, s0) = tangent_frame(n);
+        assert!(t0.z.abs() == 1.0, "the default frame of +x: t = {t0}");
+        let w0 = delassus_block([n, t0, s0], &wall, DVec3::ZERO, &body, l2);
+        let (t, s) = principal_tangents(&w0, t0, s0);
+        assert!(t.z == 0.0 && (t.length() - 1.0).abs() < 1e-15 && s.x == 0.0 && s.y == 0.0, "t {t}, s {s}");
+        assert!((n.cross(t) - s).length() < 1e-15, "right-handed (n, t, s)");
+        let w = delassus_block([n, t, s], &wall, DVec3::ZERO, &body, l2);
+        assert!(w.z_axis == DVec3::ZERO && w.y_axis.y > 0.0 && w.y_axis.x != 0.0, "{w}");
+        // In that frame the local solve is the 2D graph intersection (004 §2.3.3.4). Its
+        // sliding solution (b_t = 1 m/s, μ = 0.3) ends the contact closed with |P_t| = μ P_n;
+        // the default frame, whose mobile tangent s₀ is the turned frame's t, gives the same
+        // impulse through the three-step law restricted to s₀ (round-off of a 2×2 solve).
+        assert_eq!(s0, t);
+        let b = DVec3::new(-0.2, 1.0, 0.0);
+        let p = shock_law(&LocalProblem { w, b, diagonal: false }, 0.3, 0.0);
+        let un = b.x + (w * p).x;
+        assert!(un.abs() < 1e-15 && p.x > 0.0 && (p.y.abs() - 0.3 * p.x).abs() < 1e-15 && p.z == 0.0, "{p}");
+        let p0 = shock_law(&LocalProblem { w: w0, b: DVec3::new(b.x, 0.0, b.y), diagonal: false }, 0.3, 0.0);
+        assert!((p0.x - p.x).abs() < 1e-12 * p.x && (p0.z - p.y).abs() < 1e-12 * p.x && p0.y == 0.0, "{p0} vs {p}");
+    }
 }

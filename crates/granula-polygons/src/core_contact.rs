@@ -1,12 +1,14 @@
-//! The contact generators of [`PolygonShape`] in the core's narrowphase plug-in:
-//! polygon–polygon, disc–polygon and plane–polygon, each from the overlap region of
-//! 002 §2 (Fig. 1) computed by this crate.
+//! The overlap-area contact generators of [`PolygonShape`] in the core's narrowphase
+//! plug-in, for molecular dynamics ([`register_all_areal`]): polygon–polygon, disc–polygon
+//! and plane–polygon, each from the overlap region of 002 §2 (Fig. 1) computed by this
+//! crate.
 //!
 //! See [`area_contact`] for what a contact carries.
 
 use crate::core_shape::{PolygonShape, POLYGON, UNIT_THICKNESS};
 use crate::overlap::{disc_polygon, half_plane_polygon, polygon_polygon, Overlap2, OverlapScratch};
 use crate::pose::Pose2;
+use glam::DVec2;
 use granula_core::math::DVec3;
 use granula_core::narrowphase::{ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind};
 use granula_core::{ContactGeometry, CoreError, Shape};
@@ -20,7 +22,7 @@ thread_local! {
 
 /// The in-plane pose of a posed body: (x, y) and the angle of its rotation about z, read
 /// from the turned x axis (no trigonometry for the rotation itself).
-fn pose_of(p: &PosedShape<'_>) -> Pose2 {
+pub(crate) fn pose_of(p: &PosedShape<'_>) -> Pose2 {
     let x = p.orientation * DVec3::X;
     Pose2::from_rotation(p.position.truncate(), x.y.atan2(x.x), x.x, x.y)
 }
@@ -121,12 +123,7 @@ impl ContactGenerator for PlanePolygon {
         _margin: f64,
         out: &mut Vec<ContactGeometry>,
     ) -> Result<(), DegenerateGeometry> {
-        let (Shape::Plane { normal }, Some(p)) = (a.shape, b.custom::<PolygonShape>()) else { return Ok(()) };
-        let n = a.orientation * *normal;
-        if n.z.abs() > 1e-12 * n.length() {
-            return Err(DegenerateGeometry { reason: "a plane against a polygon needs its normal in the plane z = 0" });
-        }
-        let n2 = n.truncate().normalize();
+        let (Some(n2), Some(p)) = (plane_line(&a)?, b.custom::<PolygonShape>()) else { return Ok(()) };
         let q = pose_of(&b);
         let o = SCRATCH.with(|s| half_plane_polygon(a.position.truncate(), n2, p.polygon(), &q, &mut s.borrow_mut()));
         // The plane's reference point for its branch vector: its position, put in the plane.
@@ -136,10 +133,24 @@ impl ContactGenerator for PlanePolygon {
     }
 }
 
-/// Registers the generators of [`PolygonShape`] in `narrowphase`: polygon–polygon
-/// ([`PolygonPair`]), disc–polygon ([`DiscPolygon`]) and plane–polygon ([`PlanePolygon`]).
-/// Errors as [`Narrowphase::register`] does (a pair registered before).
-pub fn register_all(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
+/// The in-plane unit normal of a plane body `a` (its normal turned by its orientation), or
+/// `None` if `a` is not a plane; a normal with a z component is a degenerate-geometry
+/// error (the plane is no line of the plane of motion).
+pub(crate) fn plane_line(a: &PosedShape<'_>) -> Result<Option<DVec2>, DegenerateGeometry> {
+    let Shape::Plane { normal } = a.shape else { return Ok(None) };
+    let n = a.orientation * *normal;
+    if n.z.abs() > 1e-12 * n.length() {
+        return Err(DegenerateGeometry { reason: "a plane against a polygon needs its normal in the plane z = 0" });
+    }
+    Ok(Some(n.truncate().normalize()))
+}
+
+/// Registers the overlap-area generators of [`PolygonShape`] in `narrowphase`, the contacts
+/// of molecular dynamics with the area law of 002 eq. 5 (one per pair, [`area_contact`]):
+/// polygon–polygon ([`PolygonPair`]), disc–polygon ([`DiscPolygon`]) and plane–polygon
+/// ([`PlanePolygon`]). Contact dynamics takes the point contacts of [`crate::register_all`]
+/// instead. Errors as [`Narrowphase::register`] does (a pair registered before).
+pub fn register_all_areal(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
     narrowphase.register(POLYGON, POLYGON, PolygonPair)?;
     narrowphase.register(ShapeKind::Sphere, POLYGON, DiscPolygon)?;
     narrowphase.register(ShapeKind::Plane, POLYGON, PlanePolygon)

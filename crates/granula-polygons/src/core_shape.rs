@@ -20,14 +20,15 @@ use thiserror::Error;
 /// overlap volume is its overlap area (002 eq. 5) in m² times 1 m.
 pub const UNIT_THICKNESS: f64 = 1.0;
 
-/// The shape kind of [`PolygonShape`], under which [`crate::register_all`] registers its
-/// contact generators.
+/// The shape kind of [`PolygonShape`], under which [`crate::register_all`] (point contacts)
+/// and [`crate::register_all_areal`] (overlap areas) register its contact generators.
 pub const POLYGON: ShapeKind = ShapeKind::Custom("polygon");
 
 /// A convex polygon in the plane z = 0 of a planar world (`World::builder().planar(true)`),
 /// a prism of [`UNIT_THICKNESS`] in its body frame (origin at the centroid). Its contacts
-/// come from the generators of [`crate::register_all`]; a world that is not planar refuses
-/// it ([`CustomShape::planar_only`]).
+/// come from the generators of [`crate::register_all`] (points, for contact dynamics) or
+/// [`crate::register_all_areal`] (overlap areas, for molecular dynamics); a world that is
+/// not planar refuses it ([`CustomShape::planar_only`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolygonShape {
     polygon: Arc<ConvexPolygon>,
@@ -106,7 +107,10 @@ impl CustomShape for PolygonShape {
     }
 
     fn registration(&self) -> Option<&'static str> {
-        Some("granula_polygons::register_all(&mut narrowphase)")
+        Some(
+            "granula_polygons::register_all(&mut narrowphase) (point contacts, contact dynamics) or \
+             granula_polygons::register_all_areal(&mut narrowphase) (overlap areas, molecular dynamics)",
+        )
     }
 
     fn planar_only(&self) -> bool {

@@ -10,11 +10,18 @@
 //!   two discs: area, centroid (the contact point) and the normal perpendicular to the
 //!   chord through the crossings of the outlines (002 Fig. 1).
 //! - [`law`]: the normal force of 002 eq. 5 on the overlap area.
-//! - [`PolygonShape`], [`PolygonBuilder`], [`register_all`]: polygons as bodies of the
-//!   core's planar world (`World::builder().planar(true)`), prisms of unit thickness with
-//!   three degrees of freedom, whose contacts with polygons, discs and planes come from the
-//!   overlap region through the core's narrowphase plug-in ([`area_contact`] says what a
-//!   contact carries); `granula_laws::AreaSpring` is the force of 002 eq. 5 on them.
+//! - [`points`]: contact points with signed gaps for contact dynamics (004 §2.3.3.2): up
+//!   to two per pair, from the reference and incident faces, found within an alert
+//!   distance while the bodies are still apart.
+//! - [`PolygonShape`], [`PolygonBuilder`]: polygons as bodies of the core's planar world
+//!   (`World::builder().planar(true)`), prisms of unit thickness with three degrees of
+//!   freedom. Their contacts with polygons, discs and planes come through the core's
+//!   narrowphase plug-in, in one of two forms:
+//!   - [`register_all`]: the point contacts of [`points`], for contact dynamics
+//!     (`granula_nscd`; [`point_contact`] says what a contact carries);
+//!   - [`register_all_areal`]: one contact per pair from the overlap region, for molecular
+//!     dynamics ([`area_contact`] says what a contact carries); `granula_laws::AreaSpring`
+//!     is the force of 002 eq. 5 on them.
 //!
 //! ```
 //! use glam::DVec2;
@@ -34,15 +41,18 @@
 //! ```
 
 mod core_contact;
+mod core_points;
 mod core_shape;
 mod error;
 pub mod law;
 mod overlap;
+pub mod points;
 mod polygon;
 mod pose;
 pub mod shapes;
 
-pub use core_contact::{area_contact, register_all, DiscPolygon, PlanePolygon, PolygonPair};
+pub use core_contact::{area_contact, register_all_areal, DiscPolygon, PlanePolygon, PolygonPair};
+pub use core_points::{point_contact, register_all, DiscPolygonPoints, PlanePolygonPoints, PolygonPairPoints};
 pub use core_shape::{PolygonBodyError, PolygonBuilder, PolygonShape, POLYGON, UNIT_THICKNESS};
 pub use error::{PolygonError, Result};
 pub use overlap::{disc_disc, disc_polygon, half_plane_polygon, polygon_polygon, Overlap2, OverlapScratch};

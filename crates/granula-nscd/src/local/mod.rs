@@ -14,6 +14,8 @@ mod six_dof;
 pub use cohesive::{Bond, CohesionRule, CohesiveParams, CohesiveSignoriniCoulomb};
 pub use impact::{ImpactLaw, ImpactProcess};
 pub use rolling::{RollingParams, RollingSignoriniCoulomb};
+#[cfg(test)]
+pub(crate) use signorini_coulomb::shock_law;
 pub use signorini_coulomb::{Restitution, ShockParams, SignoriniCoulomb};
 pub(crate) use six_dof::delassus_block6;
 

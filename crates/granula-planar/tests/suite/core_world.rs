@@ -14,7 +14,7 @@ use granula_integrators::{Gear, VelocityVerlet};
 use granula_laws::{planar_area_law, PlanarAreaLaw};
 use granula_md::{MdConfig, MdSolver};
 use granula_planar::prelude::*;
-use granula_polygons::{register_all, shapes, PolygonBuilder};
+use granula_polygons::{register_all_areal, shapes, PolygonBuilder};
 use std::f64::consts::PI;
 use std::sync::Arc;
 
@@ -66,7 +66,7 @@ fn planar_run(nu: f64, dt: f64) -> Outcome {
 /// The core's run, the MD solver with `integrator`.
 fn core_run<I: Integrator>(integrator: I, nu: f64, dt: f64) -> Outcome {
     let mut narrowphase = Narrowphase::new();
-    register_all(&mut narrowphase).unwrap();
+    register_all_areal(&mut narrowphase).unwrap();
     let mut world = World::builder().planar(true).gravity(DVec3::ZERO).narrowphase(narrowphase).build().unwrap();
     let square = Arc::new(shapes::rectangle(SIDE, SIDE).unwrap());
     let gap = 0.5 * SIDE + 5e-4;
@@ -206,7 +206,7 @@ mod relaxation {
     pub(super) fn core_run(pair: Pair, ratio: f64, duration_tc: f64) -> Vec<(f64, f64)> {
         let t = setup();
         let mut narrowphase = Narrowphase::new();
-        register_all(&mut narrowphase).unwrap();
+        register_all_areal(&mut narrowphase).unwrap();
         let mut world = World::builder().planar(true).gravity(DVec3::ZERO).narrowphase(narrowphase).build().unwrap();
         let at = DVec2::new(1.0, 1.0).normalize() * distance(pair);
         let force = DVec2::new(-t.force, 0.0);

@@ -10,14 +10,14 @@ use granula_core::{ContactKinematics, ContactLaw, CoreError, DVec3, PlaneBuilder
 use granula_integrators::VelocityVerlet;
 use granula_laws::{planar_area_law, planar_friction_law, PlanarAreaLaw};
 use granula_md::{MdConfig, MdSolver};
-use granula_polygons::{register_all, shapes, PolygonBodyError, PolygonBuilder, PolygonError};
+use granula_polygons::{register_all_areal, shapes, PolygonBodyError, PolygonBuilder, PolygonError};
 use std::f64::consts::PI;
 use std::sync::Arc;
 
 /// A planar world without gravity whose narrowphase knows the polygon pairs.
 fn planar_world() -> World {
     let mut narrowphase = Narrowphase::new();
-    register_all(&mut narrowphase).unwrap();
+    register_all_areal(&mut narrowphase).unwrap();
     World::builder().planar(true).gravity(DVec3::ZERO).narrowphase(narrowphase).build().unwrap()
 }
 
@@ -165,7 +165,7 @@ fn bad_outlines_and_worlds_are_refused_with_the_culprit_named() {
 
     // A polygon in a world that is not planar.
     let mut narrowphase = Narrowphase::new();
-    register_all(&mut narrowphase).unwrap();
+    register_all_areal(&mut narrowphase).unwrap();
     let mut world = World::builder().narrowphase(narrowphase).build().unwrap();
     let e = world.insert(PolygonBuilder::new(square.clone(), DVec2::ZERO).build().unwrap()).unwrap_err();
     println!("{e}");
@@ -175,7 +175,8 @@ fn bad_outlines_and_worlds_are_refused_with_the_culprit_named() {
     let mut world = World::builder().planar(true).build().unwrap();
     world.insert(PolygonBuilder::new(square.clone(), DVec2::ZERO).build().unwrap()).unwrap();
     let e = world.insert(PolygonBuilder::new(square.clone(), DVec2::X).build().unwrap()).unwrap_err();
-    assert!(e.to_string().contains("granula_polygons::register_all"), "{e}");
+    let said = e.to_string();
+    assert!(said.contains("granula_polygons::register_all(") && said.contains("register_all_areal("), "{e}");
 
     // A floor whose normal leaves the plane of motion touches no polygon: the step says so.
     let mut world = planar_world();
@@ -218,7 +219,7 @@ fn a_block_sliding_on_a_wall_decelerates_at_mu_g_plus_the_tangential_dashpot() {
     // v(t) = (v₀ + b) e^{−ν_t t} − b with b = μg/ν_t, and stops at t_s = ln(1 + v₀/b)/ν_t.
     let (kn, nu, ratio, mu, g, v0, w) = (1e6, 30.0, 1.0 / 3.0, 0.3, 9.81, 1.0, 0.1);
     let mut narrowphase = Narrowphase::new();
-    register_all(&mut narrowphase).unwrap();
+    register_all_areal(&mut narrowphase).unwrap();
     let gravity = DVec3::new(0.0, -g, 0.0);
     let mut world = World::builder().planar(true).gravity(gravity).narrowphase(narrowphase).build().unwrap();
     world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Y).build().unwrap()).unwrap();

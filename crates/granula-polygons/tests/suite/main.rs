@@ -1,6 +1,7 @@
 //! The integration tests of `granula-polygons`, one module per topic, in one test binary (one link
 //! instead of one per file).
 
+mod contact_dynamics;
 mod core_world;
 mod outline;
 mod overlap;
