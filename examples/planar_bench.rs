@@ -1,39 +1,43 @@
-//! Plain benchmark of the 2D mode (`granula-planar`): the slow-shear cell of 002 §3 with
-//! N = 1000 (40 × 25) and 10000 (100 × 100) free particles, polygons (5 to 8 vertices) and
-//! discs, μ = 0.5 with the predictor-based elongation, Δt = 13/500 t_c, walls moving at
-//! γ̇ = 1.25e-5 1/s; prints the wall-clock nanoseconds per particle-step (free and wall
-//! particles counted) on 1 and 2 threads, after 50 warm-up steps, and the process's CPU
-//! time per particle-step (all threads, from `/proc/self/stat`, 10 ms resolution: use
-//! enough steps), which a loaded machine inflates less than the wall clock.
+//! Plain benchmark of the planar world: the slow-shear cell of 002 §3 with N = 1000
+//! (40 × 25) and 10000 (100 × 100) free particles, polygons (5 to 8 vertices) and discs,
+//! μ = 0.5 on 002's area law with Cundall's spring (002 eqs. 5-7), Gear with six values,
+//! Δt = 13/500 t_c, walls moving at γ̇ = 1.25e-5 1/s; prints the wall-clock nanoseconds per
+//! particle-step (free and wall particles counted) on 1 and 2 threads, after 50 warm-up
+//! steps, and the process's CPU time per particle-step (all threads, from
+//! `/proc/self/stat`, 10 ms resolution: use enough steps), which a loaded machine inflates
+//! less than the wall clock.
 //!
 //! Usage: `cargo run --release --example planar_bench -- [steps] [N ...]` (default 200 steps,
 //! N = 1000 10000).
 
-use granula::planar::prelude::*;
+use granula::broadphase::LinkedCells;
+use granula::core::{ContactLaw, Solver};
+use granula::integrators::Gear;
+use granula::laws::{planar_friction_law, ReducedMassViscous};
+use granula::md::{MdConfig, MdSolver};
+use granula_validation::shear_cell::{Cell, Particles, ShearCell};
 use std::time::Instant;
 
-fn cell(n: usize, particles: Particles) -> Result<Cell, Box<dyn std::error::Error>> {
+const KN: f64 = 400.0;
+const EPS: f64 = 0.9875;
+
+/// The cell with N free particles and its time step 13/500 t_c (002 eq. 10, m_r half the
+/// mean mass of the free particles).
+fn cell(n: usize, particles: Particles) -> Result<(Cell, f64, f64), Box<dyn std::error::Error>> {
     let (columns, rows) = if n == 1000 {
         (40, 25)
     } else {
         let s = (n as f64).sqrt().round() as usize;
         (s, n / s)
     };
-    let spec = ShearCell { columns, rows, particles, ..ShearCell::default() };
-    let probe = spec.build(ContactLaw::builder(400.0).build()?, 1.0)?;
-    let b = &probe.sim.bodies;
-    let m = probe.free.clone().map(|i| b.mass[i]).sum::<f64>() / probe.free.len() as f64;
+    let mut c = ShearCell { columns, rows, particles, ..ShearCell::default() }.build()?;
+    let b = &c.world.bodies;
+    let m = c.free.clone().map(|i| b.mass[i]).sum::<f64>() / c.free.len() as f64;
     let mr = 0.5 * m;
-    let tc = contact_time(400.0, damping_from_restitution(0.9875, 400.0, mr), mr);
-    let law = ContactLaw::builder(400.0)
-        .restitution(0.9875, mr)
-        .tangential_ratio(1.0 / 3.0)
-        .friction(0.5)
-        .tangential(Tangential::Predictor)
-        .build()?;
-    let mut c = spec.build(law, 13.0 / 500.0 * tc)?;
+    let nu = ReducedMassViscous::from_restitution(EPS, KN, mr)?.rate();
+    let tc = std::f64::consts::PI / (KN / mr - 0.25 * nu * nu).sqrt();
     c.start_shear()?;
-    Ok(c)
+    Ok((c, nu, 13.0 / 500.0 * tc))
 }
 
 /// CPU time of the whole process (all threads) in seconds, from `/proc/self/stat` (utime +
@@ -48,6 +52,27 @@ fn cpu_seconds() -> Option<f64> {
     Some((utime + stime) / 100.0)
 }
 
+/// Wall and CPU ns per particle-step of `steps` steps after 50 warm-up ones, and the
+/// published contacts at the end.
+fn time<L: ContactLaw>(
+    c: &mut Cell,
+    md: &mut MdSolver<L, Gear, LinkedCells>,
+    dt: f64,
+    steps: usize,
+) -> Result<(f64, f64, usize), Box<dyn std::error::Error>> {
+    for _ in 0..50 {
+        c.world.step(md, dt)?;
+    }
+    let (t, cpu0) = (Instant::now(), cpu_seconds().unwrap_or(f64::NAN));
+    for _ in 0..steps {
+        c.world.step(md, dt)?;
+    }
+    let elapsed = t.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().unwrap_or(f64::NAN) - cpu0;
+    let per = 1e9 / (steps * c.world.bodies.len()) as f64;
+    Ok((elapsed * per, cpu * per, md.contacts().map_or(0, |c| c.len())))
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let steps = args.first().copied().unwrap_or(200);
@@ -59,17 +84,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for &n in &sizes {
         for (name, kind) in [("polygons", Particles::Polygons), ("discs", Particles::Discs)] {
             for threads in [1, 2] {
-                let mut c = cell(n, kind)?;
-                let (ns, cpu, bodies, contacts) =
-                    with_threads(threads, || -> Result<(f64, f64, usize, usize), PlanarError> {
-                        c.sim.run(50)?;
-                        let (t, cpu0) = (Instant::now(), cpu_seconds().unwrap_or(f64::NAN));
-                        c.sim.run(steps)?;
-                        let elapsed = t.elapsed().as_secs_f64();
-                        let cpu = cpu_seconds().unwrap_or(f64::NAN) - cpu0;
-                        let per = 1e9 / (steps * c.sim.bodies.len()) as f64;
-                        Ok((elapsed * per, cpu * per, c.sim.bodies.len(), c.sim.contacts().len()))
-                    })??;
+                let (mut c, nu, dt) = cell(n, kind)?;
+                let law = planar_friction_law(KN, nu, 1.0 / 3.0, 0.5)?;
+                let config = MdConfig { threads: Some(threads), ..MdConfig::default() };
+                let mut md = MdSolver::new(law, Gear::six(), LinkedCells::new(), config)?;
+                md.publish_contacts(true);
+                let (ns, cpu, contacts) = time(&mut c, &mut md, dt, steps)?;
+                let bodies = c.world.bodies.len();
                 println!("{name:>9} {n:>6} {threads:>7} {bodies:>8} {contacts:>10} {ns:>17.0} {cpu:>21.0}");
             }
         }

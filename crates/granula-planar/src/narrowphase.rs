@@ -32,8 +32,8 @@ pub(crate) fn pair_overlap(
     rot_j: Rotation,
     scratch: &mut OverlapScratch,
 ) -> Option<Overlap2> {
-    let pose_i = || Pose2::from_rotation(DVec2::ZERO, rot_i.angle, rot_i.cos, rot_i.sin);
-    let pose_j = || Pose2::from_rotation(separation, rot_j.angle, rot_j.cos, rot_j.sin);
+    let pose_i = || Pose2::from_rotation(DVec2::ZERO, rot_i.cos, rot_i.sin);
+    let pose_j = || Pose2::from_rotation(separation, rot_j.cos, rot_j.sin);
     match (shape_i, shape_j) {
         (Shape2::Disc { radius: ri }, Shape2::Disc { radius: rj }) => disc_disc(DVec2::ZERO, *ri, separation, *rj),
         (Shape2::Disc { radius }, Shape2::Polygon(p)) => disc_polygon(DVec2::ZERO, *radius, p, &pose_j(), scratch),

@@ -20,11 +20,11 @@ thread_local! {
     static SCRATCH: RefCell<OverlapScratch> = RefCell::new(OverlapScratch::default());
 }
 
-/// The in-plane pose of a posed body: (x, y) and the angle of its rotation about z, read
-/// from the turned x axis (no trigonometry for the rotation itself).
+/// The in-plane pose of a posed body: (x, y) and the rotation about z, read from the
+/// turned x axis (cos θ, sin θ) without trigonometry.
 pub(crate) fn pose_of(p: &PosedShape<'_>) -> Pose2 {
     let x = p.orientation * DVec3::X;
-    Pose2::from_rotation(p.position.truncate(), x.y.atan2(x.x), x.x, x.y)
+    Pose2::from_rotation(p.position.truncate(), x.x, x.y)
 }
 
 /// The core contact of an overlap `o` between bodies at `x1` and `x2` with characteristic

@@ -75,18 +75,23 @@ impl CustomShape for PolygonShape {
         }
     }
 
-    /// The exact box of the prism (the outline at z = ±½ thickness) at the pose.
+    /// The box of the outline at the pose, its z extent ±r_c about the centre (r_c the
+    /// outline's circumradius about its centroid), not the prism's ±½ thickness: in the
+    /// planar world every body lies in z = 0, so any z extent holding 0 finds the same
+    /// pairs, and one as large as the in-plane size keeps the broadphase's cells sized
+    /// by the particles (a 1 m thickness would make 1 m cells, one cell for a whole cell
+    /// of centimetre polygons and a quadratic pair search).
     fn aabb(&self, position: DVec3, orientation: DQuat) -> Aabb {
-        let h = 0.5 * UNIT_THICKNESS;
         let mut lo = DVec3::splat(f64::INFINITY);
         let mut hi = DVec3::splat(f64::NEG_INFINITY);
         for v in self.polygon.vertices() {
-            for z in [-h, h] {
-                let w = position + orientation * DVec3::new(v.x, v.y, z);
-                lo = lo.min(w);
-                hi = hi.max(w);
-            }
+            let w = position + orientation * DVec3::new(v.x, v.y, 0.0);
+            lo = lo.min(w);
+            hi = hi.max(w);
         }
+        let r = self.polygon.circumradius();
+        lo.z = position.z - r;
+        hi.z = position.z + r;
         Aabb { min: lo, max: hi }
     }
 

@@ -3,14 +3,12 @@
 use glam::DVec2;
 
 /// The pose of a rigid body in the plane: position x of its centre of mass and rotation
-/// angle θ (counter-clockwise, rad) of its body frame. The rotation's cosine and sine are
-/// computed once, on construction, so a pose maps many points cheaply.
+/// angle θ (counter-clockwise, rad) of its body frame, kept as cos θ and sin θ, so a pose
+/// maps many points cheaply and is made from a rotation without trigonometry.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose2 {
     /// Position of the centre of mass (m).
     pub position: DVec2,
-    /// Rotation angle θ (rad).
-    pub angle: f64,
     cos: f64,
     sin: f64,
 }
@@ -19,15 +17,21 @@ impl Pose2 {
     /// A pose at `position` turned by `angle` (rad, counter-clockwise).
     pub fn new(position: DVec2, angle: f64) -> Self {
         let (sin, cos) = angle.sin_cos();
-        Self { position, angle, cos, sin }
+        Self { position, cos, sin }
     }
 
-    /// A pose from an angle and its cosine and sine computed by the caller (a solver that
-    /// keeps them per body), so that no sine or cosine is evaluated here. The caller
-    /// guarantees `(cos, sin) = (angle.cos(), angle.sin())`; [`Pose2::new`] computes them.
+    /// A pose from the cosine and sine of its angle, known to the caller (a solver that
+    /// keeps them per body, or the first column of a rotation matrix), so that no
+    /// trigonometric function is evaluated. The caller guarantees cos² + sin² = 1 to
+    /// rounding; [`Pose2::new`] computes them from an angle.
     #[inline]
-    pub fn from_rotation(position: DVec2, angle: f64, cos: f64, sin: f64) -> Self {
-        Self { position, angle, cos, sin }
+    pub fn from_rotation(position: DVec2, cos: f64, sin: f64) -> Self {
+        Self { position, cos, sin }
+    }
+
+    /// The rotation angle θ in (−π, π] (rad).
+    pub fn angle(&self) -> f64 {
+        self.sin.atan2(self.cos)
     }
 
     /// The identity pose: at the origin, not turned.

@@ -17,7 +17,7 @@
 
 use granula_core::narrowphase::Narrowphase;
 use granula_core::{Axis, BodyHandle, CoreError, DVec3, Prescribed, RigidBodyBuilder, Shape, World};
-use granula_polygons::{register_all, shapes, PolygonBodyError, PolygonBuilder, PolygonError};
+use granula_polygons::{register_all_areal, shapes, PolygonBodyError, PolygonBuilder, PolygonError};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -167,7 +167,7 @@ impl ShearCell {
         let width = self.columns as f64 * s;
         let rows = self.rows + 2;
         let mut narrowphase = Narrowphase::new();
-        register_all(&mut narrowphase)?;
+        register_all_areal(&mut narrowphase)?;
         let mut world = World::builder()
             .planar(true)
             .gravity(DVec3::ZERO)
@@ -211,6 +211,8 @@ impl ShearCell {
                 world.insert(body)?;
             }
         }
+        // The lattice is packed below contact on purpose (the cell starts confined).
+        world.accept_overlaps();
         let n = self.columns;
         Ok(Cell {
             world,

@@ -32,8 +32,7 @@ pub fn area_spring_force(k_n: f64, area: f64, l_c: f64, depth: f64) -> NormalEla
 /// ∫₀^δ F dδ = k_n R² (sin α − α cos α − sin³α/3) / 2 (all exact for the segment).
 #[inline]
 pub fn segment_area_force(k_n: f64, r: f64, delta: f64) -> NormalElastic {
-    let alpha = (1.0 - delta / r).clamp(-1.0, 1.0).acos();
-    let (s, c) = alpha.sin_cos();
+    let (alpha, s, c) = half_angle(r, delta.max(0.0));
     let scale = k_n / (2.0 * r);
     NormalElastic {
         force: scale * r * r * (alpha - s * c),
@@ -42,13 +41,22 @@ pub fn segment_area_force(k_n: f64, r: f64, delta: f64) -> NormalElastic {
     }
 }
 
+/// The half-angle α of the circular segment cut from a disc of radius r at depth h ≤ 2r,
+/// with sin α and cos α: from σ = sin(α/2) = √(h/2r), α = 2 asin σ, sin α = 2σ√(1 − σ²) and
+/// cos α = 1 − 2σ² (one inverse sine and no cosine, and no cancellation for a shallow cut,
+/// where acos(1 − h/r) loses half the digits).
+#[inline]
+fn half_angle(r: f64, h: f64) -> (f64, f64, f64) {
+    let sigma = (0.5 * h / r).sqrt().min(1.0);
+    let sigma2 = sigma * sigma;
+    (2.0 * sigma.asin(), 2.0 * sigma * (1.0 - sigma2).sqrt(), 1.0 - 2.0 * sigma2)
+}
+
 /// The area r²(α − sin α cos α) and half chord r sin α of the circular segment cut from a
-/// disc of radius r at depth h ≤ 2r, with the half-angle from sin(α/2) = √(h/2r) (no
-/// cancellation for a shallow cut, where acos(1 − h/r) loses half the digits).
+/// disc of radius r at depth h ≤ 2r ([`half_angle`]).
 #[inline]
 fn segment(r: f64, h: f64) -> (f64, f64) {
-    let alpha = 2.0 * (0.5 * h / r).sqrt().min(1.0).asin();
-    let (s, c) = alpha.sin_cos();
+    let (alpha, s, c) = half_angle(r, h);
     (r * r * (alpha - s * c), r * s)
 }
 
