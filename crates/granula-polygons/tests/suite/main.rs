@@ -4,3 +4,4 @@
 mod core_world;
 mod outline;
 mod overlap;
+mod relaxation;
