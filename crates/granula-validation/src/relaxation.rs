@@ -100,6 +100,12 @@ pub struct TwoBodyRelaxation {
     pub stiffness_ratio: f64,
     /// The constant force on the moving body along −x (N).
     pub force: f64,
+    /// A constant force on the moving body along −y (N), 0 by default. 002 Fig. 4 adds
+    /// forces F_V, −F_V on the two discs "to balance the reaction from the wall" without
+    /// saying more; with F_V = F the load on body j points along the line of centres (45°),
+    /// so that a disc free to rotate has an equilibrium (with F alone its torque balance
+    /// needs f_t = 0 and it rolls round body i).
+    pub vertical_force: f64,
     /// μ.
     pub friction: f64,
 }
@@ -114,6 +120,7 @@ impl Default for TwoBodyRelaxation {
             restitution: 0.9,
             stiffness_ratio: 1.0 / 3.0,
             force: 100.0,
+            vertical_force: 0.0,
             friction: 500.0,
         }
     }
@@ -177,6 +184,9 @@ impl TwoBodyRelaxation {
         if !(self.restitution > 0.0 && self.restitution < 1.0) {
             return bad("restitution", self.restitution, "in (0, 1)");
         }
+        if !self.vertical_force.is_finite() {
+            return bad("vertical_force", self.vertical_force, "finite");
+        }
         if !(self.friction.is_finite() && self.friction >= 0.0) {
             return bad("friction", self.friction, "non-negative and finite");
         }
@@ -200,7 +210,7 @@ impl TwoBodyRelaxation {
         register_all(&mut narrowphase)?;
         let mut world = World::builder().planar(true).gravity(DVec3::ZERO).narrowphase(narrowphase).build()?;
         let dir = DVec2::new(1.0, 1.0).normalize();
-        let force = DVec2::new(-self.force, 0.0);
+        let force = DVec2::new(-self.force, -self.vertical_force);
         let (fixed, mut moving): (RigidBody, RigidBody) = match self.pair {
             RelaxationPair::Discs => (
                 SphereBuilder::new(RADIUS, DVec3::ZERO).fixed().build()?,

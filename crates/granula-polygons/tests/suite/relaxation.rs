@@ -98,4 +98,6 @@ fn bad_parameters_are_named_errors() {
     assert!(matches!(e, RelaxationError::BadParameter { name: "ratio", .. }), "{e}");
     let bad = TwoBodyRelaxation { mass: f64::NAN, ..TwoBodyRelaxation::default() };
     assert!(matches!(bad.world(), Err(RelaxationError::BadParameter { name: "mass", .. })));
+    let bad = TwoBodyRelaxation { vertical_force: f64::INFINITY, ..TwoBodyRelaxation::default() };
+    assert!(matches!(bad.world(), Err(RelaxationError::BadParameter { name: "vertical_force", .. })));
 }
