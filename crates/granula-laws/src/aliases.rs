@@ -6,8 +6,8 @@ use crate::error::LawError;
 use crate::normal::{AreaSpring, Hertz, LinearSpring, PowerLaw};
 use crate::submodel::{NoFriction, TensionPolicy};
 use crate::tangential::{
-    BrendelDippel, CundallStrack, Friction, PlanarCundall, PredictorElongation, RotationalIncrement, TangentialDamping,
-    TangentialStiffness, ViscousFriction,
+    BrendelDippel, CundallStrack, Friction, PlanarCundall, PlanarPredictor, PredictorElongation, RotationalIncrement,
+    TangentialDamping, TangentialStiffness, ViscousFriction,
 };
 
 /// Hertz-Mindlin with history: Hertz normal force, Tsuji damping from restitution, and the
@@ -63,6 +63,34 @@ pub fn planar_friction_law(
     let normal = AreaSpring::new(stiffness)?;
     crate::error::positive("planar_cundall", "stiffness_ratio", kt_over_kn)?;
     let tangential = PlanarCundall::new(
+        TangentialStiffness::Fixed(kt_over_kn * stiffness),
+        TangentialDamping::Ratio(kt_over_kn),
+        Friction::new(friction, friction)?,
+    )?;
+    Ok(Composed::new(normal, ReducedMassViscous::new(damping_rate)?, tangential)
+        .with_tension(TensionPolicy::AllowDampingTension))
+}
+
+/// The contact law of 002 §2 with the predictor-based elongation of 002 §4 in place of
+/// Cundall's increment: the overlap-area spring (002 eq. 5), the viscous force with the
+/// reduced mass (002 eqs. 2-3) and [`PlanarPredictor`] (002 eqs. 14-15, polygon form), whose
+/// Coulomb limit and dashpot are those of [`PlanarFrictionLaw`].
+pub type PlanarPredictorLaw = Composed<AreaSpring, ReducedMassViscous, PlanarPredictor>;
+
+/// [`PlanarPredictorLaw`] with the parameters of [`planar_friction_law`] (k_n, ν_n,
+/// k_t = `kt_over_kn` k_n, ν_t = `kt_over_kn` ν_n, one μ; the force not clamped at zero):
+/// the same law but for the rule that advances ξ (002 eqs. 14-15 instead of 002 eq. 7).
+/// Run it under the Gear predictor-corrector (002 Appendix A), which evaluates forces at
+/// the predicted positions.
+pub fn planar_predictor_law(
+    stiffness: f64,
+    damping_rate: f64,
+    kt_over_kn: f64,
+    friction: f64,
+) -> Result<PlanarPredictorLaw, LawError> {
+    let normal = AreaSpring::new(stiffness)?;
+    crate::error::positive("planar_predictor", "stiffness_ratio", kt_over_kn)?;
+    let tangential = PlanarPredictor::new(
         TangentialStiffness::Fixed(kt_over_kn * stiffness),
         TangentialDamping::Ratio(kt_over_kn),
         Friction::new(friction, friction)?,

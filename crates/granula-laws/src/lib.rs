@@ -8,7 +8,8 @@
 //!   [`ReducedMassViscous`] (002 eqs. 2-3), [`NoDamping`];
 //! - tangential: [`CundallStrack`], [`UnboundedCundallStrack`], [`BrendelDippel`],
 //!   [`PredictorElongation`], [`ViscousFriction`], [`PlanarCundall`] (002 eqs. 6-7 as 002 writes
-//!   them, for the planar world), [`NoFriction`];
+//!   them, for the planar world), [`PlanarPredictor`] (002 eqs. 14-15 with the same limit and
+//!   dashpot), [`NoFriction`];
 //! - rolling and twisting resistance: [`RollingResistance`], [`TwistingResistance`];
 //! - cohesion: [`ConstantCohesion`];
 //! - body-level non-viscous damping: [`LocalDamping`];
@@ -60,8 +61,9 @@ mod twisting;
 
 pub use aliases::{
     hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
-    linear_viscous_coulomb, planar_area_law, planar_friction_law, HertzMindlin, HuntCrossleyBrendelDippel,
-    LinearCundallStrack, LinearPredictor, LinearViscousCoulomb, PlanarAreaLaw, PlanarFrictionLaw,
+    linear_viscous_coulomb, planar_area_law, planar_friction_law, planar_predictor_law, HertzMindlin,
+    HuntCrossleyBrendelDippel, LinearCundallStrack, LinearPredictor, LinearViscousCoulomb, PlanarAreaLaw,
+    PlanarFrictionLaw, PlanarPredictorLaw,
 };
 pub use batched::{force_batch, force_batch_at, DampingBatch, LawBatch, NormalBatch, SpringBatch};
 pub use cohesion::ConstantCohesion;
@@ -82,9 +84,9 @@ pub use submodel::{
     TwistingModel,
 };
 pub use tangential::{
-    BrendelDippel, CundallStrack, Friction, PlanarCundall, PredictorElongation, PredictorState, RotationalIncrement,
-    SpringState, SpringStep, TangentialDamping, TangentialStiffness, UnboundedCundallStrack, UnboundedSpringState,
-    ViscousFriction,
+    BrendelDippel, CundallStrack, Friction, PlanarCundall, PlanarPredictor, PlanarPredictorState, PredictorElongation,
+    PredictorState, RotationalIncrement, SpringState, SpringStep, TangentialDamping, TangentialStiffness,
+    UnboundedCundallStrack, UnboundedSpringState, ViscousFriction,
 };
 pub use twisting::{TwistAngle, TwistingResistance};
 
@@ -108,12 +110,13 @@ pub mod kernels {
 pub mod prelude {
     pub use crate::{
         hertz_mindlin, hertz_mindlin_damped, hunt_crossley_brendel_dippel, linear_cundall_strack, linear_predictor,
-        linear_viscous_coulomb, planar_area_law, planar_friction_law, AreaSpring, BrendelDippel, CohesionModel,
-        Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Hertz, HertzLmgc, HertzMindlin,
-        HertzViscous, HertzViscousImpulse, HuntCrossley, HuntCrossleyBrendelDippel, LawError, LinearCundallStrack,
-        LinearPredictor, LinearSpring, LinearViscous, LinearViscousCoulomb, LocalDamping, NoCohesion, NoDamping,
-        NoFriction, NoRolling, NoTwisting, NormalElastic, NormalModel, PlanarAreaLaw, PlanarCundall, PlanarFrictionLaw,
-        PowerLaw, PredictorElongation, ReducedMassViscous, RollingModel, RollingResistance, TangentialModel,
-        TensionPolicy, TwistingModel, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+        linear_viscous_coulomb, planar_area_law, planar_friction_law, planar_predictor_law, AreaSpring, BrendelDippel,
+        CohesionModel, Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Hertz, HertzLmgc,
+        HertzMindlin, HertzViscous, HertzViscousImpulse, HuntCrossley, HuntCrossleyBrendelDippel, LawError,
+        LinearCundallStrack, LinearPredictor, LinearSpring, LinearViscous, LinearViscousCoulomb, LocalDamping,
+        NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting, NormalElastic, NormalModel, PlanarAreaLaw,
+        PlanarCundall, PlanarFrictionLaw, PlanarPredictor, PlanarPredictorLaw, PowerLaw, PredictorElongation,
+        ReducedMassViscous, RollingModel, RollingResistance, TangentialModel, TensionPolicy, TwistingModel,
+        TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
     };
 }

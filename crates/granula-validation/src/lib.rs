@@ -9,12 +9,15 @@
 //! - [`incline`]: the L-block on a 30° incline of VALIDATION M7 (003 §6);
 //! - [`rod`]: a host shape whose pairs with a plane have two contact points;
 //! - [`chain_run`]: runs the chain of 001 and compares it with the theory;
+//! - [`relaxation`]: the stress-controlled two-disc and two-polygon relaxation of 002 §§3-4
+//!   (002 Figs. 4-10) on the core's planar world;
 //! - [`shear_cell`]: the slow-shear cell of 002 §3 on the planar world.
 #![deny(missing_docs)]
 
 pub mod chain_run;
 pub mod fit;
 pub mod incline;
+pub mod relaxation;
 pub mod rod;
 pub mod scenes;
 pub mod shear_cell;

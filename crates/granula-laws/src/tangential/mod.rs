@@ -1,11 +1,13 @@
 //! Tangential (friction) laws: viscous with a Coulomb cap (004), the Cundall-Strack
 //! incremental spring (002 eqs. 6-7; 004), the plain unbounded spring of 003 eq. 4, its
 //! Brendel-Dippel variant (003 eqs. 5-6), the predictor-based elongation (002 eqs. 14-15)
-//! and Cundall's spring as 002 writes it for the planar world (002 eqs. 6-7).
+//! Cundall's spring as 002 writes it for the planar world (002 eqs. 6-7) and the
+//! predictor-based elongation with that spring's limit and dashpot (002 eqs. 14-15).
 
 mod brendel_dippel;
 mod cundall_strack;
 mod planar_cundall;
+mod planar_predictor;
 mod predictor;
 mod settings;
 mod spring;
@@ -15,6 +17,7 @@ mod viscous;
 pub use brendel_dippel::BrendelDippel;
 pub use cundall_strack::CundallStrack;
 pub use planar_cundall::PlanarCundall;
+pub use planar_predictor::{PlanarPredictor, PlanarPredictorState};
 pub use predictor::{PredictorElongation, PredictorState, RotationalIncrement};
 pub use settings::{Friction, TangentialDamping, TangentialStiffness};
 pub(crate) use spring::capped_spring_from;

@@ -5,6 +5,7 @@ use super::settings::{Friction, SpringSettings, TangentialDamping, TangentialSti
 use super::spring::{capped_spring_from, SpringState};
 use crate::error::LawError;
 use crate::submodel::{NormalState, ResistanceOut, TangentialModel};
+use glam::DVec3;
 use granula_core::{ContactKinematics, PairMaterial};
 
 /// Cundall's tangential spring of 002 §2: F_t^e = −k_t ξ (002 eq. 6) with
@@ -61,25 +62,44 @@ impl TangentialModel for PlanarCundall {
     }
     #[inline]
     fn tangential(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut SpringState) -> ResistanceOut {
-        let n = k.normal;
-        let vt = k.relative_velocity - k.relative_velocity.dot(n) * n;
-        let kt = self.stiffness.value(k.material, normal);
-        let gt = self.damping.value(normal, kt);
-        let (ms, md) = self.friction.coefficients(k.material);
-        let load = normal.elastic.max(0.0);
-        let (xi, before) = h.in_plane_with_energy(n, kt);
-        let s = capped_spring_from(xi, before, vt * k.dt, vt, k.dt, kt, 0.0, ms * load, md * load);
-        *h = SpringState { xi: s.xi, stiffness: kt };
-        let viscous = -gt * vt;
-        ResistanceOut {
-            value: s.force + viscous,
-            stored: s.stored,
-            dissipated: s.dissipated - viscous.dot(vt) * k.dt,
-            sliding: s.sliding,
-        }
+        let settings = SpringSettings { stiffness: self.stiffness, damping: self.damping, friction: self.friction };
+        planar_spring_step(&settings, k, normal, h, |vt| vt * k.dt)
     }
     fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
         SpringSettings { stiffness: self.stiffness, damping: self.damping, friction: self.friction }
             .check_pair("planar_cundall", material)
+    }
+}
+
+/// One step of 002's planar spring with the elongation increment given by `increment`
+/// (called with the tangential relative velocity v_t): the stored ξ is turned into the
+/// current tangent plane, advanced by the increment, held at μ F_n^e / k_t when it passes
+/// the limit (002 eqs. 6-7, the limit on the elastic normal force), and the uncapped
+/// dashpot −γ_t v_t (002 eq. 2) is added. Shared by [`PlanarCundall`] (increment v_t Δt,
+/// 002 eq. 7) and [`PlanarPredictor`](super::PlanarPredictor) (the increment from
+/// positions, 002 eqs. 14-15), so that the two differ only in the increment.
+#[inline]
+pub(super) fn planar_spring_step(
+    settings: &SpringSettings,
+    k: &ContactKinematics<'_>,
+    normal: &NormalState,
+    h: &mut SpringState,
+    increment: impl FnOnce(DVec3) -> DVec3,
+) -> ResistanceOut {
+    let n = k.normal;
+    let vt = k.relative_velocity - k.relative_velocity.dot(n) * n;
+    let kt = settings.stiffness.value(k.material, normal);
+    let gt = settings.damping.value(normal, kt);
+    let (ms, md) = settings.friction.coefficients(k.material);
+    let load = normal.elastic.max(0.0);
+    let (xi, before) = h.in_plane_with_energy(n, kt);
+    let s = capped_spring_from(xi, before, increment(vt), vt, k.dt, kt, 0.0, ms * load, md * load);
+    *h = SpringState { xi: s.xi, stiffness: kt };
+    let viscous = -gt * vt;
+    ResistanceOut {
+        value: s.force + viscous,
+        stored: s.stored,
+        dissipated: s.dissipated - viscous.dot(vt) * k.dt,
+        sliding: s.sliding,
     }
 }

@@ -11,6 +11,7 @@ mod head_on;
 mod hertz_tsuji_clamped;
 mod invariants;
 mod planar_cundall;
+mod planar_predictor;
 mod predictor_elongation;
 mod predictor_rotations;
 mod volumetric;

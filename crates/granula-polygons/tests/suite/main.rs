@@ -5,4 +5,5 @@ mod contact_dynamics;
 mod core_world;
 mod outline;
 mod overlap;
+mod relaxation;
 mod shear_cell;
