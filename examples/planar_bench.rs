@@ -1,6 +1,6 @@
 //! Plain benchmark of the planar world: the slow-shear cell of 002 §3 with N = 1000
 //! (40 × 25) and 10000 (100 × 100) free particles, polygons (5 to 8 vertices) and discs,
-//! μ = 0.5 on 002's area law with Cundall's spring (002 eqs. 5-7), Gear with six values,
+//! μ = 0.5 on 002's area law with the predictor-based elongation (002 eq. 5, §4), Gear with six values,
 //! Δt = 13/500 t_c, walls moving at γ̇ = 1.25e-5 1/s; prints the wall-clock nanoseconds per
 //! particle-step (free and wall particles counted) on 1 and 2 threads, after 50 warm-up
 //! steps, and the process's CPU time per particle-step (all threads, from
@@ -13,7 +13,7 @@
 use granula::broadphase::LinkedCells;
 use granula::core::{ContactLaw, Solver};
 use granula::integrators::Gear;
-use granula::laws::{planar_friction_law, ReducedMassViscous};
+use granula::laws::{planar_predictor_law, ReducedMassViscous};
 use granula::md::{MdConfig, MdSolver};
 use granula_validation::shear_cell::{Cell, Particles, ShearCell};
 use std::time::Instant;
@@ -85,7 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (name, kind) in [("polygons", Particles::Polygons), ("discs", Particles::Discs)] {
             for threads in [1, 2] {
                 let (mut c, nu, dt) = cell(n, kind)?;
-                let law = planar_friction_law(KN, nu, 1.0 / 3.0, 0.5)?;
+                let law = planar_predictor_law(KN, nu, 1.0 / 3.0, 0.5)?;
                 let config = MdConfig { threads: Some(threads), ..MdConfig::default() };
                 let mut md = MdSolver::new(law, Gear::six(), LinkedCells::new(), config)?;
                 md.publish_contacts(true);

@@ -42,16 +42,19 @@ const PREDICTOR_TOLERANCE: f64 = 2e-6;
 
 #[test]
 fn two_polygons_relax_at_a_time_step_independent_rate_with_the_predictor_002_fig_10() {
-    let ratios = [1e-1, 1e-2, 1e-3, 1e-4];
+    // Δt/t_c = 1e-4 (1.5 million steps per law, t_R/t_c: predictor 13.41119178847833,
+    // Cundall 13.378580585781288, 0.24 % apart; the 2D engine 13.411181207086543 and
+    // 13.378580593016794) is left to the example `two_polygon_relaxation`: it alone took
+    // ninety seconds of the suite.
+    let ratios = [1e-1, 1e-2, 1e-3];
     let test = TwoBodyRelaxation::default();
     let predictor = curve(&test, Elongation::Predictor, &ratios);
     let cundall = curve(&test, Elongation::Cundall, &ratios);
     println!("Δt/t_c {ratios:?}\npredictor t_R/t_c {predictor:?}\ncundall   t_R/t_c {cundall:?}");
-    // Measured: predictor 13.40900324943899, 13.411126033493804, 13.411197158271255,
-    // 13.41119178847833; Cundall 4.741739999158697, 10.851790368718717, 13.091582129241628,
-    // 13.378580585781288.
-    let planar_predictor = [13.409003256905203, 13.411125475488197, 13.411188367313168, 13.411181207086543];
-    let planar_cundall = [4.74174001579627, 10.851790368389107, 13.091582129043227, 13.378580593016794];
+    // Measured: predictor 13.40900324943899, 13.411126033493804, 13.411197158271255;
+    // Cundall 4.741739999158697, 10.851790368718717, 13.091582129241628.
+    let planar_predictor = [13.409003256905203, 13.411125475488197, 13.411188367313168];
+    let planar_cundall = [4.74174001579627, 10.851790368389107, 13.091582129043227];
     same_as_the_2d_engine("predictor", &predictor, &planar_predictor, PREDICTOR_TOLERANCE);
     same_as_the_2d_engine("cundall", &cundall, &planar_cundall, CUNDALL_TOLERANCE);
     // 002 Fig. 10 (circles): flat across the decades of Δt/t_c, to the size of its
@@ -59,12 +62,15 @@ fn two_polygons_relax_at_a_time_step_independent_rate_with_the_predictor_002_fig
     // of t_R to the energy peaks.
     assert!(spread(&predictor) < 0.01, "predictor t_R varies by {:.3e}: {predictor:?}", spread(&predictor));
     // 002 Fig. 10 (squares): Cundall's spring depends on Δt/t_c, t_R rising as Δt falls
-    // (measured a factor 2.8 from 1e-1 to 1e-4); 5 % is far above the fit's scatter ...
+    // (measured a factor 2.8 from 1e-1 to 1e-3); 5 % is far above the fit's scatter ...
     assert!(spread(&cundall) > 0.05, "cundall t_R varies by only {:.3e}: {cundall:?}", spread(&cundall));
     assert!(cundall.windows(2).all(|w| w[1] > w[0]), "cundall t_R rises as Δt falls: {cundall:?}");
-    // ... and meets the predictor's value as Δt → 0 (measured 0.24 % off at 1e-4; Cundall's
-    // (Δt)² error per step is O(Δt) over a relaxation, 1e-4 of t_c times the 2.8 factor).
-    assert!((cundall[3] / predictor[3] - 1.0).abs() < 0.02, "cundall {cundall:?} predictor {predictor:?}");
+    // ... and meets the predictor's value as Δt → 0: Cundall's (Δt)² error per step is
+    // O(Δt) over a relaxation, so the gap shrinks tenfold per decade of Δt (measured 19 %
+    // at 1e-2, 2.4 % at 1e-3, 0.24 % at 1e-4): a factor 5 per decade and 3 % at 1e-3 are
+    // the checks.
+    let gap = |i: usize| 1.0 - cundall[i] / predictor[i];
+    assert!(gap(2) < 0.03 && gap(2) < gap(1) / 5.0, "cundall {cundall:?} predictor {predictor:?}");
 }
 
 #[test]
