@@ -25,10 +25,18 @@
 
 mod plot_font;
 
-use granula::planar::prelude::*;
+use granula::broadphase::LinkedCells;
+use granula::core::ContactLaw;
+use granula::integrators::Gear;
+use granula::laws::{planar_friction_law, planar_predictor_law, ReducedMassViscous};
+use granula::md::{MdConfig, MdSolver};
+use granula_validation::shear_cell::{Cell, ShearCell};
+use serde::{de::DeserializeOwned, Serialize};
 
 const KN: f64 = 400.0;
 const EPS: f64 = 0.9875;
+
+type Error = Box<dyn std::error::Error>;
 
 /// One part-1 run: its label and E_k sampled every 13/500 t_c.
 struct Series {
@@ -36,45 +44,80 @@ struct Series {
     energy: Vec<f64>,
 }
 
-fn law(mu: f64, mr: f64, rule: Tangential) -> Result<ContactLaw, PlanarError> {
-    ContactLaw::builder(KN).restitution(EPS, mr).tangential_ratio(1.0 / 3.0).friction(mu).tangential(rule).build()
+/// The tangential rule of a run.
+#[derive(Clone, Copy)]
+enum Tangential {
+    /// Cundall's spring (002 eqs. 6-7).
+    Cundall,
+    /// The predictor-based elongation (002 §4).
+    Predictor,
 }
 
-/// Mean reduced mass of two free particles and t_c (002 eq. 10).
-fn scales(spec: &ShearCell) -> Result<(f64, f64), PlanarError> {
-    let cell = spec.build(law(0.0, 1.0, Tangential::Cundall)?, 1.0)?;
-    let b = &cell.sim.bodies;
+/// The damping rate ν_n (002 eq. 8 with the mean reduced mass of two free particles) and
+/// t_c (002 eq. 10).
+fn scales(spec: &ShearCell) -> Result<(f64, f64), Error> {
+    let cell = spec.build()?;
+    let b = &cell.world.bodies;
     let m = cell.free.clone().map(|i| b.mass[i]).sum::<f64>() / cell.free.len() as f64;
     let mr = 0.5 * m;
-    Ok((mr, contact_time(KN, damping_from_restitution(EPS, KN, mr), mr)))
+    let nu = ReducedMassViscous::from_restitution(EPS, KN, mr)?.rate();
+    Ok((nu, std::f64::consts::PI / (KN / mr - 0.25 * nu * nu).sqrt()))
 }
 
-/// Part 1 for one law: the relaxed cell forked into the two time steps.
-fn fork(
-    spec: &ShearCell,
-    mu: f64,
-    rule: Tangential,
-    relax_tc: f64,
-    run_tc: f64,
-) -> Result<[Vec<f64>; 2], Box<dyn std::error::Error>> {
-    let (mr, tc) = scales(spec)?;
+fn solver<L: ContactLaw>(law: L) -> Result<MdSolver<L, Gear, LinkedCells>, Error> {
+    Ok(MdSolver::new(law, Gear::six(), LinkedCells::new(), MdConfig::default())?)
+}
+
+/// Runs `steps` steps of `dt`.
+fn advance<L: ContactLaw>(
+    c: &mut Cell,
+    md: &mut MdSolver<L, Gear, LinkedCells>,
+    dt: f64,
+    steps: usize,
+) -> Result<(), Error> {
+    for _ in 0..steps {
+        c.world.step(md, dt)?;
+    }
+    Ok(())
+}
+
+/// Part 1 for one law: the relaxed cell forked into the two time steps (the same cell built
+/// again, with the world's and the solver's saved states).
+fn fork<L>(spec: &ShearCell, law: L, tc: f64, relax_tc: f64, run_tc: f64) -> Result<[Vec<f64>; 2], Error>
+where
+    L: ContactLaw + Clone,
+    L::History: Serialize + DeserializeOwned,
+{
     let fine = 13.0 / 2500.0 * tc;
-    let mut cell = spec.build(law(mu, mr, rule)?, fine)?;
-    cell.relax((relax_tc * tc / fine) as usize)?;
-    cell.start_shear()?;
+    let mut cell = spec.build()?;
+    let mut md = solver(law.clone())?;
+    advance(&mut cell, &mut md, fine, (relax_tc * tc / fine) as usize)?;
+    let (world, state) = (cell.world.save_state(), md.save_state());
     let samples = (run_tc * tc / (5.0 * fine)) as usize;
     let mut out = [Vec::new(), Vec::new()];
     for (k, factor) in [1usize, 5].into_iter().enumerate() {
-        let mut c = cell.clone();
-        c.sim.set_dt(fine * factor as f64)?;
+        let mut c = spec.build()?;
+        c.world.restore_state(&world)?;
+        c.start_shear()?;
+        let mut s = solver(law.clone())?;
+        s.restore_state(&state, &c.world)?;
         let mut e = vec![c.kinetic_energy()];
         for _ in 0..samples {
-            c.sim.run(5 / factor)?;
+            advance(&mut c, &mut s, fine * factor as f64, 5 / factor)?;
             e.push(c.kinetic_energy());
         }
         out[k] = e;
     }
     Ok(out)
+}
+
+/// [`fork`] with μ and the tangential rule of 002's law (k_t/k_n = ν_t/ν_n = 1/3).
+fn fork_with(spec: &ShearCell, mu: f64, rule: Tangential, relax_tc: f64, run_tc: f64) -> Result<[Vec<f64>; 2], Error> {
+    let (nu, tc) = scales(spec)?;
+    match rule {
+        Tangential::Cundall => fork(spec, planar_friction_law(KN, nu, 1.0 / 3.0, mu)?, tc, relax_tc, run_tc),
+        Tangential::Predictor => fork(spec, planar_predictor_law(KN, nu, 1.0 / 3.0, mu)?, tc, relax_tc, run_tc),
+    }
 }
 
 /// The cumulative difference ΔE_k(t) = Σ_{s ≤ t} |a_s − b_s| Δt_s (J s), Δt_s = `interval`.
@@ -93,22 +136,23 @@ fn cumulative(a: &[f64], b: &[f64], interval: f64) -> Vec<f64> {
 type StressSample = (f64, f64, f64);
 
 /// Part 2: (strain, τ, p) at about 400 points up to `strain`.
-fn stress_strain(spec: &ShearCell, strain: f64) -> Result<Vec<StressSample>, Box<dyn std::error::Error>> {
-    let (mr, tc) = scales(spec)?;
+fn stress_strain(spec: &ShearCell, strain: f64) -> Result<Vec<StressSample>, Error> {
+    let (nu, tc) = scales(spec)?;
     let fine = 13.0 / 2500.0 * tc;
-    let mut cell = spec.build(law(0.5, mr, Tangential::Predictor)?, fine)?;
-    cell.relax((100.0 * tc / fine) as usize)?;
-    cell.sim.set_dt(13.0 / 500.0 * tc)?;
+    let mut cell = spec.build()?;
+    let mut md = solver(planar_predictor_law(KN, nu, 1.0 / 3.0, 0.5)?)?;
+    advance(&mut cell, &mut md, fine, (100.0 * tc / fine) as usize)?;
+    let dt = 13.0 / 500.0 * tc;
     cell.start_shear()?;
-    let start = cell.sim.time();
-    let steps = (strain / (cell.shear_rate * cell.sim.dt())).ceil() as usize;
+    let start = cell.world.time();
+    let steps = (strain / (cell.shear_rate * dt)).ceil() as usize;
     let every = (steps / 400).max(1);
     let mut out = Vec::new();
     for s in 0..steps {
-        cell.sim.step()?;
+        cell.world.step(&mut md, dt)?;
         if s % every == 0 {
             let (tau, p) = cell.wall_stress();
-            out.push((cell.strain(start), tau, p));
+            out.push((cell.shear_rate * (cell.world.time() - start), tau, p));
         }
     }
     Ok(out)
@@ -217,7 +261,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("mu=0.5 predictor", 0.5, Tangential::Predictor),
     ] {
         let started = std::time::Instant::now();
-        let [fine, coarse] = fork(&spec, mu, rule, relax_tc, run_tc)?;
+        let [fine, coarse] = fork_with(&spec, mu, rule, relax_tc, run_tc)?;
         let cum = cumulative(&fine, &coarse, interval * tc);
         let total: f64 = fine.iter().sum::<f64>() * interval * tc;
         let last = *cum.last().unwrap_or(&0.0);
