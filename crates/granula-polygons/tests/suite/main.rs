@@ -7,3 +7,4 @@ mod outline;
 mod overlap;
 mod relaxation;
 mod shear_cell;
+mod walls;
