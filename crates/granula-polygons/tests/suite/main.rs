@@ -3,6 +3,7 @@
 
 mod contact_dynamics;
 mod core_world;
+mod lees_edwards;
 mod outline;
 mod overlap;
 mod relaxation;
