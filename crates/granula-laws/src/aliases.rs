@@ -35,9 +35,8 @@ pub type PlanarAreaLaw = Composed<AreaSpring, ReducedMassViscous, NoFriction>;
 
 /// [`PlanarAreaLaw`] with stiffness k_n (N/m) and damping rate ν_n (1/s), the force not
 /// clamped at zero ([`TensionPolicy::AllowDampingTension`]: the viscous part may pull at
-/// the end of a contact, as in 002 and the 2D engine). The normal part of
-/// `granula_planar::ContactLaw` with `normal_stiffness` k_n and `normal_damping` ν_n; with
-/// Cundall's tangential spring it is [`planar_friction_law`].
+/// the end of a contact, as in 002). With Cundall's tangential spring it is
+/// [`planar_friction_law`], with the predictor-based elongation [`planar_predictor_law`].
 pub fn planar_area_law(stiffness: f64, damping_rate: f64) -> Result<PlanarAreaLaw, LawError> {
     Ok(Composed::new(AreaSpring::new(stiffness)?, ReducedMassViscous::new(damping_rate)?, NoFriction)
         .with_tension(TensionPolicy::AllowDampingTension))
@@ -48,8 +47,7 @@ pub fn planar_area_law(stiffness: f64, damping_rate: f64) -> Result<PlanarAreaLa
 /// with its Coulomb limit on the elastic forces (002 eqs. 6-7, [`PlanarCundall`]).
 pub type PlanarFrictionLaw = Composed<AreaSpring, ReducedMassViscous, PlanarCundall>;
 
-/// [`PlanarFrictionLaw`] with 002's parameters, those of `granula_planar::ContactLaw` with
-/// Cundall's spring: normal stiffness k_n (N/m), normal damping rate ν_n (1/s),
+/// [`PlanarFrictionLaw`] with 002's parameters: normal stiffness k_n (N/m), normal damping rate ν_n (1/s),
 /// k_t = `kt_over_kn` k_n (a constant, [`TangentialStiffness::Fixed`]) and
 /// ν_t = `kt_over_kn` ν_n ("we always take ν_t/ν_n = k_t/k_n", 002 §2), and one friction
 /// coefficient μ for sticking and sliding. The force is not clamped at zero

@@ -9,7 +9,7 @@ use granula_core::{ContactKinematics, PairMaterial};
 /// Viscous normal damping of 002 eqs. 2-3: F_d = γ δ̇ with γ = m* ν, the damping rate ν
 /// (1/s) times the contact's reduced mass m* = (1/mᵢ + 1/mⱼ)⁻¹ (the particle's mass
 /// against a wall), δ̇ the normal part of the relative velocity at the contact point
-/// (002 eq. 3). The damping of the 2D engine (`granula_planar::ContactLaw`'s ν_n).
+/// (002 eq. 3).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReducedMassViscous {
     rate: f64,

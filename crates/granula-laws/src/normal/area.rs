@@ -131,16 +131,17 @@ fn disc_pair_radii(k: &ContactKinematics<'_>) -> Option<(f64, f64)> {
 ///   radii are read from the contact (|l_k| + δ/2 with the contact point in the middle of
 ///   the overlap, checked against R*);
 /// - a disc on a plane (R* = r): the circular segment at depth δ, l_c = 2r
-///   ([`segment_area_force`]), 002's value for a wall (the 2D engine's l_c = 2r);
+///   ([`segment_area_force`]), 002's value for a wall;
 /// - anything else without an area (a disc against a cylinder): the segment of R*.
 ///
-/// The 2D engine computes the same areas; its contact point is the overlap's centroid
-/// where the core's sphere generator takes the middle of the overlap on the line of
-/// centres, so the lever arm of a tangential force differs by a fraction of δ.
+/// For discs 002 puts the contact point at the overlap's centroid; the core's sphere
+/// generator takes the middle of the overlap on the line of centres, so the lever arm of a
+/// tangential force differs by a fraction of δ.
 ///
 /// With the viscous term of 002 eqs. 2-3 ([`ReducedMassViscous`](crate::ReducedMassViscous))
-/// it is the normal law of the 2D engine (`granula_planar::ContactLaw`), see
-/// [`planar_area_law`](crate::planar_area_law) and [`planar_friction_law`](crate::planar_friction_law).
+/// it is 002's normal law, see [`planar_area_law`](crate::planar_area_law),
+/// [`planar_friction_law`](crate::planar_friction_law) and
+/// [`planar_predictor_law`](crate::planar_predictor_law).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AreaSpring {
     stiffness: f64,

@@ -1,5 +1,5 @@
 //! Cundall's spring as 002 writes it for the planar world (002 eqs. 6-7), with the
-//! tangential viscous force of 002 eq. 2 beside it: the tangential law of the 2D engine.
+//! tangential viscous force of 002 eq. 2 beside it.
 
 use super::settings::{Friction, SpringSettings, TangentialDamping, TangentialStiffness};
 use super::spring::{capped_spring_from, SpringState};
@@ -14,7 +14,7 @@ use granula_core::{ContactKinematics, PairMaterial};
 /// tangential part of the viscous force −m_r ν_t v_t^c (002 eq. 2).
 ///
 /// It differs from [`CundallStrack`](super::CundallStrack) in two places, both as 002
-/// writes them (and as the 2D engine, `granula_planar::ContactLaw`, computes them):
+/// writes them:
 /// - the Coulomb limit is on the *elastic* forces, |k_t ξ| ≤ μ F_n^e with F_n^e the
 ///   elastic normal force ([`NormalState::elastic`]), not the total normal load;
 /// - the viscous force −γ_t v_t is added after the limit, so it is not capped.
