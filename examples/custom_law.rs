@@ -11,16 +11,21 @@
 //! below: each material's `"stiffness"` property, mixed as two springs in series into a
 //! `SeriesStiffness` that the solver computes once per material pair).
 //!
+//! The same law runs unchanged in a planar world (a square dropped flat on a floor): a law
+//! whose physics does not depend on the dimension works in 2D as in 3D.
+//!
 //! Run: `cargo run --release --example custom_law`. The test suite runs it small
 //! (`tests/suite/md_examples.rs`).
 
 use granula::core::{
-    ContactForce, ContactKinematics, ContactLaw, ContactStatus, DVec3, Dissipation, Material, PairMaterial,
-    PairParameters, PlaneBuilder, SphereBuilder, World,
+    ContactForce, ContactKinematics, ContactLaw, ContactStatus, DVec3, Dissipation, Material, Narrowphase,
+    PairMaterial, PairParameters, PlaneBuilder, RigidBody, SphereBuilder, World, WorldBuilder,
 };
 use granula::laws::conformance::{check_law, check_law_between, ConformanceReport, ConformanceSetup};
 use granula::laws::*;
+use granula::polygons::{register_all_areal, shapes, DVec2, PolygonBuilder};
 use granula::prelude::{BruteForce, Gear, MdConfig, MdSolver};
+use std::sync::Arc;
 
 /// Linear spring k_n, dashpot γ_n, tangential spring k_t capped at μ F_n.
 #[derive(Clone, Copy, Debug)]
@@ -176,6 +181,12 @@ pub struct Outcome {
     /// The same from theory: e² with e the clamped dashpot's restitution
     /// (`params::linear_clamped_collision`).
     pub rebound_theory: f64,
+    /// [`Outcome::ledger_error`] of the same law dropping a square in a planar world.
+    pub planar_ledger_error: f64,
+    /// [`Outcome::rebound_ratio`] of the square.
+    pub planar_rebound_ratio: f64,
+    /// [`Outcome::rebound_theory`] at the square's mass.
+    pub planar_rebound_theory: f64,
 }
 
 /// Runs the kit on both laws and drops a sphere on a floor with the MD solver for `steps`
@@ -194,15 +205,46 @@ pub fn run(steps: usize) -> Outcome {
     let material_pair = check_law_between(&MaterialSpring, &setup, &soft, &hard).expect("kit runs");
 
     // The same hand-written law in the MD solver: a sphere (r = 1 mm) dropped from 5 mm on a
-    // floor. Wall contact: m* = m, so the law's restitution is set for the sphere's mass.
-    let mut world = World::builder().material(material).build().expect("valid world");
+    // floor, and in a planar world a square (side 2 mm) dropped flat from the same height.
     let r = 1e-3;
-    let m = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * r * r * r;
+    let sphere = SphereBuilder::new(r, DVec3::new(0.0, 0.0, r + H0)).build().expect("sphere");
+    let (ledger_error, rebound_ratio, rebound_theory) = drop(World::builder(), sphere, DVec3::Z, r, steps);
+    let mut narrowphase = Narrowphase::new();
+    register_all_areal(&mut narrowphase).expect("polygon pairs");
+    let planar = World::builder().planar(true).gravity(DVec3::new(0.0, -9.81, 0.0)).narrowphase(narrowphase);
+    let square = Arc::new(shapes::rectangle(2.0 * r, 2.0 * r).expect("square"));
+    let square = PolygonBuilder::new(square, DVec2::new(0.0, r + H0)).build().expect("polygon");
+    let (planar_ledger_error, planar_rebound_ratio, planar_rebound_theory) = drop(planar, square, DVec3::Y, r, steps);
+    Outcome {
+        direct,
+        composed,
+        material_pair,
+        ledger_error,
+        rebound_ratio,
+        rebound_theory,
+        planar_ledger_error,
+        planar_rebound_ratio,
+        planar_rebound_theory,
+    }
+}
+
+/// Drop height (m) of [`drop`].
+const H0: f64 = 5e-3;
+
+/// Drops `body` (its lowest point `half` below its centre) from [`H0`] above a floor of
+/// normal `up` in the world of `builder`, with [`SpringCoulomb`] set for a 0.2 ms contact
+/// of restitution 0.5 at the body's mass, for `steps` steps of t_c/200 under Gear: the
+/// ledger's relative error, the first rebound's apex over H0, and e² of the clamped
+/// dashpot (`params::linear_clamped_collision`). Wall contact: m* = m. A flat face on the
+/// floor has the overlap area A = w δ over its chord L = w, so the law's overlap is the depth
+/// δ in the plane as in 3D: the same law, the same restitution.
+fn drop(builder: WorldBuilder, body: RigidBody, up: DVec3, half: f64, steps: usize) -> (f64, f64, f64) {
+    let mut world = builder.material(Material::default()).build().expect("valid world");
+    world.insert(PlaneBuilder::new(DVec3::ZERO, up).build().expect("plane")).expect("insert");
+    world.insert(body).expect("insert");
+    let m = world.bodies.mass[1];
     let c = params::LinearCollision::from_collision(2e-4, 0.5, m).expect("valid");
     let law = SpringCoulomb { kn: c.stiffness, gamma_n: c.damping, kt: 0.5 * c.stiffness };
-    world.insert(PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().expect("plane")).expect("insert");
-    let h0 = 5e-3;
-    world.insert(SphereBuilder::new(r, DVec3::new(0.0, 0.0, r + h0)).build().expect("sphere")).expect("insert");
     let mut solver =
         MdSolver::new(law, Gear::six(), BruteForce, MdConfig { skin: 1e-4, ..Default::default() }).expect("solver");
     let e0 = world.kinetic_energy() + world.potential_energy();
@@ -211,24 +253,17 @@ pub fn run(steps: usize) -> Outcome {
     let (mut bounced, mut apex) = (false, 0.0f64);
     for _ in 0..steps {
         let report = world.step(&mut solver, dt).expect("step");
-        let z = world.bodies.position[1].z - r;
-        if report.contacts > 0 && world.bodies.velocity[1].z > 0.0 {
+        let height = world.bodies.position[1].dot(up) - half;
+        if report.contacts > 0 && world.bodies.velocity[1].dot(up) > 0.0 {
             bounced = true;
         }
         if bounced && report.contacts == 0 {
-            apex = apex.max(z);
+            apex = apex.max(height);
         }
     }
     let l = &world.ledger;
     let e1 = world.kinetic_energy() + world.potential_energy() + l.stored_elastic + l.dissipated.total();
-    Outcome {
-        direct,
-        composed,
-        material_pair,
-        ledger_error: (e1 - e0).abs() / e0,
-        rebound_ratio: apex / h0,
-        rebound_theory,
-    }
+    ((e1 - e0).abs() / e0, apex / H0, rebound_theory)
 }
 
 /// Two materials for [`MaterialSpring`]: "soft" (stiffness 2e4 N/m) and "hard" (6e4 N/m),
@@ -245,4 +280,10 @@ fn main() {
     println!("MD solver (Gear, 6 values), sphere dropped on a floor with the hand-written law:");
     println!("  rebound height / drop height = {:.4} (theory e² = {:.4})", o.rebound_ratio, o.rebound_theory);
     println!("  ledger |E + stored + dissipated − E0| / E0 = {:.3e}", o.ledger_error);
+    println!("The same law in a planar world, a square dropped flat on a floor:");
+    println!(
+        "  rebound height / drop height = {:.4} (theory e² = {:.4})",
+        o.planar_rebound_ratio, o.planar_rebound_theory
+    );
+    println!("  ledger |E + stored + dissipated − E0| / E0 = {:.3e}", o.planar_ledger_error);
 }

@@ -36,6 +36,11 @@ fn custom_law_example_passes_the_kit_and_runs_in_the_solver() {
     // within 2 % (gravity acts during the 0.2 ms contact, and the clamp is first order in Δt;
     // measured 0.5 %).
     assert!((o.rebound_ratio / o.rebound_theory - 1.0).abs() < 2e-2, "{} vs {}", o.rebound_ratio, o.rebound_theory);
+    // The same law on a square in a planar world (002's flat face: overlap = depth): the
+    // same bounds for the same reasons.
+    assert!(o.planar_ledger_error < 1e-4, "planar ledger error {}", o.planar_ledger_error);
+    let (ratio, theory) = (o.planar_rebound_ratio, o.planar_rebound_theory);
+    assert!((ratio / theory - 1.0).abs() < 2e-2, "planar rebound {ratio} vs {theory}");
 }
 
 #[allow(dead_code)]

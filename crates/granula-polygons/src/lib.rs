@@ -55,6 +55,9 @@ pub use core_contact::{area_contact, register_all_areal, DiscPolygon, PlanePolyg
 pub use core_points::{point_contact, register_all, DiscPolygonPoints, PlanePolygonPoints, PolygonPairPoints};
 pub use core_shape::{PolygonBodyError, PolygonBuilder, PolygonShape, POLYGON, UNIT_THICKNESS};
 pub use error::{PolygonError, Result};
+/// The plane vector of positions, velocities and outlines (glam's), re-exported so that a
+/// host builds polygons without naming glam.
+pub use glam::DVec2;
 pub use overlap::{disc_disc, disc_polygon, half_plane_polygon, polygon_polygon, Overlap2, OverlapScratch};
 pub use polygon::ConvexPolygon;
 pub use pose::{cross, Pose2};
