@@ -12,8 +12,6 @@ mod nscd_laws;
 mod nscd_restitution;
 mod output_folder;
 mod periodic_box;
-mod planar_checkpoint;
-mod planar_nscd_scenes;
 mod planar_scenes;
 mod polyhedra_fuzz;
 mod polyhedra_refused;
