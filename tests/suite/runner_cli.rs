@@ -310,7 +310,11 @@ fn a_planar_scene_runs_checks_and_resumes_from_the_command_line() {
     drop(run);
     let o = granula().arg("resume").arg(&ckpt).arg("--quiet").output().unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success() && stdout.contains("after 400 steps"), "{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success() && stdout.contains("after 400 steps"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(std::fs::read_to_string(half.join("series.csv")).unwrap(), series);
     let _ = std::fs::remove_dir_all(d);
 }

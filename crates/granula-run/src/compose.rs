@@ -13,10 +13,10 @@ use granula_io::scene::spec::{
 use granula_io::scene::{Check, KeyPath};
 use granula_io::{IoError, Result, Scene};
 use granula_laws::{
-    AreaSpring, BrendelDippel, PlanarCundall, ReducedMassViscous, Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction, Hertz,
-    HertzViscous, HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction,
-    NormalModel, RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance,
-    UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+    AreaSpring, BrendelDippel, Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction,
+    Hertz, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction,
+    NormalModel, PlanarCundall, ReducedMassViscous, RollingResistance, TangentialDamping, TangentialStiffness,
+    TensionPolicy, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
@@ -266,8 +266,12 @@ fn planar_cundall(scene: &Scene, s: &MdSpec) -> Result<PlanarCundall> {
             "needs `tangential_stiffness_ratio` and `normal_stiffness`",
         ));
     };
-    PlanarCundall::new(TangentialStiffness::Fixed(ratio * k), TangentialDamping::Ratio(ratio), Friction::from_material())
-        .map_err(solver_err)
+    PlanarCundall::new(
+        TangentialStiffness::Fixed(ratio * k),
+        TangentialDamping::Ratio(ratio),
+        Friction::from_material(),
+    )
+    .map_err(solver_err)
 }
 
 /// The Cundall-Strack spring of `[solver] tangential_stiffness_ratio` and

@@ -173,7 +173,9 @@ pub fn time_step_estimate(scene: &Scene) -> Result<Option<TimeStepEstimate>> {
             Some(LinearSpring::new(k).map_err(|e| IoError::Solver(format!("[solver] normal_stiffness = {k}: {e}")))?)
         }
         (NormalKind::Hooke | NormalKind::Area, None) => {
-            return Err(IoError::Solver("[solver] normal = \"hooke\" or \"area\" needs `normal_stiffness` (N/m)".into()));
+            return Err(IoError::Solver(
+                "[solver] normal = \"hooke\" or \"area\" needs `normal_stiffness` (N/m)".into(),
+            ));
         }
     };
     let duration = |pair: MaterialId, other: MaterialId, m_eff: f64, r_eff: f64| -> f64 {

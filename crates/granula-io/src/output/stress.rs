@@ -1,7 +1,7 @@
 //! The macroscopic (Love-Weber) stress tensor of a region and its packing fraction.
 
-use glam::{DMat3, DVec3};
 use crate::scene::polygons::polygon_of;
+use glam::{DMat3, DVec3};
 use granula_core::{Contact, MotionKind, World};
 
 /// Stress and packing fraction of a box (its spheres, and the polygons of a planar world).

@@ -2,10 +2,10 @@
 
 use super::check::Check;
 use super::limits::{lognormal_mass, MAX_ATTEMPTS_PER_SPHERE, MIN_LOGNORMAL_ACCEPTANCE};
+use super::polygons;
 use super::polyhedra_spec::PolyhedronSpec;
 use super::shape_maker::{MadeShape, ShapeMaker};
 use super::source::KeyPath;
-use super::polygons;
 use super::spec::{
     ArrangementKind, CylinderSpec, LatticeSpec, MotionSpec, PackingSpec, PlaneSpec, PolygonShapeSpec, RegionSpec,
     SizeSpec, SphereSpec,
@@ -225,7 +225,9 @@ fn lattice_polygons(
     if !planar {
         return Err(c.invalid(&path.key("polygon"), "polygon", "polygon sites need a planar scene"));
     }
-    for (key, set) in [("radius", s.radius.is_some()), ("hole", s.hole.is_some()), ("lock_axes", !s.lock_axes.is_empty())] {
+    for (key, set) in
+        [("radius", s.radius.is_some()), ("hole", s.hole.is_some()), ("lock_axes", !s.lock_axes.is_empty())]
+    {
         if set {
             return Err(c.invalid(&path.key(key), key, "is not used with polygon sites"));
         }
@@ -464,7 +466,12 @@ pub fn packing_bodies(
         };
         return packed_polyhedra(c, path, spheres, p.points, s.seed, m, maker);
     }
-    generated(c, path, spheres, Common { material: m, velocity: DVec3::ZERO, motion: MotionSpec::Dynamic, locked: Dofs::NONE })
+    generated(
+        c,
+        path,
+        spheres,
+        Common { material: m, velocity: DVec3::ZERO, motion: MotionSpec::Dynamic, locked: Dofs::NONE },
+    )
 }
 
 /// Why a scene read without a shape maker refuses polyhedra.

@@ -4,9 +4,7 @@
 
 use super::check::Check;
 use super::source::KeyPath;
-use super::spec::{
-    choice_name, DampingKind, MdSpec, NormalKind, SolverSpec, TangentialDampingKind, TangentialKind,
-};
+use super::spec::{choice_name, DampingKind, MdSpec, NormalKind, SolverSpec, TangentialDampingKind, TangentialKind};
 use crate::error::Result;
 
 /// Validates the model choices of an MD `[solver]`.

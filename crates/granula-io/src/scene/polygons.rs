@@ -23,7 +23,10 @@ use std::sync::Arc;
 /// of 002 eq. 5), point contacts for contact dynamics.
 ///
 /// The one place where a scene picks the polygon generators by solver kind.
-pub fn register_polygon_generators(narrowphase: &mut Narrowphase, solver: &SolverSpec) -> std::result::Result<(), CoreError> {
+pub fn register_polygon_generators(
+    narrowphase: &mut Narrowphase,
+    solver: &SolverSpec,
+) -> std::result::Result<(), CoreError> {
     match solver {
         // The overlap-area contacts of 002 Fig. 1.
         SolverSpec::Md(_) => granula_polygons::register_all(narrowphase),

@@ -103,10 +103,9 @@ fn an_interrupted_planar_contact_dynamics_run_resumes_to_the_same_bits_and_files
 /// 450-step planar run; a resume from it continues at step 400 and ends as the run did.
 #[test]
 fn the_periodic_checkpoint_key_works_in_a_planar_run() {
-    let text = shear_cell().replace("steps = 1500", "steps = 450").replace(
-        "vtk = { every = 500 }",
-        "vtk = { every = 500 }\ncheckpoint = { every = 200 }",
-    );
+    let text = shear_cell()
+        .replace("steps = 1500", "steps = 450")
+        .replace("vtk = { every = 500 }", "vtk = { every = 500 }\ncheckpoint = { every = 200 }");
     let scene = granula_run::parse_scene("cell.toml", &text).unwrap();
     let dir = common::tmp("planar-ckpt", "periodic");
     let mut run = Run::start(scene, &dir).unwrap();

@@ -170,10 +170,7 @@ fn planar_choices_in_a_3d_scene_are_refused_by_name() {
         .replace("gravity = [0.0, -9.81, 0.0]\n", "")
         .replace("shear_rate = 0.1\n", "");
     // Polygons first (bodies are read after the solver: the solver's choices come first).
-    let cases = [
-        ("normal = \"area\"", "solver.normal"),
-        ("tangential = \"planar_cundall\"", "solver.tangential"),
-    ];
+    let cases = [("normal = \"area\"", "solver.normal"), ("tangential = \"planar_cundall\"", "solver.tangential")];
     let hooke = three_d.replace("normal = \"area\"", "normal = \"hooke\"");
     for (set, key) in cases {
         let text = if key == "solver.normal" { three_d.clone() } else { hooke.clone() };
@@ -191,7 +188,11 @@ fn bad_input_names_the_key() {
     let cases: [(&str, &str, &str); 11] = [
         ("[0.0, 0.03]] }", "[0.01, 0.01], [0.0, 0.03]] }", "polygons[3].shape.vertices"),
         ("sides = 7, radius", "sides = 2, radius", "polygons[2].shape.sides"),
-        ("sides_max = 8, radius = 0.02 }\nmotion", "sides_max = 4, radius = 0.02 }\nmotion", "lattices[0].polygon.sides_max"),
+        (
+            "sides_max = 8, radius = 0.02 }\nmotion",
+            "sides_max = 4, radius = 0.02 }\nmotion",
+            "lattices[0].polygon.sides_max",
+        ),
         ("elongation = 1.5", "elongation = 0.5", "polygons[2].shape.elongation"),
         ("angle = 0.3", "angle = nan", "polygons[0].angle"),
         ("normal_stiffness = 1e4", "normal_stiffness = -1e4", "solver.normal_stiffness"),
@@ -216,10 +217,8 @@ fn bad_input_names_the_key() {
     let m = parse(&ALL_KEYS.replacen("position = [0.0, 0.0]", "position = [0.0, 0.0, 0.0]", 1)).unwrap_err();
     assert!(m.contains("polygons[0].position") && m.contains("invalid length 3"), "{m}");
     // Two restitutions cannot share one damping rate.
-    let two = ALL_KEYS.replace(
-        "restitution = 0.9\n",
-        "restitution = 0.9\n[[materials]]\nname = \"other\"\nrestitution = 0.5\n",
-    );
+    let two = ALL_KEYS
+        .replace("restitution = 0.9\n", "restitution = 0.9\n[[materials]]\nname = \"other\"\nrestitution = 0.5\n");
     let m = parse(&two).unwrap_err();
     assert!(m.contains("solver.damping") && m.contains("restitution"), "{m}");
 }
