@@ -182,38 +182,10 @@ impl Scene {
             validate::materials(&c, &spec.materials)?
         };
         let pairs = validate::pairs(&c, &materials, &spec.pairs)?;
-        let planar = spec.simulation.planar;
-        let root = KeyPath::root();
         // Counted before anything is generated, so that a huge count is an error, not an
         // aborted allocation.
         limits::body_count(&c, &spec)?;
-        let mut plans = Vec::new();
-        for (i, s) in spec.spheres.iter().enumerate() {
-            plans.push(bodies::sphere(&c, &root.key("spheres").index(i), s)?);
-        }
-        for (i, s) in spec.planes.iter().enumerate() {
-            plans.push(bodies::plane(&c, &root.key("planes").index(i), s)?);
-        }
-        for (i, s) in spec.cylinders.iter().enumerate() {
-            plans.push(bodies::cylinder(&c, &root.key("cylinders").index(i), s)?);
-        }
-        for (i, s) in spec.lattices.iter().enumerate() {
-            plans.extend(bodies::lattice_bodies(&c, &root.key("lattices").index(i), s, planar)?);
-        }
-        for (i, s) in spec.packings.iter().enumerate() {
-            plans.extend(bodies::packing_bodies(&c, &root.key("packings").index(i), s, planar, shapes.as_deref())?);
-        }
-        let base = Path::new(file).parent().map(PathBuf::from).unwrap_or_default();
-        for (i, s) in spec.polyhedra.iter().enumerate() {
-            let path = root.key("polyhedra").index(i);
-            let Some(maker) = shapes.as_deref() else {
-                return Err(c.invalid(&path, s.name.as_deref().unwrap_or("polyhedron"), bodies::NO_MAKER));
-            };
-            plans.push(bodies::polyhedron(&c, &path, s, maker, &base, planar)?);
-        }
-        for (i, s) in spec.polygons.iter().enumerate() {
-            plans.push(polygons::polygon(&c, &root.key("polygons").index(i), s, planar)?);
-        }
+        let plans = body_plans(&c, &spec, shapes.as_deref(), file)?;
         let mut seen: HashSet<&str> = HashSet::new();
         for p in &plans {
             if let Some(n) = &p.name {
@@ -443,6 +415,41 @@ fn parse_origin(origin: &str) -> KeyPath {
         p = p.index(i);
     }
     p
+}
+
+/// The bodies of a scene in handle order: spheres, planes, cylinders, lattices, packings,
+/// polyhedra, polygons.
+fn body_plans(c: &Check, spec: &SceneSpec, shapes: Option<&dyn ShapeMaker>, file: &str) -> Result<Vec<BodyPlan>> {
+    let planar = spec.simulation.planar;
+    let root = KeyPath::root();
+    let mut plans = Vec::new();
+    for (i, s) in spec.spheres.iter().enumerate() {
+        plans.push(bodies::sphere(c, &root.key("spheres").index(i), s)?);
+    }
+    for (i, s) in spec.planes.iter().enumerate() {
+        plans.push(bodies::plane(c, &root.key("planes").index(i), s)?);
+    }
+    for (i, s) in spec.cylinders.iter().enumerate() {
+        plans.push(bodies::cylinder(c, &root.key("cylinders").index(i), s)?);
+    }
+    for (i, s) in spec.lattices.iter().enumerate() {
+        plans.extend(bodies::lattice_bodies(c, &root.key("lattices").index(i), s, planar)?);
+    }
+    for (i, s) in spec.packings.iter().enumerate() {
+        plans.extend(bodies::packing_bodies(c, &root.key("packings").index(i), s, planar, shapes)?);
+    }
+    let base = Path::new(file).parent().map(PathBuf::from).unwrap_or_default();
+    for (i, s) in spec.polyhedra.iter().enumerate() {
+        let path = root.key("polyhedra").index(i);
+        let Some(maker) = shapes else {
+            return Err(c.invalid(&path, s.name.as_deref().unwrap_or("polyhedron"), bodies::NO_MAKER));
+        };
+        plans.push(bodies::polyhedron(c, &path, s, maker, &base, planar)?);
+    }
+    for (i, s) in spec.polygons.iter().enumerate() {
+        plans.push(polygons::polygon(c, &root.key("polygons").index(i), s, planar)?);
+    }
+    Ok(plans)
 }
 
 /// A file of the former planar format (a top-level `dimension` key) is refused with the
