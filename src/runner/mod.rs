@@ -6,7 +6,6 @@ mod console;
 #[cfg(feature = "mpi")]
 mod distributed;
 mod energy_plot;
-mod planar;
 mod progress;
 
 use clap::Parser;
@@ -57,17 +56,11 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
         Some(Command::Run { scene, out, quiet, overwrite }) => {
             let out = out.unwrap_or_else(|| default_out(&scene));
             let existing = if overwrite { ExistingOutput::Overwrite } else { ExistingOutput::Refuse };
-            if is_planar_file(&scene) {
-                return planar::run(&scene, &out, quiet, existing, console);
-            }
             #[cfg(feature = "mpi")]
             if let Some(code) = distributed::run_if_launched(&scene, &out, quiet, existing, console)? {
                 return Ok(code);
             }
             start(granula_run::load_scene(&scene)?, &out, quiet, existing, console)
-        }
-        Some(Command::Resume { checkpoint, out, quiet }) if granula_run::planar::is_planar_checkpoint(&checkpoint) => {
-            planar::resume(&checkpoint, out.as_deref(), quiet, console)
         }
         Some(Command::Resume { checkpoint, out, quiet }) => {
             #[cfg(feature = "mpi")]
@@ -77,7 +70,6 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             let run = Run::resume(&checkpoint, out.as_deref())?;
             drive(run, quiet, console)
         }
-        Some(Command::Check { scene }) if is_planar_file(&scene) => planar::check(&scene, console),
         Some(Command::Check { scene }) => {
             let s = granula_run::load_scene(&scene)?;
             say!(
@@ -132,13 +124,6 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             Ok(0)
         }
     }
-}
-
-/// `true` when the file reads as a planar scene (`dimension = 2`); unreadable files (and
-/// FIFOs, devices or files too large to be a scene) go to the 3D reader, which reports the
-/// error.
-fn is_planar_file(scene: &Path) -> bool {
-    granula_io::read_input_text(scene, granula_io::MAX_SCENE_BYTES).is_ok_and(|t| granula_run::planar::is_planar(&t))
 }
 
 /// `granula-out/<scene file stem>`.

@@ -1,7 +1,7 @@
 //! The `granula` binary: `run`, `check`, errors for malformed scenes, Ctrl-C with a
 //! checkpoint, and `resume`; output folders (refused when not empty, `--overwrite`, a
 //! resume after SIGKILL, from another directory); standard output closed or full; a planar
-//! (2D) scene through `check` and `run`.
+//! (2D) scene through `check`, `run` and `resume`.
 
 use crate::cli_common;
 
@@ -275,26 +275,46 @@ fn resume_after_sigkill_does_not_duplicate_rows() {
 }
 
 #[test]
-fn a_planar_scene_runs_and_checks_from_the_command_line() {
-    // The shipped 2D shear cell, cut to 400 steps: `check` names it a planar scene, `run`
-    // writes the series (a row every 100 steps plus the start) and the polygon VTK series.
+fn a_planar_scene_runs_checks_and_resumes_from_the_command_line() {
+    // The shipped 2D shear cell, cut to 400 steps: `check` validates it as any scene,
+    // `run` writes the series (a row every 100 steps plus the start) and the polygons'
+    // VTK series; a checkpoint taken at step 200 by the library and continued by
+    // `granula resume` ends with the same series, byte for byte.
     let d = tmp("planar");
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/scenes/shear_cell_2d.toml");
     let text = std::fs::read_to_string(shipped).unwrap();
-    assert!(text.contains("duration = 120.0"), "the scene as documented");
+    assert!(text.contains("end_time = 120.0"), "the scene as documented");
+    let text = text.replace("end_time = 120.0", "steps = 400");
     let file = d.join("cell.toml");
-    std::fs::write(&file, text.replace("duration = 120.0", "steps = 400")).unwrap();
+    std::fs::write(&file, &text).unwrap();
     let o = granula().arg("check").arg(&file).output().unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success() && stdout.contains("valid planar scene"), "{stdout}");
+    assert!(o.status.success() && stdout.contains("valid; 288 bodies"), "{stdout}");
     let out = d.join("out");
     let o = granula().arg("run").arg(&file).arg("--out").arg(&out).arg("--quiet").output().unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
-    assert!(stdout.contains("done: 400 steps"), "{stdout}");
+    assert!(stdout.contains("after 400 steps"), "{stdout}");
     let series = std::fs::read_to_string(out.join("series.csv")).unwrap();
     assert_eq!(series.lines().count(), 1 + 5, "header and steps 0, 100, 200, 300, 400:\n{series}");
-    let pvd = std::fs::read_to_string(out.join("bodies.pvd")).unwrap();
+    let pvd = std::fs::read_to_string(out.join("shapes.pvd")).unwrap();
     assert!(pvd.matches("<DataSet").count() >= 1, "{pvd}");
+    // Stopped at step 200 by the library, continued by the binary.
+    let half = d.join("half");
+    let scene = granula_run::load_scene(&file).unwrap();
+    let mut run = granula_run::Run::start(scene, &half).unwrap();
+    for _ in 0..200 {
+        run.step().unwrap();
+    }
+    let ckpt = run.save_checkpoint().unwrap();
+    drop(run);
+    let o = granula().arg("resume").arg(&ckpt).arg("--quiet").output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && stdout.contains("after 400 steps"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(half.join("series.csv")).unwrap(), series);
     let _ = std::fs::remove_dir_all(d);
 }

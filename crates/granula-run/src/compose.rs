@@ -13,10 +13,10 @@ use granula_io::scene::spec::{
 use granula_io::scene::{Check, KeyPath};
 use granula_io::{IoError, Result, Scene};
 use granula_laws::{
-    BrendelDippel, Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction, Hertz,
-    HertzViscous, HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction,
-    NormalModel, RollingResistance, TangentialDamping, TangentialStiffness, TensionPolicy, TwistingResistance,
-    UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+    AreaSpring, BrendelDippel, Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction,
+    Hertz, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction,
+    NormalModel, PlanarCundall, ReducedMassViscous, RollingResistance, TangentialDamping, TangentialStiffness,
+    TensionPolicy, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
@@ -51,6 +51,8 @@ enum NormalDamping {
     /// The Hertz dashpot of this coefficient with its impulse integrated over the step.
     ViscousImpulse(DampingCoefficient),
     HuntCrossley,
+    /// The viscous force of 002 eqs. 2-3 with the rate of the scene's linear contact.
+    ReducedMass(ReducedMassViscous),
 }
 
 fn normal_damping(scene: &Scene, s: &MdSpec) -> Result<NormalDamping> {
@@ -60,7 +62,7 @@ fn normal_damping(scene: &Scene, s: &MdSpec) -> Result<NormalDamping> {
         DampingKind::Calibrated => NormalDamping::Viscous(DampingCoefficient::FromRestitutionClamped(None)),
         DampingKind::CalibratedImpulse => match s.normal {
             NormalKind::Hertz => NormalDamping::ViscousImpulse(DampingCoefficient::FromRestitutionClamped(None)),
-            NormalKind::Hooke | NormalKind::Volumetric => {
+            NormalKind::Hooke | NormalKind::Volumetric | NormalKind::Area => {
                 return Err(invalid(
                     scene,
                     "damping",
@@ -72,6 +74,11 @@ fn normal_damping(scene: &Scene, s: &MdSpec) -> Result<NormalDamping> {
         // The Tsuji form, which LIGGGHTS' hertz model uses: the linear oscillator's ratio.
         DampingKind::Tsuji | DampingKind::Liggghts => NormalDamping::Viscous(DampingCoefficient::FromRestitution(None)),
         DampingKind::HuntCrossley => NormalDamping::HuntCrossley,
+        // 002 eqs. 2-3 with the rate of 002 eq. 8, which the scene's validation computed.
+        DampingKind::ReducedMass => match &scene.linear_contact {
+            Some(lc) => NormalDamping::ReducedMass(ReducedMassViscous::new(lc.damping_rate).map_err(solver_err)?),
+            None => return Err(invalid(scene, "damping", "reduced_mass", "needs a scene validated by Scene::parse")),
+        },
         DampingKind::Fixed => match s.damping_coefficient {
             Some(g) => NormalDamping::Viscous(DampingCoefficient::Fixed(g)),
             None => return Err(invalid(scene, "damping", "fixed", "needs `damping_coefficient` (N s/m)")),
@@ -87,9 +94,41 @@ fn hooke_spring(scene: &Scene, s: &MdSpec) -> Result<LinearSpring> {
     LinearSpring::new(k).map_err(|e| invalid(scene, "normal_stiffness", k, &e.to_string()))
 }
 
+/// The overlap-area spring of `normal = "area"` (002 eq. 5), of stiffness
+/// `normal_stiffness`; only in a planar scene.
+fn area_spring(scene: &Scene, s: &MdSpec) -> Result<AreaSpring> {
+    if !scene.spec.simulation.planar {
+        return Err(invalid(scene, "normal", "area", granula_io::scene::PLANAR_ONLY));
+    }
+    let Some(k) = s.normal_stiffness else {
+        return Err(invalid(scene, "normal", "area", "needs `normal_stiffness` (N/m)"));
+    };
+    AreaSpring::new(k).map_err(|e| invalid(scene, "normal_stiffness", k, &e.to_string()))
+}
+
 fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
     let damping = normal_damping(scene, s)?;
     match (s.normal, damping) {
+        (NormalKind::Area, NormalDamping::ReducedMass(d)) => md_with_normal(scene, area_spring(scene, s)?, d, s),
+        (NormalKind::Area, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => {
+            md_with_normal(scene, area_spring(scene, s)?, LinearViscous::new(c).map_err(solver_err)?, s)
+        }
+        (NormalKind::Area, NormalDamping::HuntCrossley) => {
+            md_with_normal(scene, area_spring(scene, s)?, HuntCrossley::from_material(), s)
+        }
+        (NormalKind::Area, _) => Err(invalid(
+            scene,
+            "damping",
+            granula_io::scene::spec::choice_name(&s.damping),
+            "normal = \"area\" takes damping = \"reduced_mass\", \"fixed\" or \"hunt_crossley\"",
+        )),
+        (NormalKind::Hooke, NormalDamping::ReducedMass(d)) => md_with_normal(scene, hooke_spring(scene, s)?, d, s),
+        (NormalKind::Hertz | NormalKind::Volumetric, NormalDamping::ReducedMass(_)) => Err(invalid(
+            scene,
+            "damping",
+            "reduced_mass",
+            "calibrates a linear spring (002 eq. 8): needs normal = \"area\" or \"hooke\"",
+        )),
         (NormalKind::Hertz, NormalDamping::Viscous(c)) => {
             md_with_normal(scene, Hertz::from_material(), HertzViscous::new(c).map_err(solver_err)?, s)
         }
@@ -169,6 +208,7 @@ where
     Composed<N, D, BrendelDippel>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, PlanarCundall>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, CundallStrack, Option<RollingResistance>, Option<TwistingResistance>, Option<ConstantCohesion>>:
         ContactLaw<History: Serialize + DeserializeOwned>,
 {
@@ -205,7 +245,33 @@ where
             md(Composed::new(normal, damping, t).with_tension(tension), s)
         }
         TangentialKind::None => md(Composed::new(normal, damping, NoFriction).with_tension(tension), s),
+        TangentialKind::PlanarCundall => {
+            md(Composed::new(normal, damping, planar_cundall(scene, s)?).with_tension(tension), s)
+        }
     }
+}
+
+/// Cundall's spring of the planar world (002 eqs. 6-7): k_t = `tangential_stiffness_ratio`
+/// × `normal_stiffness` (a constant, as 002's), the dashpot ν_t/ν_n = k_t/k_n on the normal
+/// coefficient ("we always take ν_t/ν_n = k_t/k_n", 002 §2), the pair's friction.
+fn planar_cundall(scene: &Scene, s: &MdSpec) -> Result<PlanarCundall> {
+    if !scene.spec.simulation.planar {
+        return Err(invalid(scene, "tangential", "planar_cundall", granula_io::scene::PLANAR_ONLY));
+    }
+    let (Some(ratio), Some(k)) = (s.tangential_stiffness_ratio, s.normal_stiffness) else {
+        return Err(invalid(
+            scene,
+            "tangential",
+            "planar_cundall",
+            "needs `tangential_stiffness_ratio` and `normal_stiffness`",
+        ));
+    };
+    PlanarCundall::new(
+        TangentialStiffness::Fixed(ratio * k),
+        TangentialDamping::Ratio(ratio),
+        Friction::from_material(),
+    )
+    .map_err(solver_err)
 }
 
 /// The Cundall-Strack spring of `[solver] tangential_stiffness_ratio` and

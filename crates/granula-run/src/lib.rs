@@ -51,7 +51,6 @@ mod distributed;
 mod driver;
 mod folder;
 mod outputs;
-pub mod planar;
 mod polyhedra;
 mod sim_solver;
 pub mod time_step;

@@ -124,6 +124,20 @@ pub fn time_step_estimate(scene: &Scene) -> Result<Option<TimeStepEstimate>> {
             }
             Shape::Sphere { .. } => {}
             Shape::Custom(c) if b.motion[i] == MotionKind::Dynamic => {
+                // A polygon of the planar world: its impacts count with its equivalent
+                // radius √(A/π) and its mass.
+                if let Some(p) = granula_io::scene::polygons::polygon_of(&b.shape[i]) {
+                    let r_eq = p.equivalent_radius();
+                    let entry = smallest.entry(b.material[i]).or_insert((r_eq, b.mass[i]));
+                    if b.mass[i] < entry.1 {
+                        *entry = (r_eq, b.mass[i]);
+                    }
+                    let depth = b.position[i].dot(down);
+                    (low, high) = (low.min(depth), high.max(depth));
+                    let r_c = p.polygon().circumradius();
+                    fastest = fastest.max(b.velocity[i].length() + b.angular_velocity[i].length() * r_c);
+                    continue;
+                }
                 let Some(shape) = c.as_any().downcast_ref::<PolyhedronShape>() else { continue };
                 let poly = shape.polyhedron();
                 let (r_eq, r_b) = (poly.equivalent_radius(), poly.bounding_radius());
@@ -154,11 +168,14 @@ pub fn time_step_estimate(scene: &Scene) -> Result<Option<TimeStepEstimate>> {
         // The overlap-volume law's stiffness depends on the contact area: no estimate.
         (NormalKind::Volumetric, _) => return Ok(None),
         (NormalKind::Hertz, _) => None,
-        (NormalKind::Hooke, Some(k)) => {
+        // The overlap-area spring of flat faces is linear of stiffness k_n (002 eq. 5).
+        (NormalKind::Hooke | NormalKind::Area, Some(k)) => {
             Some(LinearSpring::new(k).map_err(|e| IoError::Solver(format!("[solver] normal_stiffness = {k}: {e}")))?)
         }
-        (NormalKind::Hooke, None) => {
-            return Err(IoError::Solver("[solver] normal = \"hooke\" needs `normal_stiffness` (N/m)".into()));
+        (NormalKind::Hooke | NormalKind::Area, None) => {
+            return Err(IoError::Solver(
+                "[solver] normal = \"hooke\" or \"area\" needs `normal_stiffness` (N/m)".into(),
+            ));
         }
     };
     let duration = |pair: MaterialId, other: MaterialId, m_eff: f64, r_eff: f64| -> f64 {

@@ -8,7 +8,7 @@ mod packing;
 mod size;
 
 pub use grid::SphereGrid;
-pub use lattice::lattice;
+pub use lattice::{lattice, triangular_lattice};
 pub use packing::{random_packing, Region};
 pub use size::{SizeDistribution, MAX_REDRAWS};
 

@@ -1,9 +1,10 @@
 //! The macroscopic (Love-Weber) stress tensor of a region and its packing fraction.
 
+use crate::scene::polygons::polygon_of;
 use glam::{DMat3, DVec3};
 use granula_core::{Contact, MotionKind, World};
 
-/// Stress and packing fraction of a box.
+/// Stress and packing fraction of a box (its spheres, and the polygons of a planar world).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RegionStress {
     /// σ (Pa), compression positive; in planar mode a force per length (N/m).
@@ -54,7 +55,7 @@ pub fn love_weber_stress<C: Contact>(world: &World, contacts: &[C], min: DVec3, 
             b.position[i]
         };
         b.motion[i] == MotionKind::Dynamic
-            && b.shape[i].sphere_radius().is_some()
+            && (b.shape[i].sphere_radius().is_some() || polygon_of(&b.shape[i]).is_some())
             && x.cmpge(min).all()
             && x.cmple(max).all()
     };
@@ -75,7 +76,11 @@ pub fn love_weber_stress<C: Contact>(world: &World, contacts: &[C], min: DVec3, 
     let mut particles = 0;
     for i in (0..b.len()).filter(|&i| inside(i)) {
         let r = b.radius[i];
-        solid += if planar { std::f64::consts::PI * r * r } else { 4.0 / 3.0 * std::f64::consts::PI * r.powi(3) };
+        solid += match polygon_of(&b.shape[i]) {
+            Some(p) => p.polygon().area(),
+            None if planar => std::f64::consts::PI * r * r,
+            None => 4.0 / 3.0 * std::f64::consts::PI * r.powi(3),
+        };
         particles += 1;
     }
     RegionStress { sigma: sum * (1.0 / volume), packing_fraction: solid / volume, particles }

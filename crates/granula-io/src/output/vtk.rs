@@ -63,24 +63,42 @@ pub fn write_particles(path: &Path, world: &World) -> Result<()> {
 
 /// Writes every body of a custom shape that has a surface ([`granula_core::CustomShape::surface`],
 /// e.g. a polyhedron) as its triangles in the body's current pose (x = position +
-/// orientation · x_body), one polygon cell per triangle, with cell data `id` (the body
-/// handle), `velocity`, `angular_velocity` and `force` (the contact force of the last step)
-/// of the body it belongs to. Each body's vertices are written once and shared by its
-/// triangles. Spheres and walls are not in this file.
+/// orientation · x_body), one polygon cell per triangle, and every polygon of a planar
+/// world (`granula_polygons::PolygonShape`) as its outline in the plane z = 0, one polygon
+/// cell per body, with cell data `id` (the body handle), `velocity`, `angular_velocity` and
+/// `force` (the contact force of the last step) of the body it belongs to. Each body's
+/// vertices are written once and shared by its cells. In a periodic world the bodies are
+/// drawn at their centres wrapped into the periodic range (as `write_particles` draws the
+/// spheres). Spheres and walls are not in this file.
 pub fn write_shapes(path: &Path, world: &World) -> Result<()> {
     let b = &world.bodies;
     let mut pd = PolyData::default();
     let (mut ids, mut vel, mut ang, mut force) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let periodic = world.periodic.is_periodic();
     for i in 0..b.len() {
         let Shape::Custom(c) = &b.shape[i] else { continue };
-        let Some(mesh) = c.surface() else { continue };
-        let (x, q) = (b.position[i], b.orientation[i]);
+        let (x, v) = if periodic {
+            let (x, v, _) = world.periodic.wrap_state(b.position[i], b.velocity[i], world.time());
+            (x, v)
+        } else {
+            (b.position[i], b.velocity[i])
+        };
+        let q = b.orientation[i];
         let first = pd.points.len() as i64;
-        pd.points.extend(mesh.vertices.iter().map(|&v| (x + q * v).to_array()));
-        for t in mesh.triangles {
-            pd.polys.push(t.iter().map(|&k| first + k as i64).collect());
+        let cells: Vec<Vec<i64>> = if let Some(p) = crate::scene::polygons::polygon_of(&b.shape[i]) {
+            let outline = p.polygon().vertices();
+            pd.points.extend(outline.iter().map(|v| (x + q * v.extend(0.0)).to_array()));
+            vec![(first..first + outline.len() as i64).collect()]
+        } else if let Some(mesh) = c.surface() {
+            pd.points.extend(mesh.vertices.iter().map(|&v| (x + q * v).to_array()));
+            mesh.triangles.iter().map(|t| t.iter().map(|&k| first + k as i64).collect()).collect()
+        } else {
+            continue;
+        };
+        for cell in cells {
+            pd.polys.push(cell);
             ids.push(b.handle[i].0 as i64);
-            vel.push(b.velocity[i].to_array());
+            vel.push(v.to_array());
             ang.push(b.angular_velocity[i].to_array());
             force.push(b.force[i].to_array());
         }

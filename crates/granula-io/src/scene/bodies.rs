@@ -2,12 +2,16 @@
 
 use super::check::Check;
 use super::limits::{lognormal_mass, MAX_ATTEMPTS_PER_SPHERE, MIN_LOGNORMAL_ACCEPTANCE};
+use super::polygons;
 use super::polyhedra_spec::PolyhedronSpec;
 use super::shape_maker::{MadeShape, ShapeMaker};
 use super::source::KeyPath;
-use super::spec::{CylinderSpec, LatticeSpec, MotionSpec, PackingSpec, PlaneSpec, RegionSpec, SizeSpec, SphereSpec};
+use super::spec::{
+    ArrangementKind, CylinderSpec, LatticeSpec, MotionSpec, PackingSpec, PlaneSpec, PolygonShapeSpec, RegionSpec,
+    SizeSpec, SphereSpec,
+};
 use crate::error::{IoError, Result};
-use crate::generate::{lattice, random_packing, PlacedSphere, Region, SizeDistribution};
+use crate::generate::{lattice, random_packing, triangular_lattice, PlacedSphere, Region, SizeDistribution};
 use glam::DQuat;
 use glam::DVec3;
 use granula_core::{
@@ -130,7 +134,7 @@ pub fn cylinder(c: &Check, path: &KeyPath, s: &CylinderSpec) -> Result<BodyPlan>
 struct Common {
     material: granula_core::MaterialId,
     velocity: DVec3,
-    fixed: bool,
+    motion: MotionSpec,
     locked: Dofs,
 }
 
@@ -140,23 +144,24 @@ fn generated(c: &Check, path: &KeyPath, spheres: Vec<PlacedSphere>, k: Common) -
         .enumerate()
         .map(|(i, s)| {
             let mut b = SphereBuilder::new(s.radius, s.center).material(k.material).velocity(k.velocity).lock(k.locked);
-            if k.fixed {
-                b = b.fixed();
-            }
+            b = match k.motion {
+                MotionSpec::Dynamic => b,
+                MotionSpec::Fixed => b.fixed(),
+                MotionSpec::Kinematic => {
+                    let (lv, lw) = kinematic(k.velocity, DVec3::ZERO);
+                    b.kinematic(lv, lw)
+                }
+            };
             let body = b.build().map_err(|e| c.core(path, e))?;
             Ok(BodyPlan { body, name: None, origin: format!("{path} (sphere {i})") })
         })
         .collect()
 }
 
-/// The spheres of a `[[lattices]]` entry.
-pub fn lattice_bodies(c: &Check, path: &KeyPath, s: &LatticeSpec, planar: bool) -> Result<Vec<BodyPlan>> {
+/// The sites of a `[[lattices]]` entry: cubic, or triangular in a planar scene.
+fn lattice_sites(c: &Check, path: &KeyPath, s: &LatticeSpec, planar: bool, r: f64) -> Result<Vec<PlacedSphere>> {
     let o = c.vector(&path.key("origin"), s.origin)?;
-    let r = c.positive(&path.key("radius"), s.radius)?;
     let d = c.positive(&path.key("spacing"), s.spacing)?;
-    if d < 2.0 * r {
-        return Err(c.invalid(&path.key("spacing"), d, format!("must be >= 2 x radius = {}", 2.0 * r)));
-    }
     for (k, &n) in s.counts.iter().enumerate() {
         if n == 0 {
             return Err(c.invalid(&path.key("counts").index(k), n, "must be >= 1"));
@@ -165,16 +170,35 @@ pub fn lattice_bodies(c: &Check, path: &KeyPath, s: &LatticeSpec, planar: bool) 
     if planar && s.counts[2] != 1 {
         return Err(c.invalid(&path.key("counts").index(2), s.counts[2], "must be 1 in planar mode"));
     }
+    Ok(match s.arrangement {
+        ArrangementKind::Cubic => lattice(o, s.counts, d, r),
+        ArrangementKind::Triangular if planar => triangular_lattice(o, [s.counts[0], s.counts[1]], d, r),
+        ArrangementKind::Triangular => {
+            return Err(c.invalid(&path.key("arrangement"), "triangular", "needs a planar scene"));
+        }
+    })
+}
+
+/// The spheres (or polygons) of a `[[lattices]]` entry.
+pub fn lattice_bodies(c: &Check, path: &KeyPath, s: &LatticeSpec, planar: bool) -> Result<Vec<BodyPlan>> {
+    if let Some(shape) = &s.polygon {
+        return lattice_polygons(c, path, s, shape, planar);
+    }
+    for (key, set) in [("seed", s.seed.is_some()), ("random_angle", s.random_angle.is_some())] {
+        if set {
+            return Err(c.invalid(&path.key(key), key, "is used only with polygon sites (`polygon`)"));
+        }
+    }
+    let Some(radius) = s.radius else {
+        return Err(c.invalid(path, "lattice", "needs the spheres' `radius` (or a `polygon` shape in a planar scene)"));
+    };
+    let r = c.positive(&path.key("radius"), radius)?;
+    if s.spacing < 2.0 * r {
+        return Err(c.invalid(&path.key("spacing"), s.spacing, format!("must be >= 2 x radius = {}", 2.0 * r)));
+    }
     let v = c.vector(&path.key("velocity"), s.velocity)?;
     let m = c.material(&path.key("material"), s.material.as_ref())?;
-    let fixed = match s.motion {
-        MotionSpec::Dynamic => false,
-        MotionSpec::Fixed => true,
-        MotionSpec::Kinematic => {
-            return Err(c.invalid(&path.key("motion"), "kinematic", "lattice spheres are \"dynamic\" or \"fixed\""))
-        }
-    };
-    let mut sites = lattice(o, s.counts, d, r);
+    let mut sites = lattice_sites(c, path, s, planar, r)?;
     if let Some(h) = &s.hole {
         let hp = path.key("hole");
         let centre = glam::DVec2::from_array(h.center);
@@ -185,7 +209,57 @@ pub fn lattice_bodies(c: &Check, path: &KeyPath, s: &LatticeSpec, planar: bool) 
         sites.retain(|p| (p.center.truncate() - centre).length() >= radius);
     }
     let locked = locks(c, path, &s.lock_axes, s.lock_rotation)?;
-    generated(c, path, sites, Common { material: m, velocity: v, fixed, locked })
+    generated(c, path, sites, Common { material: m, velocity: v, motion: s.motion, locked })
+}
+
+/// The polygons of a `[[lattices]]` entry with `polygon`: each site gets its own shape
+/// (a random kind draws its vertex count and seed) and, with `random_angle`, its own angle,
+/// all from the lattice's `seed`.
+fn lattice_polygons(
+    c: &Check,
+    path: &KeyPath,
+    s: &LatticeSpec,
+    shape: &PolygonShapeSpec,
+    planar: bool,
+) -> Result<Vec<BodyPlan>> {
+    if !planar {
+        return Err(c.invalid(&path.key("polygon"), "polygon", "polygon sites need a planar scene"));
+    }
+    for (key, set) in
+        [("radius", s.radius.is_some()), ("hole", s.hole.is_some()), ("lock_axes", !s.lock_axes.is_empty())]
+    {
+        if set {
+            return Err(c.invalid(&path.key(key), key, "is not used with polygon sites"));
+        }
+    }
+    let v = c.vector(&path.key("velocity"), s.velocity)?;
+    if v.z != 0.0 {
+        return Err(c.invalid(&path.key("velocity"), s.velocity, "a planar velocity has z = 0"));
+    }
+    let material = c.material(&path.key("material"), s.material.as_ref())?;
+    let sites = lattice_sites(c, path, s, planar, 0.0)?;
+    let mut rng = polygons::site_stream(s.seed.unwrap_or(0));
+    let turn = s.random_angle.unwrap_or(true);
+    let mut out = Vec::with_capacity(sites.len());
+    for (i, site) in sites.into_iter().enumerate() {
+        let outline = polygons::outline(c, &path.key("polygon"), shape, Some(&mut rng))?;
+        let angle = if turn { polygons::site_angle(&mut rng) } else { 0.0 };
+        let body = polygons::PolygonBody {
+            outline,
+            position: site.center.truncate(),
+            angle,
+            velocity: v.truncate(),
+            angular_velocity: 0.0,
+            material,
+            motion: s.motion,
+            mass: None,
+            lock_rotation: s.lock_rotation,
+            force: glam::DVec2::ZERO,
+        };
+        let body = polygons::build(c, path, body)?;
+        out.push(BodyPlan { body, name: None, origin: format!("{path} (polygon {i})") });
+    }
+    Ok(out)
 }
 
 fn size(c: &Check, path: &KeyPath, s: &SizeSpec) -> Result<SizeDistribution> {
@@ -392,7 +466,12 @@ pub fn packing_bodies(
         };
         return packed_polyhedra(c, path, spheres, p.points, s.seed, m, maker);
     }
-    generated(c, path, spheres, Common { material: m, velocity: DVec3::ZERO, fixed: false, locked: Dofs::NONE })
+    generated(
+        c,
+        path,
+        spheres,
+        Common { material: m, velocity: DVec3::ZERO, motion: MotionSpec::Dynamic, locked: Dofs::NONE },
+    )
 }
 
 /// Why a scene read without a shape maker refuses polyhedra.

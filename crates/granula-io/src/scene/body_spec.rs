@@ -118,7 +118,8 @@ pub(super) fn yes() -> bool {
     true
 }
 
-/// `[[lattices]]`: spheres on a simple cubic lattice.
+/// `[[lattices]]`: spheres (or, in a planar scene, polygons) on a simple cubic or a
+/// triangular lattice.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct LatticeSpec {
@@ -131,16 +132,28 @@ pub struct LatticeSpec {
     /// Number of spheres along x, y, z (≥ 1 each; z must be 1 in planar mode).
     #[serde(deserialize_with = "super::exact::array")]
     pub counts: [u32; 3],
-    /// Distance between neighbouring centres (m), ≥ 2 × radius.
+    /// Distance between neighbouring centres (m), ≥ 2 × radius for spheres.
     pub spacing: f64,
-    /// Radius (m).
-    pub radius: f64,
+    /// Radius of the spheres (m); not with `polygon`.
+    pub radius: Option<f64>,
+    /// `"cubic"` (default) or `"triangular"` (planar scenes only).
+    #[serde(default)]
+    pub arrangement: super::polygon_spec::ArrangementKind,
+    /// Polygons instead of spheres at the sites (planar scenes only): a `"random"` shape
+    /// draws each site's vertex count and seed from `seed`.
+    pub polygon: Option<super::polygon_spec::PolygonShapeSpec>,
+    /// Seed of the sites' random shapes and angles (polygon sites only). Default 0.
+    pub seed: Option<u64>,
+    /// Turn each polygon site by a random angle drawn from `seed` (polygon sites only).
+    /// Default true.
+    pub random_angle: Option<bool>,
     /// Material name. Default: the first material.
     pub material: Option<String>,
     /// Initial velocity of every sphere (m/s). Default zero.
     #[serde(default, deserialize_with = "super::exact::array")]
     pub velocity: [f64; 3],
-    /// Motion of every sphere: `"dynamic"` (default) or `"fixed"` (e.g. a rough floor).
+    /// Motion of every site: `"dynamic"` (default), `"fixed"` (e.g. a rough floor) or
+    /// `"kinematic"` (every site moves at `velocity`: a rough wall of glued particles).
     #[serde(default)]
     pub motion: MotionSpec,
     /// Leave out the sites whose centre lies within this vertical cylinder (an orifice in a

@@ -19,6 +19,10 @@ pub enum NormalKind {
     /// that carry no volume (spheres, point contacts) use the spherical cap of depth δ
     /// and radius R*. Damping: `"hunt_crossley"` or `"fixed"`.
     Volumetric,
+    /// The overlap-area spring of the planar world (002 eq. 5), F_n = k_n A / l_c with
+    /// k_n = `normal_stiffness`, on the overlap area A of polygons (discs: the lens of the
+    /// two circles, `granula_laws::AreaSpring`). Planar scenes only.
+    Area,
 }
 
 /// `[solver] polyhedron_contacts` (MD): how pairs of polyhedra and polyhedra on planes
@@ -52,6 +56,12 @@ pub enum TangentialKind {
     Viscous,
     /// No tangential force.
     None,
+    /// Cundall's spring as 002 writes it for the planar world (002 eqs. 6-7,
+    /// `granula_laws::PlanarCundall`): k_t = `tangential_stiffness_ratio` × k_n, the
+    /// Coulomb limit on the elastic forces, and the viscous force −m_r ν_t v_t with
+    /// ν_t/ν_n = k_t/k_n beside it (002 eq. 2). Planar scenes only; needs
+    /// `normal_stiffness`.
+    PlanarCundall,
 }
 
 /// `[solver] damping` (MD): the normal damping model.
@@ -74,6 +84,12 @@ pub enum DampingKind {
     HuntCrossley,
     /// γ_n = `damping_coefficient`.
     Fixed,
+    /// The viscous force of 002 eqs. 2-3, F_v = −m* ν v_n, with the damping rate ν
+    /// (1/s) that gives the pairs' restitution to a linear contact of stiffness
+    /// `normal_stiffness` and reduced mass `reduced_mass` (002 eq. 8,
+    /// `granula_laws::ReducedMassViscous`). With `normal = "area"` or `"hooke"` and
+    /// `tension = "allow"` (002's force may pull at the end of a contact).
+    ReducedMass,
 }
 
 /// `[solver] tension` (MD): whether the normal force may pull.

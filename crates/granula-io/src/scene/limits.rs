@@ -37,6 +37,10 @@ pub const MAX_ITERATIONS: u32 = 1_000_000;
 /// Most placement attempts per sphere of a random packing (`attempts_per_sphere`).
 pub const MAX_ATTEMPTS_PER_SPHERE: usize = 1_000_000;
 
+/// Most vertices of a polygon (`sides`, `sides_max`, a `vertices` list): the overlap of
+/// two polygons costs O(n) per pair and step, and 002's particles have 5 to 8.
+pub const MAX_POLYGON_SIDES: u32 = 1024;
+
 /// Smallest probability that a lognormal draw falls in [min, max]: below it redrawing
 /// (the truncation) would take too long, and the distribution is reported as unsatisfiable.
 pub const MIN_LOGNORMAL_ACCEPTANCE: f64 = 1e-3;
@@ -67,7 +71,9 @@ pub fn body_count(c: &Check, spec: &SceneSpec) -> Result<u64> {
 /// [`MAX_BODIES`] applies).
 pub fn body_count_within(c: &Check, spec: &SceneSpec, memory: Option<u64>) -> Result<u64> {
     let root = KeyPath::root();
-    let explicit = (spec.spheres.len() + spec.planes.len() + spec.cylinders.len() + spec.polyhedra.len()) as u64;
+    let explicit =
+        (spec.spheres.len() + spec.planes.len() + spec.cylinders.len() + spec.polyhedra.len() + spec.polygons.len())
+            as u64;
     let mut total = explicit;
     let mut generators: Vec<(KeyPath, String, Option<u64>)> = Vec::new();
     for (i, l) in spec.lattices.iter().enumerate() {

@@ -7,12 +7,15 @@ mod check;
 mod choices;
 pub mod exact;
 pub mod limits;
+pub mod linear_contact;
 mod loads;
 mod models;
 mod output_spec;
 mod overlap;
 mod parse_error;
 mod periodic;
+mod polygon_spec;
+pub mod polygons;
 mod polyhedra_spec;
 mod selection;
 mod shape_maker;
@@ -24,7 +27,9 @@ mod validate;
 
 pub use bodies::BodyPlan;
 pub use check::Check;
+pub use linear_contact::LinearContact;
 pub use loads::{apply_loads, Load};
+pub use models::PLANAR_ONLY;
 pub use overlap::OVERLAP_TOLERANCE;
 pub use shape_maker::{MadeShape, ShapeMaker};
 pub use source::{line_column, line_of, KeyPath, Seg};
@@ -101,6 +106,11 @@ pub struct Scene {
     /// The maker of polyhedral shapes the scene was read with, if any: its generators are
     /// registered in the world's narrowphase when the scene has polyhedra.
     pub shapes: Option<Arc<dyn ShapeMaker>>,
+    /// The linear contact that `[solver] damping = "reduced_mass"` calibrates (002 eqs. 8,
+    /// 10), `None` for other scenes.
+    pub linear_contact: Option<LinearContact>,
+    /// The time step (s): `[simulation] dt`, or `dt_fraction` × t_c.
+    dt: f64,
 }
 
 /// The [`IoError::Parse`] of a scene text (`file` names it) that `toml` refused: the line
@@ -146,6 +156,7 @@ impl Scene {
     /// [`Scene::parse`] with a maker of polyhedral shapes; mesh files are relative to the
     /// folder of `file`.
     pub fn parse_with(file: &str, text: &str, shapes: Option<Arc<dyn ShapeMaker>>) -> Result<Scene> {
+        refuse_old_planar_format(file, text)?;
         let spec: SceneSpec = toml::from_str(text).map_err(|e| schema_error(file, text, &e))?;
         Scene::validate(file, text, spec, shapes)
     }
@@ -157,9 +168,11 @@ impl Scene {
             spec.materials.iter().map(|m| m.name.clone()).collect()
         };
         let c = Check::new(file, text, names);
-        let steps = validate::simulation(&c, &spec)?;
+        let given_dt = validate::simulation(&c, &spec)?;
+        let early_steps = given_dt.map(|dt| validate::steps(&c, &spec, dt, "dt")).transpose()?;
         validate::solver(&c, &spec.solver)?;
         models::validate(&c, &spec.solver)?;
+        models::planar_only(&c, &spec.solver, spec.simulation.planar)?;
         unused::cohesive_impact(&c, &spec.solver)?;
         validate::unused_restitution(&c, &spec)?;
         unused::unused_properties(&c, &spec)?;
@@ -169,35 +182,10 @@ impl Scene {
             validate::materials(&c, &spec.materials)?
         };
         let pairs = validate::pairs(&c, &materials, &spec.pairs)?;
-        let planar = spec.simulation.planar;
-        let root = KeyPath::root();
         // Counted before anything is generated, so that a huge count is an error, not an
         // aborted allocation.
         limits::body_count(&c, &spec)?;
-        let mut plans = Vec::new();
-        for (i, s) in spec.spheres.iter().enumerate() {
-            plans.push(bodies::sphere(&c, &root.key("spheres").index(i), s)?);
-        }
-        for (i, s) in spec.planes.iter().enumerate() {
-            plans.push(bodies::plane(&c, &root.key("planes").index(i), s)?);
-        }
-        for (i, s) in spec.cylinders.iter().enumerate() {
-            plans.push(bodies::cylinder(&c, &root.key("cylinders").index(i), s)?);
-        }
-        for (i, s) in spec.lattices.iter().enumerate() {
-            plans.extend(bodies::lattice_bodies(&c, &root.key("lattices").index(i), s, planar)?);
-        }
-        for (i, s) in spec.packings.iter().enumerate() {
-            plans.extend(bodies::packing_bodies(&c, &root.key("packings").index(i), s, planar, shapes.as_deref())?);
-        }
-        let base = Path::new(file).parent().map(PathBuf::from).unwrap_or_default();
-        for (i, s) in spec.polyhedra.iter().enumerate() {
-            let path = root.key("polyhedra").index(i);
-            let Some(maker) = shapes.as_deref() else {
-                return Err(c.invalid(&path, s.name.as_deref().unwrap_or("polyhedron"), bodies::NO_MAKER));
-            };
-            plans.push(bodies::polyhedron(&c, &path, s, maker, &base, planar)?);
-        }
+        let plans = body_plans(&c, &spec, shapes.as_deref(), file)?;
         let mut seen: HashSet<&str> = HashSet::new();
         for p in &plans {
             if let Some(n) = &p.name {
@@ -218,24 +206,43 @@ impl Scene {
         selection::validate(&c, &spec, &plans)?;
         selection::rigid_materials(&c, &spec, &plans)?;
         let loads = loads::validate(&c, &spec.loads, &plans)?;
-        let scene = Scene {
+        let mut scene = Scene {
             file: file.to_string(),
             text: text.to_string(),
             spec,
-            steps,
+            steps: early_steps.unwrap_or(0),
             materials,
             pairs,
             bodies: plans,
             loads,
             shapes,
+            linear_contact: None,
+            dt: given_dt.unwrap_or(f64::NAN),
         };
+        scene.resolve_time_step(&c)?;
         scene.check_polyhedra_overlaps()?;
         Ok(scene)
+    }
+
+    /// The linear contact of `damping = "reduced_mass"` and, with `dt_fraction`, the time
+    /// step and the number of steps (both need the bodies' masses).
+    fn resolve_time_step(&mut self, c: &Check) -> Result<()> {
+        self.linear_contact = linear_contact::validate(c, &self.spec, || self.build_world())?;
+        if let Some(f) = self.spec.simulation.dt_fraction {
+            self.dt = linear_contact::dt_from_fraction(c, f, self.linear_contact.as_ref())?;
+            self.steps = validate::steps(c, &self.spec, self.dt, "dt_fraction")?;
+        }
+        Ok(())
     }
 
     /// `true` when the scene has bodies of a custom shape (polyhedra).
     pub fn has_custom_shapes(&self) -> bool {
         self.bodies.iter().any(|p| matches!(p.body.shape, granula_core::Shape::Custom(_)))
+    }
+
+    /// `true` when the scene has polygons (`[[polygons]]`, lattices of polygon sites).
+    pub fn has_polygons(&self) -> bool {
+        self.bodies.iter().any(|p| polygons::polygon_of(&p.body.shape).is_some())
     }
 
     /// Polyhedra may not overlap another body at the start by more than
@@ -301,7 +308,11 @@ impl Scene {
     pub fn build_world(&self) -> Result<World> {
         let s = &self.spec.simulation;
         let mut b = World::builder();
-        if let (true, Some(maker)) = (self.has_custom_shapes(), &self.shapes) {
+        if self.has_polygons() {
+            let mut narrowphase = granula_core::Narrowphase::new();
+            polygons::register_polygon_generators(&mut narrowphase, &self.spec.solver)?;
+            b = b.narrowphase(narrowphase);
+        } else if let (true, Some(maker)) = (self.has_custom_shapes(), &self.shapes) {
             let mut narrowphase = granula_core::Narrowphase::new();
             let contacts = match &self.spec.solver {
                 spec::SolverSpec::Md(m) => m.polyhedron_contacts,
@@ -322,8 +333,12 @@ impl Scene {
         for m in &self.materials {
             b = b.material(m.clone());
         }
-        for (axis, p) in periodic::domain(&self.spec).map_err(granula_core::CoreError::from)?.periodic_axes() {
+        let domain = periodic::domain(&self.spec).map_err(granula_core::CoreError::from)?;
+        for (axis, p) in domain.periodic_axes() {
             b = b.periodic(axis, p.lo, p.hi);
+        }
+        if let Some(s) = domain.shear() {
+            b = b.shear(s.flow, s.gradient, s.rate);
         }
         let mut world = b.build()?;
         for &(a, c, p) in &self.pairs {
@@ -346,9 +361,9 @@ impl Scene {
         unused::notes(&c, &self.spec)
     }
 
-    /// The time step (s).
+    /// The time step (s): `[simulation] dt`, or `dt_fraction` × the contact time.
     pub fn dt(&self) -> f64 {
-        self.spec.simulation.dt
+        self.dt
     }
 
     /// Index (and handle number) of the body with this name.
@@ -371,6 +386,9 @@ pub const POLYHEDRON_OVERLAP_TOLERANCE: f64 = 1e-9;
 /// The radius of a particle's bounding sphere: a sphere's radius, the largest distance of
 /// a custom shape's surface vertex from its centre; `None` for walls.
 fn particle_radius(b: &granula_core::RigidBody) -> Option<f64> {
+    if let Some(p) = polygons::polygon_of(&b.shape) {
+        return Some(p.polygon().circumradius());
+    }
     match &b.shape {
         granula_core::Shape::Sphere { radius } => Some(*radius),
         granula_core::Shape::Custom(c) => {
@@ -389,6 +407,7 @@ fn parse_origin(origin: &str) -> KeyPath {
         "polyhedra" => "polyhedra",
         "packings" => "packings",
         "lattices" => "lattices",
+        "polygons" => "polygons",
         _ => "cylinders",
     };
     let mut p = KeyPath::root().key(key);
@@ -396,4 +415,54 @@ fn parse_origin(origin: &str) -> KeyPath {
         p = p.index(i);
     }
     p
+}
+
+/// The bodies of a scene in handle order: spheres, planes, cylinders, lattices, packings,
+/// polyhedra, polygons.
+fn body_plans(c: &Check, spec: &SceneSpec, shapes: Option<&dyn ShapeMaker>, file: &str) -> Result<Vec<BodyPlan>> {
+    let planar = spec.simulation.planar;
+    let root = KeyPath::root();
+    let mut plans = Vec::new();
+    for (i, s) in spec.spheres.iter().enumerate() {
+        plans.push(bodies::sphere(c, &root.key("spheres").index(i), s)?);
+    }
+    for (i, s) in spec.planes.iter().enumerate() {
+        plans.push(bodies::plane(c, &root.key("planes").index(i), s)?);
+    }
+    for (i, s) in spec.cylinders.iter().enumerate() {
+        plans.push(bodies::cylinder(c, &root.key("cylinders").index(i), s)?);
+    }
+    for (i, s) in spec.lattices.iter().enumerate() {
+        plans.extend(bodies::lattice_bodies(c, &root.key("lattices").index(i), s, planar)?);
+    }
+    for (i, s) in spec.packings.iter().enumerate() {
+        plans.extend(bodies::packing_bodies(c, &root.key("packings").index(i), s, planar, shapes)?);
+    }
+    let base = Path::new(file).parent().map(PathBuf::from).unwrap_or_default();
+    for (i, s) in spec.polyhedra.iter().enumerate() {
+        let path = root.key("polyhedra").index(i);
+        let Some(maker) = shapes else {
+            return Err(c.invalid(&path, s.name.as_deref().unwrap_or("polyhedron"), bodies::NO_MAKER));
+        };
+        plans.push(bodies::polyhedron(c, &path, s, maker, &base, planar)?);
+    }
+    for (i, s) in spec.polygons.iter().enumerate() {
+        plans.push(polygons::polygon(c, &root.key("polygons").index(i), s, planar)?);
+    }
+    Ok(plans)
+}
+
+/// A file of the former planar format (a top-level `dimension` key) is refused with the
+/// way to write it now, naming the key and its line.
+fn refuse_old_planar_format(file: &str, text: &str) -> Result<()> {
+    let Ok(table) = toml::from_str::<toml::Table>(text) else { return Ok(()) };
+    let Some(value) = table.get("dimension") else { return Ok(()) };
+    let c = Check::new(file, text, Vec::new());
+    Err(c.invalid(
+        &KeyPath::root().key("dimension"),
+        value.to_string(),
+        "the separate planar format is gone: a 2D scene is a scene with [simulation] planar = true \
+         (polygons in [[polygons]], the 002 law as [solver] normal = \"area\"); \
+         see docs/scene-format.md, \"Planar scenes (2D mode)\"",
+    ))
 }

@@ -4,7 +4,7 @@
 
 use super::check::Check;
 use super::source::KeyPath;
-use super::spec::{choice_name, DampingKind, MdSpec, SolverSpec, TangentialDampingKind, TangentialKind};
+use super::spec::{choice_name, DampingKind, MdSpec, NormalKind, SolverSpec, TangentialDampingKind, TangentialKind};
 use crate::error::Result;
 
 /// Validates the model choices of an MD `[solver]`.
@@ -50,15 +50,80 @@ pub fn validate(c: &Check, spec: &SolverSpec) -> Result<()> {
         m.tangential,
         TangentialKind::CundallStrack | TangentialKind::UnboundedCundallStrack | TangentialKind::BrendelDippel
     );
+    if m.tangential == TangentialKind::PlanarCundall {
+        return planar_cundall(c, &p, m);
+    }
     if let Some((key, _)) = spring_keys.iter().find(|k| k.1).filter(|_| !spring) {
         return Err(c.invalid(
             &p.key(key),
             spring_value(m, key),
-            "needs tangential = \"cundall_strack\", \"unbounded_cundall_strack\" or \"brendel_dippel\"",
+            "needs tangential = \"cundall_strack\", \"unbounded_cundall_strack\", \"brendel_dippel\" or \"planar_cundall\"",
         ));
     }
     Ok(())
 }
+
+/// `tangential = "planar_cundall"` (002 eqs. 6-7): k_t = `tangential_stiffness_ratio` ×
+/// `normal_stiffness`, both required; its dashpot is 002's ν_t/ν_n = k_t/k_n, so
+/// `tangential_damping` is refused.
+fn planar_cundall(c: &Check, p: &KeyPath, m: &MdSpec) -> Result<()> {
+    if m.tangential_damping != TangentialDampingKind::None {
+        return Err(c.invalid(
+            &p.key("tangential_damping"),
+            choice_name(&m.tangential_damping),
+            "is not used with tangential = \"planar_cundall\", whose dashpot is 002's nu_t/nu_n = k_t/k_n",
+        ));
+    }
+    if m.tangential_stiffness_ratio.is_none() {
+        return Err(c.invalid(
+            &p.key("tangential"),
+            "planar_cundall",
+            "needs `tangential_stiffness_ratio` (k_t/k_n of 002 eq. 6; 002 takes 1/3)",
+        ));
+    }
+    if m.normal_stiffness.is_none() {
+        return Err(c.invalid(&p.key("tangential"), "planar_cundall", "needs `normal_stiffness` (k_t = ratio x k_n)"));
+    }
+    Ok(())
+}
+
+/// The choices of the planar world (`normal = "area"`, `tangential = "planar_cundall"`) in a
+/// scene that is not planar: an error naming the key.
+pub fn planar_only(c: &Check, spec: &SolverSpec, planar: bool) -> Result<()> {
+    let SolverSpec::Md(m) = spec else { return Ok(()) };
+    let p = KeyPath::root().key("solver");
+    if m.normal == NormalKind::Area {
+        match m.normal_stiffness {
+            Some(k) => {
+                c.positive(&p.key("normal_stiffness"), k)?;
+            }
+            None => return Err(c.invalid(&p.key("normal"), "area", "needs `normal_stiffness` (N/m, 002 eq. 5)")),
+        }
+    }
+    if m.normal == NormalKind::Area
+        && !matches!(m.damping, DampingKind::ReducedMass | DampingKind::Fixed | DampingKind::HuntCrossley)
+    {
+        return Err(c.invalid(
+            &p.key("damping"),
+            choice_name(&m.damping),
+            "normal = \"area\" takes damping = \"reduced_mass\" (002 eqs. 2-3), \"fixed\" or \"hunt_crossley\"",
+        ));
+    }
+    if planar {
+        return Ok(());
+    }
+    if m.normal == NormalKind::Area {
+        return Err(c.invalid(&p.key("normal"), "area", PLANAR_ONLY));
+    }
+    if m.tangential == TangentialKind::PlanarCundall {
+        return Err(c.invalid(&p.key("tangential"), "planar_cundall", PLANAR_ONLY));
+    }
+    Ok(())
+}
+
+/// Why a choice of the planar world is refused in a 3D scene.
+pub const PLANAR_ONLY: &str = "is a law of the planar world (002): set [simulation] planar = true, \
+    or use normal = \"hooke\" / \"volumetric\" and tangential = \"cundall_strack\" in 3D";
 
 fn spring_value(m: &MdSpec, key: &str) -> String {
     match key {

@@ -25,12 +25,40 @@ pub fn domain(spec: &SceneSpec) -> std::result::Result<PeriodicDomain, granula_c
             d = d.with_axis(axis, *lo, *hi)?;
         }
     }
+    if let Some(rate) = spec.simulation.shear_rate {
+        d = d.with_shear(Axis::X, Axis::Y, rate)?;
+    }
     Ok(d)
+}
+
+/// `simulation.shear_rate`: Lees-Edwards needs x and y periodic (flow x, gradient y) and
+/// the MD solver; contact dynamics refuses a sheared domain (its error, at the key).
+fn shear(c: &Check, spec: &SceneSpec) -> Result<()> {
+    let Some(rate) = spec.simulation.shear_rate else { return Ok(()) };
+    let key = KeyPath::root().key("simulation").key("shear_rate");
+    if let SolverSpec::Nscd(_) = spec.solver {
+        return Err(c.invalid(
+            &key,
+            rate,
+            "Lees-Edwards shear (flow x, gradient y) is not supported by contact dynamics: use [solver] kind = \"md\"",
+        ));
+    }
+    for axis in ["x", "y"] {
+        if !spec.simulation.periodic.contains_key(axis) {
+            return Err(c.invalid(
+                &key,
+                rate,
+                format!("Lees-Edwards shear (flow x, gradient y) needs a periodic {axis} axis in simulation.periodic"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Validates `simulation.periodic` against the solver and the bodies; `r_max` is the
 /// largest particle radius.
 pub fn validate(c: &Check, spec: &SceneSpec, plans: &[BodyPlan], r_max: Option<f64>) -> Result<()> {
+    shear(c, spec)?;
     let periodic = &spec.simulation.periodic;
     if periodic.is_empty() {
         return Ok(());

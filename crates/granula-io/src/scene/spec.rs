@@ -6,6 +6,7 @@ use super::body_spec::yes;
 pub use super::body_spec::*;
 pub use super::choices::*;
 pub use super::output_spec::*;
+pub use super::polygon_spec::*;
 pub use super::polyhedra_spec::*;
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +42,9 @@ pub struct SceneSpec {
     /// Polyhedral bodies one by one.
     #[serde(default)]
     pub polyhedra: Vec<PolyhedronSpec>,
+    /// Convex polygons one by one (planar scenes only).
+    #[serde(default)]
+    pub polygons: Vec<PolygonSpec>,
     /// Time-dependent loads on named bodies.
     #[serde(default)]
     pub loads: Vec<LoadSpec>,
@@ -76,8 +80,13 @@ pub struct LoadSpec {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SimulationSpec {
-    /// Time step Δt (s), > 0.
-    pub dt: f64,
+    /// Time step Δt (s), > 0; exactly one of `dt` and `dt_fraction` is given.
+    pub dt: Option<f64>,
+    /// The time step as a fraction of the contact time t_c of a linear contact law
+    /// (002 eq. 10: t_c = π/√(k_n/m_r − ν²/4), with the `[solver]` stiffness, reduced mass
+    /// and damping rate), Δt = `dt_fraction` × t_c: MD with `normal = "area"` or `"hooke"`
+    /// and `damping = "reduced_mass"` only. 002 takes 1/50.
+    pub dt_fraction: Option<f64>,
     /// End time (s); exactly one of `end_time` and `steps` is given.
     pub end_time: Option<f64>,
     /// Number of steps; exactly one of `end_time` and `steps` is given.
@@ -117,6 +126,10 @@ pub struct SimulationSpec {
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[serde(deserialize_with = "super::exact::map_of_arrays")]
     pub periodic: std::collections::BTreeMap<String, [f64; 2]>,
+    /// Lees-Edwards shear rate γ̇ = ∂v_x/∂y (1/s) of a domain periodic along x and y
+    /// (`granula_core::PeriodicDomain::with_shear`, flow x, gradient y): the images one
+    /// period up y are shifted along x by γ̇ L_y t. MD only. Default none.
+    pub shear_rate: Option<f64>,
 }
 
 fn default_gravity() -> [f64; 3] {
@@ -157,8 +170,13 @@ pub struct MdSpec {
     /// Normal elastic force: `"hertz"` or `"hooke"`. Default `"hertz"`.
     #[serde(default)]
     pub normal: NormalKind,
-    /// Normal stiffness k_n (N/m) for `"hooke"`; Hertz derives its stiffness from E*.
+    /// Normal stiffness k_n (N/m) for `"hooke"` and `"area"` (002 eq. 5); Hertz derives its
+    /// stiffness from E*.
     pub normal_stiffness: Option<f64>,
+    /// Reference reduced mass m_r (kg) of `damping = "reduced_mass"` (002 eq. 8): the
+    /// damping rate ν that gives the pairs' restitution to a contact of this reduced mass.
+    /// Default: half the mean mass of the dynamic bodies (two bodies of the mean mass).
+    pub reduced_mass: Option<f64>,
     /// k_V (N/m³) of `normal = "volumetric"`, > 0; default E*/R* per contact.
     pub volume_stiffness: Option<f64>,
     /// Contacts of polyhedra: `"points"` (vertex and edge contacts, the default) or

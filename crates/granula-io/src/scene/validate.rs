@@ -11,14 +11,36 @@ use crate::error::Result;
 use granula_core::{Material, PairMaterial};
 use std::collections::HashSet;
 
-/// Validates `[simulation]` and returns the number of steps to run.
-pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<u64> {
+/// Validates `[simulation]`: exactly one of `dt` and `dt_fraction`, gravity, guards,
+/// shear. Returns the time step when `dt` gives it (`None`: `dt_fraction`, resolved once
+/// the bodies are built).
+pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<Option<f64>> {
     let p = KeyPath::root().key("simulation");
     let s = &spec.simulation;
-    let dt = c.positive(&p.key("dt"), s.dt)?;
     c.vector(&p.key("gravity"), s.gravity)?;
     c.positive(&p.key("max_overlap_ratio"), s.max_overlap_ratio)?;
     c.positive(&p.key("energy_guard_max_gain"), s.energy_guard_max_gain)?;
+    if let Some(rate) = s.shear_rate {
+        if !rate.is_finite() {
+            return Err(c.invalid(&p.key("shear_rate"), rate, "must be finite"));
+        }
+    }
+    match (s.dt, s.dt_fraction) {
+        (Some(dt), None) => Ok(Some(c.positive(&p.key("dt"), dt)?)),
+        (None, Some(f)) => {
+            c.positive(&p.key("dt_fraction"), f)?;
+            Ok(None)
+        }
+        (Some(_), Some(f)) => Err(c.invalid(&p.key("dt_fraction"), f, "give `dt` or `dt_fraction`, not both")),
+        (None, None) => Err(c.invalid(&p, "", "give the time step `dt` (s) or `dt_fraction` (of the contact time)")),
+    }
+}
+
+/// The number of steps of `[simulation]` with the time step `dt`; `dt_key` names the key
+/// that set it (`dt` or `dt_fraction`) in the error of a run too long.
+pub fn steps(c: &Check, spec: &SceneSpec, dt: f64, dt_key: &'static str) -> Result<u64> {
+    let p = KeyPath::root().key("simulation");
+    let s = &spec.simulation;
     match (s.end_time, s.steps) {
         (Some(t), None) => {
             let t = c.positive(&p.key("end_time"), t)?;
@@ -26,7 +48,7 @@ pub fn simulation(c: &Check, spec: &SceneSpec) -> Result<u64> {
             let n = ((t / dt) * (1.0 - 1e-9)).ceil().max(1.0);
             if !(n <= MAX_STEPS as f64) {
                 return Err(c.invalid(
-                    &p.key("dt"),
+                    &p.key(dt_key),
                     dt,
                     format!("end_time = {t} s takes {n:e} steps of this dt; at most {MAX_STEPS} steps are allowed: raise `dt` or lower `end_time`"),
                 ));

@@ -13,6 +13,7 @@ mod nscd_restitution;
 mod output_folder;
 mod periodic_box;
 mod planar_checkpoint;
+mod planar_hostile;
 mod planar_nscd_scenes;
 mod planar_scenes;
 mod polyhedra_fuzz;

@@ -21,11 +21,9 @@ fn every_built_in_scene_runs_a_few_steps() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        // Planar scenes (`dimension = 2`) are run by tests/suite/planar_scenes.rs.
-        .filter(|p| !granula_run::planar::is_planar(&std::fs::read_to_string(p).unwrap()))
         .collect();
     names.sort();
-    assert!(names.len() >= 7, "the seven built-in scenes: {names:?}");
+    assert!(names.len() >= 9, "the built-in scenes, the two planar polygon scenes among them: {names:?}");
     for path in names {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         let scene = granula_run::load_scene(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -44,6 +42,11 @@ fn every_built_in_scene_runs_a_few_steps() {
         if spec.vtk.is_some() {
             let pvd = std::fs::read_to_string(out.join("particles.pvd")).unwrap();
             assert_eq!(pvd.matches("<DataSet").count(), 1, "{stem}: the initial frame");
+            // Polygons and polyhedra are drawn in shapes.pvd.
+            if run.scene.has_custom_shapes() {
+                let shapes = std::fs::read_to_string(out.join("shapes.pvd")).unwrap();
+                assert_eq!(shapes.matches("<DataSet").count(), 1, "{stem}: the initial frame of the shapes");
+            }
         }
         if spec.trajectories.is_some() {
             assert!(out.join("trajectories.csv").exists(), "{stem}");
