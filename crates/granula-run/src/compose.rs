@@ -15,8 +15,8 @@ use granula_io::{IoError, Result, Scene};
 use granula_laws::{
     AreaSpring, BrendelDippel, Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction,
     Hertz, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction,
-    NormalModel, PlanarCundall, ReducedMassViscous, RollingResistance, TangentialDamping, TangentialStiffness,
-    TensionPolicy, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+    NormalModel, PlanarCundall, PlanarPredictor, ReducedMassViscous, RollingResistance, TangentialDamping,
+    TangentialStiffness, TensionPolicy, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
@@ -209,6 +209,7 @@ where
     Composed<N, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, PlanarCundall>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<N, D, PlanarPredictor>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<N, D, CundallStrack, Option<RollingResistance>, Option<TwistingResistance>, Option<ConstantCohesion>>:
         ContactLaw<History: Serialize + DeserializeOwned>,
 {
@@ -246,32 +247,30 @@ where
         }
         TangentialKind::None => md(Composed::new(normal, damping, NoFriction).with_tension(tension), s),
         TangentialKind::PlanarCundall => {
-            md(Composed::new(normal, damping, planar_cundall(scene, s)?).with_tension(tension), s)
+            let (k, d) = planar_spring(scene, s, "planar_cundall")?;
+            let t = PlanarCundall::new(k, d, Friction::from_material()).map_err(solver_err)?;
+            md(Composed::new(normal, damping, t).with_tension(tension), s)
+        }
+        TangentialKind::PlanarPredictor => {
+            let (k, d) = planar_spring(scene, s, "planar_predictor")?;
+            let t = PlanarPredictor::new(k, d, Friction::from_material()).map_err(solver_err)?;
+            md(Composed::new(normal, damping, t).with_tension(tension), s)
         }
     }
 }
 
-/// Cundall's spring of the planar world (002 eqs. 6-7): k_t = `tangential_stiffness_ratio`
-/// × `normal_stiffness` (a constant, as 002's), the dashpot ν_t/ν_n = k_t/k_n on the normal
-/// coefficient ("we always take ν_t/ν_n = k_t/k_n", 002 §2), the pair's friction.
-fn planar_cundall(scene: &Scene, s: &MdSpec) -> Result<PlanarCundall> {
+/// The stiffness and dashpot of the tangential springs of the planar world, Cundall's (002
+/// eqs. 6-7) and the predictor's (002 §4), `name` in messages: k_t =
+/// `tangential_stiffness_ratio` × `normal_stiffness` (a constant, as 002's), the dashpot
+/// ν_t/ν_n = k_t/k_n on the normal coefficient ("we always take ν_t/ν_n = k_t/k_n", 002 §2).
+fn planar_spring(scene: &Scene, s: &MdSpec, name: &str) -> Result<(TangentialStiffness, TangentialDamping)> {
     if !scene.spec.simulation.planar {
-        return Err(invalid(scene, "tangential", "planar_cundall", granula_io::scene::PLANAR_ONLY));
+        return Err(invalid(scene, "tangential", name, granula_io::scene::PLANAR_ONLY));
     }
     let (Some(ratio), Some(k)) = (s.tangential_stiffness_ratio, s.normal_stiffness) else {
-        return Err(invalid(
-            scene,
-            "tangential",
-            "planar_cundall",
-            "needs `tangential_stiffness_ratio` and `normal_stiffness`",
-        ));
+        return Err(invalid(scene, "tangential", name, "needs `tangential_stiffness_ratio` and `normal_stiffness`"));
     };
-    PlanarCundall::new(
-        TangentialStiffness::Fixed(ratio * k),
-        TangentialDamping::Ratio(ratio),
-        Friction::from_material(),
-    )
-    .map_err(solver_err)
+    Ok((TangentialStiffness::Fixed(ratio * k), TangentialDamping::Ratio(ratio)))
 }
 
 /// The Cundall-Strack spring of `[solver] tangential_stiffness_ratio` and

@@ -62,6 +62,11 @@ pub enum TangentialKind {
     /// ν_t/ν_n = k_t/k_n beside it (002 eq. 2). Planar scenes only; needs
     /// `normal_stiffness`.
     PlanarCundall,
+    /// The predictor-based elongation of 002 §4 (`granula_laws::PlanarPredictor`): the
+    /// elongation from the branch vectors and turns between force evaluations (002 eqs.
+    /// 14-15) instead of the integrated velocity, with the limit and dashpot of
+    /// `planar_cundall` and its keys. Planar scenes only.
+    PlanarPredictor,
 }
 
 /// `[solver] damping` (MD): the normal damping model.

@@ -50,44 +50,55 @@ pub fn validate(c: &Check, spec: &SolverSpec) -> Result<()> {
         m.tangential,
         TangentialKind::CundallStrack | TangentialKind::UnboundedCundallStrack | TangentialKind::BrendelDippel
     );
-    if m.tangential == TangentialKind::PlanarCundall {
-        return planar_cundall(c, &p, m);
+    if let Some(name) = planar_spring(m.tangential) {
+        return planar_cundall(c, &p, m, name);
     }
     if let Some((key, _)) = spring_keys.iter().find(|k| k.1).filter(|_| !spring) {
         return Err(c.invalid(
             &p.key(key),
             spring_value(m, key),
-            "needs tangential = \"cundall_strack\", \"unbounded_cundall_strack\", \"brendel_dippel\" or \"planar_cundall\"",
+            "needs tangential = \"cundall_strack\", \"unbounded_cundall_strack\", \"brendel_dippel\", \"planar_cundall\" \
+             or \"planar_predictor\"",
         ));
     }
     Ok(())
 }
 
-/// `tangential = "planar_cundall"` (002 eqs. 6-7): k_t = `tangential_stiffness_ratio` ×
-/// `normal_stiffness`, both required; its dashpot is 002's ν_t/ν_n = k_t/k_n, so
-/// `tangential_damping` is refused.
-fn planar_cundall(c: &Check, p: &KeyPath, m: &MdSpec) -> Result<()> {
+/// The scene name of a tangential spring of the planar world, `None` for the others.
+fn planar_spring(t: TangentialKind) -> Option<&'static str> {
+    match t {
+        TangentialKind::PlanarCundall => Some("planar_cundall"),
+        TangentialKind::PlanarPredictor => Some("planar_predictor"),
+        _ => None,
+    }
+}
+
+/// `tangential = "planar_cundall"` (002 eqs. 6-7) or `"planar_predictor"` (002 §4): k_t =
+/// `tangential_stiffness_ratio` × `normal_stiffness`, both required; their dashpot is 002's
+/// ν_t/ν_n = k_t/k_n, so `tangential_damping` is refused.
+fn planar_cundall(c: &Check, p: &KeyPath, m: &MdSpec, name: &str) -> Result<()> {
     if m.tangential_damping != TangentialDampingKind::None {
         return Err(c.invalid(
             &p.key("tangential_damping"),
             choice_name(&m.tangential_damping),
-            "is not used with tangential = \"planar_cundall\", whose dashpot is 002's nu_t/nu_n = k_t/k_n",
+            "is not used with the springs of the planar world, whose dashpot is 002's nu_t/nu_n = k_t/k_n",
         ));
     }
     if m.tangential_stiffness_ratio.is_none() {
         return Err(c.invalid(
             &p.key("tangential"),
-            "planar_cundall",
+            name,
             "needs `tangential_stiffness_ratio` (k_t/k_n of 002 eq. 6; 002 takes 1/3)",
         ));
     }
     if m.normal_stiffness.is_none() {
-        return Err(c.invalid(&p.key("tangential"), "planar_cundall", "needs `normal_stiffness` (k_t = ratio x k_n)"));
+        return Err(c.invalid(&p.key("tangential"), name, "needs `normal_stiffness` (k_t = ratio x k_n)"));
     }
     Ok(())
 }
 
-/// The choices of the planar world (`normal = "area"`, `tangential = "planar_cundall"`) in a
+/// The choices of the planar world (`normal = "area"`, `tangential = "planar_cundall"` or
+/// `"planar_predictor"`) in a
 /// scene that is not planar: an error naming the key.
 pub fn planar_only(c: &Check, spec: &SolverSpec, planar: bool) -> Result<()> {
     let SolverSpec::Md(m) = spec else { return Ok(()) };
@@ -115,8 +126,8 @@ pub fn planar_only(c: &Check, spec: &SolverSpec, planar: bool) -> Result<()> {
     if m.normal == NormalKind::Area {
         return Err(c.invalid(&p.key("normal"), "area", PLANAR_ONLY));
     }
-    if m.tangential == TangentialKind::PlanarCundall {
-        return Err(c.invalid(&p.key("tangential"), "planar_cundall", PLANAR_ONLY));
+    if let Some(name) = planar_spring(m.tangential) {
+        return Err(c.invalid(&p.key("tangential"), name, PLANAR_ONLY));
     }
     Ok(())
 }

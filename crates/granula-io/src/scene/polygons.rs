@@ -29,8 +29,8 @@ pub fn register_polygon_generators(
 ) -> std::result::Result<(), CoreError> {
     match solver {
         // The overlap-area contacts of 002 Fig. 1.
-        SolverSpec::Md(_) => granula_polygons::register_all(narrowphase),
-        // Contact dynamics: the same generators until granula-polygons has point contacts.
+        SolverSpec::Md(_) => granula_polygons::register_all_areal(narrowphase),
+        // Up to two points per pair with signed gaps (004 §2.3.3.2).
         SolverSpec::Nscd(_) => granula_polygons::register_all(narrowphase),
     }
 }

@@ -60,12 +60,10 @@ fn parse(text: &str) -> Result<granula_io::Scene, String> {
 
 /// The column stands: after 50 steps the squares have not moved by more than the
 /// tolerance allows, and the floor's contacts carry the weight of the four (10 kg each),
-/// to the solver's tolerance. It needs the point contacts of polygons (held at the two
-/// ends of each common face): with the overlap-area contacts that polygons register today
-/// the squares meet only once they overlap, and the floor carried 381.9 N of the 392.4 N
-/// after 50 steps.
+/// to the solver's tolerance: the point contacts of polygons hold each square at the two
+/// ends of its common faces (with the overlap-area contacts the squares met only once they
+/// overlapped, and the floor carried 381.9 N of the 392.4 N after 50 steps).
 #[test]
-#[ignore = "needs the point-contact generators of granula-polygons for contact dynamics"]
 fn the_column_stands_on_the_floor() {
     let dir = common::tmp("planar-nscd", "column");
     let mut run = Run::start(parse(COLUMN).unwrap(), &dir).unwrap();

@@ -153,6 +153,10 @@ fn every_polygon_key_is_read() {
     for part in ["area_spring", "reduced_mass_viscous", "planar_cundall"] {
         assert!(d.contains(part), "{part}: {d}");
     }
+    // The predictor-based elongation of 002 §4 takes the same keys.
+    let predictor = parse(&ALL_KEYS.replace("\"planar_cundall\"", "\"planar_predictor\"")).unwrap();
+    let d = granula_run::build_solver(&predictor).unwrap().describe();
+    assert!(d.contains("planar_predictor"), "{d}");
 }
 
 #[test]
@@ -181,6 +185,8 @@ fn planar_choices_in_a_3d_scene_are_refused_by_name() {
     let plain = hooke.replace("tangential = \"planar_cundall\"", "tangential = \"cundall_strack\"");
     let m = parse(&plain.replace("tangential_stiffness_ratio = 0.25\n", "")).unwrap_err();
     assert!(m.contains("lattices[0].polygon") && m.contains("planar"), "{m}");
+    let m = parse(&hooke.replace("\"planar_cundall\"", "\"planar_predictor\"")).unwrap_err();
+    assert!(m.contains("solver.tangential") && m.contains("planar"), "{m}");
 }
 
 #[test]
