@@ -74,7 +74,6 @@ pub use granula_io as io;
 pub use granula_laws as laws;
 pub use granula_md as md;
 pub use granula_nscd as nscd;
-pub use granula_planar as planar;
 pub use granula_polygons as polygons;
 pub use granula_polyhedra as polyhedra;
 pub use granula_run as run;
