@@ -280,7 +280,7 @@ fn scalar_sphere_pair<L: ContactLaw, S: LoadSink>(
         sink.record(p, record(c, &g, kin.relative_velocity, &cf));
     }
     *last_stored = cf.stored;
-    summary.book(input.bodies, p, c, g.gap, &cf, input.books(c.body1 as usize, c.body2 as usize));
+    summary.book(input.bodies, p, c, &g, &cf, input.books(c.body1 as usize, c.body2 as usize));
     summary.pairs += 1;
 }
 

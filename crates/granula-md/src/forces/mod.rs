@@ -84,7 +84,7 @@ pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
             sink.record(p, record(c, &g, kin.relative_velocity, &cf));
         }
         *last_stored = cf.stored;
-        summary.book(b, p, c, g.gap, &cf, input.books(i, j));
+        summary.book(b, p, c, &g, &cf, input.books(i, j));
         summary.pairs += 1;
     }
     summary.failed = failure;

@@ -182,7 +182,7 @@ pub(super) fn merge_points<L: ContactLaw, S: LoadSink>(
                 sink.record(p, record(c, g, kin.relative_velocity, &cf));
             }
             state.stored = cf.stored;
-            summary.book(input.bodies, p, c, g.gap, &cf, input.books(c.body1 as usize, c.body2 as usize));
+            summary.book(input.bodies, p, c, g, &cf, input.books(c.body1 as usize, c.body2 as usize));
             list.push(state);
         }
     }

@@ -259,11 +259,26 @@ pub(super) fn record(c: &Candidate, g: &ContactGeometry, relative_velocity: DVec
 }
 
 impl BlockSummary {
-    /// Books a committed contact of candidate `c` (pair `p`) of gap `gap`: count by the
+    /// Books a committed contact of candidate `c` (pair `p`) of geometry `g`: count by the
     /// law's status, energies (when `energies`, see [`PassInput::books`]), largest overlap
-    /// and overlap ratio.
+    /// and overlap ratio. The ratio is the overlap over the smaller sphere radius of the
+    /// pair; a pair without a sphere radius (two custom shapes) whose contact carries an
+    /// overlap region (a polygon pair's area, a polyhedron pair's volume: the gap is then
+    /// the region's mean depth and the effective radius the bodies' size, 002 eq. 5's l_c/2
+    /// for polygons) is measured against its effective radius, so the overlap guard sees
+    /// those too. Point contacts of custom shapes carry a local curvature radius, not a
+    /// size, and are not measured.
     #[inline(always)]
-    pub(super) fn book(&mut self, b: &BodySet, p: usize, c: &Candidate, gap: f64, cf: &ContactForce, energies: bool) {
+    pub(super) fn book(
+        &mut self,
+        b: &BodySet,
+        p: usize,
+        c: &Candidate,
+        g: &ContactGeometry,
+        cf: &ContactForce,
+        energies: bool,
+    ) {
+        let gap = g.gap;
         self.contacts += 1;
         if energies {
             self.dissipated += cf.dissipated;
@@ -275,8 +290,16 @@ impl BlockSummary {
             self.max_overlap = self.max_overlap.max(overlap);
             // The division only for a candidate record (overlap > ratio·r_min first).
             let (i, j) = (c.body1 as usize, c.body2 as usize);
-            let r_min =
-                if c.kind == PairKind::Spheres { c.radius1.min(c.radius2) } else { b.radius[i].min(b.radius[j]) };
+            let r_min = if c.kind == PairKind::Spheres {
+                c.radius1.min(c.radius2)
+            } else {
+                let r = b.radius[i].min(b.radius[j]);
+                if r.is_finite() || g.overlap_volume <= 0.0 {
+                    r
+                } else {
+                    g.effective_radius
+                }
+            };
             if overlap > self.max_ratio * r_min {
                 let ratio = overlap / r_min;
                 if ratio > self.max_ratio {

@@ -90,14 +90,13 @@ fn a_huge_step_stops_at_the_guards_naming_step_and_body() {
 }
 
 /// A force of 1e6 N on the 0.65 kg probe drives it into the floor faster than any contact
-/// can stop it; a sphere in 3D is stopped by the overlap guard (`max_overlap_ratio`). The
-/// MD solver measures that guard against sphere radii only (a custom shape's radius is
-/// infinite in its hot loop), so a polygon or polyhedron passes through unchecked.
+/// can stop it: the overlap guard (`max_overlap_ratio`) stops the run, measuring a polygon
+/// pair's overlap against the contact's effective radius.
 #[test]
-#[ignore = "the MD overlap guard does not measure custom shapes (polygons, polyhedra) yet"]
 fn a_huge_force_stops_at_the_overlap_guard_naming_step_and_body() {
     let e = run_error("force", &DROP.replace("position = [0.2, 0.1]", "position = [0.2, 0.1]\nforce = [0.0, -1e6]"));
-    assert!(e.contains("step") && e.contains("body"), "{e}");
+    println!("{e}");
+    assert!(e.contains("overlap") && e.contains("step") && e.contains("body"), "{e}");
 }
 
 #[test]
