@@ -33,7 +33,7 @@ use granula_core::{rotation_quat, ContactKinematics, PairMaterial};
 /// (002 eq. 14's Rᵖ, eq. 15's θᵖ) and ξ carries the predictor's error instead of the
 /// (Δt)² of 002 eq. 7. Special cases:
 /// - discs with rotation locked: l₁ − l₂ = R (the centre-to-centre vector x₂ − x₁), so
-///   Δξ = [ΔR]_t, 002 eq. 14 with weight 1 (the printed aᵢ/(aᵢ + aⱼ) is the share of one
+///   Δξ = (ΔR)_t, 002 eq. 14 with weight 1 (the printed aᵢ/(aᵢ + aⱼ) is the share of one
 ///   particle; [`PredictorElongation`](super::PredictorElongation) gives the reasons for
 ///   not applying it to the contact);
 /// - a disc turning by θ about a fixed centre against a fixed body: the chord of the arc
