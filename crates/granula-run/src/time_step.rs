@@ -126,7 +126,7 @@ pub fn time_step_estimate(scene: &Scene) -> Result<Option<TimeStepEstimate>> {
             Shape::Custom(c) if b.motion[i] == MotionKind::Dynamic => {
                 // A polygon of the planar world: its impacts count with its equivalent
                 // radius √(A/π) and its mass.
-                if let Some(p) = granula_io::scene::polygons::polygon_of(&b.shape[i]) {
+                if let Some(p) = granula_io::scene::polygon_of(&b.shape[i]) {
                     let r_eq = p.equivalent_radius();
                     let entry = smallest.entry(b.material[i]).or_insert((r_eq, b.mass[i]));
                     if b.mass[i] < entry.1 {

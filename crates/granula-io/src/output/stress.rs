@@ -1,6 +1,6 @@
 //! The macroscopic (Love-Weber) stress tensor of a region and its packing fraction.
 
-use crate::scene::polygons::polygon_of;
+use crate::scene::polygon_of;
 use glam::{DMat3, DVec3};
 use granula_core::{Contact, MotionKind, World};
 

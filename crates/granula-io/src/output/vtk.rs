@@ -85,7 +85,7 @@ pub fn write_shapes(path: &Path, world: &World) -> Result<()> {
         };
         let q = b.orientation[i];
         let first = pd.points.len() as i64;
-        let cells: Vec<Vec<i64>> = if let Some(p) = crate::scene::polygons::polygon_of(&b.shape[i]) {
+        let cells: Vec<Vec<i64>> = if let Some(p) = crate::scene::polygon_of(&b.shape[i]) {
             let outline = p.polygon().vertices();
             pd.points.extend(outline.iter().map(|v| (x + q * v.extend(0.0)).to_array()));
             vec![(first..first + outline.len() as i64).collect()]

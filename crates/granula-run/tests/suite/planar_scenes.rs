@@ -8,8 +8,8 @@
 use crate::common;
 
 use granula_core::{MotionKind, Shape};
-use granula_io::scene::linear_contact::{contact_time, damping_rate};
-use granula_io::scene::polygons::polygon_of;
+use granula_io::scene::polygon_of;
+use granula_io::scene::{contact_time, damping_rate};
 use granula_io::Scene;
 use granula_run::Run;
 use vtkio::model::{Attribute, DataSet, Piece, PolyDataPiece, VertexNumbers};
