@@ -58,9 +58,23 @@ pub fn planar_friction_law(
     kt_over_kn: f64,
     friction: f64,
 ) -> Result<PlanarFrictionLaw, LawError> {
+    planar_law("planar_cundall", stiffness, damping_rate, kt_over_kn, friction, PlanarCundall::new)
+}
+
+/// The law of 002 §2 with the tangential model `make` (named `model` in errors) built from
+/// k_t = `kt_over_kn` k_n, ν_t/ν_n = `kt_over_kn` and one μ, not clamped at zero: what
+/// [`planar_friction_law`] and [`planar_predictor_law`] share.
+fn planar_law<T>(
+    model: &'static str,
+    stiffness: f64,
+    damping_rate: f64,
+    kt_over_kn: f64,
+    friction: f64,
+    make: impl FnOnce(TangentialStiffness, TangentialDamping, Friction) -> Result<T, LawError>,
+) -> Result<Composed<AreaSpring, ReducedMassViscous, T>, LawError> {
     let normal = AreaSpring::new(stiffness)?;
-    crate::error::positive("planar_cundall", "stiffness_ratio", kt_over_kn)?;
-    let tangential = PlanarCundall::new(
+    crate::error::positive(model, "stiffness_ratio", kt_over_kn)?;
+    let tangential = make(
         TangentialStiffness::Fixed(kt_over_kn * stiffness),
         TangentialDamping::Ratio(kt_over_kn),
         Friction::new(friction, friction)?,
@@ -86,15 +100,7 @@ pub fn planar_predictor_law(
     kt_over_kn: f64,
     friction: f64,
 ) -> Result<PlanarPredictorLaw, LawError> {
-    let normal = AreaSpring::new(stiffness)?;
-    crate::error::positive("planar_predictor", "stiffness_ratio", kt_over_kn)?;
-    let tangential = PlanarPredictor::new(
-        TangentialStiffness::Fixed(kt_over_kn * stiffness),
-        TangentialDamping::Ratio(kt_over_kn),
-        Friction::new(friction, friction)?,
-    )?;
-    Ok(Composed::new(normal, ReducedMassViscous::new(damping_rate)?, tangential)
-        .with_tension(TensionPolicy::AllowDampingTension))
+    planar_law("planar_predictor", stiffness, damping_rate, kt_over_kn, friction, PlanarPredictor::new)
 }
 
 /// [`HertzMindlin`] with every parameter from the pair material, and the Tsuji damping ratio
