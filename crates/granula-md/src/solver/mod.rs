@@ -339,7 +339,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         request: Option<SumRequest>,
     ) -> Result<(StepReport, Option<StepSums>), MdError> {
         // A short step runs in place (`MdConfig::parallel_min_pairs`): same result, faster.
-        let small = self.pairs.candidates.len() < self.config.parallel_min_pairs && self.primed_version.is_some();
+        let small = self.pairs.work() < self.config.parallel_min_pairs && self.primed_version.is_some();
         let (pool, threads, hot) = (self.pool.clone(), self.config.threads, self.config.hot_workers);
         let inner = || self.step_inner(ctx, request);
         match (pool, threads) {
