@@ -88,7 +88,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for threads in [1, 2] {
                 let (mut c, nu, dt) = cell(n, kind)?;
                 let law = planar_predictor_law(KN, nu, 1.0 / 3.0, 0.5)?;
-                let config = MdConfig { threads: Some(threads), ..MdConfig::default() };
+                let mut config = MdConfig { threads: Some(threads), ..MdConfig::default() };
+                if let Some(k) = std::env::var("PLANAR_BENCH_MIN_PAIRS").ok().and_then(|v| v.parse().ok()) {
+                    config.parallel_min_pairs = k;
+                }
                 let mut md = MdSolver::new(law, Gear::six(), LinkedCells::new(), config)?;
                 let (ns, cpu, contacts) = time(&mut c, &mut md, dt, steps)?;
                 let bodies = c.world.bodies.len();

@@ -100,9 +100,9 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     {
         MdState {
             keys: self.store.keys().to_vec(),
-            histories: self.store.states().to_vec(),
-            stored: self.stored_energy.states().to_vec(),
-            points: self.points.flatten().collect(),
+            histories: self.points.without_points(self.store.states()),
+            stored: self.points.without_points(self.stored_energy.states()),
+            points: self.points.flatten(self.store.states(), self.stored_energy.states()).collect(),
             integrator: self.integrator.save_state(),
             kinematic_power: self.kinematic_power,
             orientations: self.prev_orientation.clone(),
@@ -185,7 +185,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // removed bodies are dropped by the next step's rebuild, as in the saving solver.
         let _ = self.store.restore(state.keys.clone(), state.histories.clone());
         let _ = self.stored_energy.restore(state.keys.clone(), state.stored.clone());
-        self.points.restore(state.keys.len(), &state.points);
+        self.points.restore(state.keys.len(), &state.points, self.store.states_mut(), self.stored_energy.states_mut());
         self.lay_out_blocks(bodies);
         self.kinematic_power = state.kinematic_power;
         self.last_reorder = state.last_reorder;

@@ -37,16 +37,16 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// Every history the solver holds: the sphere pairs of the candidate list (in contact
     /// or not; feature 0) and the contact points of the other pairs, in candidate order.
     pub fn export_histories(&self) -> Vec<TransferredHistory<L::History>> {
-        let stored = self.stored_energy.states();
+        let (histories, stored) = (self.store.states(), self.stored_energy.states());
         let mut out = Vec::with_capacity(self.store.len());
-        for (k, ((key, h), list)) in
-            self.store.keys().iter().zip(self.store.states()).zip(&self.points.lists).enumerate()
-        {
+        for (k, key) in self.store.keys().iter().enumerate() {
             let spheres = self.pairs.candidates.get(k).is_some_and(|c| c.kind == crate::pairs::PairKind::Spheres);
             if spheres {
-                out.push(TransferredHistory { key: *key, history: *h, stored: stored.get(k).copied().unwrap_or(0.0) });
+                let stored = stored.get(k).copied().unwrap_or(0.0);
+                out.push(TransferredHistory { key: *key, history: histories[k], stored });
+                continue;
             }
-            for p in list {
+            for p in self.points.points_of(k, &histories[k], stored.get(k).copied().unwrap_or(0.0)) {
                 out.push(TransferredHistory {
                     key: ContactKey { feature: p.feature, ..*key },
                     history: p.history,
@@ -136,7 +136,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // Both restores have one state per key by construction.
         let _ = self.stored_energy.restore(keys.clone(), sphere_stored);
         let _ = self.store.restore(keys, sphere_states);
-        self.points.restore(n, &points);
+        self.points.restore(n, &points, self.store.states_mut(), self.stored_energy.states_mut());
         // The candidate list of the histories' pairs, aligned with the store; the next step
         // rebuilds it from the skin layer (histories carried by key).
         let (law, materials) = (&self.law, &world.materials);

@@ -1,18 +1,19 @@
 //! The contact points of the pairs that are not two spheres, each with its own history.
 //!
 //! Such a pair (a sphere on a wall, a polyhedron on anything, a host shape) has one
-//! candidate, and the candidate owns a short list of [`PointState`]s sorted by feature:
-//! the contact points the pair had at its last committed evaluation. Each step the force
-//! pass calls the pair's narrowphase once, sorts the points it returns by feature and
-//! merges them with the list: a point whose feature is in the list continues that
-//! history, a new feature starts from `History::default()`, and a listed feature that was
-//! not returned is dropped (the elastic energy it still stored is booked as dissipated by
-//! sliding, as when a sphere pair opens). The merge writes the new list behind the old one
-//! in the same vector and then removes the old part: no allocation once the vector has
-//! grown to the pair's largest number of points.
+//! candidate and a short list of points sorted by feature: the contact points the pair had
+//! at its last committed evaluation. Each step the force pass calls the pair's narrowphase
+//! once, sorts the points it returns by feature and merges them with the list: a point
+//! whose feature is in the list continues that history, a new feature starts from
+//! `History::default()`, and a listed feature that was not returned is dropped (the
+//! elastic energy it still stored is booked as dissipated by sliding, as when a sphere
+//! pair opens).
 //!
-//! The lists live in a column aligned with the candidate list ([`PointStore`]), so the
-//! force pass hands each block its own slice of it, like the histories of the sphere pairs.
+//! The first point of a pair (most pairs have one: a disc or polygon pair, a sphere on a
+//! wall) keeps its history and stored energy in the pair's own slots of the columns that
+//! hold the sphere pairs' histories, read in candidate order like them; [`PointStore`]
+//! keeps its feature and the points after it ([`PairPoints`]), whose list grows to the
+//! pair's largest number of points and then allocates no more.
 
 use granula_core::ContactKey;
 use serde::{Deserialize, Serialize};
@@ -29,12 +30,28 @@ pub struct PointState<H> {
     pub stored: f64,
 }
 
+/// The points of one candidate besides the history slots: the feature of its first point
+/// (`None`: no point; the slots then hold the default history and no energy) and the
+/// points after it, in feature order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct PairPoints<H> {
+    pub first: Option<u32>,
+    pub more: Vec<PointState<H>>,
+}
+
+impl<H> PairPoints<H> {
+    /// Whether the pair has no point.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+}
+
 /// The point lists of the candidates, aligned with the candidate list (empty for sphere
 /// pairs and for pairs not in contact).
 #[derive(Clone, Debug)]
 pub(crate) struct PointStore<H> {
-    pub lists: Vec<Vec<PointState<H>>>,
-    old: Vec<Vec<PointState<H>>>,
+    pub lists: Vec<PairPoints<H>>,
+    old: Vec<PairPoints<H>>,
     /// Scratch of the rebuild: the old keys of the non-empty lists with their positions.
     found: Vec<(ContactKey, u32)>,
 }
@@ -45,11 +62,12 @@ impl<H> Default for PointStore<H> {
     }
 }
 
-impl<H: Copy> PointStore<H> {
+impl<H: Copy + Default> PointStore<H> {
     /// Realigns the lists, keyed by `old_keys` (the pair keys of the previous candidate
     /// list), with the new candidate list of keys `new_keys`: a pair present in both keeps
-    /// its points, a new pair starts with none. Only the non-empty lists are looked up, so a
-    /// list of spheres costs one pass over the old lists.
+    /// its points, a new pair starts with none (the history slots are realigned by the same
+    /// keys). Only the non-empty lists are looked up, so a list of spheres costs one pass
+    /// over the old lists.
     pub fn rebuild(&mut self, old_keys: &[ContactKey], new_keys: impl ExactSizeIterator<Item = ContactKey>) {
         std::mem::swap(&mut self.lists, &mut self.old);
         self.found.clear();
@@ -60,7 +78,7 @@ impl<H: Copy> PointStore<H> {
         }
         self.found.sort_unstable_by_key(|f| f.0);
         self.lists.clear();
-        self.lists.resize_with(new_keys.len(), Vec::new);
+        self.lists.resize_with(new_keys.len(), PairPoints::default);
         if self.found.is_empty() {
             return;
         }
@@ -85,18 +103,48 @@ impl<H: Copy> PointStore<H> {
         }
     }
 
-    /// The points of every candidate as `(candidate, point)`, in candidate order.
-    pub fn flatten(&self) -> impl Iterator<Item = (u32, PointState<H>)> + '_ {
-        self.lists.iter().enumerate().flat_map(|(k, l)| l.iter().map(move |s| (k as u32, *s)))
+    /// The points of candidate `k`, the first one's history and stored energy from the
+    /// pair's slots `history` and `stored`.
+    pub fn points_of<'a>(&'a self, k: usize, history: &'a H, stored: f64) -> impl Iterator<Item = PointState<H>> + 'a {
+        let list = &self.lists[k];
+        let first = list.first.map(|feature| PointState { feature, history: *history, stored });
+        first.into_iter().chain(list.more.iter().copied())
+    }
+
+    /// The points of every candidate as `(candidate, point)`, in candidate order, with the
+    /// pairs' history slots `histories` and `stored`.
+    pub fn flatten<'a>(
+        &'a self,
+        histories: &'a [H],
+        stored: &'a [f64],
+    ) -> impl Iterator<Item = (u32, PointState<H>)> + 'a {
+        let pairs = self.lists.len().min(histories.len()).min(stored.len());
+        (0..pairs).flat_map(move |k| self.points_of(k, &histories[k], stored[k]).map(move |s| (k as u32, s)))
+    }
+
+    /// `column` (history or stored-energy slots) with the slots of the pairs that have
+    /// points reset to the default: the form in which checkpoints keep them (every point
+    /// in the point list).
+    pub fn without_points<T: Copy + Default>(&self, column: &[T]) -> Vec<T> {
+        let has_points = |k: usize| self.lists.get(k).is_some_and(|l| !l.is_empty());
+        column.iter().enumerate().map(|(k, v)| if has_points(k) { T::default() } else { *v }).collect()
     }
 
     /// Replaces the lists by `points` (as [`PointStore::flatten`] gave them) for `n`
-    /// candidates; the caller checked the candidates are in range and in order.
-    pub fn restore(&mut self, n: usize, points: &[(u32, PointState<H>)]) {
+    /// candidates, each pair's first point into its slots of `histories` and `stored`; the
+    /// caller checked the candidates are in range and each pair's features ascend.
+    pub fn restore(&mut self, n: usize, points: &[(u32, PointState<H>)], histories: &mut [H], stored: &mut [f64]) {
         self.lists.clear();
-        self.lists.resize_with(n, Vec::new);
-        for (k, s) in points {
-            self.lists[*k as usize].push(*s);
+        self.lists.resize_with(n, PairPoints::default);
+        for &(k, s) in points {
+            let (k, list) = (k as usize, &mut self.lists[k as usize]);
+            if list.first.is_none() {
+                list.first = Some(s.feature);
+                histories[k] = s.history;
+                stored[k] = s.stored;
+            } else {
+                list.more.push(s);
+            }
         }
     }
 }
@@ -132,15 +180,19 @@ mod tests {
             let lists = old_keys
                 .iter()
                 .map(|k| {
-                    if rng.random_bool(0.3) {
-                        vec![PointState { feature: k.body1.0 * 1000 + k.body2.0, history: 0, stored: 0.0 }]
-                    } else {
-                        Vec::new()
+                    let feature = k.body1.0 * 1000 + k.body2.0;
+                    match rng.random_range(0..3) {
+                        0 => PairPoints::default(),
+                        1 => PairPoints { first: Some(feature), more: Vec::new() },
+                        _ => PairPoints {
+                            first: Some(feature),
+                            more: vec![PointState { feature: feature + 1, history: 0, stored: 0.0 }],
+                        },
                     }
                 })
                 .collect();
             let mut store = PointStore::<u8> { lists, ..Default::default() };
-            let before: Vec<(ContactKey, Vec<PointState<u8>>)> =
+            let before: Vec<(ContactKey, PairPoints<u8>)> =
                 old_keys.iter().copied().zip(store.lists.iter().cloned()).collect();
             store.rebuild(&old_keys, new_keys.iter().copied());
             assert_eq!(store.lists.len(), new_keys.len());
@@ -149,5 +201,30 @@ mod tests {
                 assert_eq!(*list, want, "round {round}, key {k:?}");
             }
         }
+    }
+
+    /// The points of pairs with none, one and three points go out through `flatten` (with
+    /// the first in the slots) and come back through `restore` unchanged, slots included;
+    /// `without_points` clears exactly the slots of pairs with points.
+    #[test]
+    fn flatten_and_restore_round_trip() {
+        let point = |feature, history, stored| PointState { feature, history, stored };
+        let lists = vec![
+            PairPoints::default(),
+            PairPoints { first: Some(4), more: Vec::new() },
+            PairPoints { first: Some(1), more: vec![point(2, 20, 2.0), point(9, 90, 9.0)] },
+        ];
+        let store = PointStore::<u8> { lists, ..Default::default() };
+        let (histories, stored) = (vec![7u8, 40, 10], vec![0.5, 4.0, 1.0]);
+        let flat: Vec<(u32, PointState<u8>)> = store.flatten(&histories, &stored).collect();
+        let want = [(1, point(4, 40, 4.0)), (2, point(1, 10, 1.0)), (2, point(2, 20, 2.0)), (2, point(9, 90, 9.0))];
+        assert_eq!(flat, want);
+        assert_eq!(store.without_points(&histories), vec![7, 0, 0]);
+        assert_eq!(store.without_points(&stored), vec![0.5, 0.0, 0.0]);
+        let mut back = PointStore::<u8>::default();
+        let (mut h, mut e) = (store.without_points(&histories), store.without_points(&stored));
+        back.restore(3, &flat, &mut h, &mut e);
+        assert_eq!(back.lists, store.lists);
+        assert_eq!((h, e), (histories, stored));
     }
 }

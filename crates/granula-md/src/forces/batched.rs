@@ -2,13 +2,12 @@
 //! the lanes of a [`ContactBatch`] and the law runs on whole batches
 //! ([`ContactLaw::force_batch`]), with loads and bookings in the scalar path's order.
 
-use super::other_pairs::{merge_points, other_pair, wall_geometry};
+use super::other_pairs::{merge_points, other_pair, wall_geometry, PairSlots};
 use super::per_pair::{
     concentric, kinematics, pair_load, record, separation, sphere_geometry, BlockState, BlockSummary, PassInput,
 };
 use crate::accumulation::{LoadSink, PairLoad};
 use crate::pairs::{Candidate, PairKind};
-use crate::points::PointState;
 use granula_core::narrowphase::NarrowphaseError;
 use granula_core::{
     point_relative_velocity, ContactBatch, ContactForce, ContactGeometry, ContactKinematics, ContactLaw, DVec3,
@@ -148,7 +147,8 @@ pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: boo
                 );
             } else {
                 run_lanes(input, base, &mut lb, (&mut *histories, &mut *stored, &mut *points), sink, &mut summary);
-                other_pair(input, base + k, c, &mut points[k], sink, &mut summary, &mut failure);
+                let slots = PairSlots { history: &mut histories[k], stored: &mut stored[k], points: &mut points[k] };
+                other_pair(input, base + k, c, slots, sink, &mut summary, &mut failure);
             }
             continue;
         }
@@ -210,8 +210,8 @@ pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: boo
 }
 
 /// A sphere on a wall in the batched pass: a contact with one point continuing the pair's
-/// only point (or a new one) joins the lanes, its history moved into the block's history
-/// slot `k` (unused by pairs that are not two spheres) until the batch has run; everything
+/// only point (or a new one) joins the lanes, with its history in the pair's slot `k`;
+/// everything
 /// else takes the general wall path ([`wall_pair`]'s merge) in its place, after the lanes
 /// before it. The same geometry, kinematics and bookings as [`wall_pair`], so the same bits.
 #[allow(clippy::too_many_arguments)]
@@ -239,10 +239,10 @@ fn wall_lane<L: ContactLaw, S: LoadSink>(
         Ok(Some(g))
             if g.gap < 0.0
                 && g.feature != SPHERE_LANE
-                && points[k].len() <= 1
-                && points[k].first().is_none_or(|s| s.feature == g.feature) =>
+                && points[k].more.is_empty()
+                && points[k].first.is_none_or(|f| f == g.feature) =>
         {
-            histories[k] = points[k].first().map_or_else(Default::default, |s| s.history);
+            // The point's history is in the pair's slot (the default without a point).
             let kin = kinematics(input, p, c, &g, false);
             lb.push_wall(c, k, &g, &kin, b.radius[i].min(b.radius[j]));
             if lb.batch.is_full() {
@@ -251,7 +251,8 @@ fn wall_lane<L: ContactLaw, S: LoadSink>(
         }
         Ok(found) => {
             run_lanes(input, base, lb, (&mut *histories, &mut *stored, &mut *points), sink, summary);
-            match merge_points(input, p, c, &mut points[k], found.as_slice(), sink, summary) {
+            let slots = PairSlots { history: &mut histories[k], stored: &mut stored[k], points: &mut points[k] };
+            match merge_points(input, p, c, slots, found.as_slice(), sink, summary) {
                 Some(load) => sink.add(p, i, j, load),
                 None => sink.none(p),
             }
@@ -312,16 +313,11 @@ fn run_lanes<L: ContactLaw, S: LoadSink>(
         let mut load =
             PairLoad { force, torque1: -b1.cross(force) - DVec3::ZERO, torque2: b2.cross(force) + DVec3::ZERO };
         let (i, j) = (lb.body1[l] as usize, lb.body2[l] as usize);
-        if lb.feature[l] == SPHERE_LANE {
-            stored[k] = bt.stored[l];
-        } else {
-            // A wall contact: its one point takes the new history (the slot is left at the
-            // default, as for every pair that is not two spheres), and its load is the sum
-            // of its points' loads from zero, as in `merge_points`.
-            let history = std::mem::take(&mut histories[k]);
-            let list = &mut points[k];
-            list.clear();
-            list.push(PointState { feature: lb.feature[l], history, stored: bt.stored[l] });
+        stored[k] = bt.stored[l];
+        if lb.feature[l] != SPHERE_LANE {
+            // A wall contact: its one point, whose new history the batch left in the slot;
+            // its load is the sum of its points' loads from zero, as in `merge_points`.
+            points[k].first = Some(lb.feature[l]);
             load = PairLoad {
                 force: DVec3::ZERO + load.force,
                 torque1: DVec3::ZERO + load.torque1,

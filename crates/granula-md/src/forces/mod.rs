@@ -13,10 +13,10 @@ pub(crate) use per_pair::{BlockState, BlockSummary, PassInput};
 
 use crate::accumulation::{Accumulation, LoadSink, Recording};
 use crate::pairs::{PairKind, PairList};
-use crate::points::PointState;
+use crate::points::PairPoints;
 use batched::block_pass_batched;
 use granula_core::{parallel, ContactForce, ContactKey, ContactLaw, ContactRecord, DVec3};
-use other_pairs::other_pair;
+use other_pairs::{other_pair, PairSlots};
 use per_pair::{kinematics, pair_load, record, separation, sphere_geometry};
 use rayon::prelude::*;
 
@@ -42,7 +42,8 @@ pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
     for (k, (((c, hist), last_stored), list)) in pairs.enumerate() {
         let p = base + k;
         if c.kind != PairKind::Spheres {
-            other_pair(input, p, c, list, sink, &mut summary, &mut failure);
+            let slots = PairSlots { history: hist, stored: last_stored, points: list };
+            other_pair(input, p, c, slots, sink, &mut summary, &mut failure);
             continue;
         }
         let (i, j) = (c.body1 as usize, c.body2 as usize);
@@ -93,8 +94,9 @@ pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
 
 /// Runs the pass over all candidates and leaves the contact loads of every body in `force`
 /// and `torque` (overwritten), with one summary per block of `accumulation` in `summaries`.
-/// `stored` holds, per pair, the elastic energy stored at its last evaluation, and `points`
-/// the point lists of the pairs that are not two spheres; `record`,
+/// `histories` and `stored` hold, per pair, the history and the elastic energy stored at
+/// its last evaluation (of a sphere pair, or of the first point of another pair), and
+/// `points` the points of the pairs that are not two spheres; `record`,
 /// if given (the keys of the candidates and one list per block), receives the contacts of
 /// each block in pair order.
 #[allow(clippy::too_many_arguments)]
@@ -104,7 +106,7 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     accumulation: &mut Accumulation,
     histories: &mut [L::History],
     stored: &mut [f64],
-    points: &mut [Vec<PointState<L::History>>],
+    points: &mut [PairPoints<L::History>],
     summaries: &mut [BlockSummary],
     record: Option<(&[ContactKey], &mut [Vec<ContactRecord>])>,
     force: &mut [DVec3],

@@ -4,10 +4,18 @@
 use super::per_pair::{kinematics, pair_load, record, BlockSummary, PassInput};
 use crate::accumulation::{LoadSink, PairLoad};
 use crate::pairs::{Candidate, PairKind};
-use crate::points::PointState;
+use crate::points::{PairPoints, PointState};
 use granula_core::narrowphase::{sphere_cylinder, sphere_plane, NarrowphaseError};
 use granula_core::{BodySet, ContactGeometry, ContactLaw, DVec3, Shape};
 use std::cell::RefCell;
+
+/// The state of one pair that is not two spheres: its history slot and stored-energy slot
+/// (its first point's) and its points ([`PairPoints`]).
+pub(super) struct PairSlots<'a, H> {
+    pub history: &'a mut H,
+    pub stored: &'a mut f64,
+    pub points: &'a mut PairPoints<H>,
+}
 
 thread_local! {
     /// The points of a general pair, reused from pair to pair on each thread.
@@ -21,15 +29,15 @@ pub(super) fn other_pair<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     p: usize,
     c: &Candidate,
-    list: &mut Vec<PointState<L::History>>,
+    slots: PairSlots<'_, L::History>,
     sink: &mut S,
     summary: &mut BlockSummary,
     failure: &mut Option<NarrowphaseError>,
 ) {
     if c.kind == PairKind::Wall {
-        wall_pair(input, p, c, list, sink, summary, failure);
+        wall_pair(input, p, c, slots, sink, summary, failure);
     } else {
-        general_pair(input, p, c, list, sink, summary, failure);
+        general_pair(input, p, c, slots, sink, summary, failure);
     }
 }
 
@@ -79,7 +87,7 @@ fn wall_pair<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     p: usize,
     c: &Candidate,
-    list: &mut Vec<PointState<L::History>>,
+    slots: PairSlots<'_, L::History>,
     sink: &mut S,
     summary: &mut BlockSummary,
     failure: &mut Option<NarrowphaseError>,
@@ -90,7 +98,7 @@ fn wall_pair<L: ContactLaw, S: LoadSink>(
             failure.get_or_insert(e);
             sink.none(p);
         }
-        Ok(found) => match merge_points(input, p, c, list, found.as_slice(), sink, summary) {
+        Ok(found) => match merge_points(input, p, c, slots, found.as_slice(), sink, summary) {
             Some(load) => sink.add(p, i, j, load),
             None => sink.none(p),
         },
@@ -99,7 +107,7 @@ fn wall_pair<L: ContactLaw, S: LoadSink>(
 
 /// Narrowphase and law for the pair `p` of candidate `c` that is not two spheres: one call
 /// of the world's narrowphase for all its points, sorted by feature and merged with the
-/// pair's point list `list` (see the `points` module), their loads summed in feature order
+/// pair's points `slots` (see the `points` module), their loads summed in feature order
 /// into one load of the pair. Kept out of line (and the point buffer out of the loop's
 /// frame) so that the sphere pairs' loop stays as it was.
 #[inline(never)]
@@ -107,7 +115,7 @@ fn general_pair<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     p: usize,
     c: &Candidate,
-    list: &mut Vec<PointState<L::History>>,
+    slots: PairSlots<'_, L::History>,
     sink: &mut S,
     summary: &mut BlockSummary,
     failure: &mut Option<NarrowphaseError>,
@@ -132,7 +140,7 @@ fn general_pair<L: ContactLaw, S: LoadSink>(
         Ok(()) => {
             // A fixed order whatever the generator's: by feature (distinct within a call).
             found.sort_unstable_by_key(|g| g.feature);
-            match merge_points(input, p, c, list, &found, sink, summary) {
+            match merge_points(input, p, c, slots, &found, sink, summary) {
                 Some(load) => sink.add(p, i, j, load),
                 None => sink.none(p),
             }
@@ -142,32 +150,42 @@ fn general_pair<L: ContactLaw, S: LoadSink>(
 }
 
 /// The law at each point of `found` (sorted by feature) with the history of the same
-/// feature in `list` (sorted by feature) or a fresh one; on a committed pass, `list` becomes
-/// the new points with their histories and the stored energy of the dropped ones is booked
-/// as sliding dissipation. Returns the summed loads, `None` without points.
+/// feature among the pair's points `slots` (sorted by feature) or a fresh one; on a
+/// committed pass, the new points with their histories replace the old ones (the first in
+/// the slots, the others in the list behind it) and the stored energy of the dropped ones
+/// is booked as sliding dissipation. Returns the summed loads, `None` without points.
 pub(super) fn merge_points<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     p: usize,
     c: &Candidate,
-    list: &mut Vec<PointState<L::History>>,
+    slots: PairSlots<'_, L::History>,
     found: &[ContactGeometry],
     sink: &mut S,
     summary: &mut BlockSummary,
 ) -> Option<PairLoad> {
     let rotations = input.law.uses_rotations();
-    let old = list.len();
-    // The first old entry not merged yet; the new list is written behind the old one.
+    let PairSlots { history, stored, points } = slots;
+    // The old points: the first (a copy, its slots are overwritten first) and the list's.
+    let first = points.first.map(|feature| PointState { feature, history: *history, stored: *stored });
+    let (skip, more) = (usize::from(first.is_some()), points.more.len());
+    let old = skip + more;
+    let old_point = |list: &[PointState<L::History>], k: usize| match first {
+        Some(s) if k == 0 => s,
+        _ => list[k - skip],
+    };
+    // The first old point not merged yet; new points after the first are written behind
+    // the old ones in the list.
     let mut next = 0;
     let mut dropped = 0.0;
     let mut load = PairLoad::default();
-    for g in found {
-        while next < old && list[next].feature < g.feature {
-            dropped += list[next].stored;
+    for (n, g) in found.iter().enumerate() {
+        while next < old && old_point(&points.more, next).feature < g.feature {
+            dropped += old_point(&points.more, next).stored;
             next += 1;
         }
         let mut state = PointState { feature: g.feature, history: L::History::default(), stored: 0.0 };
-        if next < old && list[next].feature == g.feature {
-            state = list[next];
+        if next < old && old_point(&points.more, next).feature == g.feature {
+            state = old_point(&points.more, next);
             next += 1;
         }
         let kin = kinematics(input, p, c, g, rotations);
@@ -183,17 +201,24 @@ pub(super) fn merge_points<L: ContactLaw, S: LoadSink>(
             }
             state.stored = cf.stored;
             summary.book(input.bodies, p, c, g, &cf, input.books(c.body1 as usize, c.body2 as usize));
-            list.push(state);
+            if n == 0 {
+                (points.first, *history, *stored) = (Some(state.feature), state.history, state.stored);
+            } else {
+                points.more.push(state);
+            }
         }
     }
     if input.commit {
         summary.pairs += usize::from(!found.is_empty());
-        dropped += list[next..old].iter().map(|s| s.stored).sum::<f64>();
+        dropped += (next..old).map(|k| old_point(&points.more, k).stored).sum::<f64>();
         // The energy still stored by a point that opened is lost with its history.
         if input.books(c.body1 as usize, c.body2 as usize) {
             summary.dissipated.sliding += dropped;
         }
-        list.drain(..old);
+        if found.is_empty() {
+            (points.first, *history, *stored) = (None, L::History::default(), 0.0);
+        }
+        points.more.drain(..more);
     }
     (!found.is_empty()).then_some(load)
 }

@@ -4,7 +4,7 @@
 
 use crate::accumulation::PairLoad;
 use crate::pairs::{Candidate, PairKind};
-use crate::points::PointState;
+use crate::points::PairPoints;
 use granula_core::narrowphase::{Narrowphase, NarrowphaseError, PairMemory};
 use granula_core::{
     BodyHandle, BodySet, ContactForce, ContactGeometry, ContactKey, ContactKinematics, ContactLaw, ContactRecord,
@@ -311,9 +311,9 @@ impl BlockSummary {
     }
 }
 
-/// The slices of one block's pairs: the sphere pairs' histories and stored energies, the
-/// other pairs' point lists.
-pub(crate) type BlockState<'s, H> = (&'s mut [H], &'s mut [f64], &'s mut [Vec<PointState<H>>]);
+/// The slices of one block's pairs: the history and stored-energy slots (a sphere pair's,
+/// or another pair's first point's) and the other pairs' points.
+pub(crate) type BlockState<'s, H> = (&'s mut [H], &'s mut [f64], &'s mut [PairPoints<H>]);
 
 /// The loads of a contact of geometry `g` and force `cf`.
 #[inline(always)]

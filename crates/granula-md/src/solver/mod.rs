@@ -208,9 +208,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         self.config.load_order = order;
     }
 
-    /// The histories of the sphere pairs, aligned with the current candidate pairs (keys by
-    /// body handles, feature 0). A pair that is not two spheres has an unused entry here:
-    /// its points carry their histories ([`MdSolver::contact_histories`]).
+    /// The history slots of the current candidate pairs (keys by body handles, feature 0):
+    /// a sphere pair's history, or the history of the first contact point of another pair
+    /// (the default without a point; all its points with their features:
+    /// [`MdSolver::contact_histories`]).
     pub fn histories(&self) -> &ContactStore<L::History> {
         &self.store
     }
@@ -222,8 +223,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let pairs = self.pairs.candidates.iter().zip(self.store.keys().iter().zip(self.store.states()));
         pairs.zip(&self.points.lists).flat_map(|((c, (key, h)), list)| {
             let sphere = (c.kind == PairKind::Spheres).then_some((*key, h));
-            let points = list.iter().map(move |s| (ContactKey { feature: s.feature, ..*key }, &s.history));
-            sphere.into_iter().chain(points)
+            // A pair's first point keeps its history in the pair's slot.
+            let first = list.first.map(|feature| (ContactKey { feature, ..*key }, h));
+            let more = list.more.iter().map(move |s| (ContactKey { feature: s.feature, ..*key }, &s.history));
+            sphere.into_iter().chain(first).chain(more)
         })
     }
 
