@@ -18,11 +18,11 @@ pub struct MdConfig {
     pub threads: Option<usize>,
     /// Steps with fewer candidate pairs than this run in place on the calling thread even
     /// when several threads are available: handing a short step to other threads and back
-    /// costs more than it saves. A pair through a contact generator (polygons, polyhedra,
-    /// host shapes: ten times a sphere pair's work or more) counts eight times. Default
-    /// 16 384 (about a thousand spheres; on the 2-core bench machine 2 threads were slower
-    /// than 1 at N = 1000 and 1.8 times faster at 8000).
-    /// Results are the same either way; 0 always uses the threads.
+    /// costs more than it saves, unless the step before took longer than 250 µs on one
+    /// thread (an expensive law or shape: then even a small system is worth splitting).
+    /// Default 16 384 (about a thousand spheres; on the 2-core bench machine 2 threads were
+    /// slower than 1 at N = 1000 and 1.8 times faster at 8000). Results are the same either
+    /// way; 0 always uses the threads.
     pub parallel_min_pairs: usize,
     /// Non-viscous (local) body damping of 004 §2.3.2.4, F_d = −α |F| sign(v) per component
     /// and the same on torques (`granula_laws::LocalDamping`, whose constructor validates α).

@@ -135,14 +135,7 @@ pub(crate) struct PairList {
     cursor: Vec<u32>,
     /// The candidate build's per-task buffers ([`PairList::rebuild`]).
     runs: Vec<Run>,
-    /// The number of candidates through a contact generator ([`PairKind::General`]).
-    general: usize,
 }
-
-/// The cost of a candidate through a contact generator (a polygon or polyhedron pair, a
-/// host shape) in sphere pairs, for [`PairList::work`]: a polygon pair of the planar shear
-/// cell took 10 to 20 times a sphere pair's time in the force pass, a polyhedron pair more.
-const GENERAL_PAIR_WORK: usize = 8;
 
 impl PairList {
     /// Rebuilds from the broadphase's sorted `(i, j)` list. Pairs of two non-dynamic bodies
@@ -197,7 +190,6 @@ impl PairList {
         } else {
             self.shifts.clear();
         }
-        self.count_general();
         self.index_shear(domain);
         if !carry {
             self.carried = ContactStore::new();
@@ -247,23 +239,12 @@ impl PairList {
         for c in &mut self.candidates {
             route(c, bodies, narrowphase);
         }
-        self.count_general();
         self.index_shear(domain);
         // Nothing remembered: the memories are not saved.
         self.carried = ContactStore::new();
         self.memory.resize_with(self.candidates.len(), PairMemory::new);
         index_into(&self.candidates, bodies.len(), &mut self.offsets, &mut self.incidence, &mut self.cursor);
         carry_memory(&self.candidates, &self.memory, &mut self.carried, bodies);
-    }
-
-    /// The work of a force pass over the list in sphere pairs: a candidate through a
-    /// contact generator counts [`GENERAL_PAIR_WORK`] times.
-    pub fn work(&self) -> usize {
-        self.candidates.len() + (GENERAL_PAIR_WORK - 1) * self.general
-    }
-
-    fn count_general(&mut self) {
-        self.general = self.candidates.iter().filter(|c| c.kind == PairKind::General).count();
     }
 
     /// Lists the candidates across the sheared faces (their shift at the rebuild has a

@@ -17,6 +17,7 @@ use granula_core::{
     MaterialTable, PeriodicDomain, Solver, StepContext, StepReport, StepSums, SumRequest,
 };
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The smooth (MD) solver, generic over contact law, integrator and broadphase.
 ///
@@ -142,7 +143,19 @@ pub struct MdSolver<L: ContactLaw, I: Integrator, B: Broadphase> {
     pub(crate) last_reorder: Option<u64>,
     /// Reorders done.
     pub(crate) reorders: u64,
+    /// The wall-clock time of the last step times the threads it ran on: what it would
+    /// have taken on one thread, about (see [`PARALLEL_MIN_STEP`]).
+    last_step_work: Duration,
 }
+
+/// A step with fewer candidate pairs than [`MdConfig::parallel_min_pairs`] still runs on
+/// the solver's threads when the step before it took longer than this on one thread (its
+/// wall-clock time times the threads it ran on, which overestimates a parallel step's, so
+/// a solver that went parallel stays so): an expensive law or shape (discs under 002's area
+/// law, polygons) makes a small system worth splitting. On the 2-core machine of
+/// docs/performance.md, sphere steps of about 100 µs ran slower on 2 threads than on 1, and
+/// a step of 400 µs (1000 discs under the area law) 1.5 times faster.
+const PARALLEL_MIN_STEP: Duration = Duration::from_micros(250);
 
 impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// A solver with the broadphase backend `broadphase` under a skin of `config.skin`;
@@ -193,6 +206,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             foreign: Vec::new(),
             last_reorder: None,
             reorders: 0,
+            last_step_work: Duration::ZERO,
         })
     }
 
@@ -341,17 +355,29 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         ctx: StepContext<'_>,
         request: Option<SumRequest>,
     ) -> Result<(StepReport, Option<StepSums>), MdError> {
-        // A short step runs in place (`MdConfig::parallel_min_pairs`): same result, faster.
-        let small = self.pairs.work() < self.config.parallel_min_pairs && self.primed_version.is_some();
-        let (pool, threads, hot) = (self.pool.clone(), self.config.threads, self.config.hot_workers);
+        // A short step runs in place (`MdConfig::parallel_min_pairs`, `PARALLEL_MIN_STEP`):
+        // same result, faster.
+        let small = self.pairs.candidates.len() < self.config.parallel_min_pairs
+            && self.last_step_work < PARALLEL_MIN_STEP
+            && self.primed_version.is_some();
+        let threads = match (&self.pool, self.config.threads) {
+            _ if small => 1,
+            (Some(pool), _) => pool.current_num_threads(),
+            (None, Some(1)) => 1,
+            (None, _) => rayon::current_num_threads(),
+        };
+        let start = Instant::now();
+        let (pool, threads_config, hot) = (self.pool.clone(), self.config.threads, self.config.hot_workers);
         let inner = || self.step_inner(ctx, request);
-        match (pool, threads) {
+        let result = match (pool, threads_config) {
             (Some(_), _) if small => granula_core::parallel::sequential(inner),
             (Some(pool), _) if hot => pool.install(|| with_hot_workers(inner)),
             (Some(pool), _) => pool.install(inner),
             (None, Some(1)) => granula_core::parallel::sequential(inner),
             (None, _) if hot => with_hot_workers(inner),
             (None, _) => inner(),
-        }
+        };
+        self.last_step_work = start.elapsed() * threads as u32;
+        result
     }
 }
