@@ -8,7 +8,9 @@
 //! less than the wall clock.
 //!
 //! Usage: `cargo run --release --example planar_bench -- [steps] [N ...]` (default 200 steps,
-//! N = 1000 10000).
+//! N = 1000 10000). The Verlet skin is a tenth of the particle radius; `PLANAR_BENCH_SKIN=s`
+//! sets another (m), `PLANAR_BENCH_MIN_PAIRS=k` sets `MdConfig::parallel_min_pairs` (0: every
+//! step on the threads).
 
 use granula::broadphase::LinkedCells;
 use granula::core::ContactLaw;
