@@ -1,14 +1,23 @@
-//! Run-time choices of integrator and broadphase, chosen by the scene file. Both are called
-//! once per step (or per rebuild), not per contact, so a `match` costs nothing measurable;
-//! the contact law, called per contact, stays a generic parameter.
+//! Run-time choices of integrator, broadphase and normal spring, chosen by the scene file.
+//! The first two are called once per step (or per rebuild), not per contact, so a `match`
+//! costs nothing measurable. The normal spring is called per contact: its `match` takes the
+//! same branch for every contact of a run, and the batched kernel of sphere contacts reads
+//! the spring's batch form once per batch. Making it a run-time choice divides the MD
+//! solvers the runner compiles by the four springs (the cross product of springs, dashpots
+//! and tangential models was most of the workspace's build time); the damping and
+//! tangential models, which carry histories, stay generic parameters of the law.
 
 use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
 use granula_core::{
     Aabb, AccelerationField, BodySet, BodySums, Broadphase, CoreError, Integrator, IntegratorState, Permutation,
     VelocityOffsets,
 };
+use granula_core::{ContactKinematics, PairMaterial};
 use granula_integrators::{Gear, VelocityVerlet};
 use granula_io::scene::spec::{BroadphaseKind, IntegratorKind};
+use granula_laws::{
+    AreaSpring, Hertz, LawError, LinearSpring, NormalBatch, NormalElastic, NormalModel, VolumetricSpring,
+};
 
 /// The integrators a scene can name.
 #[derive(Debug)]
@@ -139,5 +148,49 @@ impl Broadphase for AnyBroadphase {
             AnyBroadphase::SweepAndPrune(b) => b.find_pairs(boxes, skip, pairs),
             AnyBroadphase::LinkedCells(b) => b.find_pairs(boxes, skip, pairs),
         }
+    }
+}
+
+/// The normal springs a scene can name (`[solver] normal`).
+#[derive(Clone, Debug)]
+pub enum AnyNormal {
+    /// `"hooke"`: F = k_n δ.
+    Linear(LinearSpring),
+    /// `"hertz"`: F = 4/3 E* √(R* δ) δ.
+    Hertz(Hertz),
+    /// `"area"`: 002 eq. 5 on the overlap area (planar scenes).
+    Area(AreaSpring),
+    /// `"volumetric"`: the overlap-volume spring of polyhedra.
+    Volumetric(VolumetricSpring),
+}
+
+/// `$call` on the spring inside `$self`, whichever it is.
+macro_rules! each_normal {
+    ($self:expr, $n:ident => $call:expr) => {
+        match $self {
+            AnyNormal::Linear($n) => $call,
+            AnyNormal::Hertz($n) => $call,
+            AnyNormal::Area($n) => $call,
+            AnyNormal::Volumetric($n) => $call,
+        }
+    };
+}
+
+impl NormalModel for AnyNormal {
+    fn name(&self) -> &'static str {
+        each_normal!(self, n => n.name())
+    }
+    #[inline]
+    fn elastic(&self, k: &ContactKinematics<'_>) -> NormalElastic {
+        each_normal!(self, n => n.elastic(k))
+    }
+    fn contact_time(&self, material: &PairMaterial, m_eff: f64, r_eff: f64, v_impact: f64) -> f64 {
+        each_normal!(self, n => n.contact_time(material, m_eff, r_eff, v_impact))
+    }
+    fn check_pair(&self, material: &PairMaterial, r_eff: f64, m_eff: f64) -> Result<(), LawError> {
+        each_normal!(self, n => n.check_pair(material, r_eff, m_eff))
+    }
+    fn batch_form(&self) -> Option<NormalBatch> {
+        each_normal!(self, n => n.batch_form())
     }
 }

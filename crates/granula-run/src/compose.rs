@@ -3,7 +3,7 @@
 //! new choice cannot fall back to a default unnoticed; a parameter a choice needs and the
 //! scene lacks is an error naming the key (the scene's validation refuses it first).
 
-use crate::adapters::{AnyBroadphase, AnyIntegrator};
+use crate::adapters::{AnyBroadphase, AnyIntegrator, AnyNormal};
 use crate::sim_solver::{MdRun, SimSolver};
 use granula_core::ContactLaw;
 use granula_io::scene::spec::{
@@ -15,8 +15,8 @@ use granula_io::{IoError, Result, Scene};
 use granula_laws::{
     AreaSpring, BrendelDippel, Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction,
     Hertz, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction,
-    NormalModel, PlanarCundall, PlanarPredictor, ReducedMassViscous, RollingResistance, TangentialDamping,
-    TangentialStiffness, TensionPolicy, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+    PlanarCundall, PlanarPredictor, ReducedMassViscous, RollingResistance, TangentialDamping, TangentialStiffness,
+    TensionPolicy, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
@@ -109,12 +109,17 @@ fn area_spring(scene: &Scene, s: &MdSpec) -> Result<AreaSpring> {
 fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
     let damping = normal_damping(scene, s)?;
     match (s.normal, damping) {
-        (NormalKind::Area, NormalDamping::ReducedMass(d)) => md_with_normal(scene, area_spring(scene, s)?, d, s),
-        (NormalKind::Area, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => {
-            md_with_normal(scene, area_spring(scene, s)?, LinearViscous::new(c).map_err(solver_err)?, s)
+        (NormalKind::Area, NormalDamping::ReducedMass(d)) => {
+            md_with_normal(scene, AnyNormal::Area(area_spring(scene, s)?), d, s)
         }
+        (NormalKind::Area, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => md_with_normal(
+            scene,
+            AnyNormal::Area(area_spring(scene, s)?),
+            LinearViscous::new(c).map_err(solver_err)?,
+            s,
+        ),
         (NormalKind::Area, NormalDamping::HuntCrossley) => {
-            md_with_normal(scene, area_spring(scene, s)?, HuntCrossley::from_material(), s)
+            md_with_normal(scene, AnyNormal::Area(area_spring(scene, s)?), HuntCrossley::from_material(), s)
         }
         (NormalKind::Area, _) => Err(invalid(
             scene,
@@ -122,19 +127,24 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
             granula_io::scene::spec::choice_name(&s.damping),
             "normal = \"area\" takes damping = \"reduced_mass\", \"fixed\" or \"hunt_crossley\"",
         )),
-        (NormalKind::Hooke, NormalDamping::ReducedMass(d)) => md_with_normal(scene, hooke_spring(scene, s)?, d, s),
+        (NormalKind::Hooke, NormalDamping::ReducedMass(d)) => {
+            md_with_normal(scene, AnyNormal::Linear(hooke_spring(scene, s)?), d, s)
+        }
         (NormalKind::Hertz | NormalKind::Volumetric, NormalDamping::ReducedMass(_)) => Err(invalid(
             scene,
             "damping",
             "reduced_mass",
             "calibrates a linear spring (002 eq. 8): needs normal = \"area\" or \"hooke\"",
         )),
-        (NormalKind::Hertz, NormalDamping::Viscous(c)) => {
-            md_with_normal(scene, Hertz::from_material(), HertzViscous::new(c).map_err(solver_err)?, s)
-        }
+        (NormalKind::Hertz, NormalDamping::Viscous(c)) => md_with_normal(
+            scene,
+            AnyNormal::Hertz(Hertz::from_material()),
+            HertzViscous::new(c).map_err(solver_err)?,
+            s,
+        ),
         (NormalKind::Hertz, NormalDamping::ViscousImpulse(c)) => {
             let sampled = HertzViscous::new(c).map_err(solver_err)?;
-            md_with_normal(scene, Hertz::from_material(), HertzViscousImpulse::new(sampled), s)
+            md_with_normal(scene, AnyNormal::Hertz(Hertz::from_material()), HertzViscousImpulse::new(sampled), s)
         }
         (NormalKind::Hooke, NormalDamping::ViscousImpulse(_)) => Err(invalid(
             scene,
@@ -143,20 +153,26 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
             "integrates the Hertz dashpot: needs `normal = \"hertz\"`",
         )),
         (NormalKind::Hertz, NormalDamping::HuntCrossley) => {
-            md_with_normal(scene, Hertz::from_material(), HuntCrossley::from_material(), s)
+            md_with_normal(scene, AnyNormal::Hertz(Hertz::from_material()), HuntCrossley::from_material(), s)
         }
-        (NormalKind::Hooke, NormalDamping::Viscous(c)) => {
-            md_with_normal(scene, hooke_spring(scene, s)?, LinearViscous::new(c).map_err(solver_err)?, s)
-        }
+        (NormalKind::Hooke, NormalDamping::Viscous(c)) => md_with_normal(
+            scene,
+            AnyNormal::Linear(hooke_spring(scene, s)?),
+            LinearViscous::new(c).map_err(solver_err)?,
+            s,
+        ),
         (NormalKind::Hooke, NormalDamping::HuntCrossley) => {
-            md_with_normal(scene, hooke_spring(scene, s)?, HuntCrossley::from_material(), s)
+            md_with_normal(scene, AnyNormal::Linear(hooke_spring(scene, s)?), HuntCrossley::from_material(), s)
         }
         (NormalKind::Volumetric, NormalDamping::HuntCrossley) => {
-            md_with_normal(scene, volumetric_spring(scene, s)?, HuntCrossley::from_material(), s)
+            md_with_normal(scene, AnyNormal::Volumetric(volumetric_spring(scene, s)?), HuntCrossley::from_material(), s)
         }
-        (NormalKind::Volumetric, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => {
-            md_with_normal(scene, volumetric_spring(scene, s)?, LinearViscous::new(c).map_err(solver_err)?, s)
-        }
+        (NormalKind::Volumetric, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => md_with_normal(
+            scene,
+            AnyNormal::Volumetric(volumetric_spring(scene, s)?),
+            LinearViscous::new(c).map_err(solver_err)?,
+            s,
+        ),
         (NormalKind::Volumetric, _) => Err(invalid(
             scene,
             "damping",
@@ -199,19 +215,24 @@ where
     Ok(Box::new(MdRun { solver }))
 }
 
-fn md_with_normal<N, D>(scene: &Scene, normal: N, damping: D, s: &MdSpec) -> Result<Box<dyn SimSolver>>
+fn md_with_normal<D>(scene: &Scene, normal: AnyNormal, damping: D, s: &MdSpec) -> Result<Box<dyn SimSolver>>
 where
-    N: NormalModel + 'static,
     D: DampingModel + 'static,
-    Composed<N, D, CundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<N, D, UnboundedCundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<N, D, BrendelDippel>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<N, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<N, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<N, D, PlanarCundall>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<N, D, PlanarPredictor>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<N, D, CundallStrack, Option<RollingResistance>, Option<TwistingResistance>, Option<ConstantCohesion>>:
-        ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<AnyNormal, D, CundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<AnyNormal, D, UnboundedCundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<AnyNormal, D, BrendelDippel>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<AnyNormal, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<AnyNormal, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<AnyNormal, D, PlanarCundall>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<AnyNormal, D, PlanarPredictor>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<
+        AnyNormal,
+        D,
+        CundallStrack,
+        Option<RollingResistance>,
+        Option<TwistingResistance>,
+        Option<ConstantCohesion>,
+    >: ContactLaw<History: Serialize + DeserializeOwned>,
 {
     let (rolling, twisting, cohesion) = s.resistance_models();
     let tension = match s.tension {
