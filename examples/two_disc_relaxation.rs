@@ -8,7 +8,8 @@
 //! legend; the PNG's text drawn with the font embedded from `assets/fonts`) under `granula-out/two_disc_relaxation/`, or the directory given as
 //! the first argument; `--quick` runs three time steps only.
 //!
-//! Set-up (002 leaves radius, mass, force and damping open; these are our choices):
+//! Set-up (002 leaves radius, mass, force and damping open; these are our choices, built by
+//! `Setup::m5` of the `two_disc` module this example shares with `two_disc_parameters`):
 //! two discs of radius a = 0.05 m in planar mode; disc i fixed at the origin, disc j
 //! (m = 0.4 kg) touching it at 45°; a constant force F = 100 N on j along −x (it presses the
 //! contact and loads it tangentially); linear normal spring k_n = 4e8 N/m on the overlap δ
@@ -36,126 +37,13 @@
 //! 1e-4 to 1e-1, y = t_R/t_c from 0 to 1.1 × the largest value.
 
 mod plot_font;
+mod two_disc;
 
-use granula::broadphase::BruteForce;
-use granula::core::{DVec3, Dofs, Material, SphereBuilder, World};
-use granula::integrators::Gear;
-use granula::laws::params::viscous_coefficient_from_restitution;
-use granula::laws::{linear_cundall_strack, linear_predictor, RotationalIncrement};
-use granula::md::{MdConfig, MdSolver};
-
-const A: f64 = 0.05;
-const MASS: f64 = 0.4;
-const KN: f64 = 4e8;
-const KT_OVER_KN: f64 = 1.0 / 3.0;
-const EPS_N: f64 = 0.9;
-const MU: f64 = 500.0;
-const FORCE: f64 = 100.0;
-
-/// Which tangential spring.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Method {
-    /// 002 eqs. 6-7.
-    Cundall,
-    /// 002 eqs. 14-15, rotations from the orientations.
-    Predictor,
-}
+use two_disc::{Measure, Method, Rotation, Setup};
 
 /// Contact duration of the damped linear oscillator, 002 eq. 10, reduced mass m.
 pub fn contact_time() -> f64 {
-    let gamma = viscous_coefficient_from_restitution(EPS_N, MASS, KN, 1.0);
-    let eta = gamma / (2.0 * MASS);
-    std::f64::consts::PI / (KN / MASS - eta * eta).sqrt()
-}
-
-/// Whether the moving disc may turn.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Rotation {
-    /// Its rotation is locked (002 Fig. 7a).
-    Locked,
-    /// It turns freely (002 Figs. 6 and 9).
-    Free,
-}
-
-fn world(rotation: Rotation) -> Result<World, Box<dyn std::error::Error>> {
-    let material = Material { friction: MU, restitution: EPS_N, ..Material::default() };
-    let mut w = World::builder().gravity(DVec3::ZERO).planar(true).material(material).build()?;
-    w.insert(SphereBuilder::new(A, DVec3::ZERO).fixed().build()?)?;
-    let c = std::f64::consts::FRAC_1_SQRT_2 * 2.0 * A;
-    let j = SphereBuilder::new(A, DVec3::new(c, c, 0.0)).mass(MASS).external_force(DVec3::new(-FORCE, 0.0, 0.0));
-    let j = if rotation == Rotation::Locked { j.lock(Dofs::RZ) } else { j };
-    w.insert(j.build()?)?;
-    Ok(w)
-}
-
-/// Kinetic energy of the contact-point motion, ½ m |𝒱|² with 𝒱 = v_j + ω_j × l_j the
-/// velocity of j's material point at the contact relative to the fixed disc i (000 eq. 3).
-/// With the rotation locked it is j's kinetic energy E_k; with free rotation it leaves out
-/// the rolling of j around i (𝒱 = 0 in pure rolling), which is not a contact relaxation.
-fn contact_energy(w: &World) -> f64 {
-    let b = &w.bodies;
-    let x = b.position[1];
-    let n = x / x.length();
-    let overlap = 2.0 * A - x.length();
-    let branch = -n * (A - 0.5 * overlap);
-    let v = b.velocity[1] + b.angular_velocity[1].cross(branch);
-    0.5 * MASS * v.length_squared()
-}
-
-/// Samples (t, ½ m |𝒱|²) over `duration` seconds at step `dt`.
-fn run(
-    method: Method,
-    rotation: Rotation,
-    dt: f64,
-    duration: f64,
-) -> Result<Vec<(f64, f64)>, Box<dyn std::error::Error>> {
-    let mut w = world(rotation)?;
-    let gear = Gear::six();
-    let config = MdConfig { skin: 1e-3, ..Default::default() };
-    let steps = (duration / dt).ceil() as usize;
-    let mut samples = Vec::with_capacity(steps);
-    match method {
-        Method::Cundall => {
-            let mut s = MdSolver::new(linear_cundall_strack(KN, KT_OVER_KN)?, gear, BruteForce, config)?;
-            for _ in 0..steps {
-                w.step(&mut s, dt)?;
-                samples.push((w.time(), contact_energy(&w)));
-            }
-        }
-        Method::Predictor => {
-            let law = linear_predictor(KN, KT_OVER_KN, RotationalIncrement::FromOrientations)?;
-            let mut s = MdSolver::new(law, gear, BruteForce, config)?;
-            for _ in 0..steps {
-                w.step(&mut s, dt)?;
-                samples.push((w.time(), contact_energy(&w)));
-            }
-        }
-    }
-    Ok(samples)
-}
-
-/// Relaxation time from a least-squares line through ln E_k at the local maxima of E_k that
-/// lie between 1e-2 and 1e-8 of the largest one (002 eq. 12); `None` with fewer than 4.
-pub fn relaxation_time(samples: &[(f64, f64)]) -> Option<f64> {
-    relaxation_time_above(samples, 1e-8)
-}
-
-/// [`relaxation_time`] with the peaks between 1e-2 and `floor` of the largest one.
-pub fn relaxation_time_above(samples: &[(f64, f64)], floor: f64) -> Option<f64> {
-    let peaks: Vec<(f64, f64)> =
-        samples.windows(3).filter(|w| w[1].1 > w[0].1 && w[1].1 >= w[2].1).map(|w| w[1]).collect();
-    let top = peaks.iter().map(|p| p.1).fold(0.0, f64::max);
-    let used: Vec<(f64, f64)> =
-        peaks.into_iter().filter(|p| p.1 < 1e-2 * top && p.1 > floor * top).map(|(t, e)| (t, e.ln())).collect();
-    if used.len() < 4 {
-        return None;
-    }
-    let n = used.len() as f64;
-    let (st, se) = used.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
-    let (mt, me) = (st / n, se / n);
-    let (sxy, sxx) = used.iter().fold((0.0, 0.0), |a, p| (a.0 + (p.0 - mt) * (p.1 - me), a.1 + (p.0 - mt).powi(2)));
-    let slope = sxy / sxx;
-    (slope < 0.0).then(|| -1.0 / slope)
+    Setup::m5(Rotation::Locked).contact_time()
 }
 
 /// One point of a curve: (Δt/t_c, t_R/t_c).
@@ -168,18 +56,15 @@ pub fn curve(
     ratios: &[f64],
     duration_tc: f64,
 ) -> Result<Vec<Point>, Box<dyn std::error::Error>> {
-    let tc = contact_time();
-    let mut out = Vec::new();
-    for &r in ratios {
-        let samples = run(method, rotation, r * tc, duration_tc * tc)?;
-        // With free rotation ½ m|𝒱|² levels off near 5e-7 of its first peak after ~70 t_c
-        // (the contact follows the slowly accelerating rolling quasi-statically): the fit
-        // stops two decades above that.
-        let floor = if rotation == Rotation::Free { 1e-5 } else { 1e-8 };
-        let t_r = relaxation_time_above(&samples, floor).ok_or("too few energy peaks to fit t_R")?;
-        out.push((r, t_r / tc));
-    }
-    Ok(out)
+    // With free rotation ½ m|𝒱|² levels off near 5e-7 of its first peak after ~70 t_c
+    // (the contact follows the slowly accelerating rolling quasi-statically): the fit
+    // stops two decades above that.
+    let floor = if rotation == Rotation::Free { 1e-5 } else { 1e-8 };
+    let setup = Setup::m5(rotation);
+    ratios
+        .iter()
+        .map(|&r| Ok((r, setup.relaxation_time(method, Measure::ContactPoint, r, duration_tc, floor)?)))
+        .collect()
 }
 
 /// Draws t_R/t_c against Δt/t_c on `root`. With `labelled`, also the axis scales and
@@ -286,64 +171,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 mod tests {
     use super::*;
 
-    /// An independent model of the test: disc j against the fixed disc i in continuous
-    /// time, integrated by classical Runge-Kutta (not granula's solver, laws or Gear). State
-    /// (x, y, vx, vy, ω, ξ); the contact of the core's sphere pair (n = x/|x|, δ = 2a − |x|,
-    /// the contact point in the middle of the overlap, branch l = −n (a − δ/2)); the force
-    /// on j is (k_n δ − γ_n 𝒱·n) n − (k_t ξ + γ_t 𝒱·t) t with t = ẑ × n, γ_n from ε_n at
-    /// the mass m (002 eq. 8), k_t/k_n = γ_t/γ_n = 1/3; its torque l × F with the disc's
-    /// I = m a²/2 (what the planar world gives a sphere); the elongation is the exact tangential
-    /// displacement, ξ̇ = 𝒱·t along the tangent that turns with the contact (the limit
-    /// Δt → 0 of both of 002's rules, μ = 500 keeping the contact elastic). Returns the
-    /// samples (t, ½ m|𝒱|²) at every step of t_c/`per_tc`.
-    fn reference_run(rotation: Rotation, per_tc: f64, duration_tc: f64) -> Vec<(f64, f64)> {
-        let tc = contact_time();
-        let dt = tc / per_tc;
-        let gn = viscous_coefficient_from_restitution(EPS_N, MASS, KN, 1.0);
-        let (kt, gt) = (KT_OVER_KN * KN, KT_OVER_KN * gn);
-        let inertia = 0.5 * MASS * A * A;
-        let locked = rotation == Rotation::Locked;
-        // The contact's normal, tangent, branch and contact-point velocity at state s.
-        let contact = |s: &[f64; 6]| {
-            let d = (s[0] * s[0] + s[1] * s[1]).sqrt();
-            let (n, t) = ([s[0] / d, s[1] / d], [-s[1] / d, s[0] / d]);
-            let delta = 2.0 * A - d;
-            let l = [-n[0] * (A - 0.5 * delta), -n[1] * (A - 0.5 * delta)];
-            let v = [s[2] - s[4] * l[1], s[3] + s[4] * l[0]];
-            (n, t, delta, l, v)
-        };
-        let rate = |s: &[f64; 6]| -> [f64; 6] {
-            let (n, t, delta, l, v) = contact(s);
-            let (vn, vt) = (v[0] * n[0] + v[1] * n[1], v[0] * t[0] + v[1] * t[1]);
-            let (fn_, ft) = (KN * delta - gn * vn, -kt * s[5] - gt * vt);
-            let f = [fn_ * n[0] + ft * t[0], fn_ * n[1] + ft * t[1]];
-            // The external force acts at the centre: only the contact force turns j.
-            let spin = if locked { 0.0 } else { (l[0] * f[1] - l[1] * f[0]) / inertia };
-            [s[2], s[3], (f[0] - FORCE) / MASS, f[1] / MASS, spin, vt]
-        };
-        let c = std::f64::consts::FRAC_1_SQRT_2 * 2.0 * A;
-        let mut s = [c, c, 0.0, 0.0, 0.0, 0.0];
-        let steps = (duration_tc * per_tc).ceil() as usize;
-        let mut out = Vec::with_capacity(steps);
-        let add = |a: &[f64; 6], k: &[f64; 6], h: f64| -> [f64; 6] { std::array::from_fn(|q| a[q] + h * k[q]) };
-        for step in 1..=steps {
-            let k1 = rate(&s);
-            let k2 = rate(&add(&s, &k1, 0.5 * dt));
-            let k3 = rate(&add(&s, &k2, 0.5 * dt));
-            let k4 = rate(&add(&s, &k3, dt));
-            s = std::array::from_fn(|q| s[q] + dt / 6.0 * (k1[q] + 2.0 * k2[q] + 2.0 * k3[q] + k4[q]));
-            let (_, _, _, _, v) = contact(&s);
-            out.push((step as f64 * dt, 0.5 * MASS * (v[0] * v[0] + v[1] * v[1])));
-        }
-        out
-    }
-
     /// t_R/t_c of the independent model at t_c/2000 (t_c/4000 changes it by 6e-6 with free
     /// rotation and by less than 1e-9 locked), fitted as the solver's runs are.
     fn reference_t_r(rotation: Rotation) -> f64 {
-        let samples = reference_run(rotation, 2000.0, 150.0);
+        let samples = two_disc::reference_run(&Setup::m5(rotation), Measure::ContactPoint, 2000.0, 150.0);
         let floor = if rotation == Rotation::Free { 1e-5 } else { 1e-8 };
-        relaxation_time_above(&samples, floor).expect("the model's energy peaks") / contact_time()
+        two_disc::relaxation_time_above(&samples, floor).expect("the model's energy peaks") / contact_time()
     }
 
     #[test]
@@ -414,7 +247,7 @@ mod tests {
                 (t, (omega * t).cos().powi(2) * (-t / tau).exp())
             })
             .collect();
-        let fitted = relaxation_time(&samples).unwrap();
+        let fitted = two_disc::relaxation_time(&samples).unwrap();
         assert!((fitted - tau).abs() < 1e-3 * tau, "fitted {fitted}");
     }
 }
