@@ -5,18 +5,18 @@
 //! 100 N along −x at a 45° contact, k_n = 4e8 N/m, ε_n = 0.9, k_t/k_n = γ_t/γ_n = 1/3,
 //! μ = 500, Gear with 6 values) with one parameter changed per study:
 //!
-//! - `fig5_inset`: 002 Fig. 5's μ = 0 inset, E_k at its peaks against t/t_c for several
+//! - `two_disc_fig5_inset`: 002 Fig. 5's μ = 0 inset, E_k at its peaks against t/t_c for several
 //!   Δt/t_c, with the load along the line of centres (F_V = F, see below);
-//! - `fig6_stiffness`: 002 Fig. 6, t_R/t_c against Δt/t_c for k_n = 1, 50, 200, 1e4, 1e8
+//! - `two_disc_fig6_stiffness`: 002 Fig. 6, t_R/t_c against Δt/t_c for k_n = 1, 50, 200, 1e4, 1e8
 //!   and 4e8 N/m (rotation free, Cundall's spring), the load scaled with k_n so that the
 //!   overlap is the same fraction of the radius (at 100 N a 1 N/m spring would overlap by
 //!   100 m); T_t = 1e-3 marked;
-//! - `fig7b_friction_dt`: 002 Fig. 7b, t_R/t_c against Δt/t_c for several μ (rotation
+//! - `two_disc_fig7b_friction_dt`: 002 Fig. 7b, t_R/t_c against Δt/t_c for several μ (rotation
 //!   locked, Cundall's spring) with the μ = 0 line;
-//! - `fig8a_friction`: 002 Fig. 8a, converged t_R/t_c against μ (rotation locked);
-//! - `fig8b_stiffness_ratio`: 002 Fig. 8b, against k_t/k_n at ε_t/ε_n = 1.0053 (rotation
+//! - `two_disc_fig8a_friction`: 002 Fig. 8a, converged t_R/t_c against μ (rotation locked);
+//! - `two_disc_fig8b_stiffness_ratio`: 002 Fig. 8b, against k_t/k_n at ε_t/ε_n = 1.0053 (rotation
 //!   locked);
-//! - `fig8c_restitution_ratio`: 002 Fig. 8c, against ε_t/ε_n at k_t/k_n = 1/3 (rotation
+//! - `two_disc_fig8c_restitution_ratio`: 002 Fig. 8c, against ε_t/ε_n at k_t/k_n = 1/3 (rotation
 //!   locked).
 //!
 //! "Converged" t_R is the predictor-based elongation's (002 eqs. 14-15) at Δt/t_c = 1e-3,
@@ -29,7 +29,8 @@
 //!
 //! Writes `<study>.csv`, `<study>.png` and `<study>.svg` for each study under
 //! `granula-out/two_disc_parameters/`, or the directory given as the first argument;
-//! `--quick` runs fewer parameter values and time steps (about ten seconds).
+//! `--quick` runs fewer parameter values and time steps (a few seconds; the full run takes
+//! about three minutes).
 
 mod plot_font;
 mod two_disc;
@@ -233,7 +234,7 @@ pub fn fig5_inset(quick: bool) -> Result<Study, Box<dyn std::error::Error>> {
         points: [start, end].iter().map(|&t| (t, (-(t - start) / tr).exp(), setup)).collect(),
     });
     Ok(Study {
-        stem: "fig5_inset",
+        stem: "two_disc_fig5_inset",
         title: "002 Fig. 5 and its inset: E_k decays at one rate for every Δt when μ = 0".into(),
         x_desc: "t / t_c",
         y_desc: "E_k at its peaks / first peak",
@@ -277,7 +278,7 @@ pub fn fig6_stiffness(quick: bool) -> Result<Study, Box<dyn std::error::Error>> 
         points: vec![(1e-4, model, m5), (1e-1, model, m5)],
     });
     Ok(Study {
-        stem: "fig6_stiffness",
+        stem: "two_disc_fig6_stiffness",
         title: "002 Fig. 6: t_R/t_c against Δt/t_c collapses for all k_n (rotation free)".into(),
         x_desc: "Δt / t_c",
         y_desc: "t_R / t_c",
@@ -285,7 +286,7 @@ pub fn fig6_stiffness(quick: bool) -> Result<Study, Box<dyn std::error::Error>> 
         y_log: false,
         series,
         marker: Some((1e-3, "T_t = 1e-3 (002 Fig. 6)".into())),
-        legend: Legend::LowerRight,
+        legend: Legend::Above,
     })
 }
 
@@ -318,7 +319,7 @@ pub fn fig7b_friction_dt(quick: bool) -> Result<Study, Box<dyn std::error::Error
     series.push(closed_form("μ = 0: m/γ_n (closed form)", &[1e-4, 1e-1], |_| frictionless));
     series.push(closed_form("elastic limit m/γ_t (closed form)", &[1e-4, 1e-1], |_| Setup::m5(Rotation::Locked)));
     Ok(Study {
-        stem: "fig7b_friction_dt",
+        stem: "two_disc_fig7b_friction_dt",
         title: "002 Fig. 7b: t_R/t_c against Δt/t_c for several μ (rotation locked)".into(),
         x_desc: "Δt / t_c",
         y_desc: "t_R / t_c",
@@ -386,7 +387,7 @@ pub fn fig8a_friction(quick: bool) -> Result<Study, Box<dyn std::error::Error>> 
         ..Setup::m5(Rotation::Locked)
     }));
     Ok(Study {
-        stem: "fig8a_friction",
+        stem: "two_disc_fig8a_friction",
         title: "002 Fig. 8a: t_R/t_c changes near μ = 1 (rotation locked; no relaxation for μ ≤ 1)".into(),
         x_desc: "μ − 1",
         y_desc: "t_R / t_c",
@@ -429,7 +430,7 @@ pub fn fig8b_stiffness_ratio(quick: bool) -> Result<Study, Box<dyn std::error::E
     }
     series.push(closed_form("closed form max(m/γ_n, m/γ_t)", &dense(ratios[0], ratios[ratios.len() - 1], true), at));
     Ok(Study {
-        stem: "fig8b_stiffness_ratio",
+        stem: "two_disc_fig8b_stiffness_ratio",
         title: "002 Fig. 8b: t_R/t_c falls as k_t/k_n grows (ε_t/ε_n = 1.0053, rotation locked)".into(),
         x_desc: "k_t / k_n",
         y_desc: "t_R / t_c",
@@ -468,7 +469,7 @@ pub fn fig8c_restitution_ratio(quick: bool) -> Result<Study, Box<dyn std::error:
     }
     series.push(closed_form("closed form max(m/γ_n, m/γ_t)", &dense(ratios[0], ratios[ratios.len() - 1], false), at));
     Ok(Study {
-        stem: "fig8c_restitution_ratio",
+        stem: "two_disc_fig8c_restitution_ratio",
         title: "002 Fig. 8c: t_R/t_c rises with ε_t/ε_n (k_t/k_n = 1/3, rotation locked)".into(),
         x_desc: "ε_t / ε_n",
         y_desc: "t_R / t_c",
@@ -519,7 +520,9 @@ where
     let (dx, dy) = ((x1 - x0).max(1e-9) * 0.05, (y1 - y0).max(1e-9) * 0.08);
     x0 -= dx;
     x1 += dx;
-    if study.y_log {
+    // Linear y from zero unless the data span less than half of it (then zero would
+    // flatten the curves).
+    if study.y_log || y0 > 0.5 * y1 {
         y0 -= dy;
     } else {
         y0 = 0.0;
