@@ -29,6 +29,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         if self.config.spatial_sort {
             self.sort_spatially(&ctx.bodies.position);
         }
+        self.solve_joint_impacts();
         self.warm_start();
         Ok(())
     }

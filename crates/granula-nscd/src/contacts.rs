@@ -242,7 +242,7 @@ mod tests {
 
     #[test]
     fn the_process_table_is_empty_without_processes_and_follows_the_records_with_one() {
-        let process = |e| Some(ImpactProcess { law: ImpactLaw::Poisson, e, smooth_shift: 0.0 });
+        let process = |e| Some(ImpactProcess { law: ImpactLaw::Poisson, e, smooth_shift: 0.0, joint: None });
         let mut list = ContactList::default();
         push(&mut list, 0, None);
         push(&mut list, 1, None);

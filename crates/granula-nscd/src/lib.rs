@@ -28,6 +28,7 @@ mod gauss_seidel;
 mod kernels;
 mod local;
 mod materials;
+mod multi_impact;
 mod pair_lock;
 mod prefetch;
 mod problem_export;
@@ -40,8 +41,8 @@ pub use config::{GapMode, NonConvergence, NscdConfig};
 pub use convergence::Criterion;
 pub use error::NscdError;
 pub use local::{
-    Bond, CohesionRule, CohesiveParams, CohesiveSignoriniCoulomb, ContactSetup, ImpactLaw, ImpactProcess, LocalProblem,
-    NonSmoothLaw, Restitution, RollingParams, RollingSignoriniCoulomb, ShockParams, SignoriniCoulomb,
+    Bond, CohesionRule, CohesiveParams, CohesiveSignoriniCoulomb, ContactSetup, ImpactLaw, ImpactProcess, JointShock,
+    LocalProblem, NonSmoothLaw, Restitution, RollingParams, RollingSignoriniCoulomb, ShockParams, SignoriniCoulomb,
 };
 pub use problem_export::ContactProblem;
 pub use solver::{Carried, NscdSolver};

@@ -15,9 +15,9 @@
 //! with |q| the Euclidean norm of q over all contacts.
 
 use crate::bodies::BodyVelocity;
-use crate::contacts::ContactList;
-use crate::local::NonSmoothLaw;
-use granula_core::{point_relative_velocity, DVec3};
+use crate::contacts::{ContactList, NO_PROCESS};
+use crate::local::{LocalProblem, NonSmoothLaw};
+use granula_core::{point_relative_velocity, DMat3, DVec3};
 
 /// Projection of `y` (normal first) onto the Coulomb cone
 /// K_μ = {r : |r_t| ≤ μ r_n} (the second-order cone projection).
@@ -46,24 +46,38 @@ pub fn natural_map_squared(r: DVec3, u: DVec3, mu: f64) -> f64 {
 
 /// The relative natural-map residual e of the module documentation for the step's
 /// `contacts` and body velocities `vel` (v = v_free + M⁻¹ H P), or `None` when the law
-/// is not Signorini-Coulomb's ([`NonSmoothLaw::shock_params`]) or a contact has an impact
-/// process (not the linear law U_n = u_min, [`NonSmoothLaw::impact`]). A problem with
-/// q = 0 gets the absolute residual.
+/// is not Signorini-Coulomb's ([`NonSmoothLaw::shock_params`]). A problem with q = 0 gets
+/// the absolute residual.
+///
+/// A contact with an impact process ([`NonSmoothLaw::impact`]) does not obey the linear law
+/// U_n = u_min: its term is the change its own local solve would still make, in velocity
+/// units, |W_αα (P_α − solve_impact(b_α))|², zero exactly when the contact is at its fixed
+/// point (the natural map's ρ = 1 compares velocities likewise).
 pub fn natural_map_residual<L: NonSmoothLaw>(
     law: &L,
     contacts: &ContactList<L::Params>,
     vel: &[BodyVelocity],
 ) -> Option<f64> {
-    if !contacts.processes.is_empty() {
-        return None;
-    }
     let (mut sum, mut q2) = (0.0, 0.0);
-    for (c, k) in contacts.hot.iter().zip(&contacts.cold) {
+    for (a, (c, k)) in contacts.hot.iter().zip(&contacts.cold).enumerate() {
         let s = law.shock_params(&c.params)?;
         let shift = DVec3::new(s.min_normal_velocity, 0.0, 0.0);
         let (v1, v2) = (vel[c.body1 as usize], vel[c.body2 as usize]);
-        let u = c.to_local(point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2)) - shift;
-        sum += natural_map_squared(c.p, u, s.mu);
+        let u = c.to_local(point_relative_velocity(v1.v, v1.w, c.l1, v2.v, v2.w, c.l2));
+        let process = contacts.process_of.get(a).copied().unwrap_or(NO_PROCESS);
+        sum += match process {
+            NO_PROCESS => natural_map_squared(c.p, u - shift, s.mu),
+            i => {
+                let w = if c.coupled == u32::MAX {
+                    DMat3::from_diagonal(c.w_diag)
+                } else {
+                    contacts.coupled[c.coupled as usize]
+                };
+                let problem = LocalProblem { w, b: u - w * c.p, diagonal: c.coupled == u32::MAX };
+                let next = law.solve_impact(&problem, &c.params, &contacts.processes[i as usize]);
+                (w * (c.p - next)).length_squared()
+            }
+        };
         q2 += (k.u_free - shift).length_squared();
     }
     let norm = q2.sqrt();

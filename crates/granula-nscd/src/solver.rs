@@ -19,6 +19,7 @@ use crate::detection::Detection;
 use crate::error::NscdError;
 use crate::local::{NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
+use crate::multi_impact::JointImpact;
 use crate::pair_lock::PairLock;
 use crate::problem_export::ContactProblem;
 use crate::residual::natural_map_residual;
@@ -93,6 +94,8 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) published: Vec<ContactRecord>,
     /// Work arrays of the block solve of hyperstatic pairs.
     pub(crate) pair_lock: PairLock,
+    /// Work arrays of the joint shock of a multiple impact.
+    pub(crate) joint: JointImpact,
 }
 
 impl<B: Broadphase, L: NonSmoothLaw> std::fmt::Debug for NscdSolver<B, L> {
@@ -139,6 +142,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             published_last: false,
             published: Vec::new(),
             pair_lock: PairLock::default(),
+            joint: JointImpact::default(),
         })
     }
 
@@ -174,8 +178,9 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     }
 
     /// The natural-map residual of the last step's solution as Siconos defines it
-    /// (`residual`), or `None` when the law is not Signorini-Coulomb's or a contact of the
-    /// step had an impact process (Poisson's or Stronge's law, [`NonSmoothLaw::impact`]).
+    /// (`residual`), or `None` when the law is not Signorini-Coulomb's. A contact with an
+    /// impact process (Poisson's or Stronge's law, [`NonSmoothLaw::impact`]) contributes the
+    /// change its own local solve would still make, in velocity units.
     pub fn natural_map_residual(&self) -> Option<f64> {
         natural_map_residual(&self.law, &self.contacts, &self.vel)
     }

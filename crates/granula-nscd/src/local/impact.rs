@@ -77,6 +77,22 @@ pub struct ImpactProcess {
     /// U_n,free − U_n⁻ (m/s): the normal velocity the smooth loads add over the step,
     /// taken out before the shock and carried afterwards.
     pub smooth_shift: f64,
+    /// The contact's part of a multiple impact, solved jointly with its neighbours before
+    /// the sweeps (the solver's compression and restitution problems); `None` for a
+    /// binary impact, which the process above follows exactly.
+    pub joint: Option<JointShock>,
+}
+
+/// A contact's share of a multiple impact (004 §2.2.2.2 applied to the whole impact set):
+/// its shock impulse P_c + P_r from the joint compression and restitution problems, and
+/// the normal velocity it leaves the contact with, without the smooth loads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointShock {
+    /// Shock impulse in the local frame (n, t, s) (N s).
+    pub impulse: DVec3,
+    /// Normal velocity after the shock (m/s), the Signorini bound of the rest of the step;
+    /// −∞ when the contact took no part in the shock (no bound beyond its own).
+    pub normal_after: f64,
 }
 
 /// Increments of the normal impulse per phase of the process. Exact paths (fixed slip
@@ -94,7 +110,7 @@ const LOCATE: f64 = 1e-12;
 
 /// The tangential state of an increment.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Slip {
+pub(crate) enum Slip {
     /// Frictionless: no tangential impulse.
     Free,
     /// U_t = 0 at the end of the increment.
@@ -148,7 +164,7 @@ fn solve_tangential(w: &DMat3, target: DVec3) -> DVec3 {
 /// on the increment (004 §2.2.2.2, Coulomb friction): sticking if |ΔP_t| ≤ μ dpn can bring
 /// U_t to 0, else sliding against the slip at the end of the increment (the fixed point of
 /// 001 eqs. 1.28-1.29 on the increment). Returns the impulse increment and its state.
-fn increment(w: &DMat3, u: DVec3, dpn: f64, mu: f64) -> (DVec3, Slip) {
+pub(crate) fn increment(w: &DMat3, u: DVec3, dpn: f64, mu: f64) -> (DVec3, Slip) {
     let normal = DVec3::new(dpn, 0.0, 0.0);
     if mu == 0.0 {
         return (normal, Slip::Free);
@@ -285,6 +301,23 @@ pub fn impact_process(w: &DMat3, u_minus: DVec3, mu: f64, law: ImpactLaw, e: f64
     };
     phase(w, mu, &mut path, goal, e * pc / n);
     path
+}
+
+/// The ratio P_r,n / P_c,n of the restitution and compression normal impulses of a binary
+/// shock from `u_minus` (`impact_process`): e under Poisson's law; under Stronge's, e for
+/// a central or frictionless shock and the value the energetic law gives otherwise. A
+/// multiple impact imposes P_r,n ≥ ratio × P_c,n on each of its contacts; 0 for a contact
+/// that does not approach.
+pub fn restitution_ratio(w: &DMat3, u_minus: DVec3, mu: f64, law: ImpactLaw, e: f64) -> f64 {
+    if law != ImpactLaw::Stronge || e <= 0.0 {
+        return e;
+    }
+    let compression = impact_process(w, u_minus, mu, law, 0.0).p.x;
+    if !(compression > 0.0) {
+        return e;
+    }
+    let whole = impact_process(w, u_minus, mu, law, e).p.x;
+    ((whole - compression) / compression).max(0.0)
 }
 
 #[cfg(test)]

@@ -12,10 +12,10 @@ mod signorini_coulomb;
 mod six_dof;
 
 pub use cohesive::{Bond, CohesionRule, CohesiveParams, CohesiveSignoriniCoulomb};
-pub use impact::{ImpactLaw, ImpactProcess};
+pub(crate) use impact::restitution_ratio;
+pub use impact::{ImpactLaw, ImpactProcess, JointShock};
 pub use rolling::{RollingParams, RollingSignoriniCoulomb};
-#[cfg(test)]
-pub(crate) use signorini_coulomb::shock_law;
+pub(crate) use signorini_coulomb::{restitution_law, shock_law};
 pub use signorini_coulomb::{Restitution, ShockParams, SignoriniCoulomb};
 pub(crate) use six_dof::delassus_block6;
 
@@ -108,7 +108,8 @@ pub trait NonSmoothLaw: Send + Sync {
     /// in a table beside the contact list and solves those contacts by
     /// [`NonSmoothLaw::solve_impact`], so that a step without any reads only `Params` per
     /// contact; a contact with a process is not held to the linear law U_n = u_min (it has
-    /// no natural-map residual and no block solve, see [`NonSmoothLaw::shock_params`]).
+    /// no block solve, and its natural-map term is the change its own solve would still
+    /// make, see [`NonSmoothLaw::shock_params`]).
     /// Not called for laws with couples ([`NonSmoothLaw::COUPLES`]), whose 6-D solve has no
     /// process.
     fn impact(&self, _setup: &ContactSetup<'_>, _state: &Self::State) -> Option<ImpactProcess> {
@@ -136,9 +137,9 @@ pub trait NonSmoothLaw: Send + Sync {
     /// eq. 1.27), the block solve of hyperstatic pairs applies
     /// ([`NscdConfig::lock_pairs`](crate::NscdConfig::lock_pairs)), and the natural-map
     /// residual is defined ([`Criterion::NaturalMap`](crate::Criterion::NaturalMap)).
-    /// `None` (default): neither applies. Neither applies either to a contact with an
-    /// impact process ([`NonSmoothLaw::impact`]): a step with such a contact has no
-    /// natural-map residual, and a pair with one is left to the sweeps.
+    /// `None` (default): neither applies. A contact with an impact process
+    /// ([`NonSmoothLaw::impact`]) is not a linear law: a pair with one is left to the
+    /// sweeps, and its natural-map term is the change its own solve would still make.
     fn shock_params(&self, _params: &Self::Params) -> Option<ShockParams> {
         None
     }

@@ -238,6 +238,11 @@ pub fn shock_law(p: &LocalProblem, mu: f64, u_min: f64) -> DVec3 {
 /// loads do not push the contact closed (U_n,free ≥ U_n⁻) and the position-level bound is
 /// met, that second impulse is zero and is skipped.
 pub fn process_shock(p: &LocalProblem, k: &ShockParams, process: &ImpactProcess) -> DVec3 {
+    if let Some(joint) = process.joint {
+        // The shock was solved with the contact's neighbours: carry the smooth loads on top.
+        let rest = LocalProblem { b: p.b + p.w * joint.impulse, ..*p };
+        return joint.impulse + shock_law(&rest, k.mu, k.min_normal_velocity.max(joint.normal_after));
+    }
     let u_minus = p.b - DVec3::new(process.smooth_shift, 0.0, 0.0);
     let shock = impact_process(&p.w, u_minus, k.mu, process.law, process.e).p;
     let after = u_minus + p.w * shock;
@@ -246,6 +251,21 @@ pub fn process_shock(p: &LocalProblem, k: &ShockParams, process: &ImpactProcess)
     }
     let rest = LocalProblem { b: p.b + p.w * shock, ..*p };
     shock + shock_law(&rest, k.mu, k.min_normal_velocity.max(after.x))
+}
+
+/// The restitution problem of one contact in a multiple impact (004 §2.2.2.2, Poisson's
+/// law on every contact of the impact set): a normal impulse at least `floor` (e times the
+/// compression impulse), complementary to U_n ≥ u_min beyond it,
+/// 0 ≤ P_n − floor ⊥ U_n − u_min ≥ 0, with Coulomb's law |P_t| ≤ μ P_n. The Signorini
+/// solution is kept when its normal impulse reaches the floor; otherwise the normal impulse
+/// is the floor and the tangential impulse sticks or slides within μ × floor (Coulomb's
+/// law on the impulse, as one increment of the impact process).
+pub fn restitution_law(p: &LocalProblem, mu: f64, u_min: f64, floor: f64) -> DVec3 {
+    let q = shock_law(p, mu, u_min);
+    if q.x >= floor || !(floor > 0.0) {
+        return q;
+    }
+    super::impact::increment(&p.w, p.b, floor, mu).0
 }
 
 /// The smallest admissible normal velocity for a gap g after the step:
@@ -303,7 +323,12 @@ impl NonSmoothLaw for SignoriniCoulomb {
     fn impact(&self, s: &ContactSetup<'_>, _state: &()) -> Option<ImpactProcess> {
         match (self.restitution.law(), self.restitution.coefficient(s.material)) {
             (Some(law @ (ImpactLaw::Poisson | ImpactLaw::Stronge)), Some(e)) if in_impact_set(s) => {
-                Some(ImpactProcess { law, e, smooth_shift: s.normal_velocity_free - s.normal_velocity_before })
+                Some(ImpactProcess {
+                    law,
+                    e,
+                    smooth_shift: s.normal_velocity_free - s.normal_velocity_before,
+                    joint: None,
+                })
             }
             _ => None,
         }
@@ -342,7 +367,7 @@ impl NonSmoothLaw for SignoriniCoulomb {
 
     /// The constants themselves. A contact under the impulse process (Poisson, Stronge)
     /// does not obey the linear law U_n = u_min; the solver knows it from its process
-    /// ([`NonSmoothLaw::impact`]) and leaves it out of the natural map and the block solves.
+    /// ([`NonSmoothLaw::impact`]) and leaves it out of the block solves.
     fn shock_params(&self, k: &ShockParams) -> Option<ShockParams> {
         Some(*k)
     }

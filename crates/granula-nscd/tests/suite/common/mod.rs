@@ -4,7 +4,12 @@ use granula_core::{DVec3, Material, MaterialId, SphereBuilder, World};
 
 /// A 3×3×6 column of touching spheres (radius 5 mm) on the floor of a box, at rest.
 pub fn column() -> World {
-    let mut w = World::builder().material(Material { friction: 0.5, ..Material::named("m") }).build().unwrap();
+    column_of(Material { friction: 0.5, ..Material::named("m") })
+}
+
+/// [`column`] with the material `material` for the spheres and the box.
+pub fn column_of(material: Material) -> World {
+    let mut w = World::builder().material(material).build().unwrap();
     let r = 0.005;
     w.insert_open_box(DVec3::ZERO, 6.0 * r, 6.0 * r, MaterialId(0)).unwrap();
     for k in 0..6 {
