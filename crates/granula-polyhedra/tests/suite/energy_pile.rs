@@ -115,8 +115,8 @@ fn an_undamped_pile_keeps_its_energy_within_half_under_point_contacts() {
     // apart. With every crossing's depth clipped continuously to zero at the edges of its
     // rules (docs/polyhedra.md, "Energy of point contacts"), no point appears with a force;
     // what remains is the work of the clipped crossings, whose force along e₁ × e₂ is not
-    // the gradient of their clipped depth: measured +2.6 % at 0.05 s and +17 % at 0.1 s
-    // (+23 % at 0.15 s, +68 % at 0.3 s: a steady gain of about 4e-5 J/s). The bound of
+    // the gradient of their clipped depth: measured +2.6 % at 0.05 s and +19 % at 0.1 s
+    // (+42 % at 0.15 s, +209 % at 0.3 s: a gain growing with time). The bound of
     // 50 % at 0.1 s catches a return of the jumps (a gain of the whole released energy in
     // half that time) with room for that drift.
     let (d, contacts) = drift(false, 100_000, 1e-6);
