@@ -22,6 +22,10 @@
 //!
 //! Both are convex problems for a frictionless packing (a projection on a convex set in W's
 //! metric), so their Gauss-Seidel sweeps converge where the per-contact process diverged.
+//! The sweeps run in list order with the step's extrapolation (Nesterov's, with a restart)
+//! until a sweep changes the impulses by less than the criterion's tolerance of their sum
+//! plus the impulses the step's smooth loads call for (the sweeps that follow resolve
+//! those to that tolerance anyway).
 //! Each contact then keeps its shock P_c + P_r ([`JointShock`]) and the sweeps of the step
 //! carry the smooth loads on top of it with the post-shock normal velocity as the bound, as
 //! a binary process does. The contacts of a pair of bodies that touch nothing else (one
@@ -58,6 +62,8 @@ pub(crate) struct JointImpact {
     restitution: Vec<DVec3>,
     /// Restitution floors r P_c,n, aligned with `members`.
     floor: Vec<f64>,
+    /// The impulses of the previous sweep, for the extrapolation.
+    previous: Vec<DVec3>,
     /// Sweeps of the last step's two problems.
     pub(crate) sweeps: u32,
 }
@@ -87,13 +93,14 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         self.shock_velocities();
         let cap = self.config.criterion.cap().max(1);
         let epsilon = self.config.criterion.tolerance().unwrap_or(1e-6);
+        let floor = self.smooth_impulse_scale();
         self.joint.compression.clear();
         self.joint.compression.resize(self.joint.members.len(), DVec3::ZERO);
-        self.joint.sweeps += self.joint_sweeps(Phase::Compression, cap, epsilon);
+        self.joint.sweeps += self.joint_sweeps(Phase::Compression, cap, epsilon, floor);
         self.restitution_floors();
         self.joint.restitution.clear();
         self.joint.restitution.resize(self.joint.members.len(), DVec3::ZERO);
-        self.joint.sweeps += self.joint_sweeps(Phase::Restitution, cap, epsilon);
+        self.joint.sweeps += self.joint_sweeps(Phase::Restitution, cap, epsilon, floor);
         self.record_joint_shocks();
         self.updates += self.joint.sweeps as u64 * self.joint.members.len() as u64;
     }
@@ -141,27 +148,49 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         }
     }
 
+    /// Σ |U_n,free − U_n⁻| / W_nn over the members: the normal impulses the step's smooth
+    /// loads (gravity) call for. The sweeps that follow the shock solve those to the
+    /// criterion's tolerance, so the shock's impulses need no finer resolution than that:
+    /// in a bed at rest, whose pre-impact velocities are only the last step's residual,
+    /// the joint problems stop at once instead of resolving that noise.
+    fn smooth_impulse_scale(&self) -> f64 {
+        let mut sum = 0.0;
+        for &a in &self.joint.members {
+            let (c, cold) = (&self.contacts.hot[a as usize], &self.contacts.cold[a as usize]);
+            let (s1, s2) = (self.start[c.body1 as usize], self.start[c.body2 as usize]);
+            let before = c.n.dot(point_relative_velocity(s1.v, s1.w, c.l1, s2.v, s2.w, c.l2));
+            if c.w_diag.x > 0.0 {
+                sum += (cold.u_free.x - before).abs() / c.w_diag.x;
+            }
+        }
+        sum
+    }
+
     /// Gauss-Seidel sweeps in list order over the joint problem of `phase`, until the
-    /// impulses change by at most `epsilon` of their sum or `cap` sweeps; returns the
-    /// sweeps.
-    fn joint_sweeps(&mut self, phase: Phase, cap: u32, epsilon: f64) -> u32 {
+    /// impulses change in a sweep by at most `epsilon` of their sum plus `floor` (N s), or
+    /// `cap` sweeps; returns the sweeps. Between sweeps the impulses are extrapolated as in
+    /// the step's own sweeps (Nesterov 1983, with O'Donoghue and Candès' restart when the
+    /// change grows), projected back onto the phase's admissible set.
+    fn joint_sweeps(&mut self, phase: Phase, cap: u32, epsilon: f64, floor: f64) -> u32 {
         let (hot, coupled) = (&self.contacts.hot, &self.contacts.coupled);
         let j = &mut self.joint;
         let impulses = match phase {
             Phase::Compression => &mut j.compression,
             Phase::Restitution => &mut j.restitution,
         };
+        j.previous.clear();
+        j.previous.extend_from_slice(impulses);
+        let (mut since_restart, mut last_change) = (0u32, f64::INFINITY);
         for sweep in 1..=cap {
             let (mut change, mut total) = (0.0, 0.0);
             for (k, &a) in j.members.iter().enumerate() {
                 let c = &hot[a as usize];
                 let Some(params) = self.law.shock_params(&c.params) else { continue };
                 let problem = local_problem(c, coupled, &j.vel, impulses[k]);
+                let u_min = params.min_normal_velocity.min(0.0);
                 let p = match phase {
-                    Phase::Compression => shock_law(&problem, params.mu, params.min_normal_velocity.min(0.0)),
-                    Phase::Restitution => {
-                        restitution_law(&problem, params.mu, params.min_normal_velocity.min(0.0), j.floor[k])
-                    }
+                    Phase::Compression => shock_law(&problem, params.mu, u_min),
+                    Phase::Restitution => restitution_law(&problem, params.mu, u_min, j.floor[k]),
                 };
                 let dp = p - impulses[k];
                 if dp != DVec3::ZERO {
@@ -171,8 +200,25 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 change += dp.length();
                 total += p.length();
             }
-            if change <= epsilon * total {
+            if change <= epsilon * (total + floor) {
                 return sweep;
+            }
+            since_restart = if change > last_change { 1 } else { since_restart + 1 };
+            last_change = change;
+            let beta = (since_restart as f64 - 1.0) / (since_restart as f64 + 2.0);
+            for (k, &a) in j.members.iter().enumerate() {
+                let (c, p) = (&hot[a as usize], impulses[k]);
+                if beta > 0.0 {
+                    let mu = self.law.shock_params(&c.params).map_or(0.0, |s| s.mu);
+                    let low = if phase == Phase::Restitution { j.floor[k] } else { 0.0 };
+                    let y = onto_cone(p + (p - j.previous[k]) * beta, mu, low);
+                    let dy = y - p;
+                    if dy != DVec3::ZERO {
+                        apply(c, c.to_world(dy), &mut j.vel, &self.mob);
+                        impulses[k] = y;
+                    }
+                }
+                j.previous[k] = p;
             }
         }
         cap
@@ -234,6 +280,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             }
         }
     }
+}
+
+/// `p` with its normal part raised to at least `low` and its tangential part scaled
+/// radially into Coulomb's cone |P_t| ≤ μ P_n.
+fn onto_cone(p: DVec3, mu: f64, low: f64) -> DVec3 {
+    let pn = p.x.max(low).max(0.0);
+    let t = (p.y * p.y + p.z * p.z).sqrt();
+    let f = if t > mu * pn && t > 0.0 { mu * pn / t } else { 1.0 };
+    DVec3::new(pn, p.y * f, p.z * f)
 }
 
 /// The two problems of a joint shock.

@@ -319,16 +319,17 @@ impl NonSmoothLaw for SignoriniCoulomb {
 
     /// Under Poisson's or Stronge's law, the process of a contact of the impact set
     /// (`in_impact_set`): the law, e, and the normal velocity U_n,free − U_n⁻ the smooth
-    /// loads add over the step (004 §2.2.2.2; the crate's `impact` module).
+    /// loads add over the step (004 §2.2.2.2; the crate's `impact` module). A contact that
+    /// approaches no faster than the smooth loads change its velocity in one step,
+    /// |U_n⁻| ≤ |U_n,free − U_n⁻|, is a persistent contact rather than an impact: in a bed
+    /// at rest under gravity U_n⁻ is only the last step's residual, whose restitution would
+    /// be noise. It gets no process and lands inelastically (the position-level bound).
     fn impact(&self, s: &ContactSetup<'_>, _state: &()) -> Option<ImpactProcess> {
+        let smooth_shift = s.normal_velocity_free - s.normal_velocity_before;
+        let impact = in_impact_set(s) && -s.normal_velocity_before > smooth_shift.abs();
         match (self.restitution.law(), self.restitution.coefficient(s.material)) {
-            (Some(law @ (ImpactLaw::Poisson | ImpactLaw::Stronge)), Some(e)) if in_impact_set(s) => {
-                Some(ImpactProcess {
-                    law,
-                    e,
-                    smooth_shift: s.normal_velocity_free - s.normal_velocity_before,
-                    joint: None,
-                })
+            (Some(law @ (ImpactLaw::Poisson | ImpactLaw::Stronge)), Some(e)) if impact => {
+                Some(ImpactProcess { law, e, smooth_shift, joint: None })
             }
             _ => None,
         }
