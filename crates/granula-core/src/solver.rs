@@ -224,6 +224,17 @@ pub struct StepReport {
     pub iterations: u32,
     /// Final value of the iterative solver's convergence criterion.
     pub residual: f64,
+    /// Global force balance, first half: the sum of the contact forces received over the
+    /// step by the bodies held in place (fixed, kinematic, or along their locked
+    /// translations), each the mean force of the step (P/Δt for contact dynamics) (N).
+    /// Zero when the solver does not report the balance.
+    pub support_force: DVec3,
+    /// Global force balance, second half: the sum of gravity m g and the external forces
+    /// over the free translations of the dynamic bodies (N). Newton's second law summed over
+    /// them gives `applied_load − support_force` = ΔP/Δt, the change of their total
+    /// momentum over the step: a bed at rest has the two equal (see
+    /// [`StepReport::support_imbalance`]). Zero when the solver does not report it.
+    pub applied_load: DVec3,
     /// Energy dissipated during this step, per mechanism (J).
     pub dissipated: Dissipation,
     /// Elastic energy stored in contacts at the end of the step (J).
@@ -233,4 +244,18 @@ pub struct StepReport {
     pub external_work: f64,
     /// Non-fatal notices.
     pub warnings: Vec<StepWarning>,
+}
+
+impl StepReport {
+    /// |support_force − applied_load| / |applied_load|: how far the supports are from
+    /// carrying the load, relative to it, which is |ΔP|/(|F| Δt), the change of the
+    /// movable bodies' total momentum over the step against the load's impulse. A bed at
+    /// rest on a floor between frictionless walls has it at zero, the floor then carrying
+    /// the whole weight whatever the static indeterminacy inside the bed. `None` when the
+    /// step has no load (no gravity, no external force, or a solver that does not report
+    /// the balance).
+    pub fn support_imbalance(&self) -> Option<f64> {
+        let load = self.applied_load.length();
+        (load > 0.0).then(|| (self.support_force - self.applied_load).length() / load)
+    }
 }

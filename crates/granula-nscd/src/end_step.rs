@@ -17,8 +17,8 @@ use granula_core::{
 };
 
 impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
-    /// Step 6 and the report, for the step of `dt` from `t0`.
-    pub(crate) fn finish(&mut self, b: &mut BodySet, t0: f64, dt: f64) -> StepReport {
+    /// Step 6 and the report, for the step of `dt` from `t0` under `gravity`.
+    pub(crate) fn finish(&mut self, b: &mut BodySet, gravity: DVec3, t0: f64, dt: f64) -> StepReport {
         let theta_dt = self.config.theta * dt;
         let pairs = self.contacts.hot.iter().zip(self.contacts.hot.iter().skip(1));
         let pairs = usize::from(!self.contacts.hot.is_empty())
@@ -30,6 +30,14 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 let dx = self.start[i].v * (dt - theta_dt) + self.vel[i].v * theta_dt;
                 let dphi = self.start[i].w * (dt - theta_dt) + self.vel[i].w * theta_dt;
                 report.external_work += b.external_force[i].dot(dx) + b.external_torque[i].dot(dphi);
+            }
+            // The load of the force balance: m g + F_ext on the free translations (the
+            // mobility is 1/m there and zero on locked axes and on other bodies).
+            let lin = self.mob[i].lin;
+            if lin != DVec3::ZERO {
+                let free = lin.cmpgt(DVec3::ZERO);
+                let load = gravity / b.inv_mass[i] + b.external_force[i];
+                report.applied_load += DVec3::select(free, load, DVec3::ZERO);
             }
             b.force[i] = DVec3::ZERO;
             b.torque[i] = DVec3::ZERO;
@@ -74,6 +82,9 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             b.torque[j] += c.l2.cross(f);
             b.force[i] -= f;
             b.torque[i] -= c.l1.cross(f);
+            // The supports' side of the force balance: what the held axes receive.
+            let held = |k: usize| self.mob[k].lin.cmpeq(DVec3::ZERO);
+            report.support_force += DVec3::select(held(j), f, DVec3::ZERO) - DVec3::select(held(i), f, DVec3::ZERO);
             // Work of kinematic bodies on the others: −(impulse received) · (point velocity).
             if b.motion[i] == MotionKind::Kinematic {
                 report.external_work += p.dot(v1.v + v1.w.cross(c.l1));

@@ -249,7 +249,7 @@ impl<B: Broadphase, L: NonSmoothLaw> Solver for NscdSolver<B, L> {
         check_materials(ctx.materials)?;
         self.prepare(&mut ctx)?;
         let (iterations, converged, residual) = self.iterate(dt);
-        let mut report = self.finish(ctx.bodies, ctx.time, dt);
+        let mut report = self.finish(ctx.bodies, ctx.gravity, ctx.time, dt);
         report.iterations = iterations;
         report.residual = residual;
         if !converged {

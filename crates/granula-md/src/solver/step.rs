@@ -450,6 +450,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             broadphase_rebuilds: self.verlet.rebuilds(),
             iterations: 0,
             residual: 0.0,
+            support_force: DVec3::ZERO,
+            applied_load: DVec3::ZERO,
             dissipated,
             stored_elastic: summary.stored,
             external_work,

@@ -9,6 +9,7 @@ mod chain_parallel;
 mod checkpoint;
 mod cohesion;
 mod criteria;
+mod deep_bed;
 mod impact_laws;
 mod misuse;
 mod multi_point;
