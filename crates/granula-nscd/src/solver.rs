@@ -19,7 +19,7 @@ use crate::detection::Detection;
 use crate::error::NscdError;
 use crate::local::{NonSmoothLaw, SignoriniCoulomb};
 use crate::materials::check_materials;
-use crate::multi_impact::JointImpact;
+use crate::multi_impact::work::JointImpact;
 use crate::pair_lock::PairLock;
 use crate::problem_export::ContactProblem;
 use crate::residual::natural_map_residual;

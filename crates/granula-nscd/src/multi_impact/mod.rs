@@ -32,6 +32,8 @@
 //! point, or the corners of a face) keep their exact binary processes. A row of spheres closing at once under Poisson's law leaves with U_n⁺ = −e U_n⁻
 //! on every contact and loses the fraction 1 − e² of its kinetic energy, as Newton's law.
 
+pub(crate) mod work;
+
 use crate::bodies::BodyVelocity;
 use crate::contacts::{HotContact, NO_PROCESS};
 use crate::kernels::apply;
@@ -40,33 +42,7 @@ use crate::local::{
 };
 use crate::solver::NscdSolver;
 use granula_core::{point_relative_velocity, Broadphase, DMat3, DVec3};
-
-/// A body that touches nothing in the step's list.
-const NO_PARTNER: u32 = u32::MAX;
-/// A body that touches more than one other body.
-const SEVERAL: u32 = u32::MAX - 1;
-
-/// Work arrays of the joint shock, reused from step to step.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct JointImpact {
-    /// Per body, the one other body it touches in this step's list, [`NO_PARTNER`] or
-    /// [`SEVERAL`].
-    partner: Vec<u32>,
-    /// The contacts solved jointly.
-    members: Vec<u32>,
-    /// Body velocities of the shock problems.
-    vel: Vec<BodyVelocity>,
-    /// Compression impulses, local frame, aligned with `members`.
-    compression: Vec<DVec3>,
-    /// Restitution impulses, local frame, aligned with `members`.
-    restitution: Vec<DVec3>,
-    /// Restitution floors r P_c,n, aligned with `members`.
-    floor: Vec<f64>,
-    /// The impulses of the previous sweep, for the extrapolation.
-    previous: Vec<DVec3>,
-    /// Sweeps of the last step's two problems.
-    pub(crate) sweeps: u32,
-}
+use work::{NO_PARTNER, SEVERAL};
 
 /// The local problem of contact `c` with impulse `p` in velocity field `vel`.
 fn local_problem<P>(c: &HotContact<P>, coupled: &[DMat3], vel: &[BodyVelocity], p: DVec3) -> LocalProblem {
