@@ -5,7 +5,7 @@ use granula_core::{MotionKind, StepReport, World};
 
 /// Column names of the series file.
 pub const SERIES_HEADER: &str = "time,step,kinetic_translational,kinetic_rotational,potential,elastic_stored,\
-dissipated,external_work,contacts,coordination,max_overlap,iterations,residual";
+dissipated,external_work,contacts,coordination,max_overlap,iterations,residual,support_imbalance";
 
 /// One row of the series.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +37,11 @@ pub struct SeriesRow {
     pub iterations: u32,
     /// Final residual of the solver's criterion in the last step.
     pub residual: f64,
+    /// The last step's global force balance, |supports − load| / |load|
+    /// ([`StepReport::support_imbalance`]): zero for a packing at rest on its supports;
+    /// `None` (an empty field) when the step had no load or its solver does not report
+    /// the balance (MD).
+    pub support_imbalance: Option<f64>,
 }
 
 impl SeriesRow {
@@ -64,13 +69,16 @@ impl SeriesRow {
             max_overlap: report.max_overlap,
             iterations: report.iterations,
             residual: report.residual,
+            support_imbalance: report.support_imbalance(),
         }
     }
 
-    /// The CSV line (no newline), floats in shortest round-trip form.
+    /// The CSV line (no newline), floats in shortest round-trip form; an absent balance is
+    /// an empty field.
     pub fn to_csv(&self) -> String {
+        let balance = self.support_imbalance.map_or(String::new(), |b| format!("{b:?}"));
         format!(
-            "{:?},{},{:?},{:?},{:?},{:?},{:?},{:?},{},{:?},{:?},{},{:?}",
+            "{:?},{},{:?},{:?},{:?},{:?},{:?},{:?},{},{:?},{:?},{},{:?},{balance}",
             self.time,
             self.step,
             self.kinetic_translational,

@@ -38,6 +38,11 @@ fn every_built_in_scene_runs_a_few_steps() {
         if spec.series.is_some() {
             let text = std::fs::read_to_string(out.join("series.csv")).unwrap();
             assert!(text.starts_with("time,step,"), "{stem}");
+            // Every row has the header's fields, an absent balance as an empty one.
+            let fields = granula_io::output::SERIES_HEADER.split(',').count();
+            for line in text.lines() {
+                assert_eq!(line.split(',').count(), fields, "{stem}: {line}");
+            }
         }
         if spec.vtk.is_some() {
             let pvd = std::fs::read_to_string(out.join("particles.pvd")).unwrap();

@@ -68,7 +68,16 @@ fn column_stress_matches_the_weight_profile() {
     // the scene has no loads and no outputs, nothing else happens in a run's step.)
     run.solver.publish_contacts(true);
     let dt = run.scene.dt();
-    run.solver.step(&mut run.world, dt).unwrap();
+    let report = run.solver.step(&mut run.world, dt).unwrap();
+    // At rest the floor carries the whole weight (the walls are frictionless): the step's
+    // global balance is the column's change of momentum, nothing at 1e-10 convergence
+    // (1e-8 leaves room for the round-off of 54 bodies' weights and the floor's 9 forces).
+    let balance = report.support_imbalance().expect("gravity is a load");
+    assert!(balance < 1e-8, "support imbalance {balance}");
+    // The load is the 54 spheres' weight, pointing down (the supports receive it).
+    let weight = 54.0 * run.world.bodies.mass[5] * 9.81;
+    assert!((report.applied_load.z + weight).abs() < 1e-12 * weight, "load {}", report.applied_load);
+    assert!((report.support_force.z + weight).abs() < 1e-8 * weight, "supports {}", report.support_force);
     let mut recs = Vec::new();
     loaded_contacts(&run.world, run.solver.contacts().expect("published"), &mut recs);
     // The box holding the whole column: 6 cm × 6 cm × 12 cm.
