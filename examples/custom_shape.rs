@@ -108,6 +108,7 @@ impl ContactGenerator for CapsuleSphere {
             effective_radius: capsule.radius * rs / (capsule.radius + rs),
             feature: 0,
             overlap_volume: 0.0,
+            twist_arm: 0.0,
         });
         Ok(())
     }
@@ -147,6 +148,7 @@ impl ContactGenerator for PlaneCapsule {
                 effective_radius: capsule.radius,
                 feature: feature as u32,
                 overlap_volume: 0.0,
+                twist_arm: 0.0,
             });
         }
         Ok(())

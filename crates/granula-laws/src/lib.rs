@@ -3,7 +3,7 @@
 //! Smooth (molecular-dynamics) contact laws for granula, composed from small sub-models:
 //!
 //! - normal: [`LinearSpring`], [`Hertz`], [`HertzLmgc`], [`PowerLaw`], [`VolumetricSpring`],
-//!   and [`AreaSpring`] for the planar world (002 eq. 5);
+//!   [`VolumeEnergy`] (conservative, for polyhedra) and [`AreaSpring`] for the planar world (002 eq. 5);
 //! - normal damping: [`LinearViscous`], [`HertzViscous`], [`HertzViscousImpulse`], [`HuntCrossley`],
 //!   [`ReducedMassViscous`] (002 eqs. 2-3), [`NoDamping`];
 //! - tangential: [`CundallStrack`], [`UnboundedCundallStrack`], [`BrendelDippel`],
@@ -75,7 +75,9 @@ pub use damping::{
 pub use error::LawError;
 pub use history::{ComposedHistory, SubHistory};
 pub use local_damping::LocalDamping;
-pub use normal::{AreaSpring, Hertz, HertzLmgc, LinearSpring, PowerLaw, VolumeStiffness, VolumetricSpring};
+pub use normal::{
+    AreaSpring, Hertz, HertzLmgc, LinearSpring, PowerLaw, VolumeEnergy, VolumeStiffness, VolumetricSpring,
+};
 pub use resistance_length::{AngularSpring, ResistanceLength};
 pub use rolling::RollingResistance;
 pub use submodel::{
@@ -97,8 +99,9 @@ pub mod kernels {
     pub use crate::damping::hunt_crossley_force;
     pub use crate::local_damping::local_damping;
     pub use crate::normal::{
-        area_spring_force, cap_volumetric_force, hertz_force, hertz_lmgc_stiffness, lens_area_force,
-        linear_spring_force, power_law_force, segment_area_force, volumetric_force,
+        area_spring_force, cap_volume_energy_force, cap_volumetric_force, hertz_force, hertz_lmgc_stiffness,
+        lens_area_force, linear_spring_force, power_law_force, segment_area_force, volume_energy_force,
+        volumetric_force,
     };
     pub use crate::tangential::{
         capped_spring, capped_spring_by, held_spring, rotate_into_plane, unbounded_spring, viscous_friction_force,
@@ -117,6 +120,6 @@ pub mod prelude {
         NoCohesion, NoDamping, NoFriction, NoRolling, NoTwisting, NormalElastic, NormalModel, PlanarAreaLaw,
         PlanarCundall, PlanarFrictionLaw, PlanarPredictor, PlanarPredictorLaw, PowerLaw, PredictorElongation,
         ReducedMassViscous, RollingModel, RollingResistance, TangentialModel, TensionPolicy, TwistingModel,
-        TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+        TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumeEnergy, VolumetricSpring,
     };
 }

@@ -63,6 +63,7 @@ pub fn area_contact(o: &Overlap2, x1: DVec3, x2: DVec3, l_c: f64) -> ContactGeom
         effective_radius: 0.5 * l_c,
         feature: 0,
         overlap_volume: o.area * UNIT_THICKNESS,
+        twist_arm: 0.0,
     }
 }
 

@@ -70,6 +70,7 @@ pub fn point_contact(
             effective_radius: r_star,
             feature: slot as u32,
             overlap_volume: 0.0,
+            twist_arm: 0.0,
         });
     }
 }

@@ -12,7 +12,10 @@
 //! is that of clipping every triangle by every plane, to round-off. Where a face of A and a face
 //! of B lie in the same plane with the same orientation, A's copy is kept and B's dropped
 //! (a face is counted once). The normal is the area-weighted sum of A's clipped outward
-//! normals: it points from A into B, and its length is the projected contact area.
+//! normals: it points from A into B, and its length is the projected contact area. The
+//! same surface's moment ∫ (x − c) × n dS gives the line of action and the twist of a
+//! uniform pressure on it (the torque of an energy of the overlap volume, see
+//! [`Overlap::surface_moment`]).
 
 use crate::contact::{least_penetration, Relative};
 use crate::gjk;
@@ -33,6 +36,13 @@ pub struct Overlap {
     pub normal: DVec3,
     /// Area of that surface projected on the normal (m²).
     pub area: f64,
+    /// Moment M = ∫ (x − c) × n dS of that surface about the centroid c (m³), n its
+    /// outward normal: with its area vector S = A n̂, a uniform pressure p on it loads
+    /// body 2 with the force p S and, about c, the couple p M. For an energy U(V) of the
+    /// volume these are body 2's −∂U/∂x and −∂U/∂θ (moving body 2 by dx changes V by
+    /// −S·dx, turning it by dθ about c by −M·dθ). Zero when one body is inside the other
+    /// (no area vector, see [`convex_overlap`]).
+    pub surface_moment: DVec3,
 }
 
 /// Overlap of convex polyhedra `a` (body 1) and `b` (body 2), `None` when they do not
@@ -60,15 +70,23 @@ fn overlap_in(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Pose, scra
     let centroid = sums.moment24 / (4.0 * sums.volume6);
     let mut area = sums.area_a.length();
     let mut normal = sums.area_a / area;
+    // ∫ x × n dS over A's surface inside B, moved from b's origin to the centroid.
+    let mut surface_moment = sums.moment_a - centroid.cross(sums.area_a);
     // One body wholly inside the other (or both at the same spot): the surface of body 1
     // inside body 2 is closed (or all of it), its area vector vanishes to round-off and
     // gives no direction. Then the axis of least penetration (the separating-axis test over
     // the face normals) gives the normal, and the area is V over that depth.
     if !(area > 1e-9 * a.bounding_radius() * b.bounding_radius()) {
         let (n, depth, _) = least_penetration(a, &Relative { rot, shift }, b);
-        (normal, area) = (n, volume / depth);
+        (normal, area, surface_moment) = (n, volume / depth, DVec3::ZERO);
     }
-    Some(Overlap { volume, centroid: pose_b.to_world(centroid), normal: pose_b.orientation * normal, area })
+    Some(Overlap {
+        volume,
+        centroid: pose_b.to_world(centroid),
+        normal: pose_b.orientation * normal,
+        area,
+        surface_moment: pose_b.orientation * surface_moment,
+    })
 }
 
 /// Reusable per-thread buffers of [`convex_overlap`].
@@ -421,6 +439,9 @@ struct Sums {
     volume6: f64,
     moment24: DVec3,
     area_a: DVec3,
+    /// Σ c_t × a_t over A's clipped triangles (centroid c_t, area vector a_t): the exact
+    /// ∫ x × n dS of a flat triangle.
+    moment_a: DVec3,
 }
 
 impl Sums {
@@ -431,7 +452,9 @@ impl Sums {
             self.volume6 += d;
             self.moment24 += d * (p + q + r);
             if from_a {
-                self.area_a += 0.5 * (q - p).cross(r - p);
+                let area = 0.5 * (q - p).cross(r - p);
+                self.area_a += area;
+                self.moment_a += ((p + q + r) / 3.0).cross(area);
             }
         }
     }

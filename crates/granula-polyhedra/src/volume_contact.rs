@@ -3,10 +3,12 @@
 //! how the faces are meshed (`granula_laws::VolumetricSpring`).
 //!
 //! Each contact carries the intersection's volume V in
-//! [`ContactGeometry::overlap_volume`], its centroid as the point, the normal of
-//! [`convex_overlap`] (or the plane's), and the gap −V/A: the depth of a prism of volume V
-//! on the projected contact area A, so that overlap-based quantities (the tangential
-//! spring's stiffness, damping) see the mean depth. The key is fixed
+//! [`ContactGeometry::overlap_volume`], the normal of [`convex_overlap`] (or the
+//! plane's), and the gap −V/A: the depth of a prism of volume V on the projected contact
+//! area A, so that overlap-based quantities (the tangential spring's stiffness, damping)
+//! see the mean depth. Its point and twist arm ([`ContactGeometry::twist_arm`]) are those
+//! of a uniform pressure on body 1's surface inside body 2: the force and couple an
+//! energy U(V) of the volume exerts (`granula_laws::VolumeEnergy`). The key is fixed
 //! ([`FeatureKey::Single`]), so a tangential history lasts as long as the overlap.
 //!
 //! - [`convex_volume_contact`]: two convex polyhedra, by [`convex_overlap`].
@@ -32,7 +34,8 @@ use granula_core::{BodySet, ContactGeometry, CoreError};
 /// below. Each triangle is clipped to the half-space; with the reference point of the
 /// divergence theorem on the plane, the cut's own faces add nothing to the volume and
 /// moment sums, so no polygon of the cut is built, and the cut's area is minus the normal
-/// component of the clipped surface's area vector (the two close the solid). Works for
+/// component of the clipped surface's area vector (the two close the solid), as its
+/// moment is minus the clipped surface's ([`Overlap::surface_moment`]). Works for
 /// non-convex bodies (a cut of several pieces). O(F), one dot product per vertex for the
 /// bodies far above.
 pub fn plane_overlap(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Option<Overlap> {
@@ -46,6 +49,7 @@ pub fn plane_overlap(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Opt
     let reference = -base * n_body;
     let height = |x: DVec3| n_body.dot(x) + base;
     let (mut volume6, mut moment24, mut area) = (0.0, DVec3::ZERO, DVec3::ZERO);
+    let mut surface_moment = DVec3::ZERO;
     let mut polygon = [DVec3::ZERO; 4];
     for f in 0..poly.faces().len() as u32 {
         let tri = poly.triangle(f);
@@ -71,34 +75,56 @@ pub fn plane_overlap(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Opt
             let d = a.dot(b.cross(c));
             volume6 += d;
             moment24 += d * (a + b + c);
-            area += 0.5 * (b - a).cross(c - a);
+            let triangle_area = 0.5 * (b - a).cross(c - a);
+            area += triangle_area;
+            surface_moment += ((a + b + c) / 3.0).cross(triangle_area);
         }
     }
     if !(volume6 > 0.0) {
         return None;
     }
-    let centroid = reference + moment24 / (4.0 * volume6);
-    Some(Overlap { volume: volume6 / 6.0, centroid: pose.to_world(centroid), normal: n, area: -area.dot(n_body) })
+    let centroid = moment24 / (4.0 * volume6);
+    // The cut (the plane's surface inside the body) closes the clipped surface: its area
+    // vector is −`area` and its moment about the reference −`surface_moment`; moved to
+    // the centroid.
+    let cut_moment = -surface_moment + centroid.cross(area);
+    Some(Overlap {
+        volume: volume6 / 6.0,
+        centroid: pose.to_world(reference + centroid),
+        normal: n,
+        area: -area.dot(n_body),
+        surface_moment: pose.orientation * cut_moment,
+    })
 }
 
 /// The contact of an overlap between bodies whose positions (centres of mass; a point of a
 /// plane) are `x1` and `x2` (see the module): `None` when the overlap has no area to
-/// spread over.
+/// spread over. The point is on the line of action of a uniform pressure on body 1's
+/// surface inside body 2, nearest the centroid c: c + S × M / |S|² (S = A n̂ the area
+/// vector, M the surface's moment about c); what of M lies along n̂ is the twist arm
+/// M·S / |S|², so that the force and couple of the contact are those of the pressure.
 fn volume_contact(o: &Overlap, x1: DVec3, x2: DVec3, effective_radius: f64) -> Option<ContactGeometry> {
-    (o.area > 0.0).then(|| ContactGeometry {
-        point: o.centroid,
+    if !(o.area > 0.0) {
+        return None;
+    }
+    let s = o.normal * o.area;
+    let inverse_square = 1.0 / (o.area * o.area);
+    let point = o.centroid + s.cross(o.surface_moment) * inverse_square;
+    Some(ContactGeometry {
+        point,
         normal: o.normal,
         gap: -o.volume / o.area,
-        branch1: o.centroid - x1,
-        branch2: o.centroid - x2,
+        branch1: point - x1,
+        branch2: point - x2,
         effective_radius,
         feature: FeatureKey::Single.encode(),
         overlap_volume: o.volume,
+        twist_arm: o.surface_moment.dot(s) * inverse_square,
     })
 }
 
 /// One contact for two convex polyhedra `a` (body 1) and `b` (body 2) that overlap, from
-/// [`convex_overlap`]: point at the intersection's centroid, its normal, gap −V/A,
+/// [`convex_overlap`]: point on the line of a uniform pressure (see above), its normal, gap −V/A,
 /// `overlap_volume` V, R* = (1/R₁ + 1/R₂)⁻¹ of the equivalent radii. `None` apart or when
 /// a body is not convex ([`Polyhedron::is_convex`]).
 pub fn convex_volume_contact(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Pose) -> Option<ContactGeometry> {
@@ -111,7 +137,7 @@ pub fn convex_volume_contact(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose
 }
 
 /// One contact for the plane through `p0` with unit normal `n` (body 1) and `poly` (body 2)
-/// from [`plane_overlap`]: point at the centroid of the part below the plane, normal `n`,
+/// from [`plane_overlap`]: point on the line of the pressure on the cut (along `n` through its centroid), normal `n`,
 /// gap −V/A (A the area of the cut), `overlap_volume` V, R* the polyhedron's equivalent
 /// radius. `None` when nothing is below the plane.
 pub fn plane_volume_contact(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Option<ContactGeometry> {

@@ -16,7 +16,7 @@ use granula_core::{ContactKinematics, PairMaterial};
 use granula_integrators::{Gear, VelocityVerlet};
 use granula_io::scene::spec::{BroadphaseKind, IntegratorKind};
 use granula_laws::{
-    AreaSpring, Hertz, LawError, LinearSpring, NormalBatch, NormalElastic, NormalModel, VolumetricSpring,
+    AreaSpring, Hertz, LawError, LinearSpring, NormalBatch, NormalElastic, NormalModel, VolumeEnergy, VolumetricSpring,
 };
 
 /// The integrators a scene can name.
@@ -162,6 +162,8 @@ pub enum AnyNormal {
     Area(AreaSpring),
     /// `"volumetric"`: the overlap-volume spring of polyhedra.
     Volumetric(VolumetricSpring),
+    /// `"volume_energy"`: the conservative overlap-volume law of polyhedra.
+    VolumeEnergy(VolumeEnergy),
 }
 
 /// `$call` on the spring inside `$self`, whichever it is.
@@ -172,6 +174,7 @@ macro_rules! each_normal {
             AnyNormal::Hertz($n) => $call,
             AnyNormal::Area($n) => $call,
             AnyNormal::Volumetric($n) => $call,
+            AnyNormal::VolumeEnergy($n) => $call,
         }
     };
 }

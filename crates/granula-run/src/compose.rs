@@ -16,7 +16,7 @@ use granula_laws::{
     AreaSpring, BrendelDippel, Composed, ConstantCohesion, CundallStrack, DampingCoefficient, DampingModel, Friction,
     Hertz, HertzViscous, HertzViscousImpulse, HuntCrossley, LinearSpring, LinearViscous, LocalDamping, NoFriction,
     PlanarCundall, PlanarPredictor, ReducedMassViscous, RollingResistance, TangentialDamping, TangentialStiffness,
-    TensionPolicy, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumetricSpring,
+    TensionPolicy, TwistingResistance, UnboundedCundallStrack, ViscousFriction, VolumeEnergy, VolumetricSpring,
 };
 use granula_md::{LoadOrder, MdConfig, MdSolver};
 use granula_nscd::{
@@ -62,7 +62,7 @@ fn normal_damping(scene: &Scene, s: &MdSpec) -> Result<NormalDamping> {
         DampingKind::Calibrated => NormalDamping::Viscous(DampingCoefficient::FromRestitutionClamped(None)),
         DampingKind::CalibratedImpulse => match s.normal {
             NormalKind::Hertz => NormalDamping::ViscousImpulse(DampingCoefficient::FromRestitutionClamped(None)),
-            NormalKind::Hooke | NormalKind::Volumetric | NormalKind::Area => {
+            NormalKind::Hooke | NormalKind::Volumetric | NormalKind::VolumeEnergy | NormalKind::Area => {
                 return Err(invalid(
                     scene,
                     "damping",
@@ -130,12 +130,14 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
         (NormalKind::Hooke, NormalDamping::ReducedMass(d)) => {
             md_with_normal(scene, AnyNormal::Linear(hooke_spring(scene, s)?), d, s)
         }
-        (NormalKind::Hertz | NormalKind::Volumetric, NormalDamping::ReducedMass(_)) => Err(invalid(
-            scene,
-            "damping",
-            "reduced_mass",
-            "calibrates a linear spring (002 eq. 8): needs normal = \"area\" or \"hooke\"",
-        )),
+        (NormalKind::Hertz | NormalKind::Volumetric | NormalKind::VolumeEnergy, NormalDamping::ReducedMass(_)) => {
+            Err(invalid(
+                scene,
+                "damping",
+                "reduced_mass",
+                "calibrates a linear spring (002 eq. 8): needs normal = \"area\" or \"hooke\"",
+            ))
+        }
         (NormalKind::Hertz, NormalDamping::Viscous(c)) => md_with_normal(
             scene,
             AnyNormal::Hertz(Hertz::from_material()),
@@ -173,12 +175,33 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
             LinearViscous::new(c).map_err(solver_err)?,
             s,
         ),
-        (NormalKind::Volumetric, _) => Err(invalid(
+        (NormalKind::VolumeEnergy, NormalDamping::HuntCrossley) => {
+            md_with_normal(scene, AnyNormal::VolumeEnergy(volume_energy(scene, s)?), HuntCrossley::from_material(), s)
+        }
+        (NormalKind::VolumeEnergy, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => md_with_normal(
+            scene,
+            AnyNormal::VolumeEnergy(volume_energy(scene, s)?),
+            LinearViscous::new(c).map_err(solver_err)?,
+            s,
+        ),
+        (NormalKind::Volumetric | NormalKind::VolumeEnergy, _) => Err(invalid(
             scene,
             "damping",
             granula_io::scene::spec::choice_name(&s.damping),
-            "normal = \"volumetric\" takes damping = \"hunt_crossley\" or \"fixed\"",
+            &format!(
+                "normal = \"{}\" takes damping = \"hunt_crossley\" or \"fixed\"",
+                granula_io::scene::spec::choice_name(&s.normal)
+            ),
         )),
+    }
+}
+
+/// The conservative overlap-volume law of `normal = "volume_energy"`: k_V =
+/// `volume_stiffness`, or E*/R* per contact without it.
+fn volume_energy(scene: &Scene, s: &MdSpec) -> Result<VolumeEnergy> {
+    match s.volume_stiffness {
+        Some(k) => VolumeEnergy::new(k).map_err(|e| invalid(scene, "volume_stiffness", k, &e.to_string())),
+        None => Ok(VolumeEnergy::from_material()),
     }
 }
 

@@ -166,7 +166,7 @@ pub fn time_step_estimate(scene: &Scene) -> Result<Option<TimeStepEstimate>> {
     // built in code gets the same complaint here.
     let spring = match (md.normal, md.normal_stiffness) {
         // The overlap-volume law's stiffness depends on the contact area: no estimate.
-        (NormalKind::Volumetric, _) => return Ok(None),
+        (NormalKind::Volumetric | NormalKind::VolumeEnergy, _) => return Ok(None),
         (NormalKind::Hertz, _) => None,
         // The overlap-area spring of flat faces is linear of stiffness k_n (002 eq. 5).
         (NormalKind::Hooke | NormalKind::Area, Some(k)) => {

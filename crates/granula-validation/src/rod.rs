@@ -62,6 +62,7 @@ impl ContactGenerator for PlaneRod {
                     effective_radius: 1e-2,
                     feature: feature as u32,
                     overlap_volume: 0.0,
+                    twist_arm: 0.0,
                 });
             }
         }

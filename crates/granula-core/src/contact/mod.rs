@@ -33,9 +33,25 @@ pub struct ContactGeometry {
     /// 0 when the generator does not compute it (every built-in pair: a law then derives
     /// it from the overlap and R*, see `granula_laws::VolumetricSpring`).
     pub overlap_volume: f64,
+    /// Twist arm τ (m) of a contact spread over a surface: a normal force F_n n at the
+    /// point comes with the couple F_n τ n on body 2 (−F_n τ n on body 1), the part of
+    /// a uniform pressure's moment about the normal that no point force carries. 0 for
+    /// a point contact (every built-in pair); see `granula_polyhedra`'s overlap-volume
+    /// contacts, where it makes the torque of an energy of the volume exact.
+    pub twist_arm: f64,
 }
 
 impl ContactGeometry {
+    /// The couple F_n τ n on body 2 that the normal part F_n = F·n of the force `force`
+    /// brings with it ([`ContactGeometry::twist_arm`]); zero for a point contact.
+    #[inline(always)]
+    pub fn twist_couple(&self, force: DVec3) -> DVec3 {
+        if self.twist_arm == 0.0 {
+            return DVec3::ZERO;
+        }
+        (force.dot(self.normal) * self.twist_arm) * self.normal
+    }
+
     /// The orthonormal tangent pair (t, s) of the contact frame (n, t, s).
     #[inline]
     pub fn tangents(&self) -> (DVec3, DVec3) {

@@ -138,6 +138,7 @@ pub struct DegenerateGeometry {
 ///                 effective_radius: r,
 ///                 feature: 0,
 ///                 overlap_volume: 0.0,
+///                 twist_arm: 0.0,
 ///             });
 ///         }
 ///         Ok(())

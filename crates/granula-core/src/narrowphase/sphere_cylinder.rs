@@ -57,6 +57,7 @@ pub fn sphere_cylinder(
         effective_radius: r,
         feature: 0,
         overlap_volume: 0.0,
+        twist_arm: 0.0,
     }))
 }
 

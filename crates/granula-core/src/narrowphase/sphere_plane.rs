@@ -23,6 +23,7 @@ pub fn sphere_plane(p0: DVec3, n: DVec3, x: DVec3, r: f64, margin: f64) -> Optio
         effective_radius: r,
         feature: 0,
         overlap_volume: 0.0,
+        twist_arm: 0.0,
     })
 }
 

@@ -36,6 +36,7 @@ pub fn sphere_sphere(
         effective_radius: r1 * r2 / (r1 + r2),
         feature: 0,
         overlap_volume: 0.0,
+        twist_arm: 0.0,
     }))
 }
 

@@ -110,6 +110,7 @@ impl ContactGenerator for GroundSphere {
                 effective_radius: radius,
                 feature: 0,
                 overlap_volume: 0.0,
+                twist_arm: 0.0,
             });
         }
         Ok(())

@@ -58,6 +58,7 @@ impl ContactGenerator for PlaneRod {
                     effective_radius: 1.0,
                     feature: feature as u32,
                     overlap_volume: 0.0,
+                    twist_arm: 0.0,
                 });
             }
         }
@@ -191,6 +192,7 @@ impl ContactGenerator for Tagged {
             effective_radius: 1.0,
             feature: self.0,
             overlap_volume: 0.0,
+            twist_arm: 0.0,
         });
         Ok(())
     }

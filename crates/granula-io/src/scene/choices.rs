@@ -19,6 +19,11 @@ pub enum NormalKind {
     /// that carry no volume (spheres, point contacts) use the spherical cap of depth δ
     /// and radius R*. Damping: `"hunt_crossley"` or `"fixed"`.
     Volumetric,
+    /// The conservative overlap-volume law (`granula_laws::VolumeEnergy`): the energy
+    /// U(V) = k_V V²/(2π R*²) of the overlap volume, its force a uniform pressure k_V V/(π R*²)
+    /// on the contact surface with that pressure's line of action and twist, so that an
+    /// undamped pile keeps its energy. k_V and damping as for `"volumetric"`.
+    VolumeEnergy,
     /// The overlap-area spring of the planar world (002 eq. 5), F_n = k_n A / l_c with
     /// k_n = `normal_stiffness`, on the overlap area A of polygons (discs: the lens of the
     /// two circles, `granula_laws::AreaSpring`). Planar scenes only.
@@ -34,7 +39,8 @@ pub enum PolyhedronContactKind {
     #[default]
     Points,
     /// One contact per pair from the overlap volume (convex polyhedra only; planes with
-    /// any polyhedron): needs `normal = "volumetric"`.
+    /// any polyhedron): needs an overlap-volume law, `normal = "volume_energy"` or
+    /// `"volumetric"`.
     Volume,
 }
 

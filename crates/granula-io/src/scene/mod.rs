@@ -316,7 +316,7 @@ impl Scene {
         } else if let (true, Some(maker)) = (self.has_custom_shapes(), &self.shapes) {
             let mut narrowphase = granula_core::Narrowphase::new();
             let contacts = match &self.spec.solver {
-                spec::SolverSpec::Md(m) => m.polyhedron_contacts,
+                spec::SolverSpec::Md(m) => m.polyhedron_contacts(),
                 spec::SolverSpec::Nscd(_) => spec::PolyhedronContactKind::Points,
             };
             maker.register(&mut narrowphase, contacts)?;

@@ -65,16 +65,21 @@ pub fn steps(c: &Check, spec: &SceneSpec, dt: f64, dt_key: &'static str) -> Resu
     }
 }
 
-/// The volumetric keys of an MD `[solver]`: `volume_stiffness` > 0 and only with
-/// `normal = "volumetric"`, which takes the damping `"hunt_crossley"` or `"fixed"` (the
-/// viscous calibrations assume a Hertz or linear spring); `polyhedron_contacts = "volume"`
-/// only with `normal = "volumetric"` (the other laws would read the mean depth V/A of
-/// the overlap as a point's depth).
+/// The volumetric keys of an MD `[solver]`: `volume_stiffness` > 0 and only with an
+/// overlap-volume law (`normal = "volume_energy"` or `"volumetric"`), which takes the
+/// damping `"hunt_crossley"` or `"fixed"` (the viscous calibrations assume a Hertz or
+/// linear spring); `polyhedron_contacts = "volume"` only with such a law (the other laws
+/// would read the mean depth V/A of the overlap as a point's depth).
 fn volumetric(c: &Check, p: &KeyPath, m: &MdSpec) -> Result<()> {
-    let is_volumetric = m.normal == NormalKind::Volumetric;
+    let is_volumetric = matches!(m.normal, NormalKind::Volumetric | NormalKind::VolumeEnergy);
+    let law = choice_name(&m.normal);
     if let Some(k) = m.volume_stiffness {
         if !is_volumetric {
-            return Err(c.invalid(&p.key("volume_stiffness"), k, "is used only with normal = \"volumetric\""));
+            return Err(c.invalid(
+                &p.key("volume_stiffness"),
+                k,
+                "is used only with normal = \"volume_energy\" or \"volumetric\"",
+            ));
         }
         c.positive(&p.key("volume_stiffness"), k)?;
     }
@@ -82,14 +87,16 @@ fn volumetric(c: &Check, p: &KeyPath, m: &MdSpec) -> Result<()> {
         return Err(c.invalid(
             &p.key("damping"),
             choice_name(&m.damping),
-            "normal = \"volumetric\" takes damping = \"hunt_crossley\" or \"fixed\" (damping_coefficient = 0 for none)",
+            &format!(
+                "normal = \"{law}\" takes damping = \"hunt_crossley\" or \"fixed\" (damping_coefficient = 0 for none)"
+            ),
         ));
     }
-    if m.polyhedron_contacts == PolyhedronContactKind::Volume && !is_volumetric {
+    if m.polyhedron_contacts == Some(PolyhedronContactKind::Volume) && !is_volumetric {
         return Err(c.invalid(
             &p.key("polyhedron_contacts"),
             "volume",
-            "overlap-volume contacts need normal = \"volumetric\"",
+            "overlap-volume contacts need normal = \"volume_energy\" or \"volumetric\"",
         ));
     }
     Ok(())

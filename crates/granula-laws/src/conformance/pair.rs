@@ -188,6 +188,7 @@ impl<L: ContactLaw> IsolatedPair<L> {
                     effective_radius: b.radius,
                     feature: 0,
                     overlap_volume: 0.0,
+                    twist_arm: 0.0,
                 };
                 (g, (DVec3::ZERO, DVec3::ZERO), b.mass, DVec3::ZERO)
             }
@@ -227,5 +228,6 @@ fn concentric(x: DVec3, r1: f64, r2: f64) -> ContactGeometry {
         effective_radius: r1 * r2 / (r1 + r2),
         feature: 0,
         overlap_volume: 0.0,
+        twist_arm: 0.0,
     }
 }

@@ -12,7 +12,10 @@ pub use area::{area_spring_force, lens_area_force, segment_area_force, AreaSprin
 pub use hertz::{hertz_force, hertz_lmgc_stiffness, Hertz, HertzLmgc};
 pub use linear::{linear_spring_force, LinearSpring};
 pub use power_law::{power_law_contact_time, power_law_force, PowerLaw};
-pub use volumetric::{cap_volumetric_force, spherical_cap_volume, volumetric_force, VolumeStiffness, VolumetricSpring};
+pub use volumetric::{
+    cap_volume_energy_force, cap_volumetric_force, spherical_cap_volume, volume_energy_force, volumetric_force,
+    VolumeEnergy, VolumeStiffness, VolumetricSpring,
+};
 
 use crate::error::LawError;
 

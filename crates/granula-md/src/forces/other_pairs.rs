@@ -190,7 +190,9 @@ pub(super) fn merge_points<L: ContactLaw, S: LoadSink>(
         }
         let kin = kinematics(input, p, c, g, rotations);
         // On a priming pass `state` is a copy that is not kept.
-        let cf = input.law.force(&kin, &mut state.history);
+        let mut cf = input.law.force(&kin, &mut state.history);
+        // A contact spread over a surface carries its normal force's twist.
+        cf.torque += g.twist_couple(cf.force);
         let l = pair_load(g, &cf);
         load.force += l.force;
         load.torque1 += l.torque1;

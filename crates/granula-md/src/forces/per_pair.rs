@@ -192,6 +192,7 @@ pub(super) fn sphere_geometry(
         effective_radius: c.effective_radius,
         feature: 0,
         overlap_volume: 0.0,
+        twist_arm: 0.0,
     }))
 }
 

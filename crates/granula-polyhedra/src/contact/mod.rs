@@ -200,6 +200,7 @@ fn geometry(
         effective_radius: r,
         feature: key.encode(),
         overlap_volume: 0.0,
+        twist_arm: 0.0,
     }
 }
 

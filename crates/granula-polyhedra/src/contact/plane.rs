@@ -41,6 +41,7 @@ pub fn plane_polyhedron(
             effective_radius: poly.equivalent_radius(),
             feature: FeatureKey::Vertex2(i as u32).encode(),
             overlap_volume: 0.0,
+            twist_arm: 0.0,
         });
     }
     out.len() - before

@@ -78,5 +78,6 @@ pub fn sphere_contact(
         effective_radius: radius,
         feature: FeatureKey::Single.encode(),
         overlap_volume: 0.0,
+        twist_arm: 0.0,
     })
 }

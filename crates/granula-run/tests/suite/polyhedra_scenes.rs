@@ -281,6 +281,28 @@ fn a_cube_rests_on_the_floor_under_the_overlap_volume_law_of_the_scene() {
 }
 
 #[test]
+fn a_cube_rests_on_the_floor_under_the_volume_energy_law_of_the_scene() {
+    let keys = "normal = \"volume_energy\"\nvolume_stiffness = 1e9\ndamping = \"hunt_crossley\"";
+    let scene = parse_scene("e.toml", &volumetric_cube(keys)).unwrap();
+    let handle = granula_core::BodyHandle(scene.body_named("cube").unwrap() as u32);
+    let mut run = Run::start(scene, &tmp("volume_energy")).unwrap();
+    while !run.is_done() {
+        run.step().unwrap();
+    }
+    // An overlap-volume law takes overlap-volume contacts by default. The pressure
+    // k_V V/(π R*²) on the cut A = 4 mm² balances m g: with V = A δ, δ = m g π R*²/(k_V A²),
+    // R* the cube's equivalent radius (3 V_cube/4π)^(1/3) = 1.2407 mm, m = 2e-5 kg:
+    // δ = 5.9e-6 m. The YADE law of the same k_V would sink m g/(k_V A) = 4.9e-5 m.
+    let r = (3.0 * 8e-9 / (4.0 * std::f64::consts::PI)).cbrt();
+    let delta = 2e-5 * 9.81 * std::f64::consts::PI * r * r / (1e9 * 4e-6 * 4e-6);
+    let z = run.world.bodies.position[run.world.bodies.index(handle).unwrap()].z;
+    // 0.1 s is about 60 periods of the contact (k = k_V A²/(π R*²) ≈ 3.3e3 N/m, T ≈ 0.5 ms)
+    // under Hunt-Crossley damping at e = 0.3: the bounce has died out far below 1 % of δ.
+    assert!((0.001 - z - delta).abs() < 0.01 * delta, "depth {} against {delta}", 0.001 - z);
+    let _ = std::fs::remove_dir_all(tmp("volume_energy"));
+}
+
+#[test]
 fn volumetric_keys_are_checked_by_name() {
     let refuse = |keys: &str, wants: &[&str]| {
         let e = parse_scene("bad.toml", &volumetric_cube(keys)).unwrap_err().to_string();
@@ -296,6 +318,11 @@ fn volumetric_keys_are_checked_by_name() {
         &["solver.volume_stiffness", "-1"],
     );
     refuse("polyhedron_contacts = \"volumes\"", &["volumes", "points", "volume"]);
+    refuse("normal = \"volume_energy\"", &["solver.damping", "hunt_crossley", "volume_energy"]);
+    refuse(
+        "normal = \"volume_energy\"\ndamping = \"hunt_crossley\"\nvolume_stiffness = 0.0",
+        &["solver.volume_stiffness"],
+    );
     // Without `volume_stiffness` k_V comes from the materials (E*/R*); point contacts
     // under the volume law are allowed (their volume is the cap of depth δ).
     parse_scene("ok.toml", &volumetric_cube("normal = \"volumetric\"\ndamping = \"hunt_crossley\"")).unwrap();
