@@ -45,3 +45,24 @@ fn sphere_on_a_wall_gets_the_cap_force() {
     assert!((f.force - expected).abs() < 1e-12 * expected);
     assert!((f.force - 3.1311).abs() < 1e-4);
 }
+
+#[test]
+fn volume_energy_passes_the_conformance_kit() {
+    // The conservative overlap-volume law on sphere contacts (the cap form, F ≈ 2π k_V δ³):
+    // kit defaults, as for the spring above (the cap force is smooth and is the gradient
+    // of its stored ½ k V², so the undamped energy check holds to the integrator's error).
+    let setup = ConformanceSetup { material: material(0.5), ..Default::default() };
+    let laws = [
+        Composed::new(VolumeEnergy::from_material(), HuntCrossley::from_material(), CundallStrack::from_material()),
+        Composed::new(VolumeEnergy::new(1e15).unwrap(), HuntCrossley::from_material(), CundallStrack::from_material()),
+    ];
+    for law in &laws {
+        let r = check_law(law, &setup).unwrap();
+        println!("{r}");
+        assert!(r.passed(), "{r}");
+    }
+    let elastic = Composed::new(VolumeEnergy::from_material(), NoDamping, NoFriction);
+    let r = check_law(&elastic, &ConformanceSetup { material: material(1.0), ..setup }).unwrap();
+    println!("{r}");
+    assert!(r.passed(), "{r}");
+}
