@@ -92,10 +92,15 @@ pub(crate) fn collide_builtin_at(
     result.map_err(degenerate)
 }
 
-/// `true` when a contact between these shapes is worth testing: not two built-in walls
-/// (planes, cylinders). Whether the pair has a geometry is [`Narrowphase::supports`].
+/// `true` when a contact between these shapes is worth testing: not two walls (planes,
+/// cylinders, custom shapes whose [`CustomShape::is_wall`](crate::CustomShape::is_wall) is
+/// `true`). Whether the pair has a geometry is [`Narrowphase::supports`].
 #[inline]
 pub fn can_touch(a: &Shape, b: &Shape) -> bool {
-    let wall = |s: &Shape| matches!(s, Shape::Plane { .. } | Shape::Cylinder(_));
+    let wall = |s: &Shape| match s {
+        Shape::Plane { .. } | Shape::Cylinder(_) => true,
+        Shape::Custom(c) => c.is_wall(),
+        Shape::Sphere { .. } => false,
+    };
     !(wall(a) && wall(b))
 }

@@ -63,6 +63,14 @@ pub trait CustomShape: Send + Sync + fmt::Debug {
     fn planar_only(&self) -> bool {
         false
     }
+    /// Whether the shape is a wall, as planes and cylinders are: a fixed boundary that
+    /// never touches another wall, so that two walls need no contact geometry between them
+    /// ([`can_touch`](crate::narrowphase::can_touch) is `false` for the pair, and
+    /// [`World::insert`](crate::World::insert) does not ask for one). A triangle-mesh wall
+    /// is one. Default `false`.
+    fn is_wall(&self) -> bool {
+        false
+    }
 }
 
 /// A closed surface in a body frame: vertices and triangles (vertex indices,
