@@ -21,7 +21,9 @@ struct Node {
     count: u32,
 }
 
-/// The hierarchy: nodes in depth-first order and the face order its leaves index.
+/// A bounding-volume hierarchy over triangles (see the module doc): nodes in depth-first
+/// order and the face order its leaves index. Median splits keep its depth at
+/// log₂(F / 4) + 1 (four faces per leaf), far below the 64 levels its traversal stack holds.
 #[derive(Clone, Debug)]
 pub struct Bvh {
     nodes: Vec<Node>,
@@ -29,8 +31,12 @@ pub struct Bvh {
 }
 
 impl Bvh {
-    /// Builds the tree over triangles given by their vertex positions.
+    /// Builds the tree over triangles given by their vertex positions (none: an empty
+    /// tree, which visits nothing).
     pub fn build(triangles: &[[DVec3; 3]]) -> Self {
+        if triangles.is_empty() {
+            return Bvh { nodes: Vec::new(), order: Vec::new() };
+        }
         let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
         let centroids: Vec<DVec3> = triangles.iter().map(|t| (t[0] + t[1] + t[2]) / 3.0).collect();
         let boxes: Vec<Aabb> =
@@ -40,16 +46,16 @@ impl Bvh {
         Bvh { nodes, order }
     }
 
-    /// The box of the whole mesh.
+    /// The box of the whole mesh (an empty box, min = +∞ and max = −∞, for no triangle).
     pub fn root_aabb(&self) -> Aabb {
-        self.nodes[0].aabb
+        self.nodes.first().map_or(Aabb { min: DVec3::INFINITY, max: DVec3::NEG_INFINITY }, |n| n.aabb)
     }
 
     /// Calls `face` for every face in a leaf whose box passes `accept`, visiting only
     /// subtrees whose boxes pass it. `face` returns `false` to stop the traversal early.
     pub fn visit(&self, mut accept: impl FnMut(&Aabb) -> bool, mut face: impl FnMut(u32) -> bool) {
         let mut stack = [0u32; 64];
-        let mut top = 1;
+        let mut top = usize::from(!self.nodes.is_empty());
         while top > 0 {
             top -= 1;
             let node = &self.nodes[stack[top] as usize];
@@ -74,11 +80,12 @@ impl Bvh {
     }
 
     /// The face minimising `dist2(face)` (a squared distance from `p`), by branch and bound on
-    /// the squared distance from `p` to the node boxes. Returns (face, squared distance).
+    /// the squared distance from `p` to the node boxes. Returns (face, squared distance),
+    /// `(u32::MAX, ∞)` for an empty tree.
     pub fn nearest(&self, p: DVec3, mut dist2: impl FnMut(u32) -> f64) -> (u32, f64) {
         let mut best = (u32::MAX, f64::INFINITY);
         let mut stack = [0u32; 64];
-        let mut top = 1;
+        let mut top = usize::from(!self.nodes.is_empty());
         while top > 0 {
             top -= 1;
             let node = &self.nodes[stack[top] as usize];

@@ -1,5 +1,7 @@
 //! Mesh files: Wavefront OBJ (through `tobj`) and STL, ASCII or binary (through `stl_io`).
-//! Each reader scales the vertices, then builds the polyhedron with the usual checks.
+//! Each reader of triangles ([`read_obj_triangles`], [`read_stl_triangles`]) gives them as
+//! the file has them ([`MeshFile`]); the polyhedron readers scale the vertices, then build
+//! the polyhedron with the usual checks.
 //!
 //! Both readers look at the file first, so that a malformed file is an error naming the file
 //! and, where it can, the line; never a panic, and never a file read in part: an OBJ face
@@ -148,7 +150,9 @@ impl ObjText {
                 let want = [fan.corners[0], fan.corners[j], fan.corners[j + 1]];
                 let got = next.next()?;
                 for (w, g) in want.iter().zip(got) {
-                    if self.positions.get(*w).copied().flatten()? != *vertices.get(*g as usize)? {
+                    // By bits, so that a NaN the checks downstream refuse still has its line.
+                    let want = self.positions.get(*w).copied().flatten()?.map(f32::to_bits);
+                    if want != vertices.get(*g as usize)?.map(f32::to_bits) {
                         return None;
                     }
                 }
@@ -187,17 +191,66 @@ fn at_lines(path: &Path, e: PolyError, lines: Option<&[usize]>) -> PolyError {
     PolyError::AtLines { path: path.to_path_buf(), lines: named, source: Box::new(e) }
 }
 
-/// Reads an OBJ file: every object in it becomes part of one mesh (polygons are
-/// triangulated as fans by the reader; materials, texture coordinates and normals are
-/// ignored), vertices multiplied by `scale`. Errors: the file cannot be opened
-/// ([`PolyError::Io`]), does not parse ([`PolyError::Parse`], naming the line for a bad
-/// face), or the mesh fails the checks of [`Polyhedron::from_mesh`]; a failed check that
-/// names faces (a degenerate face, an open or inconsistent edge) comes as
-/// [`PolyError::AtLines`] with the lines of the `f` statements they came from (the inner
-/// error numbers faces as the triangles of the fans, in file order).
-pub fn read_obj(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<(Polyhedron, Placement)> {
+/// The triangles of a mesh file as read, before any check of the surface they make: the
+/// vertices (file units, not scaled), the triangles as vertex indices in file order, and
+/// where each triangle came from in the file. What [`read_obj`] and [`read_stl`] build
+/// polyhedra from, and what a reader of open surfaces (walls) starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshFile {
+    /// `"OBJ"` or `"STL"`.
+    pub format: &'static str,
+    /// Vertex positions as the file gives them (single precision widened to `f64`).
+    pub vertices: Vec<DVec3>,
+    /// Triangles as indices into `vertices`, in file order (an OBJ polygon as its fan).
+    pub triangles: Vec<[u32; 3]>,
+    /// Where each triangle is in the file (see [`TriangleOrigin`]), aligned with
+    /// `triangles`; empty when it is not known (an OBJ file whose parser did not split
+    /// its polygons into fans in file order).
+    pub origins: Vec<TriangleOrigin>,
+}
+
+/// Where a triangle of a [`MeshFile`] is in its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriangleOrigin {
+    /// A text file: the line (from 1) of the OBJ `f` statement or of the ASCII STL
+    /// `facet` statement.
+    Line(usize),
+    /// A binary STL: the byte offset of the triangle's 50-byte record.
+    Byte(usize),
+}
+
+impl std::fmt::Display for TriangleOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TriangleOrigin::Line(line) => write!(f, "line {line}"),
+            TriangleOrigin::Byte(at) => write!(f, "bytes {at}..{}", at + STL_TRIANGLE),
+        }
+    }
+}
+
+impl MeshFile {
+    /// The file lines of the triangles, when every origin is a line.
+    fn lines(&self) -> Option<Vec<usize>> {
+        if self.origins.len() != self.triangles.len() {
+            return None;
+        }
+        self.origins
+            .iter()
+            .map(|o| match o {
+                TriangleOrigin::Line(l) => Some(*l),
+                TriangleOrigin::Byte(_) => None,
+            })
+            .collect()
+    }
+}
+
+/// Reads the triangles of an OBJ file ([`MeshFile`]): every object in it becomes part of
+/// one mesh (polygons are triangulated as fans by the reader; materials, texture
+/// coordinates and normals are ignored). Errors: the file cannot be opened
+/// ([`PolyError::Io`]) or does not parse ([`PolyError::Parse`], naming the line for a bad
+/// face). The triangles are not checked: see [`read_obj`] for a polyhedron.
+pub fn read_obj_triangles(path: impl AsRef<Path>) -> Result<MeshFile> {
     let path = path.as_ref();
-    check_scale(scale)?;
     let bytes = read_bytes(path, "OBJ")?;
     let text = std::str::from_utf8(&bytes).map_err(|e| parse_error(path, "OBJ", format!("not UTF-8 text: {e}")))?;
     let checked = checked_obj_text(path, text)?;
@@ -212,10 +265,28 @@ pub fn read_obj(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<
         read.extend(m.mesh.positions.chunks_exact(3).map(|c| [c[0], c[1], c[2]]));
         faces.extend(m.mesh.indices.chunks_exact(3).map(|t| [t[0] + base, t[1] + base, t[2] + base]));
     }
-    let vertices = read.iter().map(|c| DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64) * scale).collect();
-    // Only looked for when a check fails.
-    Polyhedron::from_mesh(vertices, faces.clone(), frame)
-        .map_err(|e| at_lines(path, e, checked.triangle_lines(&read, &faces).as_deref()))
+    let origins = checked.triangle_lines(&read, &faces).unwrap_or_default().into_iter().map(TriangleOrigin::Line);
+    Ok(MeshFile {
+        format: "OBJ",
+        vertices: read.iter().map(|c| DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64)).collect(),
+        origins: origins.collect(),
+        triangles: faces,
+    })
+}
+
+/// Reads an OBJ file ([`read_obj_triangles`]) as a polyhedron, vertices multiplied by
+/// `scale`. Errors: those of [`read_obj_triangles`], or the mesh fails the checks of
+/// [`Polyhedron::from_mesh`]; a failed check that names faces (a degenerate face, an open
+/// or inconsistent edge) comes as [`PolyError::AtLines`] with the lines of the `f`
+/// statements they came from (the inner error numbers faces as the triangles of the fans,
+/// in file order).
+pub fn read_obj(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<(Polyhedron, Placement)> {
+    let path = path.as_ref();
+    check_scale(scale)?;
+    let file = read_obj_triangles(path)?;
+    let lines = file.lines();
+    let vertices = file.vertices.iter().map(|v| *v * scale).collect();
+    Polyhedron::from_mesh(vertices, file.triangles, frame).map_err(|e| at_lines(path, e, lines.as_deref()))
 }
 
 /// Bytes of a binary STL header and triangle count, and of one triangle.
@@ -226,14 +297,18 @@ const STL_TRIANGLE: usize = 50;
 /// triangle count of its bytes 80..84 is binary (its header may begin with `solid`, as
 /// some exporters write it: that is blanked so the parser does not take it for ASCII).
 /// Otherwise a file beginning with `solid` is ASCII, and must end at its `endsolid` line;
-/// anything else is a binary STL whose length does not match its count.
-fn checked_stl_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Vec<u8>> {
+/// anything else is a binary STL whose length does not match its count. A `vertex` line
+/// of an ASCII file whose coordinates are not finite single-precision numbers is an error
+/// naming the line. Also returns where each triangle is: the byte offsets of the binary
+/// records, or the lines of the `facet` statements of the ASCII text.
+fn checked_stl_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<(Vec<u8>, Vec<TriangleOrigin>)> {
     let declared =
         (bytes.len() >= STL_HEADER).then(|| u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64);
     if let Some(n) = declared {
         if bytes.len() as u64 == STL_HEADER as u64 + STL_TRIANGLE as u64 * n {
             bytes[0] = 0;
-            return Ok(bytes);
+            let origins = (0..n as usize).map(|k| TriangleOrigin::Byte(STL_HEADER + STL_TRIANGLE * k)).collect();
+            return Ok((bytes, origins));
         }
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
@@ -245,6 +320,7 @@ fn checked_stl_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Vec<u8>> {
         let first = lines.next().map_or("", |(_, l)| l.trim());
         let mut out = if first == "solid" { String::from("solid unnamed\n") } else { format!("{first}\n") };
         let mut ended = false;
+        let mut origins = Vec::new();
         for (k, line) in lines {
             if ended {
                 if !line.trim().is_empty() {
@@ -256,11 +332,27 @@ fn checked_stl_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Vec<u8>> {
                 }
                 continue;
             }
-            ended = line.split_whitespace().next() == Some("endsolid");
+            let mut words = line.split_whitespace();
+            let word = words.next();
+            ended = word == Some("endsolid");
+            if word == Some("facet") {
+                origins.push(TriangleOrigin::Line(k + 1));
+            }
+            // The parser refuses a coordinate that is not a finite single-precision number
+            // without saying where: the line is named here.
+            if word == Some("vertex") {
+                if let Some(w) = words.take(3).find(|w| !w.parse::<f32>().is_ok_and(f32::is_finite)) {
+                    return Err(parse_error(
+                        path,
+                        "STL",
+                        format!("line {}: vertex coordinate {w:?} is not a finite single-precision number", k + 1),
+                    ));
+                }
+            }
             out.push_str(line);
             out.push('\n');
         }
-        return Ok(out.into_bytes());
+        return Ok((out.into_bytes(), origins));
     }
     Err(parse_error(
         path,
@@ -276,15 +368,15 @@ fn checked_stl_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Vec<u8>> {
     ))
 }
 
-/// Reads an STL file (ASCII or binary); coincident corners of adjacent triangles are merged
-/// into one vertex (exact match of the stored single-precision coordinates, −0 and +0 being
-/// the same), vertices multiplied by `scale`. Errors as for [`read_obj`]; a binary file whose
-/// length does not match its triangle count and an ASCII file with more than one solid are
-/// [`PolyError::Parse`] errors.
-pub fn read_stl(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<(Polyhedron, Placement)> {
+/// Reads the triangles of an STL file, ASCII or binary ([`MeshFile`]); coincident corners
+/// of adjacent triangles are merged into one vertex (exact match of the stored
+/// single-precision coordinates, −0 and +0 being the same). Errors: the file cannot be
+/// opened ([`PolyError::Io`]) or does not parse ([`PolyError::Parse`]: among others a
+/// binary file whose length does not match its triangle count, an ASCII file with more
+/// than one solid). The triangles are not checked: see [`read_stl`] for a polyhedron.
+pub fn read_stl_triangles(path: impl AsRef<Path>) -> Result<MeshFile> {
     let path = path.as_ref();
-    check_scale(scale)?;
-    let bytes = checked_stl_bytes(path, read_bytes(path, "STL")?)?;
+    let (bytes, origins) = checked_stl_bytes(path, read_bytes(path, "STL")?)?;
     let mesh =
         stl_io::read_stl(&mut std::io::Cursor::new(bytes)).map_err(|e| parse_error(path, "STL", e.to_string()))?;
     // The parser tells vertices apart by their bits, so −0 and +0 would be two vertices
@@ -297,11 +389,24 @@ pub fn read_stl(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<
         .map(|v| {
             let key = [v[0], v[1], v[2]].map(|x| (x + 0.0).to_bits());
             *merged.entry(key).or_insert_with(|| {
-                vertices.push(DVec3::new(v[0] as f64, v[1] as f64, v[2] as f64) * scale);
+                vertices.push(DVec3::new(v[0] as f64, v[1] as f64, v[2] as f64));
                 vertices.len() as u32 - 1
             })
         })
         .collect();
-    let faces = mesh.faces.iter().map(|t| t.vertices.map(|i| index[i])).collect();
-    Polyhedron::from_mesh(vertices, faces, frame).map_err(|e| in_file(path, e))
+    let triangles: Vec<[u32; 3]> = mesh.faces.iter().map(|t| t.vertices.map(|i| index[i])).collect();
+    // The parser reads every facet it meets, so the counts agree; kept honest otherwise.
+    let origins = if origins.len() == triangles.len() { origins } else { Vec::new() };
+    Ok(MeshFile { format: "STL", vertices, triangles, origins })
+}
+
+/// Reads an STL file ([`read_stl_triangles`]) as a polyhedron, vertices multiplied by
+/// `scale`. Errors: those of [`read_stl_triangles`], and the checks of
+/// [`Polyhedron::from_mesh`] (naming the file where it names the whole mesh).
+pub fn read_stl(path: impl AsRef<Path>, scale: f64, frame: BodyFrame) -> Result<(Polyhedron, Placement)> {
+    let path = path.as_ref();
+    check_scale(scale)?;
+    let file = read_stl_triangles(path)?;
+    let vertices = file.vertices.iter().map(|v| *v * scale).collect();
+    Polyhedron::from_mesh(vertices, file.triangles, frame).map_err(|e| in_file(path, e))
 }

@@ -5,7 +5,9 @@
 //!   on construction ([`PolyError`] names the face or edge at fault), with exact mass
 //!   properties from the divergence theorem, edges with adjacency, face planes and a
 //!   bounding-volume hierarchy over its faces.
-//! - [`shapes`]: built-in shapes; [`read_obj`] and [`read_stl`]: mesh files;
+//! - [`shapes`]: built-in shapes; [`read_obj`] and [`read_stl`]: mesh files (their
+//!   triangles as read, for open surfaces too: [`read_obj_triangles`],
+//!   [`read_stl_triangles`]); [`Bvh`]: a bounding-volume hierarchy over triangles;
 //!   [`convex_hull`]: convex hulls.
 //! - [`classify`]: is a point inside a body? By ray parity (003 §4), robust on edges and
 //!   vertices; [`nearest_surface`]: the nearest point of the surface.
@@ -65,6 +67,7 @@ pub mod shapes;
 mod volume_contact;
 
 pub use body::PolyhedronBuilder;
+pub use bvh::Bvh;
 pub use core_shape::{
     register_all, register_sphere_pair, CylinderPolyhedron, PlanePolyhedron, PolyhedronPair, PolyhedronShape,
     PolyhedronSphere, PreparedPolyhedronPair, POLYHEDRON,
@@ -72,7 +75,10 @@ pub use core_shape::{
 pub use error::{PolyError, Result};
 pub use hull::convex_hull;
 pub use inside::{classify, nearest_surface, PointClass, SurfacePoint};
-pub use io::{read_obj, read_stl, MAX_FILE_BYTES as MAX_MESH_FILE_BYTES};
+pub use io::{
+    read_obj, read_obj_triangles, read_stl, read_stl_triangles, MeshFile, TriangleOrigin,
+    MAX_FILE_BYTES as MAX_MESH_FILE_BYTES,
+};
 pub use overlap::{convex_overlap, Overlap};
 pub use polyhedron::{BodyFrame, Placement, Polyhedron, Pose};
 pub use volume_contact::{register_all_volumetric, ConvexPairVolume, PlaneVolume};
