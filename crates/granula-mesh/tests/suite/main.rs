@@ -1,0 +1,10 @@
+//! The integration tests of `granula-mesh`, one module per topic, in one test binary (one
+//! link instead of one per file).
+
+mod common;
+mod edges;
+mod energy;
+mod files;
+mod flat;
+mod scale;
+mod walls;
