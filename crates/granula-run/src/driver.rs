@@ -219,8 +219,16 @@ impl Run {
 
     /// One step, then the sink, the flow count and the outputs due.
     pub fn step(&mut self) -> Result<&StepReport> {
+        self.step_publishing(false)
+    }
+
+    /// [`Run::step`], with the solver asked to publish the step's contacts
+    /// (`run.solver.contacts()` reads them after it) when `contacts` is true, even if no
+    /// output of that step needs them: for a host that looks at the contacts between steps.
+    /// Publishing copies the records and changes no result.
+    pub fn step_publishing(&mut self, contacts: bool) -> Result<&StepReport> {
         let dt = self.scene.dt();
-        self.solver.publish_contacts(self.outputs.needs_contacts(self.world.step_count() + 1));
+        self.solver.publish_contacts(contacts || self.outputs.needs_contacts(self.world.step_count() + 1));
         if !self.scene.loads.is_empty() {
             apply_loads(&self.scene.loads, &self.scene.bodies, &mut self.world);
         }
