@@ -300,14 +300,19 @@ impl TriangleMesh {
         self.bvh.root_aabb()
     }
 
-    /// Appends to `out` every triangle whose bounding box overlaps the cube `center ±
-    /// reach` (mesh frame): the candidates of a sphere of radius `reach` (its radius plus
-    /// the detection margin) at `center`. Walks the mesh's bounding-volume hierarchy, so
-    /// the cost is O(log T) plus the triangles near the sphere, not O(T).
+    /// Appends to `out` the triangles of every leaf of the mesh's bounding-volume hierarchy
+    /// whose box comes within `reach` of `center` (mesh frame): the candidates of a sphere
+    /// of radius `reach` (its radius plus the detection margin) at `center`, among them
+    /// every triangle within `reach`. The walk visits only the nodes whose boxes come
+    /// within `reach` (squared distance from a point to a box, zero inside), so the cost is
+    /// O(log T) plus the triangles near the sphere, not O(T); a leaf holds four triangles.
     pub fn triangles_near(&self, center: DVec3, reach: f64, out: &mut Vec<u32>) {
-        let probe = Aabb::around(center, DVec3::splat(reach));
+        let reach2 = reach * reach;
         self.bvh.visit(
-            |b| b.overlaps(&probe),
+            |b| {
+                let d = (b.min - center).max(center - b.max).max(DVec3::ZERO);
+                d.length_squared() <= reach2
+            },
             |t| {
                 out.push(t);
                 true

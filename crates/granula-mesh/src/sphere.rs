@@ -57,10 +57,10 @@ thread_local! {
 /// is at most `margin`, one contact each, with the normal from the wall to the sphere.
 ///
 /// The rule (`docs/meshes.md`, "The contact rule"):
-/// 1. Each triangle whose box overlaps the sphere's box grown by the margin (found through
-///    the mesh's bounding-volume hierarchy) gives its point nearest to the centre and the
-///    feature it lies on, face, edge or vertex (Ericson 2005, §5.1.5), when it is within
-///    r + margin of the centre.
+/// 1. Each triangle of the leaves of the mesh's bounding-volume hierarchy whose boxes come
+///    within r + margin of the centre ([`TriangleMesh::triangles_near`]) gives its point
+///    nearest to the centre and the feature it lies on, face, edge or vertex (Ericson 2005,
+///    §5.1.5), when it is within r + margin of the centre.
 /// 2. Only local minima of the distance over the surface are contacts: a point on an edge
 ///    or at a vertex is dropped when a triangle at that edge or vertex comes nearer to the
 ///    centre (the sphere is then over that triangle's face, or nearer to another of its

@@ -35,8 +35,11 @@ fn a_sphere_over_a_ridge_has_one_contact_at_the_nearest_point() {
     let r = 0.1;
     let mut out = Vec::new();
     let (mut on_faces, mut on_ridge) = (0, 0);
-    for k in 0..=600 {
-        let c = DVec3::new(-0.3 + 0.001 * k as f64, 0.13, 0.05);
+    // At y = 0.13, and at y = 0 and 0.5, rows of vertices where the faces' diagonals end
+    // (the nearest point is then at a vertex of the ridge, shared by six triangles).
+    for k in 0..=1802 {
+        let y = [0.13, 0.0, 0.5][k / 601];
+        let c = DVec3::new(-0.3 + 0.001 * (k % 601) as f64, y, 0.05);
         let q = [nearest_on_side(c, slope, -1.0), nearest_on_side(c, slope, 1.0)];
         let d = [(c - q[0]).length(), (c - q[1]).length()];
         let near = if d[0] <= d[1] { 0 } else { 1 };
@@ -53,8 +56,9 @@ fn a_sphere_over_a_ridge_has_one_contact_at_the_nearest_point() {
         let n = (c - q[near]) / d[near];
         assert!((g.normal - n).length() < 1e-14, "x = {}: normal {} vs {n}", c.x, g.normal);
         if q[near].x == 0.0 {
-            // Nearest to the ridge line: an edge contact with the ridge's own key.
-            assert_eq!(kind(g.feature), 2, "x = {}", c.x);
+            // Nearest to the ridge line: an edge (or, over a vertex row, a vertex) contact
+            // with the ridge's own key.
+            assert_eq!(kind(g.feature), if y == 0.13 { 2 } else { 3 }, "x = {}, y = {y}", c.x);
             on_ridge += 1;
         } else {
             // Over a face: the key of its side, whichever triangle of it.
@@ -62,8 +66,9 @@ fn a_sphere_over_a_ridge_has_one_contact_at_the_nearest_point() {
             on_faces += 1;
         }
     }
-    // The centre is in the ridge's Voronoi wedge for |x| < 0.05 tan 30° = 0.029: ~57 spots.
-    assert!(on_ridge > 40 && on_faces > 100, "{on_ridge} on the ridge, {on_faces} on faces");
+    // The centre is in the ridge's Voronoi wedge for |x| < 0.05 tan 30° = 0.029: ~57 spots
+    // per row.
+    assert!(on_ridge > 120 && on_faces > 300, "{on_ridge} on the ridge, {on_faces} on faces");
 }
 
 #[test]
@@ -149,4 +154,48 @@ fn a_bead_settles_in_a_v_groove_where_its_two_contact_forces_balance_its_weight(
     // contact or a missing side would move it by δ or more).
     assert!((x.z - want).abs() < 1e-12, "z = {} vs {want}", x.z);
     assert!(x.x.abs() < 1e-12, "centred over the fold: x = {}", x.x);
+}
+
+/// The closed cube [0, 1]³ as 12 triangles, each face split along a diagonal.
+fn cube() -> granula_mesh::TriangleMesh {
+    let v: Vec<DVec3> =
+        (0..8).map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64)).collect();
+    let quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+    let triangles = quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect();
+    granula_mesh::TriangleMesh::new(v, triangles, &MeshOptions::default()).unwrap()
+}
+
+#[test]
+fn a_sphere_at_a_corner_of_a_closed_box_touches_the_corner_outside_and_three_faces_inside() {
+    let cube = cube();
+    assert_eq!((cube.region_count(), cube.edge_count()), (6, 18));
+    let r = 0.1;
+    let mut out = Vec::new();
+    // Outside, past the corner (1, 1, 1) along (1, 2, 3): one vertex contact.
+    let dir = DVec3::new(1.0, 2.0, 3.0).normalize();
+    let c = DVec3::ONE + dir * 0.09;
+    sphere_mesh(&cube, DVec3::ZERO, DQuat::IDENTITY, c, r, 0.0, &mut out);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(kind(out[0].feature), 3);
+    // The centre's coordinates, near 1, are rounded to an ulp (2.2e-16) of the 0.09 offset
+    // from the corner: 2.5e-15 of the normal's direction; 1e-14.
+    assert!((out[0].normal - dir).length() < 1e-14 && (out[0].gap + 0.01).abs() < 1e-15, "{:?}", out[0]);
+    // Outside, over the edge x = y = 1: one edge contact, normal (1, 1, 0)/√2.
+    out.clear();
+    let c = DVec3::new(1.05, 1.05, 0.4);
+    sphere_mesh(&cube, DVec3::ZERO, DQuat::IDENTITY, c, r, 0.0, &mut out);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(kind(out[0].feature), 2);
+    assert!((out[0].gap - (0.05 * 2f64.sqrt() - r)).abs() < 1e-15, "{:?}", out[0]);
+    // Inside, in the corner (0, 0, 0) (a concave corner): the three faces, each at its
+    // distance, normals into the box.
+    out.clear();
+    let c = DVec3::new(0.06, 0.07, 0.08);
+    sphere_mesh(&cube, DVec3::ZERO, DQuat::IDENTITY, c, r, 0.0, &mut out);
+    out.sort_by(|a, b| a.gap.total_cmp(&b.gap));
+    assert_eq!(out.len(), 3, "{out:?}");
+    for (g, (n, d)) in out.iter().zip([(DVec3::X, 0.06), (DVec3::Y, 0.07), (DVec3::Z, 0.08)]) {
+        assert_eq!(kind(g.feature), 0, "a face's region");
+        assert!((g.normal - n).length() < 1e-15 && (g.gap - (d - r)).abs() < 1e-15, "{g:?}");
+    }
 }
