@@ -1,11 +1,15 @@
 //! A mesh wall in a world: with other walls it needs no contact geometry (it is a wall, as
 //! planes are); without its generators registered, its insertion is refused naming the
-//! call; and a sphere on a wall placed away from the origin sees the wall where its
-//! placement puts it.
+//! call; a sphere on a wall placed away from the origin sees the wall where its placement
+//! puts it; and beads on mesh walls move the same on any number of threads.
 
 use crate::common::{random_floor, world};
+use granula_broadphase::LinkedCells;
 use granula_core::narrowphase::sphere_plane;
 use granula_core::{CoreError, CylinderBuilder, DQuat, DVec3, Material, PlaneBuilder, SphereBuilder, World};
+use granula_integrators::VelocityVerlet;
+use granula_laws::hertz_mindlin;
+use granula_md::{MdConfig, MdSolver};
 use granula_mesh::{sphere_mesh, MeshWallBuilder};
 
 #[test]
@@ -48,4 +52,41 @@ fn a_placed_wall_is_where_its_placement_puts_it() {
         assert!((out[0].gap - plane.gap).abs() < 1e-14 && (out[0].normal - n).length() < 1e-14, "{:?}", out[0]);
         assert!((out[0].point - plane.point).length() < 1e-14);
     }
+}
+
+#[test]
+fn beads_on_a_mesh_floor_move_the_same_on_one_thread_and_on_three() {
+    // 300 beads poured onto the tiled floor and a 45° slope of another mesh, under
+    // Hertz-Mindlin with linked cells: the generator's buffers are per thread, so the
+    // contacts, hence the bits of every state, cannot depend on the number of threads.
+    let run = |threads: usize| {
+        let mut w = world(DVec3::new(0.0, 0.0, -9.81), Material::default());
+        w.insert(MeshWallBuilder::new(random_floor(0.2, 30, 4), DVec3::ZERO).build().unwrap()).unwrap();
+        let slope = DQuat::from_rotation_y(-45f64.to_radians());
+        w.insert(
+            MeshWallBuilder::new(random_floor(0.1, 10, 5), DVec3::new(0.17, 0.0, 0.07))
+                .orientation(slope)
+                .build()
+                .unwrap(),
+        )
+        .unwrap();
+        for k in 0..300 {
+            let p = DVec3::new(
+                -0.12 + 0.024 * (k % 10) as f64,
+                -0.12 + 0.024 * ((k / 10) % 10) as f64,
+                0.0105 + 0.024 * (k / 100) as f64,
+            );
+            w.insert(SphereBuilder::new(0.01, p).build().unwrap()).unwrap();
+        }
+        let config = MdConfig { skin: 1e-3, threads: Some(threads), parallel_min_pairs: 0, ..Default::default() };
+        let mut solver = MdSolver::new(hertz_mindlin(), VelocityVerlet::new(), LinkedCells::new(), config).unwrap();
+        let mut contacts = 0;
+        for _ in 0..3000 {
+            contacts = contacts.max(w.step(&mut solver, 1e-5).unwrap().contacts);
+        }
+        (w.bodies.position.clone(), w.bodies.angular_velocity.clone(), contacts)
+    };
+    let (one, three) = (run(1), run(3));
+    assert!(one.2 > 100, "{} contacts at most", one.2);
+    assert_eq!(one, three);
 }
