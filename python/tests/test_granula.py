@@ -269,3 +269,16 @@ def test_reordering_scenes_give_copies(tmp_path):
     q = sim.bodies.position
     assert not np.shares_memory(p, q) and not p.flags.writeable
     assert sorted(sim.bodies.id) == list(range(len(sim.bodies)))
+
+
+def test_a_view_keeps_its_simulation_alive(tmp_path):
+    import gc
+
+    sim = granula.Simulation.from_scene(ball_on_floor_nscd(), out=tmp_path / "out")
+    sim.step(50)
+    z = sim.bodies.position[:, 2]
+    expected = z.copy()
+    del sim
+    gc.collect()
+    assert np.array_equal(z, expected)
+    assert type(z.base.base).__name__ == "ArrayMemory"
