@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 // The numpy views read the body columns in place: a `Vec<DVec3>` must be n rows of three
@@ -89,66 +89,41 @@ enum During {
     Step(u64),
 }
 
+/// `err` with the attribute `key` set to `value`.
+fn with<'py, T: IntoPyObject<'py>>(py: Python<'py>, err: PyErr, key: &str, value: T) -> PyErr {
+    // Setting an attribute on a fresh exception instance does not fail.
+    let _ = err.value(py).setattr(key, value);
+    err
+}
+
 /// The library's error as the Python exception of its kind, with its message and the
 /// attributes that locate it.
 fn to_py(py: Python<'_>, e: IoError, during: During) -> PyErr {
     let message = e.to_string();
-    let set = |err: &PyErr, attrs: &[(&str, PyObject)]| {
-        for (k, v) in attrs {
-            let _ = err.value(py).setattr(*k, v);
-        }
+    let scene = |file: Option<&str>, key: Option<&str>, line: Option<usize>| {
+        let err = with(py, SceneError::new_err(message.clone()), "file", file);
+        let err = with(py, err, "key", key);
+        with(py, err, "line", line)
     };
-    let obj = |v: &dyn Fn(Python<'_>) -> PyResult<PyObject>| v(py).unwrap_or_else(|_| py.None());
-    let path = |p: &Path| obj(&|py| Ok(p.to_string_lossy().into_pyobject(py)?.into_any().unbind()));
     match &e {
         IoError::Parse { file, line, message: m, .. } => {
             // The scene reader's message starts with the key when it knows it.
-            let key = m.strip_prefix("key `").and_then(|r| r.split_once('`')).map(|(k, _)| k.to_string());
-            let err = SceneError::new_err(message);
-            let attrs = [
-                ("file", obj(&|py| Ok(file.into_pyobject(py)?.into_any().unbind()))),
-                ("key", obj(&|py| Ok(key.clone().into_pyobject(py)?.into_any().unbind()))),
-                ("line", obj(&|py| Ok(line.into_pyobject(py)?.into_any().unbind()))),
-            ];
-            set(&err, &attrs);
-            err
+            let key = m.strip_prefix("key `").and_then(|r| r.split_once('`')).map(|(k, _)| k);
+            scene(Some(file), key, Some(*line))
         }
         IoError::Invalid { at, .. } | IoError::InitialOverlap { at, .. } | IoError::PackingFailed { at, .. } => {
-            let err = SceneError::new_err(message);
-            let attrs = [
-                ("file", obj(&|py| Ok(at.file.as_str().into_pyobject(py)?.into_any().unbind()))),
-                ("key", obj(&|py| Ok(at.key.as_str().into_pyobject(py)?.into_any().unbind()))),
-                ("line", obj(&|py| Ok(at.line.into_pyobject(py)?.into_any().unbind()))),
-            ];
-            set(&err, &attrs);
-            err
+            scene(Some(&at.file), Some(&at.key), at.line)
         }
-        IoError::Checkpoint { path: p, .. } | IoError::CheckpointDamaged { path: p, .. } => {
-            let err = CheckpointError::new_err(message);
-            set(&err, &[("path", path(p))]);
-            err
+        IoError::Checkpoint { path, .. } | IoError::CheckpointDamaged { path, .. } => {
+            with(py, CheckpointError::new_err(message), "path", path.to_string_lossy())
         }
-        IoError::File { path: p, .. } | IoError::InputFile { path: p, .. } | IoError::OutputFolder { path: p, .. } => {
-            let err = FileError::new_err(message);
-            set(&err, &[("path", path(p))]);
-            err
+        IoError::File { path, .. } | IoError::InputFile { path, .. } | IoError::OutputFolder { path, .. } => {
+            with(py, FileError::new_err(message), "path", path.to_string_lossy())
         }
-        IoError::NonFinite { step, .. } => {
-            let err = SimulationError::new_err(message);
-            set(&err, &[("step", obj(&|py| Ok(step.into_pyobject(py)?.into_any().unbind())))]);
-            err
-        }
+        IoError::NonFinite { step, .. } => with(py, SimulationError::new_err(message), "step", *step),
         IoError::Core(_) | IoError::Solver(_) => match during {
-            During::Scene => {
-                let err = SceneError::new_err(message);
-                set(&err, &[("file", py.None()), ("key", py.None()), ("line", py.None())]);
-                err
-            }
-            During::Step(step) => {
-                let err = SimulationError::new_err(message);
-                set(&err, &[("step", obj(&|py| Ok(step.into_pyobject(py)?.into_any().unbind())))]);
-                err
-            }
+            During::Scene => scene(None, None, None),
+            During::Step(step) => with(py, SimulationError::new_err(message), "step", step),
         },
     }
 }
@@ -310,14 +285,12 @@ fn to_toml(v: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> {
 }
 
 fn scene_dict_error(key: &str, problem: &str) -> PyErr {
-    let err = SceneError::new_err(format!("<dict>: key `{key}`: {problem}"));
     Python::with_gil(|py| {
-        let v = err.value(py);
-        let _ = v.setattr("file", "<dict>");
-        let _ = v.setattr("key", key);
-        let _ = v.setattr("line", py.None());
-    });
-    err
+        let err = SceneError::new_err(format!("<dict>: key `{key}`: {problem}"));
+        let err = with(py, err, "file", "<dict>");
+        let err = with(py, err, "key", key);
+        with(py, err, "line", None::<usize>)
+    })
 }
 
 /// The output folder: `out`, or a new temporary folder.

@@ -282,3 +282,14 @@ def test_a_view_keeps_its_simulation_alive(tmp_path):
     gc.collect()
     assert np.array_equal(z, expected)
     assert type(z.base.base).__name__ == "ArrayMemory"
+
+
+def test_a_blow_up_raises_simulation_error_with_the_step(tmp_path):
+    scene = ball_on_floor_nscd()
+    scene["solver"] = {"kind": "md"}
+    scene["simulation"]["dt"] = 1e-4
+    scene["spheres"][0]["velocity"] = [0.0, 0.0, -50.0]
+    sim = granula.Simulation.from_scene(scene, out=tmp_path / "out")
+    with pytest.raises(granula.SimulationError, match="overlap") as e:
+        sim.run()
+    assert e.value.step == sim.step_count > 0
