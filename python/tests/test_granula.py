@@ -293,3 +293,19 @@ def test_a_blow_up_raises_simulation_error_with_the_step(tmp_path):
     with pytest.raises(granula.SimulationError, match="overlap") as e:
         sim.run()
     assert e.value.step == sim.step_count > 0
+
+
+def test_interrupt_main_stops_a_run_between_steps(tmp_path):
+    import _thread
+
+    sim = granula.Simulation.from_scene(SCENES / "settling_box_md.toml", out=tmp_path / "out")
+    sim.step(5)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        sim.run(every=100, callback=lambda s: None)
+    timer.join()
+    k = sim.step_count
+    assert 5 < k < sim.steps
+    sim.run(until=(k + 7) * sim.dt)
+    assert sim.step_count == k + 7
