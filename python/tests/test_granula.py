@@ -309,3 +309,14 @@ def test_interrupt_main_stops_a_run_between_steps(tmp_path):
     assert 5 < k < sim.steps
     sim.run(until=(k + 7) * sim.dt)
     assert sim.step_count == k + 7
+
+
+def test_the_runner_resumes_a_checkpoint_saved_from_python(tmp_path):
+    sim = granula.Simulation.from_scene(ball_on_floor_nscd(), out=tmp_path / "a")
+    sim.step(100)
+    sim.save(tmp_path / "ck.bin")
+    sim.close()
+    run_command("resume", tmp_path / "ck.bin", "--out", tmp_path / "cli", "--quiet")
+    py = granula.Simulation.load(tmp_path / "ck.bin", out=tmp_path / "py")
+    py.run()
+    assert (tmp_path / "py" / "series.csv").read_bytes() == (tmp_path / "cli" / "series.csv").read_bytes()
