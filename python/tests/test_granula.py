@@ -13,6 +13,15 @@ from conftest import SCENES, ball_on_floor_nscd, run_command, short_settling_box
 
 
 @pytest.fixture
+def sigint():
+    """Python's own SIGINT handler (KeyboardInterrupt), also where the test process was
+    started with SIGINT ignored (a background job of a non-interactive shell)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
 def box(tmp_path):
     """A 0.01 s settling box (2000 MD steps of 800 beads) written to a file."""
     path = tmp_path / "box.toml"
@@ -232,7 +241,7 @@ def test_callback_every_k_steps(tmp_path):
     assert sim.step_count == 210  # the state of the step the callback saw
 
 
-def test_keyboard_interrupt_leaves_a_simulation_that_continues(tmp_path):
+def test_keyboard_interrupt_leaves_a_simulation_that_continues(tmp_path, sigint):
     sim = granula.Simulation.from_scene(SCENES / "settling_box_md.toml", out=tmp_path / "out")
     main = threading.main_thread().ident
 
@@ -295,7 +304,7 @@ def test_a_blow_up_raises_simulation_error_with_the_step(tmp_path):
     assert e.value.step == sim.step_count > 0
 
 
-def test_interrupt_main_stops_a_run_between_steps(tmp_path):
+def test_interrupt_main_stops_a_run_between_steps(tmp_path, sigint):
     import _thread
 
     sim = granula.Simulation.from_scene(SCENES / "settling_box_md.toml", out=tmp_path / "out")
