@@ -7,10 +7,24 @@ See docs/python.md in the repository.
 
 from os import PathLike
 from pathlib import Path
-from typing import Any, Callable, Final, Mapping
+from typing import Any, Callable, Final, Mapping, final
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "Bodies",
+    "CONTACT_STATUS",
+    "CheckpointError",
+    "Contacts",
+    "FileError",
+    "GranulaError",
+    "SceneError",
+    "Simulation",
+    "SimulationError",
+    "StateError",
+    "__version__",
+]
 
 __version__: Final[str]
 
@@ -54,8 +68,9 @@ class StateError(GranulaError, ValueError):
     """A write to the bodies' state that does not fit: wrong shape, a non-finite value, a
     change to a body that is not dynamic. Nothing is written."""
 
-FloatArray = npt.NDArray[np.float64]
+_FloatArray = npt.NDArray[np.float64]
 
+@final
 class Bodies:
     """The bodies of a simulation, walls included, one row each in storage order.
 
@@ -78,36 +93,37 @@ class Bodies:
     def dynamic(self) -> npt.NDArray[np.bool_]:
         """True for dynamic bodies; False for walls, fixed and kinematic bodies (a copy)."""
     @property
-    def position(self) -> FloatArray:
+    def position(self) -> _FloatArray:
         """Centres of mass (m), (n, 3)."""
     @position.setter
     def position(self, value: npt.ArrayLike) -> None: ...
     @property
-    def velocity(self) -> FloatArray:
+    def velocity(self) -> _FloatArray:
         """Velocities (m/s), (n, 3)."""
     @velocity.setter
     def velocity(self, value: npt.ArrayLike) -> None: ...
     @property
-    def angular_velocity(self) -> FloatArray:
+    def angular_velocity(self) -> _FloatArray:
         """Angular velocities in the world frame (rad/s), (n, 3)."""
     @angular_velocity.setter
     def angular_velocity(self, value: npt.ArrayLike) -> None: ...
     @property
-    def force(self) -> FloatArray:
+    def force(self) -> _FloatArray:
         """Total force on each body at the last step (N), (n, 3)."""
     @property
-    def torque(self) -> FloatArray:
+    def torque(self) -> _FloatArray:
         """Total torque on each body at the last step (N m), (n, 3)."""
     @property
-    def orientation(self) -> FloatArray:
+    def orientation(self) -> _FloatArray:
         """Unit quaternions (x, y, z, w), (n, 4)."""
     @property
-    def radius(self) -> FloatArray:
+    def radius(self) -> _FloatArray:
         """Radii (m), (n,); for a body that is not a sphere, its bounding radius."""
     @property
-    def mass(self) -> FloatArray:
+    def mass(self) -> _FloatArray:
         """Masses (kg), (n,)."""
 
+@final
 class Contacts:
     """The contact points of the last step (copies). `i` and `j` are the ids of body 1 and
     body 2; the normal points from body 1 to body 2; forces act on body 2 (body 1 gets the
@@ -115,17 +131,17 @@ class Contacts:
 
     i: npt.NDArray[np.uint32]
     j: npt.NDArray[np.uint32]
-    point: FloatArray
+    point: _FloatArray
     """Contact points (m), (m, 3)."""
-    normal: FloatArray
+    normal: _FloatArray
     """Unit normals from body 1 to body 2, (m, 3)."""
-    force: FloatArray
+    force: _FloatArray
     """Force on body 2 (N), (m, 3)."""
-    normal_force: FloatArray
+    normal_force: _FloatArray
     """f·n (N), (m,): positive when the bodies are pushed apart."""
-    tangential_force: FloatArray
+    tangential_force: _FloatArray
     """f − (f·n) n (N), (m, 3)."""
-    overlap: FloatArray
+    overlap: _FloatArray
     """−gap (m), (m,): positive when the surfaces overlap."""
     status: npt.NDArray[np.uint8]
     """Codes into `CONTACT_STATUS`."""
@@ -135,6 +151,7 @@ class Contacts:
     """False when no step has run since the simulation was built or loaded."""
     def __len__(self) -> int: ...
 
+@final
 class Simulation:
     """A scene run: its world, solver, outputs and checkpoints.
 
