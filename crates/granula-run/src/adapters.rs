@@ -1,11 +1,13 @@
-//! Run-time choices of integrator, broadphase and normal spring, chosen by the scene file.
-//! The first two are called once per step (or per rebuild), not per contact, so a `match`
-//! costs nothing measurable. The normal spring is called per contact: its `match` takes the
-//! same branch for every contact of a run, and the batched kernel of sphere contacts reads
-//! the spring's batch form once per batch. Making it a run-time choice divides the MD
-//! solvers the runner compiles by the four springs (the cross product of springs, dashpots
-//! and tangential models was most of the workspace's build time); the damping and
-//! tangential models, which carry histories, stay generic parameters of the law.
+//! Run-time choices of integrator, broadphase, normal spring and history-free dashpot,
+//! chosen by the scene file. The first two are called once per step (or per rebuild), not
+//! per contact, so a `match` costs nothing measurable. The spring and the dashpot are
+//! called per contact: their `match` takes the same branch for every contact of a run, and
+//! the batched kernel of sphere contacts reads their batch forms once per batch. Making
+//! them run-time choices divides the MD solvers the runner compiles by the springs and by
+//! the three viscous dashpots (the cross product of springs, dashpots and tangential
+//! models was most of the workspace's build time); the dashpots and tangential models that
+//! carry histories stay generic parameters of the law, since their history types are in
+//! the checkpoints.
 
 use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
 use granula_core::{
@@ -16,7 +18,8 @@ use granula_core::{ContactKinematics, PairMaterial};
 use granula_integrators::{Gear, VelocityVerlet};
 use granula_io::scene::spec::{BroadphaseKind, IntegratorKind};
 use granula_laws::{
-    AreaSpring, Hertz, LawError, LinearSpring, NormalBatch, NormalElastic, NormalModel, VolumeEnergy, VolumetricSpring,
+    AreaSpring, DampingBatch, DampingModel, Hertz, HertzViscous, LawError, LinearSpring, LinearViscous, NormalBatch,
+    NormalDamping, NormalElastic, NormalModel, ReducedMassViscous, TensionPolicy, VolumeEnergy, VolumetricSpring,
 };
 
 /// The integrators a scene can name.
@@ -195,5 +198,67 @@ impl NormalModel for AnyNormal {
     }
     fn batch_form(&self) -> Option<NormalBatch> {
         each_normal!(self, n => n.batch_form())
+    }
+}
+
+/// The viscous dashpots without history a scene can name (`[solver] damping`): the
+/// calibrated and Tsuji forms of the Hertz and linear dashpots, and 002's reduced-mass
+/// rate. The names and forces are the wrapped model's.
+#[derive(Clone, Debug)]
+pub enum AnyViscous {
+    /// The Hertz dashpot γ √(m* k) ([`HertzViscous`]).
+    Hertz(HertzViscous),
+    /// The linear dashpot ([`LinearViscous`]).
+    Linear(LinearViscous),
+    /// 002 eqs. 2-3: −m* ν v_n ([`ReducedMassViscous`]).
+    ReducedMass(ReducedMassViscous),
+}
+
+impl From<HertzViscous> for AnyViscous {
+    fn from(d: HertzViscous) -> Self {
+        AnyViscous::Hertz(d)
+    }
+}
+
+impl From<LinearViscous> for AnyViscous {
+    fn from(d: LinearViscous) -> Self {
+        AnyViscous::Linear(d)
+    }
+}
+
+impl From<ReducedMassViscous> for AnyViscous {
+    fn from(d: ReducedMassViscous) -> Self {
+        AnyViscous::ReducedMass(d)
+    }
+}
+
+/// `$call` on the dashpot inside `$self`, whichever it is.
+macro_rules! each_viscous {
+    ($self:expr, $d:ident => $call:expr) => {
+        match $self {
+            AnyViscous::Hertz($d) => $call,
+            AnyViscous::Linear($d) => $call,
+            AnyViscous::ReducedMass($d) => $call,
+        }
+    };
+}
+
+impl DampingModel for AnyViscous {
+    type History = ();
+    fn name(&self) -> &'static str {
+        each_viscous!(self, d => d.name())
+    }
+    #[inline]
+    fn damping(&self, k: &ContactKinematics<'_>, rate: f64, elastic: &NormalElastic, h: &mut ()) -> NormalDamping {
+        each_viscous!(self, d => d.damping(k, rate, elastic, h))
+    }
+    fn claimed_restitution(&self, material: &PairMaterial, tension: TensionPolicy) -> Option<f64> {
+        each_viscous!(self, d => d.claimed_restitution(material, tension))
+    }
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
+        each_viscous!(self, d => d.check_pair(material))
+    }
+    fn batch_form(&self) -> Option<DampingBatch> {
+        each_viscous!(self, d => d.batch_form())
     }
 }

@@ -3,7 +3,7 @@
 //! new choice cannot fall back to a default unnoticed; a parameter a choice needs and the
 //! scene lacks is an error naming the key (the scene's validation refuses it first).
 
-use crate::adapters::{AnyBroadphase, AnyIntegrator, AnyNormal};
+use crate::adapters::{AnyBroadphase, AnyIntegrator, AnyNormal, AnyViscous};
 use crate::sim_solver::{MdRun, SimSolver};
 use granula_core::ContactLaw;
 use granula_io::scene::spec::{
@@ -110,12 +110,12 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
     let damping = normal_damping(scene, s)?;
     match (s.normal, damping) {
         (NormalKind::Area, NormalDamping::ReducedMass(d)) => {
-            md_with_normal(scene, AnyNormal::Area(area_spring(scene, s)?), d, s)
+            md_with_normal(scene, AnyNormal::Area(area_spring(scene, s)?), AnyViscous::from(d), s)
         }
         (NormalKind::Area, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => md_with_normal(
             scene,
             AnyNormal::Area(area_spring(scene, s)?),
-            LinearViscous::new(c).map_err(solver_err)?,
+            AnyViscous::from(LinearViscous::new(c).map_err(solver_err)?),
             s,
         ),
         (NormalKind::Area, NormalDamping::HuntCrossley) => {
@@ -128,7 +128,7 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
             "normal = \"area\" takes damping = \"reduced_mass\", \"fixed\" or \"hunt_crossley\"",
         )),
         (NormalKind::Hooke, NormalDamping::ReducedMass(d)) => {
-            md_with_normal(scene, AnyNormal::Linear(hooke_spring(scene, s)?), d, s)
+            md_with_normal(scene, AnyNormal::Linear(hooke_spring(scene, s)?), AnyViscous::from(d), s)
         }
         (NormalKind::Hertz | NormalKind::Volumetric | NormalKind::VolumeEnergy, NormalDamping::ReducedMass(_)) => {
             Err(invalid(
@@ -141,7 +141,7 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
         (NormalKind::Hertz, NormalDamping::Viscous(c)) => md_with_normal(
             scene,
             AnyNormal::Hertz(Hertz::from_material()),
-            HertzViscous::new(c).map_err(solver_err)?,
+            AnyViscous::from(HertzViscous::new(c).map_err(solver_err)?),
             s,
         ),
         (NormalKind::Hertz, NormalDamping::ViscousImpulse(c)) => {
@@ -160,7 +160,7 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
         (NormalKind::Hooke, NormalDamping::Viscous(c)) => md_with_normal(
             scene,
             AnyNormal::Linear(hooke_spring(scene, s)?),
-            LinearViscous::new(c).map_err(solver_err)?,
+            AnyViscous::from(LinearViscous::new(c).map_err(solver_err)?),
             s,
         ),
         (NormalKind::Hooke, NormalDamping::HuntCrossley) => {
@@ -172,7 +172,7 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
         (NormalKind::Volumetric, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => md_with_normal(
             scene,
             AnyNormal::Volumetric(volumetric_spring(scene, s)?),
-            LinearViscous::new(c).map_err(solver_err)?,
+            AnyViscous::from(LinearViscous::new(c).map_err(solver_err)?),
             s,
         ),
         (NormalKind::VolumeEnergy, NormalDamping::HuntCrossley) => {
@@ -181,7 +181,7 @@ fn md_solver(scene: &Scene, s: &MdSpec) -> Result<Box<dyn SimSolver>> {
         (NormalKind::VolumeEnergy, NormalDamping::Viscous(c @ DampingCoefficient::Fixed(_))) => md_with_normal(
             scene,
             AnyNormal::VolumeEnergy(volume_energy(scene, s)?),
-            LinearViscous::new(c).map_err(solver_err)?,
+            AnyViscous::from(LinearViscous::new(c).map_err(solver_err)?),
             s,
         ),
         (NormalKind::Volumetric | NormalKind::VolumeEnergy, _) => Err(invalid(
