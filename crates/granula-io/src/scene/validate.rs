@@ -87,7 +87,7 @@ fn volumetric(c: &Check, p: &KeyPath, m: &MdSpec) -> Result<()> {
         return Err(c.invalid(
             &p.key("damping"),
             choice_name(&m.damping),
-            &format!(
+            format!(
                 "normal = \"{law}\" takes damping = \"hunt_crossley\" or \"fixed\" (damping_coefficient = 0 for none)"
             ),
         ));
