@@ -81,4 +81,6 @@ pub use io::{
 };
 pub use overlap::{convex_overlap, Overlap};
 pub use polyhedron::{BodyFrame, Placement, Polyhedron, Pose};
-pub use volume_contact::{register_all_volumetric, ConvexPairVolume, PlaneVolume};
+pub use volume_contact::{
+    register_all_volume_energy, register_all_volumetric, ConvexPairVolume, PlaneVolume, VolumePoint,
+};

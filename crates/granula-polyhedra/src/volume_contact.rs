@@ -97,19 +97,45 @@ pub fn plane_overlap(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Opt
     })
 }
 
+/// Where an overlap-volume contact acts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VolumePoint {
+    /// On the line of action of a uniform pressure on body 1's surface inside body 2,
+    /// nearest the intersection's centroid c: c + S × M / |S|² (S = A n̂ the area vector, M
+    /// the surface's moment about c), with the twist arm M·S / |S|² (what of M lies along
+    /// n̂). The force and couple are then those of the pressure: for an energy U(V), −∇U
+    /// exactly (`granula_laws::VolumeEnergy`).
+    #[default]
+    Pressure,
+    /// At the intersection's centroid, no twist: YADE's Polyhedra law
+    /// (`granula_laws::VolumetricSpring`). Its force k_V V is not a pressure's resultant (it
+    /// does not shrink with the area), so on the pressure's line, which runs far from the
+    /// overlap where the surface's area vector nearly cancels, it would turn the bodies
+    /// with an unbounded lever.
+    Centroid,
+}
+
 /// The contact of an overlap between bodies whose positions (centres of mass; a point of a
-/// plane) are `x1` and `x2` (see the module): `None` when the overlap has no area to
-/// spread over. The point is on the line of action of a uniform pressure on body 1's
-/// surface inside body 2, nearest the centroid c: c + S × M / |S|² (S = A n̂ the area
-/// vector, M the surface's moment about c); what of M lies along n̂ is the twist arm
-/// M·S / |S|², so that the force and couple of the contact are those of the pressure.
-fn volume_contact(o: &Overlap, x1: DVec3, x2: DVec3, effective_radius: f64) -> Option<ContactGeometry> {
+/// plane) are `x1` and `x2` (see the module), acting at `at`: `None` when the overlap has
+/// no area to spread over.
+fn volume_contact(
+    o: &Overlap,
+    x1: DVec3,
+    x2: DVec3,
+    effective_radius: f64,
+    at: VolumePoint,
+) -> Option<ContactGeometry> {
     if !(o.area > 0.0) {
         return None;
     }
     let s = o.normal * o.area;
     let inverse_square = 1.0 / (o.area * o.area);
-    let point = o.centroid + s.cross(o.surface_moment) * inverse_square;
+    let (point, twist_arm) = match at {
+        VolumePoint::Pressure => {
+            (o.centroid + s.cross(o.surface_moment) * inverse_square, o.surface_moment.dot(s) * inverse_square)
+        }
+        VolumePoint::Centroid => (o.centroid, 0.0),
+    };
     Some(ContactGeometry {
         point,
         normal: o.normal,
@@ -119,7 +145,7 @@ fn volume_contact(o: &Overlap, x1: DVec3, x2: DVec3, effective_radius: f64) -> O
         effective_radius,
         feature: FeatureKey::Single.encode(),
         overlap_volume: o.volume,
-        twist_arm: o.surface_moment.dot(s) * inverse_square,
+        twist_arm,
     })
 }
 
@@ -128,12 +154,23 @@ fn volume_contact(o: &Overlap, x1: DVec3, x2: DVec3, effective_radius: f64) -> O
 /// `overlap_volume` V, R* = (1/R₁ + 1/R₂)⁻¹ of the equivalent radii. `None` apart or when
 /// a body is not convex ([`Polyhedron::is_convex`]).
 pub fn convex_volume_contact(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose_b: &Pose) -> Option<ContactGeometry> {
+    convex_volume_contact_at(a, pose_a, b, pose_b, VolumePoint::Pressure)
+}
+
+/// [`convex_volume_contact`] acting at `at` ([`VolumePoint`]).
+pub fn convex_volume_contact_at(
+    a: &Polyhedron,
+    pose_a: &Pose,
+    b: &Polyhedron,
+    pose_b: &Pose,
+    at: VolumePoint,
+) -> Option<ContactGeometry> {
     if !a.is_convex() || !b.is_convex() {
         return None;
     }
     let o = convex_overlap(a, pose_a, b, pose_b)?;
     let (ra, rb) = (a.equivalent_radius(), b.equivalent_radius());
-    volume_contact(&o, pose_a.position, pose_b.position, ra * rb / (ra + rb))
+    volume_contact(&o, pose_a.position, pose_b.position, ra * rb / (ra + rb), at)
 }
 
 /// One contact for the plane through `p0` with unit normal `n` (body 1) and `poly` (body 2)
@@ -141,15 +178,30 @@ pub fn convex_volume_contact(a: &Polyhedron, pose_a: &Pose, b: &Polyhedron, pose
 /// gap −V/A (A the area of the cut), `overlap_volume` V, R* the polyhedron's equivalent
 /// radius. `None` when nothing is below the plane.
 pub fn plane_volume_contact(p0: DVec3, n: DVec3, poly: &Polyhedron, pose: &Pose) -> Option<ContactGeometry> {
+    plane_volume_contact_at(p0, n, poly, pose, VolumePoint::Pressure)
+}
+
+/// [`plane_volume_contact`] acting at `at` ([`VolumePoint`]; the cut's centroid line and
+/// the volume's centroid differ wherever the part below the plane is not a prism).
+pub fn plane_volume_contact_at(
+    p0: DVec3,
+    n: DVec3,
+    poly: &Polyhedron,
+    pose: &Pose,
+    at: VolumePoint,
+) -> Option<ContactGeometry> {
     let o = plane_overlap(p0, n, poly, pose)?;
-    volume_contact(&o, p0, pose.position, poly.equivalent_radius())
+    volume_contact(&o, p0, pose.position, poly.equivalent_radius(), at)
 }
 
 /// The overlap-volume generator of a plane wall (body 1) against a [`PolyhedronShape`]
 /// (body 2), by [`plane_volume_contact`]: one contact while the body dips below the plane
 /// (the margin is not used: a volume law has no force before contact).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PlaneVolume;
+pub struct PlaneVolume {
+    /// Where its contacts act.
+    pub at: VolumePoint,
+}
 
 impl ContactGenerator for PlaneVolume {
     fn generate(
@@ -163,7 +215,8 @@ impl ContactGenerator for PlaneVolume {
             return Ok(());
         };
         let n = (a.orientation * *normal).normalize();
-        out.extend(plane_volume_contact(a.position, n, shape.polyhedron(), &Pose::new(b.position, b.orientation)));
+        let pose = Pose::new(b.position, b.orientation);
+        out.extend(plane_volume_contact_at(a.position, n, shape.polyhedron(), &pose, self.at));
         Ok(())
     }
 }
@@ -175,13 +228,20 @@ impl ContactGenerator for PlaneVolume {
 /// pair memory from the solver, by a proof of separation kept from the last step; the
 /// contacts are the same bits with or without the memory.
 ///
-/// Clones share the prepared bodies; [`register_all_volumetric`] registers one.
+/// Clones share the prepared bodies; [`register_all_volumetric`] and
+/// [`register_all_volume_energy`] register one.
 #[derive(Clone, Debug, Default)]
 pub struct ConvexPairVolume {
     coherence: Coherence,
+    at: VolumePoint,
 }
 
 impl ConvexPairVolume {
+    /// A generator whose contacts act at `at`.
+    pub fn acting_at(at: VolumePoint) -> Self {
+        ConvexPairVolume { coherence: Coherence::default(), at }
+    }
+
     /// The contact of a pair, with the pair's memory when the solver keeps one.
     fn generate_with(
         &self,
@@ -203,8 +263,8 @@ impl ConvexPairVolume {
             Screen::Unprepared => None,
             Screen::Search(recall) => recall,
         };
-        let contact =
-            convex_volume_contact(pa, &Pose::new(a.position, a.orientation), pb, &Pose::new(b.position, b.orientation));
+        let (pose_a, pose_b) = (Pose::new(a.position, a.orientation), Pose::new(b.position, b.orientation));
+        let contact = convex_volume_contact_at(pa, &pose_a, pb, &pose_b, self.at);
         if let Some(recall) = recall {
             recall.searched(contact.is_some());
         }
@@ -245,15 +305,27 @@ impl ContactGenerator for ConvexPairVolume {
     }
 }
 
-/// Registers the overlap-volume generators in `narrowphase`: plane–polyhedron
-/// ([`PlaneVolume`]) and polyhedron–polyhedron ([`ConvexPairVolume`], convex bodies only),
-/// with the point generators of [`crate::register_all`] for polyhedron–sphere and
-/// cylinder–polyhedron (their contacts carry no volume: a volume law then uses the cap of
-/// depth δ and radius R*). Use it instead of `register_all`, with a normal law of the
-/// overlap volume. Errors as [`Narrowphase::register`] does.
+/// Registers the overlap-volume generators of YADE's law (`granula_laws::VolumetricSpring`,
+/// contacts at the intersection's centroid, [`VolumePoint::Centroid`]) in `narrowphase`:
+/// plane–polyhedron ([`PlaneVolume`]) and polyhedron–polyhedron ([`ConvexPairVolume`],
+/// convex bodies only), with the point generators of [`crate::register_all`] for
+/// polyhedron–sphere and cylinder–polyhedron (their contacts carry no volume: a volume law
+/// then uses the cap of depth δ and radius R*). Use it instead of `register_all`. Errors as
+/// [`Narrowphase::register`] does.
 pub fn register_all_volumetric(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
-    narrowphase.register(POLYHEDRON, POLYHEDRON, ConvexPairVolume::default())?;
+    register_volume(narrowphase, VolumePoint::Centroid)
+}
+
+/// [`register_all_volumetric`] with the contacts of an energy of the volume
+/// (`granula_laws::VolumeEnergy`): on the line of a uniform pressure, with its twist
+/// ([`VolumePoint::Pressure`]).
+pub fn register_all_volume_energy(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
+    register_volume(narrowphase, VolumePoint::Pressure)
+}
+
+fn register_volume(narrowphase: &mut Narrowphase, at: VolumePoint) -> Result<(), CoreError> {
+    narrowphase.register(POLYHEDRON, POLYHEDRON, ConvexPairVolume::acting_at(at))?;
     register_sphere_pair(narrowphase)?;
-    narrowphase.register(ShapeKind::Plane, POLYHEDRON, PlaneVolume)?;
+    narrowphase.register(ShapeKind::Plane, POLYHEDRON, PlaneVolume { at })?;
     narrowphase.register(ShapeKind::Cylinder, POLYHEDRON, CylinderPolyhedron)
 }

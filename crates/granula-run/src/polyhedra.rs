@@ -8,7 +8,8 @@ use granula_io::scene::spec::{PolyhedronContactKind, ShapeSpec};
 use granula_io::scene::{MadeShape, ShapeMaker};
 use granula_io::{Result, Scene};
 use granula_polyhedra::{
-    read_obj, read_stl, register_all, register_all_volumetric, shapes, BodyFrame, Polyhedron, PolyhedronShape,
+    read_obj, read_stl, register_all, register_all_volume_energy, register_all_volumetric, shapes, BodyFrame,
+    Polyhedron, PolyhedronShape,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -72,6 +73,7 @@ impl ShapeMaker for PolyhedraMaker {
             PolyhedronContactKind::Volume => register_all_volumetric(narrowphase),
         }
     }
+            PolyhedronContactKind::VolumePressure => register_all_volume_energy(narrowphase),
 }
 
 /// [`Scene::parse_with`] with the [`PolyhedraMaker`]: a scene that may hold polyhedra.

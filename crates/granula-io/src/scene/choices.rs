@@ -40,8 +40,16 @@ pub enum PolyhedronContactKind {
     Points,
     /// One contact per pair from the overlap volume (convex polyhedra only; planes with
     /// any polyhedron): needs an overlap-volume law, `normal = "volume_energy"` or
-    /// `"volumetric"`.
+    /// `"volumetric"`. Acts at the intersection's centroid (YADE's law).
     Volume,
+    /// `"volume"` under `normal = "volume_energy"`, as [`MdSpec::polyhedron_contacts`]
+    /// resolves it: the contacts act on the line of a uniform pressure on the contact
+    /// surface, with its twist (the force and couple of an energy of the volume). Not a
+    /// name of the scene file.
+    ///
+    /// [`MdSpec::polyhedron_contacts`]: super::spec::MdSpec::polyhedron_contacts
+    #[serde(skip)]
+    VolumePressure,
 }
 
 /// `[solver] tangential` (MD): the tangential force.

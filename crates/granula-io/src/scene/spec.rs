@@ -273,12 +273,20 @@ pub struct MdSpec {
 impl MdSpec {
     /// The contacts of polyhedra: the key's value, or by default `"volume"` under an
     /// overlap-volume law (`normal = "volume_energy"` or `"volumetric"`) and `"points"`
-    /// under the others.
+    /// under the others; `"volume"` under `"volume_energy"` is
+    /// [`PolyhedronContactKind::VolumePressure`].
     pub fn polyhedron_contacts(&self) -> PolyhedronContactKind {
-        self.polyhedron_contacts.unwrap_or(match self.normal {
-            NormalKind::VolumeEnergy | NormalKind::Volumetric => PolyhedronContactKind::Volume,
-            _ => PolyhedronContactKind::Points,
-        })
+        let volume_law = matches!(self.normal, NormalKind::VolumeEnergy | NormalKind::Volumetric);
+        match self.polyhedron_contacts.unwrap_or(if volume_law {
+            PolyhedronContactKind::Volume
+        } else {
+            PolyhedronContactKind::Points
+        }) {
+            PolyhedronContactKind::Volume if self.normal == NormalKind::VolumeEnergy => {
+                PolyhedronContactKind::VolumePressure
+            }
+            kind => kind,
+        }
     }
 }
 

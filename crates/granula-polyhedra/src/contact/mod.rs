@@ -35,7 +35,9 @@ pub(crate) mod prepared;
 mod sphere;
 mod vertex;
 
-pub use crate::volume_contact::{convex_volume_contact, plane_overlap, plane_volume_contact};
+pub use crate::volume_contact::{
+    convex_volume_contact, convex_volume_contact_at, plane_overlap, plane_volume_contact, plane_volume_contact_at,
+};
 pub use cylinder::cylinder_polyhedron;
 pub use plane::plane_polyhedron;
 pub use sphere::{polyhedron_sphere, sphere_contact};
