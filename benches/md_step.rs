@@ -1,6 +1,6 @@
 //! Criterion bench of one MD step on the "dense" packings (N = 1000, 8000, 27000) with 1 and
 //! 2 threads: Hertz-Mindlin with history, velocity Verlet, linked cells, Δt = 5e-6 s, skin
-//! 0.1 mm. Throughput is reported in particle-steps. The plain `md_bench` example prints
+//! 0.1 mm. Throughput is reported in particle-steps. The plain `md_bench` benchmark prints
 //! ns per particle-step with CPU times as well.
 // `criterion_group!` expands to an undocumented public function.
 #![allow(missing_docs)]

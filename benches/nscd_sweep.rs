@@ -1,7 +1,7 @@
 //! Criterion bench of the contact-dynamics step on the dense packings
 //! (`benches/data/dense_{1000,8000,27000}.xyzr.gz`, μ = 0.5, gravity, Δt = 1e-4 s): one
 //! step with N_I = 20 fixed sweeps, random sweep and Morton-sorted forward sweep.
-//! Throughput is in contact updates (contacts × N_I). See also `examples/nscd_bench.rs`,
+//! Throughput is in contact updates (contacts × N_I). See also `benches/nscd_bench.rs`,
 //! which separates the sweep from the set-up.
 
 // `criterion_group!` expands to an undocumented public function.

@@ -1,5 +1,5 @@
 //! What a benchmark binary reads of its own process on Linux: CPU time and peak resident
-//! memory (shared by the `md_bench` example and granula-mpi's `dense_bench`). Both are NaN
+//! memory (shared by the `md_bench` benchmark and granula-mpi's `dense_bench`). Both are NaN
 //! where the `/proc` files do not exist.
 
 /// CPU time of the whole process (user + system, s) from `/proc/self/stat`, or NaN where

@@ -1,5 +1,5 @@
 //! The "dense" benchmark scenario, shared by the `md_step` bench, the `md_bench` and
-//! `nscd_bench` examples and granula-mpi's `dense_bench`:
+//! `nscd_bench` benchmarks and granula-mpi's `dense_bench`:
 //! a settled packing of 1 mm spheres (ρ = 2500 kg/m³) read from `benches/data`, five flat
 //! walls (x = 0, x = L, y = 0, y = L, z = 0), gravity 9.81 m/s² along −z, and the material
 //! E = 1e7 Pa, ν = 0.3, e = 0.5, μ = 0.5 for spheres and walls.

@@ -4,7 +4,7 @@
 usage: nsgs_raw.py PROBLEM.raw [--tol 1e-4 1e-6] [--maxiter 20000]
 
 PROBLEM.raw is the `fc3d_raw 1` text file written by
-`cargo run --release --example nscd_bench -- --export DIR N`: a header, the
+`cargo bench --bench nscd_bench -- --export DIR N`: a header, the
 nonzeros of W as `row column value`, then q, mu, and granula's solution r and
 u (one number a line). The problem is u = W r + q with r in the Coulomb cone
 and De Saxce's complementarity, normal first in each contact's frame.

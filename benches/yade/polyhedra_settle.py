@@ -1,5 +1,5 @@
 # Settling of random convex polyhedra in YADE, the peer run of granula's
-# `polyhedra_bench` example (same lattice, sizes, material and time step).
+# `polyhedra_bench` benchmark (same lattice, sizes, material and time step).
 #
 #   yade -n -x -j1 benches/yade/polyhedra_settle.py N STEPS
 #

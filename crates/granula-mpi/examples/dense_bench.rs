@@ -1,4 +1,4 @@
-//! Wall time per particle and step of the dense packing of `examples/md_bench.rs`
+//! Wall time per particle and step of the dense packing of `benches/md_bench.rs`
 //! (`benches/data/dense_27000.xyzr.gz`: N = 27000 glass beads at rest in an open box,
 //! Hertz + Cundall-Strack, velocity Verlet, linked cells, Δt = 5 µs, skin 0.1 mm), run
 //! distributed over the ranks of `mpirun`:

@@ -1,7 +1,7 @@
 //! Plain benchmark of the MD solver on the "dense" packings: prints ns per particle-step for
 //! N = 1000, 8000, 27000 on 1 and 2 threads, with the final kinetic energy and contact count.
 //!
-//! Usage: `cargo run --release --example md_bench -- [steps] [N ...]` (default 2000 steps,
+//! Usage: `cargo bench --bench md_bench -- [steps] [N ...]` (default 2000 steps,
 //! all three packings). Scenario: Hertz-Mindlin with history (E = 1e7 Pa, ν = 0.3, e = 0.5,
 //! μ = 0.5), five walls, gravity, Δt = 5e-6 s, skin 0.1 mm, velocity Verlet, linked cells;
 //! one warm-up step, then `steps` timed steps. `MD_BENCH_THREADS=1,2` (default) selects the
@@ -28,9 +28,9 @@
 //! `benches/md_dense` module describes it). The process's peak
 //! resident memory (`/usr/bin/time -f %M`) divided by N gives the memory per particle.
 
-#[path = "../benches/md_dense/mod.rs"]
+#[path = "md_dense/mod.rs"]
 mod md_dense_scene;
-#[path = "../benches/process_stats.rs"]
+#[path = "process_stats.rs"]
 mod process_stats;
 
 use granula::broadphase::LinkedCells;
@@ -114,7 +114,9 @@ fn shuffled(n: usize, seed: u64) -> Permutation {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse()).collect::<Result<_, _>>()?;
+    // `cargo bench` appends `--bench`.
+    let args: Vec<usize> =
+        std::env::args().skip(1).filter(|a| a != "--bench").map(|a| a.parse()).collect::<Result<_, _>>()?;
     let steps = args.first().copied().unwrap_or(2000);
     let sizes = if args.len() > 1 { args[1..].to_vec() } else { vec![1000, 8000, 27000] };
     println!(

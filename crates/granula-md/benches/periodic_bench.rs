@@ -6,7 +6,7 @@
 //! crystal barely expands). Prints the wall-clock
 //! time per particle-step of both and the number of candidate pairs, one thread.
 //!
-//! `cargo run --release -p granula-md --example periodic_bench [N] [steps]`
+//! `cargo bench -p granula-md --bench periodic_bench [N] [steps]`
 //! (defaults 8000 and 400).
 
 use granula_broadphase::LinkedCells;

@@ -2,7 +2,7 @@
 //! floor, the scenario of `benches/yade/polyhedra_settle.py` (YADE's Polyhedra), printing
 //! ns per particle-step and per contact point, contact counts and the final kinetic energy.
 //!
-//! Usage: `cargo run --release --example polyhedra_bench -- [--volumetric] [--shapes FILE]
+//! Usage: `cargo bench --bench polyhedra_bench -- [--volumetric] [--shapes FILE]
 //! [steps] [N ...]` (default 200 timed steps, N = 1000 and 8000). `MD_BENCH_THREADS=1,2`
 //! (default) selects the thread counts, as for `md_bench`; `MD_BENCH_HOT=off` lets the other
 //! threads sleep between the step's loops (`MdConfig::hot_workers`). `--shapes FILE` takes the bodies'
@@ -263,6 +263,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     while let Some(a) = all.next() {
         match a.as_str() {
             "--volumetric" => volumetric = true,
+            // `cargo bench` appends it.
+            "--bench" => {}
             "--shapes" => shapes_file = Some(all.next().ok_or("--shapes needs a file")?),
             _ => args.push(a.parse()?),
         }

@@ -30,10 +30,10 @@
 //! writes its problem (W, q, μ and the solution) to `DIR/dense_N.raw` in the `fc3d_raw`
 //! text format that `benches/siconos/nsgs_raw.py` reads.
 //!
-//! Run: `cargo run --release --example nscd_bench [--vs-md | --converge [--natural] |
+//! Run: `cargo bench --bench nscd_bench [--vs-md | --converge [--natural] |
 //! --export DIR] [N ...]`.
 
-#[path = "../benches/md_dense/mod.rs"]
+#[path = "md_dense/mod.rs"]
 mod md_dense_scene;
 
 use flate2::read::GzDecoder;

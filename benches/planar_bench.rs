@@ -7,7 +7,7 @@
 //! `/proc/self/stat`, 10 ms resolution: use enough steps), which a loaded machine inflates
 //! less than the wall clock.
 //!
-//! Usage: `cargo run --release --example planar_bench -- [steps] [N ...]` (default 200 steps,
+//! Usage: `cargo bench --bench planar_bench -- [steps] [N ...]` (default 200 steps,
 //! N = 1000 10000). The Verlet skin is a tenth of the particle radius; `PLANAR_BENCH_SKIN=s`
 //! sets another (m), `PLANAR_BENCH_MIN_PAIRS=k` sets `MdConfig::parallel_min_pairs` (0: every
 //! step on the threads).
