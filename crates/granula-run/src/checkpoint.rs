@@ -59,7 +59,7 @@ pub struct Checkpoint {
     pub scene_file: String,
     /// The scene's text (the checkpoint needs no other file but the scene's mesh files).
     pub scene_text: String,
-    /// The mesh files of the scene's polyhedra (OBJ, STL), as the scene names them, each
+    /// The mesh files of the scene's polyhedra and mesh walls (OBJ, STL), as the scene names them, each
     /// with the 64-bit FNV-1a hash of its bytes when the run started: a resume refuses
     /// files that changed since ([`Checkpoint::check_meshes`]).
     pub meshes: Vec<(String, u64)>,
@@ -100,14 +100,19 @@ fn mesh_hash(scene_file: &str, file: &str) -> Result<u64> {
     Ok(fnv1a(&bytes))
 }
 
-/// The mesh files of `scene`'s polyhedra, each once in the order of first use, as the
-/// scene names them, with the FNV-1a hash of its bytes.
+/// The mesh files of `scene`'s polyhedra, then of its mesh walls, each once in the order
+/// of first use, as the scene names them, with the FNV-1a hash of its bytes.
 pub(crate) fn mesh_digests(scene: &Scene) -> Result<Vec<(String, u64)>> {
     let mut out: Vec<(String, u64)> = Vec::new();
     for p in &scene.spec.polyhedra {
         let (ShapeSpec::Obj { file, .. } | ShapeSpec::Stl { file, .. }) = &p.shape else { continue };
         if !out.iter().any(|(f, _)| f == file) {
             out.push((file.clone(), mesh_hash(&scene.file, file)?));
+        }
+    }
+    for m in &scene.spec.meshes {
+        if !out.iter().any(|(f, _)| f == &m.file) {
+            out.push((m.file.clone(), mesh_hash(&scene.file, &m.file)?));
         }
     }
     Ok(out)

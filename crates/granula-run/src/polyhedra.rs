@@ -1,10 +1,12 @@
-//! Polyhedra in scene files: the [`ShapeMaker`] that builds `granula-polyhedra` shapes for
-//! `granula-io`'s scenes and registers their contact generators, and the scene readers
+//! Polyhedra and mesh walls in scene files: the [`ShapeMaker`] that builds
+//! `granula-polyhedra` shapes and `granula-mesh` walls for `granula-io`'s scenes and
+//! registers their contact generators, and the scene readers
 //! that use it ([`parse_scene`], [`load_scene`]).
 
 use glam::DQuat;
+use granula_core::CustomShape;
 use granula_core::{CoreError, Narrowphase};
-use granula_io::scene::spec::{PolyhedronContactKind, ShapeSpec};
+use granula_io::scene::spec::{MeshWallSpec, PolyhedronContactKind, ShapeSpec};
 use granula_io::scene::{MadeShape, ShapeMaker};
 use granula_io::{Result, Scene};
 use granula_polyhedra::{
@@ -16,7 +18,7 @@ use std::sync::Arc;
 
 /// Builds polyhedra from scene descriptions: the built-ins of `granula_polyhedra::shapes`
 /// and OBJ/STL files, each in its principal axes ([`BodyFrame::PrincipalAxes`]) with the
-/// rotation that puts it back as described.
+/// rotation that puts it back as described; and the mesh walls of `[[meshes]]`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PolyhedraMaker;
 
@@ -71,9 +73,22 @@ impl ShapeMaker for PolyhedraMaker {
         match contacts {
             PolyhedronContactKind::Points => register_all(narrowphase),
             PolyhedronContactKind::Volume => register_all_volumetric(narrowphase),
+            PolyhedronContactKind::VolumePressure => register_all_volume_energy(narrowphase),
         }
     }
-            PolyhedronContactKind::VolumePressure => register_all_volume_energy(narrowphase),
+
+    /// The mesh of `spec.file` read with `granula_mesh::read_mesh` (STL or OBJ by the
+    /// file's contents, the scale of `spec`, the other options at their defaults:
+    /// duplicate vertices merged, zero-area triangles dropped) as a `MeshWall`.
+    fn mesh_wall(&self, spec: &MeshWallSpec, base: &Path) -> std::result::Result<Arc<dyn CustomShape>, String> {
+        let options = granula_mesh::MeshOptions { scale: spec.scale, ..Default::default() };
+        let mesh = granula_mesh::read_mesh(base.join(&spec.file), &options).map_err(|e| e.to_string())?;
+        Ok(Arc::new(granula_mesh::MeshWall::new(mesh)))
+    }
+
+    fn register_mesh_walls(&self, narrowphase: &mut Narrowphase) -> std::result::Result<(), CoreError> {
+        granula_mesh::register_all(narrowphase)
+    }
 }
 
 /// [`Scene::parse_with`] with the [`PolyhedraMaker`]: a scene that may hold polyhedra.

@@ -151,6 +151,8 @@ pub fn time_step_estimate(scene: &Scene) -> Result<Option<TimeStepEstimate>> {
                 (low, high) = (low.min(depth), high.max(depth));
                 fastest = fastest.max(b.velocity[i].length() + b.angular_velocity[i].length() * r_b);
             }
+            // A mesh wall counts as a wall (its sphere contacts are a plane's).
+            Shape::Custom(c) if c.is_wall() => walls.push(b.material[i]),
             Shape::Custom(_) => {}
             _ => walls.push(b.material[i]),
         }

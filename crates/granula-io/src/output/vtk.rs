@@ -69,7 +69,9 @@ pub fn write_particles(path: &Path, world: &World) -> Result<()> {
 /// `force` (the contact force of the last step) of the body it belongs to. Each body's
 /// vertices are written once and shared by its cells. In a periodic world the bodies are
 /// drawn at their centres wrapped into the periodic range (as `write_particles` draws the
-/// spheres). Spheres and walls are not in this file.
+/// spheres). A wall of a custom shape with a surface (a mesh wall of `granula-mesh`) is
+/// drawn here by its triangles, once per frame like the other bodies; spheres, planes and
+/// cylinders are not in this file.
 pub fn write_shapes(path: &Path, world: &World) -> Result<()> {
     let b = &world.bodies;
     let mut pd = PolyData::default();
@@ -118,10 +120,16 @@ pub fn write_contacts(path: &Path, world: &World, contacts: &[ContactRecord]) ->
     let b = &world.bodies;
     let mut pd = PolyData::default();
     for c in contacts {
-        // A sphere's or a custom body's end is its centre; a wall's end is the contact point.
+        // A sphere's or a custom body's end is its centre; a wall's (a mesh wall's too) end is
+        // the contact point.
         let end = |i: u32| {
             let i = i as usize;
-            if matches!(b.shape[i], Shape::Sphere { .. } | Shape::Custom(_)) {
+            let particle = match &b.shape[i] {
+                Shape::Sphere { .. } => true,
+                Shape::Custom(s) => !s.is_wall(),
+                _ => false,
+            };
+            if particle {
                 b.position[i]
             } else {
                 c.point

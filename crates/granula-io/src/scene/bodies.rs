@@ -2,6 +2,7 @@
 
 use super::check::Check;
 use super::limits::{lognormal_mass, MAX_ATTEMPTS_PER_SPHERE, MIN_LOGNORMAL_ACCEPTANCE};
+use super::mesh_spec::MeshWallSpec;
 use super::polygons;
 use super::polyhedra_spec::PolyhedronSpec;
 use super::shape_maker::{MadeShape, ShapeMaker};
@@ -369,6 +370,33 @@ pub fn polyhedron(
         }
     };
     let body = b.build().map_err(|e| c.core(path, e))?;
+    Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
+}
+
+/// A mesh wall from `[[meshes]]`, its shape built by `maker` (its file relative to
+/// `base`): a fixed body with the file's origin at `position`, turned by `rotation`.
+pub fn mesh_wall(
+    c: &Check,
+    path: &KeyPath,
+    s: &MeshWallSpec,
+    maker: &dyn ShapeMaker,
+    base: &Path,
+    planar: bool,
+) -> Result<BodyPlan> {
+    if planar {
+        return Err(c.invalid(path, "mesh wall", "mesh walls are not available in planar mode"));
+    }
+    c.positive(&path.key("scale"), s.scale)?;
+    let x = c.vector(&path.key("position"), s.position)?;
+    let turn = c.vector(&path.key("rotation"), s.rotation)?;
+    let m = c.material(&path.key("material"), s.material.as_ref())?;
+    let shape = maker.mesh_wall(s, base).map_err(|problem| c.invalid(&path.key("file"), &s.file, problem))?;
+    let body = RigidBodyBuilder::new(Shape::Custom(shape), x)
+        .orientation(DQuat::from_scaled_axis(turn))
+        .material(m)
+        .fixed()
+        .build()
+        .map_err(|e| c.core(path, e))?;
     Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
 }
 

@@ -9,6 +9,7 @@ pub mod exact;
 pub mod limits;
 mod linear_contact;
 mod loads;
+mod mesh_spec;
 mod models;
 mod output_spec;
 mod overlap;
@@ -236,9 +237,19 @@ impl Scene {
         Ok(())
     }
 
-    /// `true` when the scene has bodies of a custom shape (polyhedra).
+    /// `true` when the scene has bodies of a custom shape (polyhedra, polygons, mesh walls).
     pub fn has_custom_shapes(&self) -> bool {
         self.bodies.iter().any(|p| matches!(p.body.shape, granula_core::Shape::Custom(_)))
+    }
+
+    /// `true` when the scene has mesh walls (`[[meshes]]`).
+    pub fn has_mesh_walls(&self) -> bool {
+        !self.spec.meshes.is_empty()
+    }
+
+    /// `true` when the scene has custom shapes that are not walls (polyhedra, polygons).
+    fn has_custom_particles(&self) -> bool {
+        self.bodies.iter().any(|p| matches!(&p.body.shape, granula_core::Shape::Custom(c) if !c.is_wall()))
     }
 
     /// `true` when the scene has polygons (`[[polygons]]`, lattices of polygon sites).
@@ -246,8 +257,9 @@ impl Scene {
         self.bodies.iter().any(|p| polygons::polygon_of(&p.body.shape).is_some())
     }
 
-    /// Polyhedra may not overlap another body at the start by more than
-    /// [`POLYHEDRON_OVERLAP_TOLERANCE`] of the smaller particle radius, as the exact
+    /// Polyhedra may not overlap another body, nor spheres a mesh wall, at the start by more
+    /// than [`POLYHEDRON_OVERLAP_TOLERANCE`] of the smaller particle radius (a wall has
+    /// none), as the exact
     /// contact generators of the maker measure it; the error names both bodies' keys.
     /// Skipped when the scene sets `accept_overlaps`.
     fn check_polyhedra_overlaps(&self) -> Result<()> {
@@ -319,7 +331,12 @@ impl Scene {
                 spec::SolverSpec::Md(m) => m.polyhedron_contacts(),
                 spec::SolverSpec::Nscd(_) => spec::PolyhedronContactKind::Points,
             };
-            maker.register(&mut narrowphase, contacts)?;
+            if self.has_custom_particles() {
+                maker.register(&mut narrowphase, contacts)?;
+            }
+            if self.has_mesh_walls() {
+                maker.register_mesh_walls(&mut narrowphase)?;
+            }
             b = b.narrowphase(narrowphase);
         }
         let mut b = b
@@ -387,6 +404,11 @@ pub const POLYHEDRON_OVERLAP_TOLERANCE: f64 = 1e-9;
 /// The radius of a particle's bounding sphere: a sphere's radius, the largest distance of
 /// a custom shape's surface vertex from its centre; `None` for walls.
 fn particle_radius(b: &granula_core::RigidBody) -> Option<f64> {
+    if let granula_core::Shape::Custom(c) = &b.shape {
+        if c.is_wall() {
+            return None;
+        }
+    }
     if let Some(p) = polygons::polygon_of(&b.shape) {
         return Some(p.polygon().circumradius());
     }
@@ -409,6 +431,7 @@ fn parse_origin(origin: &str) -> KeyPath {
         "packings" => "packings",
         "lattices" => "lattices",
         "polygons" => "polygons",
+        "meshes" => "meshes",
         _ => "cylinders",
     };
     let mut p = KeyPath::root().key(key);
@@ -419,7 +442,8 @@ fn parse_origin(origin: &str) -> KeyPath {
 }
 
 /// The bodies of a scene in handle order: spheres, planes, cylinders, lattices, packings,
-/// polyhedra, polygons.
+/// polyhedra, polygons, meshes (mesh walls come last, so that adding one to a scene keeps
+/// the handles of its other bodies).
 fn body_plans(c: &Check, spec: &SceneSpec, shapes: Option<&dyn ShapeMaker>, file: &str) -> Result<Vec<BodyPlan>> {
     let planar = spec.simulation.planar;
     let root = KeyPath::root();
@@ -450,7 +474,41 @@ fn body_plans(c: &Check, spec: &SceneSpec, shapes: Option<&dyn ShapeMaker>, file
     for (i, s) in spec.polygons.iter().enumerate() {
         plans.push(polygons::polygon(c, &root.key("polygons").index(i), s, planar)?);
     }
+    for (i, s) in spec.meshes.iter().enumerate() {
+        let path = root.key("meshes").index(i);
+        refuse_mesh_walls(c, spec, &path, s)?;
+        let Some(maker) = shapes else {
+            return Err(c.invalid(&path, s.name.as_deref().unwrap_or("mesh wall"), bodies::NO_MAKER));
+        };
+        plans.push(bodies::mesh_wall(c, &path, s, maker, &base, planar)?);
+    }
     Ok(plans)
+}
+
+/// The scenes a mesh wall may not be in: contact dynamics (the NSCD solver's contacts
+/// with meshes are not validated) and scenes with polyhedra (there is no
+/// polyhedron–mesh contact geometry). The error names the `[[meshes]]` entry.
+fn refuse_mesh_walls(c: &Check, spec: &SceneSpec, path: &KeyPath, s: &spec::MeshWallSpec) -> Result<()> {
+    if matches!(spec.solver, spec::SolverSpec::Nscd(_)) {
+        return Err(c.invalid(
+            path,
+            &s.file,
+            "mesh walls need [solver] kind = \"md\": contact dynamics against meshes is not validated",
+        ));
+    }
+    let packed = spec.packings.iter().any(|p| p.polyhedra.is_some());
+    if !spec.polyhedra.is_empty() || packed {
+        let other = if packed { "a packing of polyhedra ([[packings]] polyhedra)" } else { "[[polyhedra]]" };
+        return Err(c.invalid(
+            path,
+            &s.file,
+            format!(
+                "mesh walls touch spheres only, and the scene has {other}: there is no polyhedron-mesh \
+                 contact geometry"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A file of the former planar format (a top-level `dimension` key) is refused with the

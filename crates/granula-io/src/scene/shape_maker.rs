@@ -1,9 +1,11 @@
 //! How a scene gets polyhedral shapes without knowing polyhedra: the host (granula-run)
 //! hands [`Scene::parse_with`](super::Scene::parse_with) a [`ShapeMaker`] that builds a
 //! core custom shape from a [`ShapeSpec`] and registers its contact generators in a
-//! world's narrowphase. `granula-io` itself depends on the core only.
+//! world's narrowphase, and the wall shapes of `[[meshes]]` likewise. `granula-io` itself
+//! depends on the core only.
 
 use super::choices::PolyhedronContactKind;
+use super::mesh_spec::MeshWallSpec;
 use super::polyhedra_spec::ShapeSpec;
 use glam::DQuat;
 use granula_core::CustomShape;
@@ -34,4 +36,19 @@ pub trait ShapeMaker: Send + Sync + std::fmt::Debug {
     /// contacts, or overlap-volume contacts where `contacts` asks for them
     /// (`[solver] polyhedron_contacts`).
     fn register(&self, narrowphase: &mut Narrowphase, contacts: PolyhedronContactKind) -> Result<(), CoreError>;
+    /// The wall shape of a `[[meshes]]` entry (a core custom shape whose
+    /// [`CustomShape::is_wall`] is `true`, in the frame of its file, scaled by the entry's
+    /// `scale`); its file is relative to `base`. The error is a sentence naming the file
+    /// (and the line or triangle) at fault. The default builds none: a maker that knows no
+    /// mesh walls refuses them.
+    fn mesh_wall(&self, spec: &MeshWallSpec, base: &Path) -> Result<Arc<dyn CustomShape>, String> {
+        let _ = (spec, base);
+        Err("this scene reader builds no mesh walls".to_string())
+    }
+    /// Registers the contact generators of mesh walls in a world's narrowphase (called when
+    /// the scene has `[[meshes]]`). The default registers nothing.
+    fn register_mesh_walls(&self, narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
+        let _ = narrowphase;
+        Ok(())
+    }
 }

@@ -5,6 +5,7 @@
 use super::body_spec::yes;
 pub use super::body_spec::*;
 pub use super::choices::*;
+pub use super::mesh_spec::*;
 pub use super::output_spec::*;
 pub use super::polygon_spec::*;
 pub use super::polyhedra_spec::*;
@@ -45,6 +46,9 @@ pub struct SceneSpec {
     /// Convex polygons one by one (planar scenes only).
     #[serde(default)]
     pub polygons: Vec<PolygonSpec>,
+    /// Fixed walls made of triangle meshes (STL, OBJ).
+    #[serde(default)]
+    pub meshes: Vec<MeshWallSpec>,
     /// Time-dependent loads on named bodies.
     #[serde(default)]
     pub loads: Vec<LoadSpec>,

@@ -8,6 +8,7 @@ mod checkpoint_integrity;
 mod checkpoint_restart;
 mod contact_history;
 mod loads;
+mod mesh_scenes;
 mod nscd_laws;
 mod nscd_restitution;
 mod output_folder;
