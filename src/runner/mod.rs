@@ -81,15 +81,24 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
                 s.steps,
                 s.dt()
             );
-            // Polyhedra (custom shapes with a surface): how many, and their faces.
-            let faces: Vec<usize> = s
-                .bodies
-                .iter()
-                .filter_map(|p| match &p.body.shape {
-                    granula_core::Shape::Custom(c) => c.surface().map(|m| m.triangles.len()),
-                    _ => None,
-                })
-                .collect();
+            // Polyhedra (custom shapes with a surface that are not walls): how many, and
+            // their faces; mesh walls: their triangles.
+            let surfaces = |walls: bool| -> Vec<usize> {
+                s.bodies
+                    .iter()
+                    .filter_map(|p| match &p.body.shape {
+                        granula_core::Shape::Custom(c) if c.is_wall() == walls => {
+                            c.surface().map(|m| m.triangles.len())
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            };
+            let faces = surfaces(false);
+            let walls = surfaces(true);
+            if !walls.is_empty() {
+                say!(console, "{} mesh walls: {} triangles", walls.len(), walls.iter().sum::<usize>());
+            }
             if let (Some(lo), Some(hi)) = (faces.iter().min(), faces.iter().max()) {
                 say!(
                     console,

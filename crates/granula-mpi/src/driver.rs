@@ -125,6 +125,11 @@ impl<C: Communicator> DistributedRun<C> {
         if !scene.loads.is_empty() {
             return Err(unsupported("time-dependent loads ([[loads]])".into()));
         }
+        if !scene.spec.meshes.is_empty() {
+            return Err(unsupported(
+                "mesh walls ([[meshes]]; the distributed runner is not validated with them)".into(),
+            ));
+        }
         let out = &scene.spec.output;
         for (present, what) in [
             (out.flow.is_some(), "the flow output and its sink ([output] flow)"),

@@ -374,12 +374,13 @@ pub fn polyhedron(
 }
 
 /// A mesh wall from `[[meshes]]`, its shape built by `maker` (its file relative to
-/// `base`): a fixed body with the file's origin at `position`, turned by `rotation`.
+/// `base`): a fixed body with the file's origin at `position`, turned by `rotation`. The
+/// keys are checked before the file is read, and before a missing maker is refused.
 pub fn mesh_wall(
     c: &Check,
     path: &KeyPath,
     s: &MeshWallSpec,
-    maker: &dyn ShapeMaker,
+    maker: Option<&dyn ShapeMaker>,
     base: &Path,
     planar: bool,
 ) -> Result<BodyPlan> {
@@ -390,6 +391,9 @@ pub fn mesh_wall(
     let x = c.vector(&path.key("position"), s.position)?;
     let turn = c.vector(&path.key("rotation"), s.rotation)?;
     let m = c.material(&path.key("material"), s.material.as_ref())?;
+    let Some(maker) = maker else {
+        return Err(c.invalid(path, s.name.as_deref().unwrap_or("mesh wall"), NO_MESH_MAKER));
+    };
     let shape = maker.mesh_wall(s, base).map_err(|problem| c.invalid(&path.key("file"), &s.file, problem))?;
     let body = RigidBodyBuilder::new(Shape::Custom(shape), x)
         .orientation(DQuat::from_scaled_axis(turn))
@@ -504,4 +508,8 @@ pub fn packing_bodies(
 
 /// Why a scene read without a shape maker refuses polyhedra.
 pub const NO_MAKER: &str = "polyhedra need a shape maker: read the scene with granula-run \
+    (granula_run::parse_scene / load_scene, or the granula command), not Scene::parse";
+
+/// Why a scene read without a shape maker refuses mesh walls.
+pub const NO_MESH_MAKER: &str = "mesh walls need a shape maker: read the scene with granula-run \
     (granula_run::parse_scene / load_scene, or the granula command), not Scene::parse";

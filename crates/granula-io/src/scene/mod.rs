@@ -477,10 +477,7 @@ fn body_plans(c: &Check, spec: &SceneSpec, shapes: Option<&dyn ShapeMaker>, file
     for (i, s) in spec.meshes.iter().enumerate() {
         let path = root.key("meshes").index(i);
         refuse_mesh_walls(c, spec, &path, s)?;
-        let Some(maker) = shapes else {
-            return Err(c.invalid(&path, s.name.as_deref().unwrap_or("mesh wall"), bodies::NO_MAKER));
-        };
-        plans.push(bodies::mesh_wall(c, &path, s, maker, &base, planar)?);
+        plans.push(bodies::mesh_wall(c, &path, s, shapes, &base, planar)?);
     }
     Ok(plans)
 }

@@ -293,3 +293,36 @@ fn a_planar_scene_takes_the_vertical_cylinder_only() {
     let (_, msg) = err(&text);
     assert!(msg.contains("packings[0].region.axis") && msg.contains("vertical"), "{msg}");
 }
+
+/// `[[meshes]]` is checked by the schema before any file is read: unknown keys, a missing
+/// `file`, a bad `scale`, contact dynamics, planar mode, and a reader without a shape maker
+/// each name the key and its line.
+#[test]
+fn mesh_walls_are_checked_naming_the_key_and_line() {
+    let wall = "[[meshes]]\nfile = \"trough.obj\"\nscale = 0.1\n";
+    let with = |extra: &str| format!("{GOOD}{wall}{extra}");
+    // An unknown key, with the valid ones listed.
+    let text = with("colour = \"red\"\n");
+    let (e, msg) = err(&text);
+    assert!(matches!(e, IoError::Parse { line, .. } if line == line_of(&text, "colour")), "{msg}");
+    assert!(msg.contains("meshes[0].colour") && msg.contains("`scale`"), "{msg}");
+    // No file.
+    let text = format!("{GOOD}[[meshes]]\nscale = 0.1\n");
+    let (_, msg) = err(&text);
+    assert!(msg.contains("file"), "{msg}");
+    // A bad scale.
+    for bad in ["0.0", "-2.0", "inf"] {
+        let text = with("").replace("scale = 0.1", &format!("scale = {bad}"));
+        let (_, msg) = err(&text);
+        let at = format!("bad.toml:{}:", line_of(&text, "scale ="));
+        assert!(msg.starts_with(&at) && msg.contains("meshes[0].scale"), "{msg}");
+    }
+    // Contact dynamics.
+    let text = with("").replace("kind = \"md\"", "kind = \"nscd\"");
+    let (_, msg) = err(&text);
+    let at = format!("bad.toml:{}:", line_of(&text, "[[meshes]]"));
+    assert!(msg.starts_with(&at) && msg.contains("meshes[0]") && msg.contains("kind = \"md\""), "{msg}");
+    // Without a shape maker (Scene::parse): the reader to use.
+    let (_, msg) = err(&with(""));
+    assert!(msg.contains("meshes[0]") && msg.contains("load_scene"), "{msg}");
+}
