@@ -74,6 +74,8 @@ velocity = [-0.03, 0.02, 0.0]
 {floor}
 [output]
 series = {{ every = 10 }}
+vtk = {{ every = 5000 }}
+stress = [{{ name = "all", min = [-0.1, -0.1, 0.0], max = [0.1, 0.1, 0.02], every = 100 }}]
 "#
     )
 }
@@ -94,6 +96,15 @@ fn a_mesh_floor_gives_the_plane_floor_series_to_the_bit() {
         panic!("row {k} differs:\n{}\n{}", sa.lines().nth(k).unwrap(), sb.lines().nth(k).unwrap());
     }
     assert_eq!(sa, sb);
+    // The stress of the spheres counts their wall contacts by their branch vectors from
+    // the centres, the same for both floors.
+    let stress = |o: &Path| std::fs::read_to_string(o.join("stress_all.csv")).unwrap();
+    assert_eq!(stress(&out_a), stress(&out_b), "stress_all.csv");
+    // The mesh floor is drawn in shapes.pvd by its two triangles; walls.pvd has the plane
+    // only in the plane's run.
+    assert!(!out_a.join("shapes.pvd").exists());
+    let frame = std::fs::read_to_string(out_b.join("vtk/shapes_000005000.vtp")).unwrap();
+    assert!(frame.contains("NumberOfPolys=\"2\""), "{frame}");
     // The spheres did land: the last row counts their four floor contacts.
     let header: Vec<&str> = sa.lines().next().unwrap().split(',').collect();
     let k = header.iter().position(|h| *h == "contacts").expect("a contacts column");
