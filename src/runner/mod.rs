@@ -97,7 +97,7 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
             let faces = surfaces(false);
             let walls = surfaces(true);
             if !walls.is_empty() {
-                say!(console, "{} mesh walls: {} triangles", walls.len(), walls.iter().sum::<usize>());
+                say!(console, "mesh walls: {} ({} triangles)", walls.len(), walls.iter().sum::<usize>());
             }
             if let (Some(lo), Some(hi)) = (faces.iter().min(), faces.iter().max()) {
                 say!(
