@@ -105,6 +105,12 @@ fn a_mesh_floor_gives_the_plane_floor_series_to_the_bit() {
     assert!(!out_a.join("shapes.pvd").exists());
     let frame = std::fs::read_to_string(out_b.join("vtk/shapes_000005000.vtp")).unwrap();
     assert!(frame.contains("NumberOfPolys=\"2\""), "{frame}");
+    // The spheres' frames, and the contact lines, which end at the contact point on either
+    // floor, are the same files.
+    for frame in ["particles_000020000.vtp", "contacts_000020000.vtp"] {
+        let read = |o: &Path| std::fs::read(o.join("vtk").join(frame)).unwrap();
+        assert!(read(&out_a) == read(&out_b), "{frame}");
+    }
     // The spheres did land: the last row counts their four floor contacts.
     let header: Vec<&str> = sa.lines().next().unwrap().split(',').collect();
     let k = header.iter().position(|h| *h == "contacts").expect("a contacts column");
@@ -239,6 +245,25 @@ fn a_resumed_trough_run_is_bit_identical() {
     assert_eq!(ca.meshes.len(), 1, "the trough's file is checked on resume");
     let _ = std::fs::remove_dir_all(a.parent().unwrap());
     let _ = std::fs::remove_dir_all(b.parent().unwrap());
+}
+
+/// A resume refuses a mesh wall's file that changed since the run started, naming it.
+#[test]
+fn a_resume_refuses_a_changed_mesh_file() {
+    let path = trough_folder("trough-changed", &trough_scene(100, ""));
+    let out = path.with_file_name("out");
+    let mut run = Run::start(load_scene(&path).unwrap(), &out).unwrap();
+    for _ in 0..10 {
+        run.step().unwrap();
+    }
+    let saved = run.save_checkpoint().unwrap();
+    drop(run);
+    let obj = path.with_file_name("trough.obj");
+    let text = std::fs::read_to_string(&obj).unwrap().replace("v 0 -0.5 0", "v 0 -0.5 0.01");
+    std::fs::write(&obj, text).unwrap();
+    let e = Run::resume(&saved, None).err().expect("a changed mesh file is refused").to_string();
+    assert!(e.contains("trough.obj"), "{e}");
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 /// The error of the scene `text` (with the trough's file and `files` beside it).
