@@ -214,7 +214,7 @@ fn the_pressure_of_an_energy_of_the_volume_is_its_gradient_force_and_torque() {
         let x2 = DVec3::new(0.1, 0.2, 0.4 + 0.04 * seed as f64);
         let q2 = DQuat::from_axis_angle(DVec3::new(1.0, 0.4, seed as f64).normalize(), 0.9 * seed as f64);
         let Some(g) = plane_volume_contact(DVec3::ZERO, n, &b, &Pose::new(x2, q2)) else { continue };
-        assert_eq!(g.twist_arm.abs() < 1e-12, true, "a flat cut has no twist: {}", g.twist_arm);
+        assert!(g.twist_arm.abs() < 1e-12, "a flat cut has no twist: {}", g.twist_arm);
         let v = |dx: DVec3, dq: DQuat| {
             plane_volume_contact(DVec3::ZERO, n, &b, &Pose::new(x2 + dx, dq * q2)).map_or(0.0, |g| g.overlap_volume)
         };
