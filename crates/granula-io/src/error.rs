@@ -137,6 +137,10 @@ pub enum IoError {
     /// A solver could not be built or failed.
     #[error("solver: {0}")]
     Solver(String),
+    /// A feed or an outlet (`[[feeds]]`, `[[outlets]]`) failed while the run went on; the
+    /// message names it.
+    #[error(transparent)]
+    Feed(#[from] granula_feed::FeedError),
 }
 
 impl IoError {

@@ -125,6 +125,11 @@ impl<C: Communicator> DistributedRun<C> {
         if !scene.loads.is_empty() {
             return Err(unsupported("time-dependent loads ([[loads]])".into()));
         }
+        if !scene.feeds.is_empty() || !scene.outlets.is_empty() {
+            return Err(unsupported(
+                "feeds and outlets ([[feeds]], [[outlets]]; their insertions and removals are not distributed)".into(),
+            ));
+        }
         if !scene.spec.meshes.is_empty() {
             return Err(unsupported(
                 "mesh walls ([[meshes]]; the distributed runner is not validated with them)".into(),

@@ -8,6 +8,7 @@
 //! refused with [`IoError::CheckpointDamaged`]; a file of another format with an error
 //! that names both formats.
 
+use crate::feeding::FeedingState;
 use crate::outputs::OutputState;
 use crate::warnings::WarningSummary;
 use bincode::Options;
@@ -30,9 +31,10 @@ use std::path::{Path, PathBuf};
 /// and the bodies' dense order (`dense_order`). Format 7 adds the hash of each mesh file
 /// the scene's polyhedra are read from (`meshes`), checked on resume. Format 8 keeps the
 /// world's state as the core's [`WorldState`] (`world`: the same clock, ledger, guard
-/// memory, dense order and body columns as before, in one place).
+/// memory, dense order and body columns as before, in one place). Format 9 adds the
+/// feeds' and outlets' state (`feeding`: random streams, totals, the spheres inserted).
 /// Files of another format are refused with an error that names both formats.
-pub const CHECKPOINT_FORMAT: u32 = 8;
+pub const CHECKPOINT_FORMAT: u32 = 9;
 
 /// The first bytes of the checkpoint file of a distributed run (crate `granula-mpi`, which
 /// writes and reads it); a one-process checkpoint starts with its format number. Read here
@@ -85,6 +87,10 @@ pub struct Checkpoint {
     /// [`SimSolver::restarts_exactly`](super::SimSolver::restarts_exactly)); true for every
     /// built-in solver since format 2.
     pub exact: bool,
+    /// The feeds and outlets (`[[feeds]]`, `[[outlets]]`): their states and the spheres
+    /// the feeds inserted, which a resume inserts again under the same handles before it
+    /// replays the removals.
+    pub feeding: FeedingState,
 }
 
 /// The 64-bit FNV-1a hash of `bytes`.

@@ -3,6 +3,7 @@
 
 use crate::checkpoint::{mesh_digests, Checkpoint, CHECKPOINT_FORMAT};
 use crate::compose::build_solver;
+use crate::feeding::Feeding;
 use crate::folder::{prepare_new, rewind, ExistingOutput, FolderLock, CHECKPOINT_FILE};
 use crate::outputs::Outputs;
 use crate::sim_solver::SimSolver;
@@ -60,6 +61,8 @@ pub struct Run {
     outputs: Outputs,
     /// The scene's mesh files with the hashes of their bytes, for the checkpoints.
     meshes: Vec<(String, u64)>,
+    /// The scene's feeds and outlets.
+    feeding: Feeding,
     /// The output folder's lock, held while the run lives.
     _lock: FolderLock,
 }
@@ -80,8 +83,10 @@ impl Run {
         check_finite(&world, &scene)?;
         let solver = build_solver(&scene)?;
         let meshes = mesh_digests(&scene)?;
+        let mut feeding = Feeding::new(&scene)?;
         let (out_dir, lock) = prepare_new(out_dir, existing)?;
         let outputs = Outputs::create(&out_dir, &scene, None)?;
+        feeding.open(&out_dir, false)?;
         let warnings = WarningSummary::for_scene(&scene);
         let mut run = Run {
             scene,
@@ -93,6 +98,7 @@ impl Run {
             warnings,
             outputs,
             meshes,
+            feeding,
             _lock: lock,
         };
         run.outputs.write(&run.world, &run.last_report, run.solver.as_ref(), run.scene.dt())?;
@@ -112,6 +118,8 @@ impl Run {
         c.check_meshes(path)?;
         let scene = crate::polyhedra::parse_scene(&c.scene_file, &c.scene_text)?;
         let mut world = scene.build_world()?;
+        let mut feeding = Feeding::new(&scene)?;
+        feeding.restore(&c.feeding, &mut world, path)?;
         c.replay_removals(&mut world, path)?;
         c.validate(scene.steps, scene.dt(), path)?;
         c.apply(&mut world, path)?;
@@ -160,6 +168,7 @@ impl Run {
             prepare_new(out_dir.unwrap_or(&own), ExistingOutput::Refuse)?
         };
         let outputs = Outputs::create(&out, &scene, Some(state))?;
+        feeding.open(&out, same)?;
         // The summary carries on from the interrupted run's.
         let warnings = c.warnings;
         Ok(Run {
@@ -172,6 +181,7 @@ impl Run {
             warnings,
             outputs,
             meshes: c.meshes,
+            feeding,
             _lock: lock,
         })
     }
@@ -191,6 +201,7 @@ impl Run {
             outputs: self.outputs.state().clone(),
             solver_state: self.solver.save_state()?,
             exact: self.solver.restarts_exactly(),
+            feeding: self.feeding.state(),
         };
         Ok(c)
     }
@@ -242,6 +253,9 @@ impl Run {
                 }
             }
         }
+        if !self.feeding.is_empty() {
+            self.feeding.after_step(&mut self.world, &mut self.removed)?;
+        }
         self.outputs.write(&self.world, &self.last_report, self.solver.as_ref(), dt)?;
         if let Some(c) = self.scene.spec.output.checkpoint {
             if self.world.step_count().is_multiple_of(c.every) {
@@ -249,6 +263,18 @@ impl Run {
             }
         }
         Ok(&self.last_report)
+    }
+
+    /// The totals of the scene's feeds (`[[feeds]]`), by name, in scene order: spheres and
+    /// mass inserted and not placed, batches.
+    pub fn feed_counts(&self) -> Vec<(String, granula_feed::FeedCounts)> {
+        self.feeding.feed_counts()
+    }
+
+    /// The totals of the scene's outlets (`[[outlets]]`), by name, in scene order: bodies
+    /// and mass removed.
+    pub fn outlet_counts(&self) -> Vec<(String, granula_feed::OutletCounts)> {
+        self.feeding.outlet_counts()
     }
 
     /// Removes the dynamic spheres whose centre is below `z`, in handle order.

@@ -27,7 +27,7 @@ pub enum ExistingOutput {
 }
 
 /// The CSV files granula appends to, besides `stress_<name>.csv`.
-const CSV_FILES: [&str; 3] = ["series.csv", "trajectories.csv", "flow.csv"];
+const CSV_FILES: [&str; 5] = ["series.csv", "trajectories.csv", "flow.csv", "feeds.csv", "outlets.csv"];
 /// The `.pvd` collections.
 const PVD_FILES: [&str; 4] = ["particles.pvd", "contacts.pvd", "walls.pvd", "shapes.pvd"];
 /// The checkpoint file of a run.
@@ -318,7 +318,8 @@ fn field<T: std::str::FromStr>(row: &str, k: usize) -> Option<T> {
 }
 
 /// Rewinds the outputs in `dir` to the state of a checkpoint taken at `step` and `time`,
-/// before a resumed run appends to them: rows of `series.csv` after `step`, and rows of
+/// before a resumed run appends to them: rows of `series.csv`, `feeds.csv` and
+/// `outlets.csv` after `step`, and rows of
 /// `trajectories.csv`, `stress_<name>.csv` and `flow.csv` after `time`, are cut; frames in
 /// `vtk/` and `contacts/` after `step` are deleted; the `.pvd` files are rewritten from the
 /// checkpoint's `collections`; temporary files are removed. A run killed after its last
@@ -333,6 +334,9 @@ pub fn rewind(dir: &Path, spec: &OutputSpec, step: u64, time: f64, collections: 
     let by_time = |r: &str| field::<f64>(r, 0).is_some_and(|t| t <= time);
     truncate_rows(&dir.join("trajectories.csv"), by_time)?;
     truncate_rows(&dir.join("flow.csv"), by_time)?;
+    for name in ["feeds.csv", "outlets.csv"] {
+        truncate_rows(&dir.join(name), |r| field::<u64>(r, 1).is_some_and(|s| s <= step))?;
+    }
     for s in &spec.stress {
         truncate_rows(&dir.join(format!("stress_{}.csv", s.name)), by_time)?;
     }

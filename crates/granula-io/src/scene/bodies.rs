@@ -263,7 +263,7 @@ fn lattice_polygons(
     Ok(out)
 }
 
-fn size(c: &Check, path: &KeyPath, s: &SizeSpec) -> Result<SizeDistribution> {
+pub(super) fn size(c: &Check, path: &KeyPath, s: &SizeSpec) -> Result<SizeDistribution> {
     Ok(match *s {
         SizeSpec::Uniform { min, max } => {
             let lo = c.positive(&path.key("min"), min)?;
@@ -312,7 +312,7 @@ fn size(c: &Check, path: &KeyPath, s: &SizeSpec) -> Result<SizeDistribution> {
     })
 }
 
-fn region(c: &Check, path: &KeyPath, r: &RegionSpec) -> Result<Region> {
+pub(super) fn region(c: &Check, path: &KeyPath, r: &RegionSpec) -> Result<Region> {
     Ok(match *r {
         RegionSpec::Box { min, max } => {
             let lo = c.vector(&path.key("min"), min)?;

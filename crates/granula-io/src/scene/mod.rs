@@ -6,6 +6,8 @@ mod body_spec;
 mod check;
 mod choices;
 pub mod exact;
+mod feed_spec;
+mod feeds;
 pub mod limits;
 mod linear_contact;
 mod loads;
@@ -28,6 +30,7 @@ mod validate;
 
 pub use bodies::BodyPlan;
 pub use check::Check;
+pub use feeds::RSA_JAMMING_FRACTION;
 pub use linear_contact::{contact_time, damping_rate, LinearContact};
 pub use loads::{apply_loads, Load};
 pub use models::PLANAR_ONLY;
@@ -105,6 +108,10 @@ pub struct Scene {
     pub bodies: Vec<BodyPlan>,
     /// Time-dependent loads (`[[loads]]`), validated against the bodies.
     pub loads: Vec<Load>,
+    /// Feeds (`[[feeds]]`): spheres inserted while the run goes on.
+    pub feeds: Vec<granula_feed::FeedConfig>,
+    /// Outlets (`[[outlets]]`): regions whose dynamic bodies are removed.
+    pub outlets: Vec<granula_feed::OutletConfig>,
     /// The maker of polyhedral shapes the scene was read with, if any: its generators are
     /// registered in the world's narrowphase when the scene has polyhedra.
     pub shapes: Option<Arc<dyn ShapeMaker>>,
@@ -217,11 +224,15 @@ impl Scene {
             pairs,
             bodies: plans,
             loads,
+            feeds: Vec::new(),
+            outlets: Vec::new(),
             shapes,
             linear_contact: None,
             dt: given_dt.unwrap_or(f64::NAN),
         };
         scene.resolve_time_step(&c)?;
+        scene.feeds = feeds::feeds(&c, &scene.spec, &scene.materials, scene.dt)?;
+        scene.outlets = feeds::outlets(&c, &scene.spec)?;
         scene.check_polyhedra_overlaps()?;
         Ok(scene)
     }

@@ -5,6 +5,7 @@
 use super::body_spec::yes;
 pub use super::body_spec::*;
 pub use super::choices::*;
+pub use super::feed_spec::*;
 pub use super::mesh_spec::*;
 pub use super::output_spec::*;
 pub use super::polygon_spec::*;
@@ -52,6 +53,12 @@ pub struct SceneSpec {
     /// Time-dependent loads on named bodies.
     #[serde(default)]
     pub loads: Vec<LoadSpec>,
+    /// Spheres inserted while the run goes on.
+    #[serde(default)]
+    pub feeds: Vec<FeedSpec>,
+    /// Regions whose dynamic bodies are removed while the run goes on.
+    #[serde(default)]
+    pub outlets: Vec<OutletSpec>,
     /// Outputs and their intervals.
     #[serde(default)]
     pub output: OutputSpec,

@@ -7,6 +7,7 @@ mod accepted_overlaps;
 mod checkpoint_integrity;
 mod checkpoint_restart;
 mod contact_history;
+mod feeds;
 mod loads;
 mod mesh_scenes;
 mod nscd_laws;

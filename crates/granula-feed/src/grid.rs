@@ -1,8 +1,17 @@
 //! A uniform hash grid of spheres for overlap queries during generation and validation.
 
-use super::PlacedSphere;
 use glam::DVec3;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+
+/// A sphere placed by a generator or a feed: centre and radius.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlacedSphere {
+    /// Centre (m).
+    pub center: DVec3,
+    /// Radius (m).
+    pub radius: f64,
+}
 
 /// Spheres binned in cubic cells; a query looks at the 27 cells around a point. The cell
 /// size must be at least the largest diameter for queries to be complete.

@@ -1,0 +1,377 @@
+//! Feeds and outlets (`[[feeds]]`, `[[outlets]]`, `granula_feed`): what they insert and
+//! remove in a running scene, their files, an exact resume, thread counts, contact
+//! histories across an insertion, and bad input named.
+
+use crate::common;
+
+use glam::DVec3;
+use granula_core::{Shape, World};
+use granula_io::Scene;
+use granula_run::{Checkpoint, Run};
+use std::path::{Path, PathBuf};
+
+fn tmp(name: &str) -> PathBuf {
+    common::tmp("feeds", name)
+}
+
+/// A box of planes 12 mm wide open at the top; a feed of spheres of 0.8-1.2 mm falling at
+/// 0.5 m/s from a region 6-12 mm up, every 200 steps of 5 µs; an outlet that removes what
+/// lands in the strip x < 4 mm near the floor. `rate` is the feed's rate line.
+fn scene_text(steps: u64, rate: &str, extra: &str) -> String {
+    format!(
+        r#"
+[simulation]
+dt = 5e-6
+steps = {steps}
+
+[solver]
+kind = "md"
+{extra}
+
+[[materials]]
+name = "m"
+restitution = 0.5
+friction = 0.4
+
+[[planes]]
+point = [0.0, 0.0, 0.0]
+normal = [0.0, 0.0, 1.0]
+[[planes]]
+point = [0.0, 0.0, 0.0]
+normal = [1.0, 0.0, 0.0]
+[[planes]]
+point = [0.012, 0.0, 0.0]
+normal = [-1.0, 0.0, 0.0]
+[[planes]]
+point = [0.0, 0.0, 0.0]
+normal = [0.0, 1.0, 0.0]
+[[planes]]
+point = [0.0, 0.012, 0.0]
+normal = [0.0, -1.0, 0.0]
+
+[[feeds]]
+name = "top"
+region = {{ shape = "box", min = [0.0, 0.0, 0.006], max = [0.012, 0.012, 0.012] }}
+size = {{ distribution = "uniform", min = 0.0008, max = 0.0012 }}
+{rate}
+velocity = [0.0, 0.0, -0.5]
+every = 200
+seed = 3
+
+[[outlets]]
+name = "corner"
+region = {{ shape = "box", min = [0.0, 0.0, -0.001], max = [0.004, 0.012, 0.0025] }}
+every = 50
+
+[output]
+series = {{ every = 7 }}
+"#
+    )
+}
+
+fn run_to_end(scene: Scene, dir: &Path) -> Run {
+    let mut run = Run::start(scene, dir).unwrap();
+    while !run.is_done() {
+        run.step().unwrap();
+    }
+    run
+}
+
+/// The mass of the dynamic bodies in the world (kg).
+fn present_mass(world: &World) -> f64 {
+    let b = &world.bodies;
+    (0..b.len()).filter(|&i| b.inv_mass[i] > 0.0).map(|i| b.mass[i]).sum()
+}
+
+/// The deepest overlap of any of the spheres with handles from `first` on with any other
+/// sphere or plane of the world (m); negative when all are apart.
+fn deepest_new_overlap(world: &World, first: u32) -> f64 {
+    let b = &world.bodies;
+    let mut deepest = f64::NEG_INFINITY;
+    for i in (0..b.len()).filter(|&i| b.handle[i].0 >= first) {
+        let ri = b.radius[i];
+        for j in (0..b.len()).filter(|&j| j != i) {
+            let d = match &b.shape[j] {
+                Shape::Sphere { radius } => ri + radius - (b.position[i] - b.position[j]).length(),
+                Shape::Plane { normal } => ri - (b.position[i] - b.position[j]).dot(b.orientation[j] * *normal),
+                _ => continue,
+            };
+            deepest = deepest.max(d);
+        }
+    }
+    deepest
+}
+
+#[test]
+fn a_mass_rate_feed_inserts_what_is_due_and_the_masses_balance() {
+    let text = scene_text(4000, "mass_rate = 0.02", "");
+    let scene = Scene::parse("mass.toml", &text).unwrap();
+    let dir = tmp("mass");
+    let mut run = Run::start(scene, &dir).unwrap();
+    // The heaviest sphere: 2500 kg/m³ (the default density) at 1.2 mm.
+    let m_max = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * 0.0012f64.powi(3);
+    while !run.is_done() {
+        let first = run.world.bodies.next_handle().0;
+        run.step().unwrap();
+        let step = run.world.step_count();
+        if step % 200 == 0 {
+            let due = 0.02 * run.world.time();
+            let c = run.feed_counts()[0].1;
+            // Short of the mass due by less than one sphere (the one waiting for the next
+            // batch), over it by no more than the relative slack of 1e-9.
+            assert!(c.inserted_mass <= due * (1.0 + 1e-9) && due - c.inserted_mass < m_max, "step {step}: {c:?}");
+            assert_eq!(c.not_placed, 0, "the region has room");
+            // No new sphere overlaps anything: touching at most (round-off of the centre
+            // distances, 1e-17 m at these sizes, is far below 1e-15).
+            let d = deepest_new_overlap(&run.world, first);
+            assert!(d <= 1e-15, "step {step}: a new sphere overlaps by {d} m");
+        }
+    }
+    let (inserted, removed) = (run.feed_counts()[0].1, run.outlet_counts()[0].1);
+    assert!(inserted.inserted > 30 && removed.removed > 0, "{inserted:?} {removed:?}");
+    // Mass balance: inserted − removed = present, the same masses summed in other orders
+    // (1e-12 relative is a thousand roundings of 0.4 g).
+    let balance = inserted.inserted_mass - removed.removed_mass - present_mass(&run.world);
+    assert!(balance.abs() < 1e-12 * inserted.inserted_mass, "balance off by {balance} kg");
+    assert_eq!(run.removed.len() as u64, removed.removed, "the checkpoint records every removal");
+    // The files: a row per batch and the last row's totals; a row per removal that
+    // removed something, with the final totals last.
+    let feeds = std::fs::read_to_string(dir.join("feeds.csv")).unwrap();
+    assert_eq!(feeds.lines().count(), 1 + 4000 / 200);
+    let last: Vec<&str> = feeds.lines().last().unwrap().split(',').collect();
+    assert_eq!((last[1], last[2], last[4]), ("4000", "top", inserted.inserted.to_string().as_str()));
+    let outlets = std::fs::read_to_string(dir.join("outlets.csv")).unwrap();
+    let last: Vec<&str> = outlets.lines().last().unwrap().split(',').collect();
+    assert_eq!((last[2], last[3]), ("corner", removed.removed.to_string().as_str()));
+    assert_eq!(last[4].parse::<f64>().unwrap(), removed.removed_mass);
+    drop(run);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_feed_into_an_occupied_region_reports_what_it_could_not_place() {
+    // A lattice of touching spheres fills the feed's region: nothing fits.
+    let bed = "\n[[lattices]]\norigin = [0.001, 0.001, 0.007]\ncounts = [6, 6, 2]\nspacing = 0.002\nradius = 0.001\n\
+               motion = \"fixed\"\n";
+    let text = scene_text(400, "count_rate = 5000.0\nattempts_per_sphere = 20", "")
+        .replace("max = [0.012, 0.012, 0.012] }", "max = [0.012, 0.012, 0.01] }")
+        .replace("[output]", &format!("{bed}\n[output]"));
+    let scene = Scene::parse("full.toml", &text).unwrap();
+    let dir = tmp("full");
+    let run = run_to_end(scene, &dir);
+    let c = run.feed_counts()[0].1;
+    // 5000/s over 2 ms: 10 due, all refused, their mass counted.
+    assert_eq!((c.inserted, c.not_placed), (0, 10), "{c:?}");
+    assert!(c.not_placed_mass > 0.0);
+    let feeds = std::fs::read_to_string(dir.join("feeds.csv")).unwrap();
+    assert!(feeds.lines().last().unwrap().ends_with(&format!(",0,0.0,10,{:?}", c.not_placed_mass)), "{feeds}");
+    drop(run);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every bit of two checkpoints' states: world, solver, feeds and outlets.
+fn assert_same_state(a: &Checkpoint, b: &Checkpoint, name: &str) {
+    assert_eq!(a.world, b.world, "{name}: world state");
+    let bits = |v: &[DVec3]| v.iter().flat_map(|x| x.to_array().map(f64::to_bits)).collect::<Vec<_>>();
+    assert_eq!(bits(&a.world.position), bits(&b.world.position), "{name}: positions");
+    assert_eq!(bits(&a.world.velocity), bits(&b.world.velocity), "{name}: velocities");
+    assert_eq!(a.removed, b.removed, "{name}: removed bodies");
+    assert_eq!(bincode::serialize(&a.feeding).unwrap(), bincode::serialize(&b.feeding).unwrap(), "{name}: feeds");
+    assert!(a.solver_state == b.solver_state, "{name}: solver state");
+}
+
+/// Runs `text` straight through, and again stopped after each of `stops` (checkpoint to
+/// disk, dropped, resumed into the same folder); the final states and files must match.
+fn assert_exact_restart(name: &str, text: &str, stops: &[u64]) {
+    let scene = Scene::parse(&format!("{name}.toml"), text).unwrap();
+    let dir_a = tmp(&format!("{name}-a"));
+    let a = run_to_end(scene.clone(), &dir_a);
+    let ca = a.checkpoint().unwrap();
+    assert!(a.feed_counts()[0].1.inserted > 20 && a.outlet_counts()[0].1.removed > 0, "{name}: feeds and outlets act");
+    assert!(a.last_report.contacts > 0, "{name}: the final step has contacts");
+    drop(a);
+    let dir_b = tmp(&format!("{name}-b"));
+    let mut b = Run::start(scene, &dir_b).unwrap();
+    for &stop in stops {
+        while b.world.step_count() < stop {
+            b.step().unwrap();
+        }
+        let path = b.save_checkpoint().unwrap();
+        drop(b);
+        b = Run::resume(&path, None).unwrap();
+    }
+    while !b.is_done() {
+        b.step().unwrap();
+    }
+    let cb = b.checkpoint().unwrap();
+    drop(b);
+    assert_same_state(&ca, &cb, name);
+    for file in ["series.csv", "feeds.csv", "outlets.csv"] {
+        let (x, y) = (std::fs::read(dir_a.join(file)).unwrap(), std::fs::read(dir_b.join(file)).unwrap());
+        assert!(x == y, "{name}: {file} differs");
+    }
+    let _ = std::fs::remove_dir_all(dir_a);
+    let _ = std::fs::remove_dir_all(dir_b);
+}
+
+#[test]
+fn a_run_resumed_at_any_step_is_bit_identical() {
+    // Stops between two batches, right after a batch (1400 = 7 × 200) and right after an
+    // outlet's removal (2450 = 49 × 50), then 3500 steps to the end.
+    let text = scene_text(6000, "count_rate = 4000.0", "");
+    assert_exact_restart("resume", &text, &[1237, 1400, 2450]);
+}
+
+#[test]
+fn a_resumed_gear_run_is_bit_identical() {
+    // Gear keeps scaled derivatives per body: the inserted spheres start theirs at zero.
+    let text = scene_text(4000, "mass_rate = 0.02", "integrator = \"gear5\"");
+    assert_exact_restart("gear", &text, &[1600, 2001]);
+}
+
+/// A box of planes with a feed and an outlet, stepped through the library by an MD solver
+/// on `threads` threads that always uses them (`parallel_min_pairs = 0`); returns the
+/// final positions and velocities as bits.
+fn library_run(threads: usize) -> Vec<u64> {
+    use granula_feed::{Feed, FeedConfig, FeedRate, Outlet, OutletConfig, OutletRegion, Region, SizeDistribution};
+    let mut world = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).build().unwrap();
+    world.insert_open_box(DVec3::ZERO, 0.012, 0.012, granula_core::MaterialId(0)).unwrap();
+    let config =
+        granula_md::MdConfig { skin: 1e-4, threads: Some(threads), parallel_min_pairs: 0, ..Default::default() };
+    let mut solver = granula_md::MdSolver::new(
+        granula_laws::hertz_mindlin(),
+        granula_integrators::VelocityVerlet::new(),
+        granula_broadphase::LinkedCells::new(),
+        config,
+    )
+    .unwrap();
+    let mut feed = Feed::new(FeedConfig {
+        name: "top".into(),
+        region: Region::Box { min: DVec3::new(0.0, 0.0, 0.004), max: DVec3::new(0.012, 0.012, 0.012) },
+        size: SizeDistribution::Lognormal { median: 0.0008, sigma: 0.2, min: 0.0006, max: 0.001 },
+        material: granula_core::MaterialId(0),
+        rate: FeedRate::Count(20_000.0),
+        velocity: DVec3::new(0.0, 0.0, -0.5),
+        start: 0.0,
+        end: f64::INFINITY,
+        every: 100,
+        attempts: 100,
+        seed: 9,
+    })
+    .unwrap();
+    let region = OutletRegion::Inside(Region::Box { min: DVec3::ZERO, max: DVec3::new(0.003, 0.012, 0.0015) });
+    let mut outlet = Outlet::new(OutletConfig { name: "corner".into(), region, every: 10 }).unwrap();
+    for _ in 0..3000 {
+        world.step(&mut solver, 5e-6).unwrap();
+        let step = world.step_count();
+        if outlet.is_due(step) {
+            outlet.remove(&mut world).unwrap();
+        }
+        if feed.is_due(step) {
+            feed.feed(&mut world).unwrap();
+        }
+    }
+    assert!(feed.counts().inserted > 100 && outlet.counts().removed > 0, "{:?} {:?}", feed.counts(), outlet.counts());
+    let b = &world.bodies;
+    b.position.iter().chain(&b.velocity).flat_map(|v| v.to_array().map(f64::to_bits)).collect()
+}
+
+#[test]
+fn one_and_two_threads_insert_and_remove_the_same_bodies_to_the_bit() {
+    assert!(library_run(1) == library_run(2), "the final states differ between 1 and 2 threads");
+}
+
+/// A sphere sliding on a floor (its tangential spring loaded), in a world where a feed
+/// inserts spheres far away at step 200 when `feed` is true: the sphere's contact history
+/// and state after each step.
+fn sliding(feed: bool) -> Vec<(String, [u64; 3])> {
+    use granula_feed::{Feed, FeedConfig, FeedRate, Region, SizeDistribution};
+    let mut world = World::builder().gravity(DVec3::new(0.0, 0.0, -9.81)).build().unwrap();
+    world.insert(granula_core::PlaneBuilder::new(DVec3::ZERO, DVec3::Z).build().unwrap()).unwrap();
+    let ball = granula_core::SphereBuilder::new(0.001, DVec3::new(0.0, 0.0, 0.000999)).velocity(DVec3::X * 0.01);
+    let ball = world.insert(ball.build().unwrap()).unwrap();
+    let config = granula_md::MdConfig { skin: 1e-4, ..Default::default() };
+    let law = granula_laws::hertz_mindlin();
+    let mut solver = granula_md::MdSolver::new(
+        law,
+        granula_integrators::VelocityVerlet::new(),
+        granula_broadphase::LinkedCells::new(),
+        config,
+    )
+    .unwrap();
+    let mut far = Feed::new(FeedConfig {
+        name: "far".into(),
+        region: Region::Box { min: DVec3::new(1.0, 1.0, 1.0), max: DVec3::new(1.1, 1.1, 1.1) },
+        size: SizeDistribution::Uniform { min: 0.001, max: 0.001 },
+        material: granula_core::MaterialId(0),
+        rate: FeedRate::Count(10_000.0),
+        velocity: DVec3::ZERO,
+        start: 0.0,
+        end: f64::INFINITY,
+        every: 200,
+        attempts: 100,
+        seed: 1,
+    })
+    .unwrap();
+    let mut out = Vec::new();
+    for _ in 0..600 {
+        world.step(&mut solver, 1e-6).unwrap();
+        if feed && world.step_count() == 200 {
+            assert!(!far.feed(&mut world).unwrap().inserted.is_empty());
+        }
+        let h = solver.export_histories();
+        let own: Vec<_> = h.iter().filter(|t| t.key.body2 == ball || t.key.body1 == ball).collect();
+        let i = world.bodies.index(ball).unwrap();
+        let x = world.bodies.position[i];
+        out.push((format!("{own:?}"), x.to_array().map(f64::to_bits)));
+    }
+    out
+}
+
+#[test]
+fn contact_histories_of_pairs_that_stay_are_kept_across_an_insertion() {
+    let (plain, fed) = (sliding(false), sliding(true));
+    assert!(plain[599].0.contains("history"), "the ball touches the floor: {}", plain[599].0);
+    for (k, (a, b)) in plain.iter().zip(&fed).enumerate() {
+        assert!(a == b, "step {}: history or position differs after the insertion:\n{a:?}\n{b:?}", k + 1);
+    }
+}
+
+#[test]
+fn bad_feeds_and_outlets_are_named() {
+    let base = scene_text(100, "count_rate = 1000.0", "");
+    let cases: [(&str, &str, &str); 11] = [
+        ("count_rate = 1000.0", "count_rate = 1000.0\nmass_rate = 0.1", "feeds[0].mass_rate"),
+        ("count_rate = 1000.0", "", "feeds[0]"),
+        ("count_rate = 1000.0", "count_rate = -1.0", "feeds[0].count_rate"),
+        ("seed = 3", "seed = 3\nsped = 1", "sped"),
+        ("every = 200", "every = 0", "feeds[0].every"),
+        ("velocity = [0.0, 0.0, -0.5]", "velocity = [0.0, 0.0, -500.0]", "feeds[0].velocity"),
+        ("max = [0.012, 0.012, 0.012] }", "max = [0.012, 0.012, 0.0065] }", "feeds[0].region"),
+        ("count_rate = 1000.0", "count_rate = 1e7", "feeds[0].region"),
+        ("name = \"corner\"", "name = \"corner\"\nregion2 = 1", "region2"),
+        ("shape = \"box\", min = [0.0, 0.0, -0.001]", "shape = \"ball\", min = [0.0, 0.0, -0.001]", "ball"),
+        ("[solver]\nkind = \"md\"", "[solver]\nkind = \"nscd\"\nimpact = \"newton\"", "feeds[0]"),
+    ];
+    for (from, to, key) in cases {
+        assert!(base.contains(from), "{from}");
+        let text = base.replacen(from, to, 1);
+        let e = Scene::parse("bad.toml", &text).map(|_| ()).unwrap_err().to_string();
+        assert!(e.starts_with("bad.toml") && e.contains(key), "{to:?}: {e}");
+    }
+    // A region full after one batch says why, with the numbers.
+    let e = Scene::parse("bad.toml", &base.replacen("count_rate = 1000.0", "count_rate = 1e7", 1)).unwrap_err();
+    assert!(e.to_string().contains("cannot hold one batch"), "{e}");
+    // Planar scenes refuse them, naming the entry and its line.
+    let planar = base.replacen("steps = 100", "steps = 100\nplanar = true", 1);
+    let e = Scene::parse("bad.toml", &planar).unwrap_err().to_string();
+    assert!(e.contains("feeds[0]") && e.contains("planar"), "{e}");
+    // An outlet's half-space needs a direction.
+    let half = base.replacen(
+        "shape = \"box\", min = [0.0, 0.0, -0.001], max = [0.004, 0.012, 0.0025]",
+        "shape = \"below\", point = [0.0, 0.0, 0.0], normal = [0.0, 0.0, 0.0]",
+        1,
+    );
+    let e = Scene::parse("bad.toml", &half).unwrap_err().to_string();
+    assert!(e.contains("outlets[0].region.normal"), "{e}");
+}
