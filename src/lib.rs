@@ -69,6 +69,7 @@ pub struct ReadmeDoctests;
 
 pub use granula_broadphase as broadphase;
 pub use granula_core as core;
+pub use granula_feed as feed;
 pub use granula_integrators as integrators;
 pub use granula_io as io;
 pub use granula_laws as laws;
@@ -82,6 +83,7 @@ pub use granula_run as run;
 pub mod prelude {
     pub use granula_broadphase::prelude::*;
     pub use granula_core::prelude::*;
+    pub use granula_feed::{Feed, FeedConfig, FeedRate, Outlet, OutletConfig, OutletRegion};
     pub use granula_integrators::{Gear, GearCoefficients, SymplecticEuler, VelocityVerlet};
     pub use granula_io::{IoError, Scene};
     pub use granula_md::{MdConfig, MdError, MdSolver, MdState};

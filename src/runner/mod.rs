@@ -121,6 +121,22 @@ fn command(cli: Cli, console: &mut Console) -> Result<i32, IoError> {
                     load.ramp
                 );
             }
+            for f in &s.feeds {
+                let rate = match f.rate {
+                    granula_feed::FeedRate::Count(n) => format!("{n} spheres/s"),
+                    granula_feed::FeedRate::Mass(m) => format!("{m} kg/s"),
+                };
+                say!(
+                    console,
+                    "feed {}: {rate} into {:e} m³, a batch every {} steps",
+                    f.name,
+                    f.region.volume(false),
+                    f.every
+                );
+            }
+            for o in &s.outlets {
+                say!(console, "outlet {}: removes every {} steps", o.name, o.every);
+            }
             for note in s.notes() {
                 say!(console, "{note}");
             }
@@ -190,6 +206,26 @@ fn drive(mut run: Run, quiet: bool, console: &mut Console) -> Result<i32, IoErro
     let wall = started.elapsed().as_secs_f64();
     for line in run.warnings.lines() {
         say!(console, "{line}");
+    }
+    for (name, c) in run.feed_counts() {
+        say!(
+            console,
+            "feed {name}: {} spheres ({:e} kg) inserted in {} batches",
+            c.inserted,
+            c.inserted_mass,
+            c.batches
+        );
+        if c.not_placed > 0 {
+            say!(
+                console,
+                "warning: feed {name} could not place {} spheres ({:e} kg): its region was full (feeds.csv)",
+                c.not_placed,
+                c.not_placed_mass
+            );
+        }
+    }
+    for (name, c) in run.outlet_counts() {
+        say!(console, "outlet {name}: {} bodies ({:e} kg) removed", c.removed, c.removed_mass);
     }
     match end {
         RunEnd::Finished(ckpt) => {
