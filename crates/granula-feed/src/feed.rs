@@ -16,10 +16,13 @@ use crate::obstacles::Obstacles;
 use crate::region::Region;
 use crate::size::SizeDistribution;
 use glam::DVec3;
-use granula_core::{BodyHandle, MassProperties, MaterialId, SphereBuilder, World};
-use rand::SeedableRng;
+use granula_core::{
+    BodyHandle, DQuat, MassProperties, MaterialId, RigidBody, RigidBodyBuilder, Shape, SphereBuilder, World,
+};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// How fast a feed inserts.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -30,8 +33,28 @@ pub enum FeedRate {
     Mass(f64),
 }
 
+/// The particles a feed inserts.
+#[derive(Clone, Debug, Default)]
+pub enum Particle {
+    /// Spheres of the drawn radius.
+    #[default]
+    Sphere,
+    /// Particles of a host's shape (random polyhedra), each within the sphere of the drawn
+    /// radius about its centre of mass, so that the sphere's placement keeps it clear of
+    /// everything.
+    Custom(Arc<dyn ParticleMaker>),
+}
+
+/// Makes the custom particles of a feed.
+pub trait ParticleMaker: Send + Sync + std::fmt::Debug {
+    /// The shape of one particle and its orientation, from `seed` (the same seed gives the
+    /// same particle): a custom shape whose surface lies within `radius` (m) of its centre
+    /// of mass. The error is a sentence saying what is wrong.
+    fn make(&self, radius: f64, seed: u64) -> Result<(Shape, DQuat), String>;
+}
+
 /// What a feed inserts, where and when. Times in s, lengths in m.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct FeedConfig {
     /// The name in messages and outputs.
     pub name: String,
@@ -56,6 +79,8 @@ pub struct FeedConfig {
     pub attempts: u32,
     /// Seed of the feed's random stream (ChaCha8).
     pub seed: u64,
+    /// Spheres, or a host's particles inscribed in them.
+    pub particle: Particle,
 }
 
 /// A feed's running totals since the start of the run.
@@ -81,15 +106,25 @@ pub struct FeedState {
     pub counts: FeedCounts,
     /// Position of the ChaCha8 stream, in 32-bit words.
     pub word_pos: u128,
-    /// A radius drawn that did not fit in the last batch's due amount (m).
-    pub pending: Option<f64>,
+    /// A particle drawn that did not fit in the last batch's due amount.
+    pub pending: Option<Drawn>,
+}
+
+/// One particle drawn from a feed's stream: its radius and, for a custom particle, the
+/// seed of its shape.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Drawn {
+    /// Radius of the sphere it is placed as (m).
+    pub radius: f64,
+    /// Seed of its shape ([`ParticleMaker::make`]); 0 for a sphere.
+    pub seed: u64,
 }
 
 /// The outcome of one batch.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FeedBatch {
-    /// The spheres inserted, in order: handle and radius (m).
-    pub inserted: Vec<(BodyHandle, f64)>,
+    /// The particles inserted, in order, with their handles.
+    pub inserted: Vec<(BodyHandle, Drawn)>,
     /// Spheres of this batch that found no free place.
     pub not_placed: u64,
     /// Their mass (kg).
@@ -163,7 +198,7 @@ impl Feed {
     pub fn restore_state(&mut self, state: &FeedState) -> Result<(), FeedError> {
         let c = &state.counts;
         let masses_ok = [c.inserted_mass, c.not_placed_mass].iter().all(|m| m.is_finite() && *m >= 0.0);
-        let pending_ok = state.pending.is_none_or(|r| r.is_finite() && r > 0.0);
+        let pending_ok = state.pending.is_none_or(|d| d.radius.is_finite() && d.radius > 0.0);
         if !(masses_ok && pending_ok) {
             return Err(FeedError::Invalid {
                 what: "feed",
@@ -201,10 +236,70 @@ impl Feed {
         }
     }
 
-    /// The mass of a sphere of radius `r` of the feed's material in `world` (kg).
-    fn mass(&self, world: &World, r: f64) -> Result<f64, FeedError> {
+    /// The body of drawn particle `d` at `center`, with the feed's material and velocity.
+    pub fn body(&self, center: DVec3, d: Drawn) -> Result<RigidBody, FeedError> {
+        let built = match &self.config.particle {
+            Particle::Sphere => SphereBuilder::new(d.radius, center)
+                .material(self.config.material)
+                .velocity(self.config.velocity)
+                .build(),
+            Particle::Custom(maker) => {
+                let (shape, q) = maker.make(d.radius, d.seed).map_err(|reason| FeedError::Invalid {
+                    what: "feed",
+                    name: self.config.name.clone(),
+                    field: "particle",
+                    value: format!("{d:?}"),
+                    expected: reason,
+                })?;
+                RigidBodyBuilder::new(shape, center)
+                    .orientation(q)
+                    .material(self.config.material)
+                    .velocity(self.config.velocity)
+                    .build()
+            }
+        };
+        built.map_err(|e| self.world_error(e))
+    }
+
+    /// The mass of drawn particle `d` of the feed's material in `world` (kg), and the
+    /// radius of its bounding sphere about its centre of mass (m): the sphere that is
+    /// placed. A custom particle inscribed in the drawn sphere has its centre of mass
+    /// inside it, so its bounding sphere is at most twice the drawn radius
+    /// ([`Feed::largest_reach`]).
+    fn mass_and_reach(&self, world: &World, d: Drawn) -> Result<(f64, f64), FeedError> {
         let m = world.materials.get(self.config.material).map_err(|e| self.world_error(e))?;
-        Ok(MassProperties::solid_sphere(m.density, r).mass)
+        let body = self.body(DVec3::ZERO, d)?;
+        let (props, reach) = match &body.shape {
+            Shape::Sphere { radius } => (Some(MassProperties::solid_sphere(m.density, *radius)), *radius),
+            Shape::Custom(c) => {
+                let reach = c.surface().map(|s| s.vertices.iter().map(|v| v.length()).fold(0.0, f64::max));
+                (c.mass_properties(m.density), reach.unwrap_or(2.0 * d.radius).min(2.0 * d.radius))
+            }
+            _ => (None, d.radius),
+        };
+        Ok((props.map_or(f64::NAN, |p| p.mass), reach))
+    }
+
+    /// The largest radius of a placed sphere: the distribution's largest radius for
+    /// spheres, twice it for custom particles (see `mass_and_reach`).
+    pub fn largest_reach(&self) -> f64 {
+        match self.config.particle {
+            Particle::Sphere => self.config.size.max_radius(),
+            Particle::Custom(_) => 2.0 * self.config.size.max_radius(),
+        }
+    }
+
+    /// The next particle: the one waiting, or a new radius (and shape seed) from the stream.
+    fn draw(&mut self) -> Drawn {
+        if let Some(d) = self.state.pending {
+            return d;
+        }
+        let radius = self.config.size.sample(&mut self.rng);
+        let seed = match self.config.particle {
+            Particle::Sphere => 0,
+            Particle::Custom(_) => self.rng.next_u64(),
+        };
+        Drawn { radius, seed }
     }
 
     fn world_error(&self, source: granula_core::CoreError) -> FeedError {
@@ -228,28 +323,25 @@ impl Feed {
         let mut obstacles: Option<Obstacles> = None;
         self.state.counts.batches += 1;
         loop {
-            let r = match self.state.pending {
-                Some(r) => r,
-                None => self.config.size.sample(&mut self.rng),
-            };
-            let mass = self.mass(world, r)?;
+            let d = self.draw();
+            let (mass, reach) = self.mass_and_reach(world, d)?;
             let amount = if matches!(self.config.rate, FeedRate::Count(_)) { 1.0 } else { mass };
             if handled + amount > due {
-                self.state.pending = Some(r);
+                self.state.pending = Some(d);
                 return Ok(batch);
             }
             self.state.pending = None;
             handled += amount;
             let near = self.config.region.aabb();
-            let obstacles =
-                obstacles.get_or_insert_with(|| Obstacles::gather(world, near, self.config.size.max_radius()));
-            match self.place(obstacles, r) {
+            let obstacles = obstacles.get_or_insert_with(|| Obstacles::gather(world, near, self.largest_reach()));
+            match self.place(obstacles, reach) {
                 Some(center) => {
-                    let h = self.insert(world, center, r)?;
+                    let body = self.body(center, d)?;
+                    let h = world.insert(body).map_err(|e| self.world_error(e))?;
                     let i = world.bodies.index(h).map_err(|e| self.world_error(e))?;
                     self.state.counts.inserted += 1;
                     self.state.counts.inserted_mass += world.bodies.mass[i];
-                    batch.inserted.push((h, r));
+                    batch.inserted.push((h, d));
                 }
                 None => {
                     self.state.counts.not_placed += 1;
@@ -272,15 +364,5 @@ impl Feed {
             }
         }
         None
-    }
-
-    /// Inserts the sphere of radius `r` at `center` with the feed's material and velocity.
-    fn insert(&self, world: &mut World, center: DVec3, r: f64) -> Result<BodyHandle, FeedError> {
-        let body = SphereBuilder::new(r, center)
-            .material(self.config.material)
-            .velocity(self.config.velocity)
-            .build()
-            .map_err(|e| self.world_error(e))?;
-        world.insert(body).map_err(|e| self.world_error(e))
     }
 }

@@ -12,7 +12,9 @@
 //!
 //! ```
 //! use granula_core::{DVec3, MaterialId, PlaneBuilder, World};
-//! use granula_feed::{Feed, FeedConfig, FeedRate, Outlet, OutletConfig, OutletRegion, Region, SizeDistribution};
+//! use granula_feed::{
+//!     Feed, FeedConfig, FeedRate, Outlet, OutletConfig, OutletRegion, Particle, Region, SizeDistribution,
+//! };
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut world = World::builder().build()?;
@@ -29,6 +31,7 @@
 //!     every: 100,
 //!     attempts: 100,
 //!     seed: 1,
+//!     particle: Particle::Sphere,
 //! })?;
 //! let mut outlet = Outlet::new(OutletConfig {
 //!     name: "bin".into(),
@@ -58,7 +61,7 @@ mod size;
 mod tests;
 
 pub use error::FeedError;
-pub use feed::{Feed, FeedBatch, FeedConfig, FeedCounts, FeedRate, FeedState};
+pub use feed::{Drawn, Feed, FeedBatch, FeedConfig, FeedCounts, FeedRate, FeedState, Particle, ParticleMaker};
 pub use grid::{PlacedSphere, SphereGrid};
 pub use outlet::{Outlet, OutletConfig, OutletCounts};
 pub use region::{OutletRegion, Region};

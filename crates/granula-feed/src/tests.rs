@@ -17,6 +17,7 @@ fn config(region: Region, rate: FeedRate) -> FeedConfig {
         every: 10,
         attempts: 200,
         seed: 7,
+        particle: crate::Particle::Sphere,
     }
 }
 
@@ -85,7 +86,8 @@ fn no_inserted_sphere_overlaps_spheres_planes_or_cylinders() {
     assert!(d <= 1e-15, "overlap of {d} m");
     // The floor, the drum and the ball exclude every centre below z = 0.03 + r, outside
     // the drum's radius minus r, and inside the ball.
-    for &(h, r) in &batch.inserted {
+    for &(h, d) in &batch.inserted {
+        let r = d.radius;
         let x = world.bodies.position[world.bodies.index(h).unwrap()];
         assert!(x.z >= 0.03 + r && (x.truncate() - glam::DVec2::splat(0.05)).length() <= 0.05 - r);
     }
@@ -154,7 +156,7 @@ fn a_restored_feed_continues_with_the_same_spheres() {
                 feed = Feed::new(config(unit_box(), FeedRate::Mass(0.05))).unwrap();
                 feed.restore_state(&saved).unwrap();
             }
-            radii.extend(feed.feed(&mut world).unwrap().inserted.iter().map(|x| x.1));
+            radii.extend(feed.feed(&mut world).unwrap().inserted.iter().map(|x| x.1.radius));
         }
         let b = &world.bodies;
         (radii, b.position.clone(), feed.save_state())

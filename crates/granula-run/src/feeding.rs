@@ -1,11 +1,11 @@
 //! The scene's feeds and outlets during a run: after every step, the outlets due remove
 //! what left, then the feeds due insert their batches; `feeds.csv` and `outlets.csv`
 //! record the totals; checkpoints carry the feeds' random streams, the totals and the
-//! list of inserted spheres, which a resume inserts again (same handles) before the
+//! list of inserted particles, which a resume inserts again (same handles) before the
 //! removals are replayed and the state restored.
 
-use granula_core::{SphereBuilder, World};
-use granula_feed::{Feed, FeedState, Outlet, OutletCounts};
+use granula_core::World;
+use granula_feed::{Drawn, Feed, FeedState, Outlet, OutletCounts};
 use granula_io::output::open_csv;
 use granula_io::{IoError, Result, Scene};
 use serde::{Deserialize, Serialize};
@@ -18,14 +18,17 @@ pub const FEEDS_CSV: &str = "feeds.csv";
 /// The file of the outlets' totals, a row per outlet and removal that removed a body.
 pub const OUTLETS_CSV: &str = "outlets.csv";
 
-/// A sphere a feed inserted: the feed (index in `[[feeds]]`) and its radius (m). Its
-/// handle is the scene's body count plus its place in the list.
+/// A particle a feed inserted: the feed (index in `[[feeds]]`), its drawn radius (m) and
+/// the seed of its shape (0 for a sphere). Its handle is the scene's body count plus its
+/// place in the list.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct InsertedSphere {
+pub struct InsertedParticle {
     /// Index of the feed in `[[feeds]]`.
     pub feed: u32,
-    /// Radius (m).
+    /// Drawn radius (m).
     pub radius: f64,
+    /// Seed of its shape (a polyhedron's); 0 for a sphere.
+    pub seed: u64,
 }
 
 /// What the feeds and outlets of a run carry through a checkpoint.
@@ -35,15 +38,15 @@ pub struct FeedingState {
     pub feeds: Vec<FeedState>,
     /// Each outlet's totals, in `[[outlets]]` order.
     pub outlets: Vec<OutletCounts>,
-    /// Every sphere the feeds inserted, in insertion (handle) order.
-    pub inserted: Vec<InsertedSphere>,
+    /// Every particle the feeds inserted, in insertion (handle) order.
+    pub inserted: Vec<InsertedParticle>,
 }
 
 /// The feeds and outlets of a running scene, with their output files.
 pub(crate) struct Feeding {
     feeds: Vec<Feed>,
     outlets: Vec<Outlet>,
-    inserted: Vec<InsertedSphere>,
+    inserted: Vec<InsertedParticle>,
     feeds_csv: Option<(PathBuf, BufWriter<File>)>,
     outlets_csv: Option<(PathBuf, BufWriter<File>)>,
 }
@@ -91,7 +94,12 @@ impl Feeding {
         }
         for (k, f) in self.feeds.iter_mut().enumerate().filter(|(_, f)| f.is_due(step)) {
             let batch = f.feed(world)?;
-            self.inserted.extend(batch.inserted.iter().map(|&(_, radius)| InsertedSphere { feed: k as u32, radius }));
+            let feed = k as u32;
+            self.inserted.extend(batch.inserted.iter().map(|&(_, d)| InsertedParticle {
+                feed,
+                radius: d.radius,
+                seed: d.seed,
+            }));
             if let Some((path, w)) = &mut self.feeds_csv {
                 let c = f.counts();
                 writeln!(
@@ -147,14 +155,15 @@ impl Feeding {
         }
         for (k, s) in state.inserted.iter().enumerate() {
             let Some(feed) = self.feeds.get(s.feed as usize) else {
-                return Err(damaged(format!("inserted sphere {k} names feed {}, which the scene has not", s.feed)));
+                return Err(damaged(format!("inserted particle {k} names feed {}, which the scene has not", s.feed)));
             };
             let c = feed.config();
             let expected = world.bodies.next_handle();
-            let body = SphereBuilder::new(s.radius, c.region.aabb().min).material(c.material).build();
-            let h = body.and_then(|b| world.insert(b)).map_err(|e| damaged(format!("inserted sphere {k}: {e}")))?;
+            let body = feed.body(c.region.aabb().min, Drawn { radius: s.radius, seed: s.seed });
+            let body = body.map_err(|e| damaged(format!("inserted particle {k}: {e}")))?;
+            let h = world.insert(body).map_err(|e| damaged(format!("inserted particle {k}: {e}")))?;
             if h != expected {
-                return Err(damaged(format!("inserted sphere {k} got handle {h:?}, {expected:?} expected")));
+                return Err(damaged(format!("inserted particle {k} got handle {h:?}, {expected:?} expected")));
             }
         }
         for (f, s) in self.feeds.iter_mut().zip(&state.feeds) {

@@ -62,7 +62,7 @@ pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT, DISTRIBUTED_CHECKPOINT_MAGIC
 pub use compose::build_solver;
 pub use distributed::{DistributedMd, HistoryBytes};
 pub use driver::{Progress, Run, RunEnd};
-pub use feeding::{FeedingState, InsertedSphere, FEEDS_CSV, OUTLETS_CSV};
+pub use feeding::{FeedingState, InsertedParticle, FEEDS_CSV, OUTLETS_CSV};
 pub use folder::{clear_outputs, prepare_new, rewind, ExistingOutput, FolderLock, CHECKPOINT_FILE, LOCK_FILE};
 pub use granula_io::{IoError, Result};
 pub use outputs::{OutputState, Outputs};

@@ -414,7 +414,7 @@ fn body_seed(seed: u64, i: usize) -> u64 {
 }
 
 /// A uniformly random rotation from a seed (Shoemake 1992: three uniform numbers).
-fn seeded_rotation(seed: u64) -> DQuat {
+pub(super) fn seeded_rotation(seed: u64) -> DQuat {
     let u = |k: usize| (body_seed(seed, k) >> 11) as f64 / (1u64 << 53) as f64;
     let (u1, u2, u3) = (u(0), u(1), u(2));
     let tau = std::f64::consts::TAU;

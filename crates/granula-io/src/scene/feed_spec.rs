@@ -41,6 +41,9 @@ pub struct FeedSpec {
     /// Seed of the feed's random stream (ChaCha8). Default: the feed's index in
     /// `[[feeds]]`.
     pub seed: Option<u64>,
+    /// Random convex polyhedra inscribed in the drawn spheres instead of the spheres, as a
+    /// packing's (`polyhedra = { points = 12 }`). Default: spheres.
+    pub polyhedra: Option<super::polyhedra_spec::PackedPolyhedraSpec>,
 }
 
 fn default_feed_every() -> u64 {

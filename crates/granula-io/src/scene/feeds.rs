@@ -11,13 +11,44 @@
 
 use super::check::Check;
 use super::feed_spec::{FeedSpec, OutletRegionSpec, OutletSpec};
+use super::shape_maker::{MadeShape, ShapeMaker};
 use super::source::KeyPath;
 use super::spec::{RegionSpec, SceneSpec, SolverSpec};
 use crate::error::Result;
-use glam::DVec3;
-use granula_core::Material;
-use granula_feed::{FeedConfig, FeedRate, OutletConfig, OutletRegion};
+use glam::{DQuat, DVec3};
+use granula_core::{Material, Shape};
+use granula_feed::{FeedConfig, FeedRate, OutletConfig, OutletRegion, Particle, ParticleMaker};
 use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The random convex polyhedra of a feed (`polyhedra = { points }`), made by the scene's
+/// shape maker as a packing's: hull points within the drawn radius, turned by a uniformly
+/// random rotation from the particle's seed.
+#[derive(Debug)]
+struct FedPolyhedra {
+    maker: Arc<dyn ShapeMaker>,
+    points: u32,
+}
+
+impl ParticleMaker for FedPolyhedra {
+    fn make(&self, radius: f64, seed: u64) -> std::result::Result<(Shape, DQuat), String> {
+        let MadeShape { shape, rotation, .. } = self.maker.random_convex(self.points, radius, seed)?;
+        Ok((Shape::Custom(shape), (super::bodies::seeded_rotation(seed) * rotation).normalize()))
+    }
+}
+
+/// What a scene's feeds need besides their own keys: materials in id order, the time step
+/// (s), the shape maker (for polyhedra) and whether the scene has mesh walls.
+pub struct FeedContext<'a> {
+    /// Materials in id order.
+    pub materials: &'a [Material],
+    /// The time step (s).
+    pub dt: f64,
+    /// The scene's shape maker, if any.
+    pub shapes: Option<&'a Arc<dyn ShapeMaker>>,
+    /// The scene has `[[meshes]]`.
+    pub mesh_walls: bool,
+}
 
 /// The packing fraction at which random sequential addition of equal spheres jams
 /// (0.384, Torquato, Uche and Stillinger 2006), rounded down: the most of a feed's region
@@ -50,8 +81,8 @@ fn name<'a>(c: &Check, path: &KeyPath, n: &'a str, seen: &mut HashSet<&'a str>) 
     Ok(())
 }
 
-/// Validates `[[feeds]]` with the scene's materials (in id order) and time step `dt` (s).
-pub fn feeds(c: &Check, spec: &SceneSpec, materials: &[Material], dt: f64) -> Result<Vec<FeedConfig>> {
+/// Validates `[[feeds]]` in the context `x` of the scene.
+pub fn feeds(c: &Check, spec: &SceneSpec, x: &FeedContext) -> Result<Vec<FeedConfig>> {
     let root = KeyPath::root().key("feeds");
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(spec.feeds.len());
@@ -59,7 +90,9 @@ pub fn feeds(c: &Check, spec: &SceneSpec, materials: &[Material], dt: f64) -> Re
         let p = root.index(k);
         refuse(c, spec, &p, &f.name)?;
         name(c, &p, &f.name, &mut seen)?;
-        out.push(feed(c, &p, k, f, materials, dt)?);
+        let mut config = feed(c, &p, k, f, x.materials, x.dt)?;
+        config.particle = particle(c, &p, f, x)?;
+        out.push(config);
     }
     Ok(out)
 }
@@ -117,9 +150,30 @@ fn feed(c: &Check, p: &KeyPath, k: usize, f: &FeedSpec, materials: &[Material], 
         every: f.every,
         attempts: f.attempts_per_sphere,
         seed: f.seed.unwrap_or(k as u64),
+        particle: Particle::Sphere,
     };
     room(c, p, &config, m.density, dt)?;
     Ok(config)
+}
+
+/// The particles of a feed: spheres, or polyhedra from the scene's shape maker (refused
+/// without one, and beside mesh walls, which have no contact geometry with polyhedra).
+fn particle(c: &Check, p: &KeyPath, f: &FeedSpec, x: &FeedContext) -> Result<Particle> {
+    let Some(poly) = &f.polyhedra else { return Ok(Particle::Sphere) };
+    let key = p.key("polyhedra");
+    let Some(maker) = x.shapes else {
+        return Err(c.invalid(&key, poly.points, super::bodies::NO_MAKER));
+    };
+    if x.mesh_walls {
+        return Err(c.invalid(
+            &key,
+            poly.points,
+            "mesh walls touch spheres only: there is no polyhedron-mesh contact geometry",
+        ));
+    }
+    // One shape made now, so that a bad point count is named before the run.
+    maker.random_convex(poly.points, 1.0, 0).map_err(|problem| c.invalid(&key, poly.points, problem))?;
+    Ok(Particle::Custom(Arc::new(FedPolyhedra { maker: maker.clone(), points: poly.points })))
 }
 
 /// Refuses a feed whose batch cannot fit in its region (see the module documentation).

@@ -231,7 +231,13 @@ impl Scene {
             dt: given_dt.unwrap_or(f64::NAN),
         };
         scene.resolve_time_step(&c)?;
-        scene.feeds = feeds::feeds(&c, &scene.spec, &scene.materials, scene.dt)?;
+        let context = feeds::FeedContext {
+            materials: &scene.materials,
+            dt: scene.dt,
+            shapes: scene.shapes.as_ref(),
+            mesh_walls: !scene.spec.meshes.is_empty(),
+        };
+        scene.feeds = feeds::feeds(&c, &scene.spec, &context)?;
         scene.outlets = feeds::outlets(&c, &scene.spec)?;
         scene.check_polyhedra_overlaps()?;
         Ok(scene)
@@ -258,9 +264,16 @@ impl Scene {
         !self.spec.meshes.is_empty()
     }
 
-    /// `true` when the scene has custom shapes that are not walls (polyhedra, polygons).
+    /// `true` when the scene has custom shapes that are not walls (polyhedra, polygons),
+    /// or feeds that insert polyhedra.
     fn has_custom_particles(&self) -> bool {
         self.bodies.iter().any(|p| matches!(&p.body.shape, granula_core::Shape::Custom(c) if !c.is_wall()))
+            || self.feeds_polyhedra()
+    }
+
+    /// `true` when a feed inserts polyhedra (`[[feeds]] polyhedra`).
+    fn feeds_polyhedra(&self) -> bool {
+        self.spec.feeds.iter().any(|f| f.polyhedra.is_some())
     }
 
     /// `true` when the scene has polygons (`[[polygons]]`, lattices of polygon sites).
@@ -336,7 +349,7 @@ impl Scene {
             let mut narrowphase = granula_core::Narrowphase::new();
             polygons::register_polygon_generators(&mut narrowphase, &self.spec.solver)?;
             b = b.narrowphase(narrowphase);
-        } else if let (true, Some(maker)) = (self.has_custom_shapes(), &self.shapes) {
+        } else if let (true, Some(maker)) = (self.has_custom_shapes() || self.feeds_polyhedra(), &self.shapes) {
             let mut narrowphase = granula_core::Narrowphase::new();
             let contacts = match &self.spec.solver {
                 spec::SolverSpec::Md(m) => m.polyhedron_contacts(),

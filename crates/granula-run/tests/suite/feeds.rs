@@ -183,7 +183,7 @@ fn assert_same_state(a: &Checkpoint, b: &Checkpoint, name: &str) {
 /// Runs `text` straight through, and again stopped after each of `stops` (checkpoint to
 /// disk, dropped, resumed into the same folder); the final states and files must match.
 fn assert_exact_restart(name: &str, text: &str, stops: &[u64]) {
-    let scene = Scene::parse(&format!("{name}.toml"), text).unwrap();
+    let scene = granula_run::parse_scene(&format!("{name}.toml"), text).unwrap();
     let dir_a = tmp(&format!("{name}-a"));
     let a = run_to_end(scene.clone(), &dir_a);
     let ca = a.checkpoint().unwrap();
@@ -223,6 +223,22 @@ fn a_run_resumed_at_any_step_is_bit_identical() {
 }
 
 #[test]
+fn a_feed_of_random_polyhedra_resumes_bit_identically() {
+    // Convex polyhedra of 12 hull points inscribed in the drawn spheres: a resume makes
+    // the same shapes again from their seeds.
+    let text = scene_text(3000, "count_rate = 6000.0\npolyhedra = { points = 12 }", "");
+    assert_exact_restart("polyhedra", &text, &[1237, 2000]);
+    let scene = granula_run::parse_scene("p.toml", &text).unwrap();
+    let dir = tmp("polyhedra-shapes");
+    let run = run_to_end(scene, &dir);
+    let b = &run.world.bodies;
+    let fed = (0..b.len()).filter(|&i| b.handle[i].0 >= 5).collect::<Vec<_>>();
+    assert!(fed.len() > 10 && fed.iter().all(|&i| matches!(b.shape[i], Shape::Custom(_))), "{} fed", fed.len());
+    drop(run);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_resumed_gear_run_is_bit_identical() {
     // Gear keeps scaled derivatives per body: the inserted spheres start theirs at zero.
     let text = scene_text(4000, "mass_rate = 0.02", "integrator = \"gear5\"");
@@ -257,6 +273,7 @@ fn library_run(threads: usize) -> Vec<u64> {
         every: 100,
         attempts: 100,
         seed: 9,
+        particle: granula_feed::Particle::Sphere,
     })
     .unwrap();
     let region = OutletRegion::Inside(Region::Box { min: DVec3::ZERO, max: DVec3::new(0.003, 0.012, 0.0015) });
@@ -311,6 +328,7 @@ fn sliding(feed: bool) -> Vec<(String, [u64; 3])> {
         every: 200,
         attempts: 100,
         seed: 1,
+        particle: granula_feed::Particle::Sphere,
     })
     .unwrap();
     let mut out = Vec::new();
@@ -340,7 +358,8 @@ fn contact_histories_of_pairs_that_stay_are_kept_across_an_insertion() {
 #[test]
 fn bad_feeds_and_outlets_are_named() {
     let base = scene_text(100, "count_rate = 1000.0", "");
-    let cases: [(&str, &str, &str); 11] = [
+    let cases: [(&str, &str, &str); 12] = [
+        ("seed = 3", "seed = 3\npolyhedra = { points = 12 }", "feeds[0].polyhedra"),
         ("count_rate = 1000.0", "count_rate = 1000.0\nmass_rate = 0.1", "feeds[0].mass_rate"),
         ("count_rate = 1000.0", "", "feeds[0]"),
         ("count_rate = 1000.0", "count_rate = -1.0", "feeds[0].count_rate"),
