@@ -11,6 +11,7 @@
 
 use super::check::Check;
 use super::feed_spec::{FeedSpec, OutletRegionSpec, OutletSpec};
+use super::limits::MAX_BODIES;
 use super::shape_maker::{MadeShape, ShapeMaker};
 use super::source::KeyPath;
 use super::spec::{RegionSpec, SceneSpec, SolverSpec};
@@ -44,6 +45,8 @@ pub struct FeedContext<'a> {
     pub materials: &'a [Material],
     /// The time step (s).
     pub dt: f64,
+    /// Steps of the run.
+    pub steps: u64,
     /// The scene's shape maker, if any.
     pub shapes: Option<&'a Arc<dyn ShapeMaker>>,
     /// The scene has `[[meshes]]`.
@@ -92,6 +95,7 @@ pub fn feeds(c: &Check, spec: &SceneSpec, x: &FeedContext) -> Result<Vec<FeedCon
         name(c, &p, &f.name, &mut seen)?;
         let mut config = feed(c, &p, k, f, x.materials, x.dt)?;
         config.particle = particle(c, &p, f, x)?;
+        total(c, &p, &config, &x.materials[config.material.0 as usize], x.dt * x.steps as f64)?;
         out.push(config);
     }
     Ok(out)
@@ -174,6 +178,28 @@ fn particle(c: &Check, p: &KeyPath, f: &FeedSpec, x: &FeedContext) -> Result<Par
     // One shape made now, so that a bad point count is named before the run.
     maker.random_convex(poly.points, 1.0, 0).map_err(|problem| c.invalid(&key, poly.points, problem))?;
     Ok(Particle::Custom(Arc::new(FedPolyhedra { maker: maker.clone(), points: poly.points })))
+}
+
+/// Refuses a feed that could insert more than [`MAX_BODIES`] bodies over a run of
+/// `duration` seconds (at the smallest radius for a mass rate), naming its rate key.
+fn total(c: &Check, p: &KeyPath, f: &FeedConfig, m: &Material, duration: f64) -> Result<()> {
+    let active = (f.end.min(duration) - f.start).max(0.0);
+    let smallest = 4.0 / 3.0 * std::f64::consts::PI * f.size.min_radius().powi(3) * m.density;
+    let (key, count) = match f.rate {
+        FeedRate::Count(n) => ("count_rate", n * active),
+        FeedRate::Mass(q) => ("mass_rate", q * active / smallest),
+    };
+    if !(count <= MAX_BODIES as f64) {
+        let value = match f.rate {
+            FeedRate::Count(v) | FeedRate::Mass(v) => v,
+        };
+        return Err(c.invalid(
+            &p.key(key),
+            value,
+            format!("could insert up to {count:e} bodies over the run's {active} s; at most {MAX_BODIES} are allowed"),
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses a feed whose batch cannot fit in its region (see the module documentation).

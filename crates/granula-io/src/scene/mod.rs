@@ -234,6 +234,7 @@ impl Scene {
         let context = feeds::FeedContext {
             materials: &scene.materials,
             dt: scene.dt,
+            steps: scene.steps,
             shapes: scene.shapes.as_ref(),
             mesh_walls: !scene.spec.meshes.is_empty(),
         };

@@ -358,7 +358,8 @@ fn contact_histories_of_pairs_that_stay_are_kept_across_an_insertion() {
 #[test]
 fn bad_feeds_and_outlets_are_named() {
     let base = scene_text(100, "count_rate = 1000.0", "");
-    let cases: [(&str, &str, &str); 12] = [
+    let cases: [(&str, &str, &str); 13] = [
+        ("steps = 100", "steps = 100000000000", "feeds[0].count_rate"),
         ("seed = 3", "seed = 3\npolyhedra = { points = 12 }", "feeds[0].polyhedra"),
         ("count_rate = 1000.0", "count_rate = 1000.0\nmass_rate = 0.1", "feeds[0].mass_rate"),
         ("count_rate = 1000.0", "", "feeds[0]"),
