@@ -300,7 +300,7 @@ where
             if let (Some((dir, every)), Some((shapes_pvd, walls_pvd))) = (vtk, collections.as_mut()) {
                 if frame.is_multiple_of(every) {
                     let rel = |name: &str| format!("vtk/{name}_{step:09}.vtp");
-                    write_shapes(&dir.join(rel("shapes")), &h.world)?;
+                    write_shapes(&dir.join(rel("shapes")), &h.world, &[])?;
                     write_walls(&dir.join(rel("walls")), &h.world, &display)?;
                     shapes_pvd.push(h.world.time(), &rel("shapes"))?;
                     walls_pvd.push(h.world.time(), &rel("walls"))?;

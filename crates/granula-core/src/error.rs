@@ -234,6 +234,17 @@ pub enum CoreError {
         /// The offending value.
         dt: f64,
     },
+    /// A prescribed motion's parameter is invalid (a vibration's frequency, a table's
+    /// times...).
+    #[error("invalid {field} = {value}: {expected}")]
+    InvalidDrive {
+        /// The parameter, e.g. `"vibration frequency"`.
+        field: &'static str,
+        /// Its value, formatted.
+        value: String,
+        /// What was expected.
+        expected: &'static str,
+    },
     /// A world-level parameter is invalid (gravity, overlap limit...).
     #[error("invalid world parameter {field} = {value}: {expected}")]
     InvalidWorld {
@@ -263,6 +274,11 @@ impl CoreError {
     /// Shorthand for [`CoreError::InvalidBody`].
     pub fn invalid_body(body: BodyRef, field: &'static str, value: impl fmt::Debug, expected: &'static str) -> Self {
         CoreError::InvalidBody { body, field, value: format!("{value:?}"), expected }
+    }
+
+    /// Shorthand for [`CoreError::InvalidDrive`].
+    pub fn invalid_drive(field: &'static str, value: impl fmt::Display, expected: &'static str) -> Self {
+        CoreError::InvalidDrive { field, value: value.to_string(), expected }
     }
 
     /// Shorthand for [`CoreError::UnknownMaterial`] with an id.

@@ -43,8 +43,8 @@ mod vector_width;
 mod world;
 
 pub use body::{
-    Body, BodyState, CylinderBuilder, Dofs, MassSource, Motion, PlaneBuilder, Prescribed, RigidBody, RigidBodyBuilder,
-    SphereBuilder,
+    Body, BodyState, CylinderBuilder, Dofs, Drive, DriveSum, MassSource, Motion, Orbit, Oscillation, PlaneBuilder,
+    PositionTable, Prescribed, RigidBody, RigidBodyBuilder, SphereBuilder, SurfaceVelocity,
 };
 pub use body_set::{euler_angular_acceleration, BodySet, MotionKind};
 pub use body_sums::{BodySums, StepSums, SumRequest, SummedBody};

@@ -9,7 +9,8 @@
 //!   parsers of `granula-polyhedra`; errors ([`MeshError`]) name the file, the triangle
 //!   and its line.
 //! - [`MeshWall`]: a mesh as a core `CustomShape` that is a wall; [`MeshWallBuilder`]: its
-//!   fixed body, placed by a position and an orientation.
+//!   body, placed by a position and an orientation, fixed or moving with prescribed
+//!   velocities (core drives: a rotation, an orbit, a vibration, a table, a belt).
 //! - [`sphere_mesh`]: the contacts of a sphere with a mesh wall, one per contact patch
 //!   (local minima of the distance over the surface, one feature key per smooth region);
 //!   [`MeshSphere`] is its narrowphase generator and [`register_all`] registers it.

@@ -321,6 +321,47 @@ impl TriangleMesh {
     }
 }
 
+impl TriangleMesh {
+    /// The triangle nearest to `point` (mesh frame); ties go to the lower index. The search
+    /// starts with the triangles within a thousandth of the mesh's diagonal and widens
+    /// fourfold until it finds one, so a point on the surface (a contact point) costs two
+    /// short walks of the hierarchy.
+    pub fn nearest_triangle(&self, point: DVec3) -> u32 {
+        let b = self.local_aabb();
+        let diagonal = (b.max - b.min).length().max(f64::MIN_POSITIVE);
+        let far = (point - 0.5 * (b.min + b.max)).length() + diagonal;
+        let mut reach = 1e-3 * diagonal;
+        let mut near = Vec::new();
+        loop {
+            self.triangles_near(point, reach, &mut near);
+            if !near.is_empty() || reach > far {
+                break;
+            }
+            reach *= 4.0;
+        }
+        let distance2 = |t: u32| {
+            let [a, b, c] = self.triangle(t);
+            (crate::closest::nearest_on_triangle(point, a, b, c).0 - point).length_squared()
+        };
+        let nearest = |near: &[u32]| {
+            let closer = |best: (f64, u32), x: (f64, u32)| if x < best { x } else { best };
+            near.iter().map(|&t| (distance2(t), t)).fold((f64::INFINITY, 0), closer)
+        };
+        // A candidate's box came within the reach, not necessarily the triangle: every
+        // triangle nearer than the best candidate is within its distance, so a second walk
+        // to that distance holds the nearest one.
+        let first = nearest(&near);
+        near.clear();
+        self.triangles_near(point, first.0.sqrt(), &mut near);
+        let second = nearest(&near);
+        if second.0 <= first.0 {
+            second.1
+        } else {
+            first.1
+        }
+    }
+}
+
 fn check_options(o: &MeshOptions) -> Result<()> {
     let bad = |name, value, expected| Err(MeshError::BadParameter { name, value, expected });
     if !(o.scale.is_finite() && o.scale > 0.0) {

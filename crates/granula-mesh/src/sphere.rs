@@ -9,7 +9,7 @@ use granula_core::math::{DQuat, DVec3};
 use granula_core::narrowphase::{
     sphere_plane, ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind,
 };
-use granula_core::{ContactGeometry, CoreError};
+use granula_core::{ContactGeometry, CoreError, PairMemory};
 use std::cell::RefCell;
 
 /// Relative tolerance of the comparisons of distances and points between triangles, as a
@@ -229,6 +229,87 @@ impl ContactGenerator for MeshSphere {
         let radius = b.shape.sphere_radius().ok_or(DegenerateGeometry { reason: "body 2 is not a sphere" })?;
         sphere_mesh(wall.mesh(), a.position, a.orientation, b.position, radius, margin, out);
         Ok(())
+    }
+
+    /// [`MeshSphere::generate`], skipping the mesh when the memory proves the sphere out of
+    /// reach. A call that finds no contact stores the sphere's centre in the mesh frame and
+    /// a clearance h: the mesh is farther than its reach (radius + margin) by more than h
+    /// from that centre, so while the centre stays within h of it (the sphere and the wall
+    /// moving either way), no triangle comes within reach and the call returns no point, as
+    /// `generate` would. A sphere deep in a drum's charge then costs a distance test per
+    /// step instead of a walk of the hierarchy.
+    fn generate_remembering(
+        &self,
+        a: PosedShape<'_>,
+        b: PosedShape<'_>,
+        margin: f64,
+        memory: &PairMemory,
+        out: &mut Vec<ContactGeometry>,
+    ) -> Result<(), DegenerateGeometry> {
+        let wall = a.custom::<MeshWall>().ok_or(DegenerateGeometry { reason: "body 1 is not a mesh wall" })?;
+        let radius = b.shape.sphere_radius().ok_or(DegenerateGeometry { reason: "body 2 is not a sphere" })?;
+        let c = a.orientation.inverse() * (b.position - a.position);
+        if let Some((cached, h)) = Clearance::read(memory) {
+            if (c - cached).length() < h {
+                return Ok(());
+            }
+        }
+        let before = out.len();
+        sphere_mesh(wall.mesh(), a.position, a.orientation, b.position, radius, margin, out);
+        if out.len() == before {
+            Clearance::write(memory, c, clearance(wall.mesh(), c, radius + margin));
+        } else {
+            memory.clear();
+        }
+        Ok(())
+    }
+}
+
+/// A lower bound of the distance from `c` (mesh frame) to the mesh minus `reach`, at most
+/// `reach`: the triangles within twice the reach are searched, and the mesh is at least
+/// that far when none is nearer. Zero when a triangle is within reach.
+fn clearance(mesh: &TriangleMesh, c: DVec3, reach: f64) -> f64 {
+    SCRATCH.with(|s| {
+        let candidates = &mut s.borrow_mut().candidates;
+        candidates.clear();
+        let wide = 2.0 * reach;
+        mesh.triangles_near(c, wide, candidates);
+        let nearest = candidates.iter().fold(wide, |d, &t| {
+            let [p, q, r] = mesh.triangle(t);
+            d.min((nearest_on_triangle(c, p, q, r).0 - c).length())
+        });
+        (nearest - reach).max(0.0)
+    })
+}
+
+/// The clearance a call leaves in its pair's memory: the centre in single precision (two
+/// words) and the clearance (one word), lowered by the centre's rounding and a guard.
+struct Clearance;
+
+impl Clearance {
+    /// The stored centre and clearance, if the memory holds a positive clearance.
+    fn read(memory: &PairMemory) -> Option<(DVec3, f64)> {
+        let [xy, z, h] = memory.load();
+        let h = f64::from_bits(h);
+        (h > 0.0).then(|| {
+            let f = |bits: u64| f32::from_bits(bits as u32) as f64;
+            (DVec3::new(f(xy), f(xy >> 32), f(z)), h)
+        })
+    }
+
+    /// Stores `c` and the clearance `h` found for it, less what rounding `c` to single
+    /// precision moved it (2⁻²⁴ of each coordinate) and a guard of 1e-9 of the clearance
+    /// and the centre's size against the round-off of the distances: a stored clearance is
+    /// one that holds. Stores nothing usable when too little remains.
+    fn write(memory: &PairMemory, c: DVec3, h: f64) {
+        let rounded = DVec3::new(c.x as f32 as f64, c.y as f32 as f64, c.z as f32 as f64);
+        let safe = h - (rounded - c).length() - 1e-9 * (h + c.length());
+        if !(safe > 0.0) || !rounded.is_finite() {
+            memory.clear();
+            return;
+        }
+        let bits = |v: f64| (v as f32).to_bits() as u64;
+        memory.store([bits(c.x) | (bits(c.y) << 32), bits(c.z), safe.to_bits()]);
     }
 }
 

@@ -1,9 +1,10 @@
-//! The mesh wall as a core shape, and the builder of its fixed body.
+//! The mesh wall as a core shape, and the builder of its body (fixed or moving).
 
 use crate::mesh::TriangleMesh;
 use granula_core::math::{DQuat, DVec3};
 use granula_core::{
-    Aabb, CoreError, CustomShape, MassProperties, MaterialId, RigidBody, RigidBodyBuilder, Shape, SurfaceMesh,
+    Aabb, CoreError, CustomShape, MassProperties, MaterialId, Prescribed, RigidBody, RigidBodyBuilder, Shape,
+    SurfaceMesh,
 };
 use std::any::Any;
 use std::sync::Arc;
@@ -69,6 +70,11 @@ impl CustomShape for MeshWall {
         Some(SurfaceMesh { vertices: self.mesh.vertices(), triangles: self.mesh.triangles() })
     }
 
+    /// The triangle nearest to the point ([`TriangleMesh::nearest_triangle`]).
+    fn surface_face(&self, point: DVec3) -> Option<usize> {
+        Some(self.mesh.nearest_triangle(point) as usize)
+    }
+
     fn registration(&self) -> Option<&'static str> {
         Some("granula_mesh::register_all(&mut narrowphase)")
     }
@@ -78,7 +84,8 @@ impl CustomShape for MeshWall {
     }
 }
 
-/// Builds the fixed body of a mesh wall, placed by a position and an orientation.
+/// Builds the body of a mesh wall, placed by a position and an orientation: fixed, or
+/// kinematic with prescribed velocities ([`MeshWallBuilder::kinematic`]).
 ///
 /// ```
 /// use granula_core::prelude::*;
@@ -105,12 +112,19 @@ pub struct MeshWallBuilder {
     position: DVec3,
     orientation: DQuat,
     material: Option<MaterialId>,
+    drive: Option<(Prescribed, Prescribed)>,
 }
 
 impl MeshWallBuilder {
     /// The wall of `mesh` with its frame's origin at `position` (world frame).
     pub fn new(mesh: impl Into<Arc<TriangleMesh>>, position: DVec3) -> Self {
-        MeshWallBuilder { wall: MeshWall::new(mesh), position, orientation: DQuat::IDENTITY, material: None }
+        MeshWallBuilder {
+            wall: MeshWall::new(mesh),
+            position,
+            orientation: DQuat::IDENTITY,
+            material: None,
+            drive: None,
+        }
     }
 
     /// The orientation of the mesh's frame (default the identity).
@@ -125,12 +139,27 @@ impl MeshWallBuilder {
         self
     }
 
-    /// The fixed body. Errors: a non-finite position or an orientation that is not a
-    /// finite unit quaternion ([`CoreError::InvalidBody`]).
+    /// A moving wall: the velocity of its position and its angular velocity about its
+    /// position, prescribed functions of time (a rotating drum: a constant angular velocity
+    /// with the position on the drum's axis, or an [`Orbit`](granula_core::Orbit) for the
+    /// position when it is off the axis; a vibrating tray: an
+    /// [`Oscillation`](granula_core::Oscillation); a belt: a
+    /// [`SurfaceVelocity`](granula_core::SurfaceVelocity)). Contacts see the velocity of
+    /// the wall's point they touch.
+    pub fn kinematic(mut self, linear: Prescribed, angular: Prescribed) -> Self {
+        self.drive = Some((linear, angular));
+        self
+    }
+
+    /// The body, fixed unless [`MeshWallBuilder::kinematic`] was called. Errors: a
+    /// non-finite position or an orientation that is not a finite unit quaternion
+    /// ([`CoreError::InvalidBody`]).
     pub fn build(self) -> Result<RigidBody, CoreError> {
-        let mut b = RigidBodyBuilder::new(Shape::Custom(Arc::new(self.wall)), self.position)
-            .orientation(self.orientation)
-            .fixed();
+        let b = RigidBodyBuilder::new(Shape::Custom(Arc::new(self.wall)), self.position).orientation(self.orientation);
+        let mut b = match self.drive {
+            Some((linear, angular)) => b.kinematic(linear, angular),
+            None => b.fixed(),
+        };
         if let Some(m) = self.material {
             b = b.material(m);
         }

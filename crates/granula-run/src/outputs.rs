@@ -2,10 +2,11 @@
 
 use crate::sim_solver::SimSolver;
 use glam::DVec3;
-use granula_core::{StepReport, World};
+use granula_core::{BodyHandle, StepReport, World};
 use granula_io::output::{
-    loaded_contacts, love_weber_stress, open_csv, write_contact_list, write_contacts, write_particles, write_shapes,
-    write_walls, ContactHistory, ContactRecord, PvdCollection, SeriesRow, WallDisplay, SERIES_HEADER,
+    is_wall, loaded_contacts, love_weber_stress, open_csv, write_contact_list, write_contacts, write_particles,
+    write_shapes, write_wall_loads, write_walls, ContactHistory, ContactRecord, PvdCollection, SeriesRow, WallDisplay,
+    SERIES_HEADER, WALL_LOADS_HEADER,
 };
 use granula_io::scene::spec::OutputSpec;
 use granula_io::scene::Scene;
@@ -32,6 +33,9 @@ pub struct OutputState {
 /// A followed body: its name and handle number.
 type NamedBody = (String, u32);
 
+/// A wall of `wall_loads.csv`: its label and handle.
+type LabelledWall = (String, BodyHandle);
+
 /// Open output files and their state.
 pub struct Outputs {
     dir: PathBuf,
@@ -41,6 +45,7 @@ pub struct Outputs {
     trajectories: Option<(BufWriter<File>, Vec<NamedBody>)>,
     stress: Vec<BufWriter<File>>,
     flow: Option<BufWriter<File>>,
+    wall_loads: Option<(BufWriter<File>, Vec<LabelledWall>)>,
     display: WallDisplay,
     records: Vec<ContactRecord>,
     contact_history: Option<ContactHistory>,
@@ -97,6 +102,10 @@ impl Outputs {
             Some(_) => Some(open_csv(&dir.join("flow.csv"), "time,passed_mass,passed_count,bodies_left", append)?),
             None => None,
         };
+        let wall_loads = match spec.wall_loads {
+            Some(_) => Some((open_csv(&dir.join("wall_loads.csv"), WALL_LOADS_HEADER, append)?, scene_walls(scene))),
+            None => None,
+        };
         let contact_history = match (&spec.contact_history, scene.contact_filter()) {
             (Some(h), Some(filter)) => {
                 let names: Vec<Option<String>> = scene.bodies.iter().map(|b| b.name.clone()).collect();
@@ -113,6 +122,7 @@ impl Outputs {
             trajectories,
             stress,
             flow,
+            wall_loads,
             display: WallDisplay { half_size: scene_extent(scene), segments: 48 },
             records: Vec::new(),
         })
@@ -208,7 +218,7 @@ impl Outputs {
             }
             if self.state.collections.len() > 3 {
                 let rel = format!("vtk/shapes_{step:09}.vtp");
-                write_shapes(&self.dir.join(&rel), world)?;
+                write_shapes(&self.dir.join(&rel), world, &self.records)?;
                 self.state.collections[3].push(t, &rel)?;
             }
         }
@@ -256,6 +266,13 @@ impl Outputs {
                 w.flush().map_err(err(&path))?;
             }
         }
+        if let (Some((w, walls)), Some(e)) = (&mut self.wall_loads, &self.spec.wall_loads) {
+            if step.is_multiple_of(e.every) {
+                let path = self.dir.join("wall_loads.csv");
+                write_wall_loads(w, world, walls).map_err(err(&path))?;
+                w.flush().map_err(err(&path))?;
+            }
+        }
         if let (Some(w), Some(f)) = (&mut self.flow, &self.spec.flow) {
             if step.is_multiple_of(f.every) {
                 let path = self.dir.join("flow.csv");
@@ -266,6 +283,13 @@ impl Outputs {
         }
         Ok(())
     }
+}
+
+/// The walls of the scene (planes, cylinders, mesh walls) with their labels: the name, or
+/// where the scene defines them (`planes[0]`); handles are the scene's body order.
+fn scene_walls(scene: &Scene) -> Vec<LabelledWall> {
+    let walls = scene.bodies.iter().enumerate().filter(|(_, b)| is_wall(&b.body.shape));
+    walls.map(|(i, b)| (b.name.clone().unwrap_or_else(|| b.origin.clone()), BodyHandle(i as u32))).collect()
 }
 
 /// The largest extent of the scene's spheres (at least 10 radii): half-size of drawn walls.

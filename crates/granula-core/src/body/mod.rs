@@ -1,9 +1,11 @@
 //! Rigid bodies: the [`Body`] trait, the built-in [`RigidBody`] and its builders.
 
 mod builder;
+mod drives;
 mod motion;
 
 pub use builder::{CylinderBuilder, PlaneBuilder, RigidBodyBuilder, SphereBuilder};
+pub use drives::{Drive, DriveSum, Orbit, Oscillation, PositionTable, SurfaceVelocity};
 pub use motion::{Dofs, Motion, Prescribed};
 
 use crate::error::{BodyRef, CoreError, Result};

@@ -1,5 +1,6 @@
 //! How a body moves: dynamic, fixed or kinematic, and which degrees of freedom are locked.
 
+use super::drives::Drive;
 use crate::math::DVec3;
 use std::fmt;
 use std::sync::Arc;
@@ -9,17 +10,39 @@ use std::sync::Arc;
 pub enum Prescribed {
     /// The same value at all times.
     Constant(DVec3),
-    /// A value computed from the simulated time t (s) by user code.
+    /// A value computed from the simulated time t (s) by user code; a step moves the body
+    /// by its value at the step's midpoint times the step.
     Function(Arc<dyn Fn(f64) -> DVec3 + Send + Sync>),
+    /// A value that knows its own integral ([`Drive`]): an orbit, a vibration, a table of
+    /// positions, a moving surface, a sum of these; a step moves the body by the integral.
+    Drive(Arc<dyn Drive>),
 }
 
 impl Prescribed {
+    /// The prescription of `drive`.
+    pub fn drive(drive: impl Drive + 'static) -> Self {
+        Prescribed::Drive(Arc::new(drive))
+    }
+
     /// The value at time `t`.
     #[inline]
     pub fn at(&self, t: f64) -> DVec3 {
         match self {
             Prescribed::Constant(v) => *v,
             Prescribed::Function(f) => f(t),
+            Prescribed::Drive(d) => d.at(t),
+        }
+    }
+
+    /// What a body moves by over the step from `t` to `t + dt`: v Δt for a constant,
+    /// v(t + Δt/2) Δt for a function (exact for values linear in time), the integral of a
+    /// drive.
+    #[inline]
+    pub fn step(&self, t: f64, dt: f64) -> DVec3 {
+        match self {
+            Prescribed::Constant(v) => *v * dt,
+            Prescribed::Function(f) => f(t + 0.5 * dt) * dt,
+            Prescribed::Drive(d) => d.integral(t, t + dt),
         }
     }
 }
@@ -29,6 +52,7 @@ impl fmt::Debug for Prescribed {
         match self {
             Prescribed::Constant(v) => write!(f, "Constant({v:?})"),
             Prescribed::Function(_) => write!(f, "Function(..)"),
+            Prescribed::Drive(d) => write!(f, "Drive({d:?})"),
         }
     }
 }

@@ -50,6 +50,13 @@ pub trait CustomShape: Send + Sync + fmt::Debug {
     fn surface(&self) -> Option<SurfaceMesh<'_>> {
         None
     }
+    /// The index, among [`CustomShape::surface`]'s triangles, of the triangle nearest to
+    /// `point` (body frame): where outputs put a contact's load when they spread loads over
+    /// a wall's faces. Default `None`: the loads are not spread.
+    fn surface_face(&self, point: DVec3) -> Option<usize> {
+        let _ = point;
+        None
+    }
     /// The call that registers this shape's contact generators, e.g.
     /// `"granula_polyhedra::register_all(&mut narrowphase)"`, named in the error of
     /// [`World::insert`](crate::World::insert) when a pair has none. Default `None`.

@@ -1,6 +1,6 @@
 //! Outputs: VTK frames for ParaView with `.pvd` collections, the CSV time series, body
-//! trajectories, contact-force lists, per-contact time series and contact events, and the
-//! Love-Weber stress of a region.
+//! trajectories, contact-force lists, per-contact time series and contact events, the
+//! Love-Weber stress of a region, and the loads on the walls.
 
 mod contact_history;
 mod contacts;
@@ -9,6 +9,7 @@ mod series;
 mod stress;
 mod vtk;
 mod vtp;
+mod wall_loads;
 
 pub use contact_history::{
     body_label, ContactEvent, ContactFilter, ContactHistory, ContactSample, CONTACT_EVENTS_HEADER,
@@ -20,6 +21,7 @@ pub use series::{SeriesRow, SERIES_HEADER};
 pub use stress::{love_weber_stress, RegionStress};
 pub use vtk::{write_contacts, write_particles, write_shapes, write_walls, WallDisplay};
 pub use vtp::{PolyData, VtkArray};
+pub use wall_loads::{is_wall, wall_loads, write_wall_loads, WallLoad, WALL_LOADS_HEADER};
 
 use crate::error::{IoError, Result};
 use std::path::Path;

@@ -72,10 +72,18 @@ pub fn write_particles(path: &Path, world: &World) -> Result<()> {
 /// spheres). A wall of a custom shape with a surface (a mesh wall of `granula-mesh`) is
 /// drawn here by its triangles, once per frame like the other bodies; spheres, planes and
 /// cylinders are not in this file.
-pub fn write_shapes(path: &Path, world: &World) -> Result<()> {
+///
+/// Two more cell arrays spread the loads of `contacts` (the step's contact records, body
+/// indices of `world`) over the faces of the shapes that name a contact point's face
+/// ([`granula_core::CustomShape::surface_face`], mesh walls): `face_force`, the sum of the
+/// forces the contacts put on the face (N), and `pressure`, its component along the face's
+/// normal over the face's area, as a magnitude (Pa). Both are zero on the faces of other
+/// shapes.
+pub fn write_shapes(path: &Path, world: &World, contacts: &[ContactRecord]) -> Result<()> {
     let b = &world.bodies;
     let mut pd = PolyData::default();
     let (mut ids, mut vel, mut ang, mut force) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut face_force, mut pressure) = (Vec::new(), Vec::new());
     let periodic = world.periodic.is_periodic();
     for i in 0..b.len() {
         let Shape::Custom(c) = &b.shape[i] else { continue };
@@ -97,6 +105,9 @@ pub fn write_shapes(path: &Path, world: &World) -> Result<()> {
         } else {
             continue;
         };
+        let (faces, pressures) = face_loads(world, i, contacts, cells.len());
+        face_force.extend(faces.iter().map(|f| f.to_array()));
+        pressure.extend(pressures);
         for cell in cells {
             pd.polys.push(cell);
             ids.push(b.handle[i].0 as i64);
@@ -110,8 +121,44 @@ pub fn write_shapes(path: &Path, world: &World) -> Result<()> {
         VtkArray::Vectors("velocity", vel),
         VtkArray::Vectors("angular_velocity", ang),
         VtkArray::Vectors("force", force),
+        VtkArray::Vectors("face_force", face_force),
+        VtkArray::Scalars("pressure", pressure),
     ];
     write_atomic(path, &pd.to_xml())
+}
+
+/// The loads of `contacts` on the `faces` cells of body `i`: per face, the sum of the
+/// forces on it and the magnitude of their normal component over the face's area. Zero
+/// for a body whose shape does not name faces ([`granula_core::CustomShape::surface_face`]).
+fn face_loads(world: &World, i: usize, contacts: &[ContactRecord], faces: usize) -> (Vec<DVec3>, Vec<f64>) {
+    let b = &world.bodies;
+    let mut force = vec![DVec3::ZERO; faces];
+    let mut pressure = vec![0.0; faces];
+    let Shape::Custom(c) = &b.shape[i] else { return (force, pressure) };
+    let Some(mesh) = c.surface() else { return (force, pressure) };
+    let (x, q) = (b.position[i], b.orientation[i]);
+    for r in contacts {
+        // The record's force is on body 2; body 1 gets the opposite.
+        let on_body = if r.body1 as usize == i {
+            -r.force
+        } else if r.body2 as usize == i {
+            r.force
+        } else {
+            continue;
+        };
+        if let Some(f) = c.surface_face(q.inverse() * (r.point - x)).filter(|&f| f < faces) {
+            force[f] += on_body;
+        }
+    }
+    for (f, t) in mesh.triangles.iter().enumerate().take(faces) {
+        let [p0, p1, p2] = t.map(|k| mesh.vertices[k as usize]);
+        let area_vector = 0.5 * (p1 - p0).cross(p2 - p0);
+        let area = area_vector.length();
+        if area > 0.0 && force[f] != DVec3::ZERO {
+            pressure[f] = (q.inverse() * force[f]).dot(area_vector / area).abs() / area;
+        }
+    }
+    (force, pressure)
 }
 
 /// Writes contacts as line cells with cell data `normal_force`, `tangential_force` (on

@@ -11,6 +11,7 @@ use super::spec::{
     ArrangementKind, CylinderSpec, LatticeSpec, MotionSpec, PackingSpec, PlaneSpec, PolygonShapeSpec, RegionSpec,
     SizeSpec, SphereSpec,
 };
+use super::wall_motion::{self, WallMotionKeys};
 use crate::error::{IoError, Result};
 use crate::generate::{lattice, random_packing, triangular_lattice, PlacedSphere, Region, SizeDistribution};
 use glam::DQuat;
@@ -86,14 +87,32 @@ pub fn plane(c: &Check, path: &KeyPath, s: &PlaneSpec) -> Result<BodyPlan> {
     let v = c.vector(&path.key("velocity"), s.velocity)?;
     let f = c.vector(&path.key("force"), s.force)?;
     let m = c.material(&path.key("material"), s.material.as_ref())?;
+    let keys = WallMotionKeys {
+        velocity: s.velocity,
+        angular_velocity: s.angular_velocity,
+        rotation_center: s.rotation_center,
+        vibration: s.vibration.as_ref(),
+        path: s.path.as_ref(),
+        surface_velocity: s.surface_velocity,
+    };
+    if let Some(u) = s.surface_velocity {
+        // A belt slides in its plane: a normal component would push particles off it.
+        if DVec3::from_array(u).dot(n).abs() > 1e-12 * DVec3::from_array(u).length() {
+            return Err(c.invalid(&path.key("surface_velocity"), u, "must lie in the plane (normal to `normal`)"));
+        }
+    }
     let mut b = PlaneBuilder::new(p, n).material(m).velocity(v).external_force(f);
     b = match s.motion {
-        MotionSpec::Fixed => b.fixed(),
+        MotionSpec::Fixed => {
+            wall_motion::refuse_on_unmoved(c, path, &keys, "fixed")?;
+            b.fixed()
+        }
         MotionSpec::Kinematic => {
-            let (lv, lw) = kinematic(v, DVec3::ZERO);
+            let (lv, lw) = wall_motion::drives(c, path, &keys, p)?;
             b.kinematic(lv, lw)
         }
         MotionSpec::Dynamic => {
+            wall_motion::refuse_on_unmoved(c, path, &keys, "dynamic")?;
             let Some(mass) = s.mass else {
                 return Err(c.invalid(&path.key("motion"), "dynamic", "a dynamic plane needs a `mass`"));
             };
@@ -110,17 +129,33 @@ pub fn cylinder(c: &Check, path: &KeyPath, s: &CylinderSpec) -> Result<BodyPlan>
     let x = c.vector(&path.key("center"), s.center)?;
     let a = c.direction(&path.key("axis"), s.axis)?;
     let r = c.positive(&path.key("radius"), s.radius)?;
-    let w = c.vector(&path.key("angular_velocity"), s.angular_velocity)?;
     let m = c.material(&path.key("material"), s.material.as_ref())?;
+    let keys = WallMotionKeys {
+        velocity: s.velocity,
+        angular_velocity: s.angular_velocity,
+        rotation_center: s.rotation_center,
+        vibration: s.vibration.as_ref(),
+        path: s.path.as_ref(),
+        surface_velocity: s.surface_velocity,
+    };
+    if let Some(u) = s.surface_velocity {
+        // The one direction tangent to the whole lateral surface is the axis.
+        if DVec3::from_array(u).cross(a).length() > 1e-12 * DVec3::from_array(u).length() {
+            return Err(c.invalid(&path.key("surface_velocity"), u, "must be along the cylinder's `axis`"));
+        }
+    }
     let mut b = CylinderBuilder::new(x, a, r).material(m);
     if let Some(l) = s.length {
         b = b.length(c.positive(&path.key("length"), l)?);
     }
     b = if s.inside { b.inside() } else { b.outside() };
     b = match s.motion {
-        MotionSpec::Fixed => b.fixed(),
+        MotionSpec::Fixed => {
+            wall_motion::refuse_on_unmoved(c, path, &keys, "fixed")?;
+            b.fixed()
+        }
         MotionSpec::Kinematic => {
-            let (lv, lw) = kinematic(DVec3::ZERO, w);
+            let (lv, lw) = wall_motion::drives(c, path, &keys, x)?;
             b.kinematic(lv, lw)
         }
         MotionSpec::Dynamic => {
@@ -374,7 +409,8 @@ pub fn polyhedron(
 }
 
 /// A mesh wall from `[[meshes]]`, its shape built by `maker` (its file relative to
-/// `base`): a fixed body with the file's origin at `position`, turned by `rotation`. The
+/// `base`): a fixed or kinematic body with the file's origin at `position`, turned by
+/// `rotation`. The
 /// keys are checked before the file is read, and before a missing maker is refused.
 pub fn mesh_wall(
     c: &Check,
@@ -388,6 +424,17 @@ pub fn mesh_wall(
         return Err(c.invalid(path, "mesh wall", "mesh walls are not available in planar mode"));
     }
     c.positive(&path.key("scale"), s.scale)?;
+    if s.motion != MotionSpec::Kinematic {
+        c.vector(&path.key("velocity"), s.velocity)?;
+        if s.velocity != [0.0; 3] {
+            return Err(c.invalid(
+                &path.key("velocity"),
+                s.velocity,
+                "moves a wall only with `motion = \"kinematic\"`",
+            ));
+        }
+        wall_motion::refuse_on_unmoved(c, path, &mesh_motion_keys(s), "fixed")?;
+    }
     let x = c.vector(&path.key("position"), s.position)?;
     let turn = c.vector(&path.key("rotation"), s.rotation)?;
     let m = c.material(&path.key("material"), s.material.as_ref())?;
@@ -395,13 +442,31 @@ pub fn mesh_wall(
         return Err(c.invalid(path, s.name.as_deref().unwrap_or("mesh wall"), NO_MESH_MAKER));
     };
     let shape = maker.mesh_wall(s, base).map_err(|problem| c.invalid(&path.key("file"), &s.file, problem))?;
-    let body = RigidBodyBuilder::new(Shape::Custom(shape), x)
-        .orientation(DQuat::from_scaled_axis(turn))
-        .material(m)
-        .fixed()
-        .build()
-        .map_err(|e| c.core(path, e))?;
+    let b = RigidBodyBuilder::new(Shape::Custom(shape), x).orientation(DQuat::from_scaled_axis(turn)).material(m);
+    let b = match s.motion {
+        MotionSpec::Fixed => b.fixed(),
+        MotionSpec::Kinematic => {
+            let (lv, lw) = wall_motion::drives(c, path, &mesh_motion_keys(s), x)?;
+            b.kinematic(lv, lw)
+        }
+        MotionSpec::Dynamic => {
+            return Err(c.invalid(&path.key("motion"), "dynamic", "mesh walls are \"fixed\" or \"kinematic\""))
+        }
+    };
+    let body = b.build().map_err(|e| c.core(path, e))?;
     Ok(BodyPlan { body, name: s.name.clone(), origin: path.to_string() })
+}
+
+/// The motion keys of a `[[meshes]]` entry.
+fn mesh_motion_keys(s: &MeshWallSpec) -> WallMotionKeys<'_> {
+    WallMotionKeys {
+        velocity: s.velocity,
+        angular_velocity: s.angular_velocity,
+        rotation_center: s.rotation_center,
+        vibration: s.vibration.as_ref(),
+        path: s.path.as_ref(),
+        surface_velocity: s.surface_velocity,
+    }
 }
 
 /// The seed of body `i` of a packing of polyhedra: SplitMix64's finaliser of the packing

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::wall_motion::{PathSpec, VibrationSpec};
+
 /// How a body moves.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "snake_case")]
@@ -11,8 +13,9 @@ pub enum MotionSpec {
     Dynamic,
     /// Never moves (the default for walls).
     Fixed,
-    /// Moves with its constant `velocity` and `angular_velocity` whatever the forces: a
-    /// piston, a rotating drum.
+    /// Moves as prescribed whatever the forces: a piston, a rotating drum (spheres: their
+    /// constant `velocity` and `angular_velocity`; walls: also a rotation about any axis, a
+    /// vibration, a table of positions, a moving surface).
     Kinematic,
 }
 
@@ -79,9 +82,23 @@ pub struct PlaneSpec {
     /// Constant external force (N) on a dynamic plane, e.g. the load on a piston.
     #[serde(default, deserialize_with = "super::exact::array")]
     pub force: [f64; 3],
+    /// Angular velocity (rad/s) of a kinematic plane (a tilting floor).
+    #[serde(default, deserialize_with = "super::exact::array")]
+    pub angular_velocity: [f64; 3],
+    /// Point of the rotation axis of a kinematic wall (m). Default: the wall's reference
+    /// point.
+    #[serde(default, deserialize_with = "super::exact::option_array")]
+    pub rotation_center: Option<[f64; 3]>,
+    /// Sinusoidal vibration of a kinematic wall, added to its other motions.
+    pub vibration: Option<super::wall_motion::VibrationSpec>,
+    /// Table of displacements of a kinematic wall, added to its other motions.
+    pub path: Option<super::wall_motion::PathSpec>,
+    /// Velocity of the surface of a kinematic wall that stays (a conveyor belt) (m/s).
+    #[serde(default, deserialize_with = "super::exact::option_array")]
+    pub surface_velocity: Option<[f64; 3]>,
 }
 
-fn fixed() -> MotionSpec {
+pub(super) fn fixed() -> MotionSpec {
     MotionSpec::Fixed
 }
 
@@ -112,6 +129,20 @@ pub struct CylinderSpec {
     /// Angular velocity (rad/s) of a kinematic cylinder (a rotating drum).
     #[serde(default, deserialize_with = "super::exact::array")]
     pub angular_velocity: [f64; 3],
+    /// Velocity (m/s) of a kinematic cylinder.
+    #[serde(default, deserialize_with = "super::exact::array")]
+    pub velocity: [f64; 3],
+    /// Point of the rotation axis of a kinematic wall (m). Default: the wall's reference
+    /// point.
+    #[serde(default, deserialize_with = "super::exact::option_array")]
+    pub rotation_center: Option<[f64; 3]>,
+    /// Sinusoidal vibration of a kinematic wall, added to its other motions.
+    pub vibration: Option<super::wall_motion::VibrationSpec>,
+    /// Table of displacements of a kinematic wall, added to its other motions.
+    pub path: Option<super::wall_motion::PathSpec>,
+    /// Velocity of the surface of a kinematic wall that stays (a conveyor belt) (m/s).
+    #[serde(default, deserialize_with = "super::exact::option_array")]
+    pub surface_velocity: Option<[f64; 3]>,
 }
 
 pub(super) fn yes() -> bool {

@@ -1,8 +1,9 @@
-//! `[[meshes]]`: a fixed wall made of a triangle mesh read from an STL or OBJ file.
+//! `[[meshes]]`: a wall made of a triangle mesh read from an STL or OBJ file, fixed or
+//! moving.
 
 use serde::{Deserialize, Serialize};
 
-/// `[[meshes]]`: one mesh wall, a fixed body whose surface is the triangles of `file`
+/// `[[meshes]]`: one mesh wall, a fixed or kinematic body whose surface is the triangles of `file`
 /// (open or closed, oriented either way). A point x of the file is at
 /// `position + R(rotation) (scale · x)` in the world.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -23,6 +24,26 @@ pub struct MeshWallSpec {
     pub rotation: [f64; 3],
     /// Material name. Default: the first material.
     pub material: Option<String>,
+    /// Motion: `"fixed"` (default) or `"kinematic"`.
+    #[serde(default = "super::body_spec::fixed")]
+    pub motion: super::body_spec::MotionSpec,
+    /// Velocity (m/s) of a kinematic mesh wall.
+    #[serde(default, deserialize_with = "super::exact::array")]
+    pub velocity: [f64; 3],
+    /// Angular velocity (rad/s) of a kinematic mesh wall, about `rotation_center`.
+    #[serde(default, deserialize_with = "super::exact::array")]
+    pub angular_velocity: [f64; 3],
+    /// Point of the rotation axis of a kinematic wall (m). Default: the wall's reference
+    /// point.
+    #[serde(default, deserialize_with = "super::exact::option_array")]
+    pub rotation_center: Option<[f64; 3]>,
+    /// Sinusoidal vibration of a kinematic wall, added to its other motions.
+    pub vibration: Option<super::wall_motion::VibrationSpec>,
+    /// Table of displacements of a kinematic wall, added to its other motions.
+    pub path: Option<super::wall_motion::PathSpec>,
+    /// Velocity of the surface of a kinematic wall that stays (a conveyor belt) (m/s).
+    #[serde(default, deserialize_with = "super::exact::option_array")]
+    pub surface_velocity: Option<[f64; 3]>,
 }
 
 fn one() -> f64 {

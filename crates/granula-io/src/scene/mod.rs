@@ -27,6 +27,7 @@ pub mod spec;
 mod sweeps;
 mod unused;
 mod validate;
+mod wall_motion;
 
 pub use bodies::BodyPlan;
 pub use check::Check;

@@ -23,6 +23,8 @@ pub struct OutputSpec {
     pub checkpoint: Option<EverySpec>,
     /// Per-contact time series and contact start/end events of chosen bodies or pairs.
     pub contact_history: Option<ContactHistorySpec>,
+    /// Force, torque and power of the contacts on each wall (`wall_loads.csv`).
+    pub wall_loads: Option<EverySpec>,
 }
 
 /// An output interval.

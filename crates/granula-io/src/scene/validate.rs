@@ -287,7 +287,14 @@ pub fn outputs(c: &Check, o: &OutputSpec, names: &[Option<String>], planar: bool
         }
         Ok(())
     };
-    for (key, e) in [("vtk", &o.vtk), ("series", &o.series), ("contacts", &o.contacts), ("checkpoint", &o.checkpoint)] {
+    let intervals = [
+        ("vtk", &o.vtk),
+        ("series", &o.series),
+        ("contacts", &o.contacts),
+        ("checkpoint", &o.checkpoint),
+        ("wall_loads", &o.wall_loads),
+    ];
+    for (key, e) in intervals {
         if let Some(e) = e {
             every("every", e.every, &p.key(key))?;
         }

@@ -115,7 +115,7 @@ fn a_rotated_cube_is_drawn_where_its_pose_puts_it() {
     let d = std::env::temp_dir().join(format!("granula-io-test-shapes-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     let f = d.join("s.vtp");
-    write_shapes(&f, &w).unwrap();
+    write_shapes(&f, &w, &[]).unwrap();
     let p = piece(&f);
 
     // Eight corners, shared by twelve triangles; the sphere is not drawn.

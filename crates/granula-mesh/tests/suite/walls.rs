@@ -90,3 +90,42 @@ fn beads_on_a_mesh_floor_move_the_same_on_one_thread_and_on_three() {
     assert!(one.2 > 100, "{} contacts at most", one.2);
     assert_eq!(one, three);
 }
+
+#[test]
+fn the_pair_memory_skips_only_calls_that_find_nothing() {
+    // A sphere wanders near and far from a turning, drifting random floor of 800
+    // triangles (a random walk of 20 000 small steps, into and out of contact, on both
+    // sides): with one memory kept across the calls, every call gives the points of a
+    // call without memory, bit for bit; and the memory holds a clearance after the calls
+    // that found nothing (the next call may then skip the mesh).
+    use granula_core::narrowphase::{ContactGenerator, PosedShape};
+    use granula_core::{PairMemory, Shape};
+    use granula_mesh::{MeshSphere, MeshWall};
+    use rand::{Rng, SeedableRng};
+    let wall = Shape::Custom(std::sync::Arc::new(MeshWall::new(random_floor(0.5, 20, 9))));
+    let ball = Shape::Sphere { radius: 0.03 };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+    let memory = PairMemory::new();
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    let mut c = DVec3::new(0.1, -0.2, 0.2);
+    let (mut touching, mut cleared) = (0, 0);
+    for step in 0..20_000 {
+        let t = step as f64 * 1e-4;
+        let pose = (DVec3::new(0.0, 0.0, 0.05 * (3.0 * t).sin()), DQuat::from_rotation_z(0.7 * t));
+        let drift = DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        c = (c + 2e-3 * drift - DVec3::new(0.0, 0.0, 2e-4 * (c.z - 0.05).signum()))
+            .clamp(DVec3::splat(-0.4), DVec3::splat(0.4));
+        let a = PosedShape { shape: &wall, position: pose.0, orientation: pose.1, index: None };
+        let b = PosedShape { shape: &ball, position: c, orientation: DQuat::IDENTITY, index: None };
+        with.clear();
+        without.clear();
+        MeshSphere.generate_remembering(a, b, 1e-3, &memory, &mut with).unwrap();
+        MeshSphere.generate(a, b, 1e-3, &mut without).unwrap();
+        assert_eq!(format!("{with:?}"), format!("{without:?}"), "step {step}");
+        touching += !with.is_empty() as usize;
+        cleared += (memory.load()[2] != 0) as usize;
+    }
+    // The walk keeps the ball within some 10 cm of the floor, touching it part of the time.
+    assert!(touching > 100 && touching < 19_000, "{touching} steps in contact");
+    assert!(cleared > 1000, "a clearance after {cleared} calls only");
+}
