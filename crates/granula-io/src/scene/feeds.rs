@@ -257,10 +257,12 @@ fn outlet_region(c: &Check, p: &KeyPath, o: &OutletSpec) -> Result<OutletRegion>
         }
         OutletRegionSpec::Below { point, normal } => {
             let point = c.vector(&p.key("point"), point)?;
-            let n: DVec3 = c.direction(&p.key("normal"), normal)?.normalize();
-            if !n.is_finite() {
-                return Err(c.invalid(&p.key("normal"), normal, "must be a direction whose length is finite"));
-            }
+            // Scaled before it is normalised, so that a huge direction (whose length
+            // overflows) still gives its unit vector.
+            let d: DVec3 = c.direction(&p.key("normal"), normal)?;
+            let Some(n) = granula_core::normalize_scaled(d) else {
+                return Err(c.invalid(&p.key("normal"), normal, "must be a non-zero finite direction"));
+            };
             Ok(OutletRegion::Below { point, normal: n })
         }
     }

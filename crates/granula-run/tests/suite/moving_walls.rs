@@ -614,7 +614,7 @@ normal = [0.0, -1.0, 0.0]
 [[packings]]
 count = 40
 seed = 2
-region = { shape = "box", min = [-0.03, -0.015, -0.045], max = [0.03, 0.015, -0.02] }
+region = { shape = "box", min = [-0.02, -0.015, -0.044], max = [0.02, 0.015, -0.02] }
 size = { distribution = "uniform", min = 0.002, max = 0.0025 }
 [[feeds]]
 name = "top"
@@ -666,4 +666,49 @@ wall_loads = { every = 100 }
     // The run did what it is meant to: spheres were fed and some were taken out.
     let outlets = std::fs::read_to_string(out_a.join("outlets.csv")).unwrap();
     assert!(outlets.lines().count() > 1, "the outlet removed nothing:\n{outlets}");
+}
+
+#[test]
+fn the_conveyor_transfer_example_hands_beads_from_belt_to_belt() {
+    // The example scene with its feed moved next to the upper belt's end and 0.8 s: beads
+    // ride the upper belt, are thrown onto the lower one and carried along +y. The belts
+    // drag what they carry: on average the beads pull each belt against its motion, so
+    // each belt's drive delivers power, and the lower belt carries weight by the end.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes");
+    let text = std::fs::read_to_string(dir.join("conveyor_transfer_md.toml")).unwrap();
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    let small = text
+        .replace("end_time = 3.0", "end_time = 0.8")
+        .replace(
+            "min = [-0.58, -0.05, 0.11], max = [-0.48, 0.05, 0.16]",
+            "min = [-0.15, -0.05, 0.11], max = [-0.05, 0.05, 0.16]",
+        )
+        .replace("../../assets", &assets.to_string_lossy())
+        .replace("vtk = { every = 2500 }", "");
+    assert!(small.contains("end_time = 0.8") && small.contains("min = [-0.15"), "the example's keys changed");
+    let out = run(&folder("conveyor", &small, &[]));
+    let mean = |wall: &str, from: f64| {
+        let rows: Vec<WallRow> = loads_of(&out, wall).into_iter().filter(|r| r.0 > from).collect();
+        let n = rows.len() as f64;
+        (
+            rows.iter().map(|r| r.1[0]).sum::<f64>() / n,
+            rows.iter().map(|r| r.1[1]).sum::<f64>() / n,
+            rows.iter().map(|r| r.1[2]).sum::<f64>() / n,
+            rows.iter().map(|r| r.4).sum::<f64>() / n,
+        )
+    };
+    let (upper_x, _, upper_z, upper_power) = mean("upper_belt", 0.2);
+    let (_, lower_y, lower_z, lower_power) = mean("lower_belt", 0.6);
+    assert!(upper_x < 0.0 && upper_power > 0.0 && upper_z < 0.0, "upper belt: drag {upper_x} N, power {upper_power} W");
+    assert!(lower_y < 0.0 && lower_power > 0.0 && lower_z < 0.0, "lower belt: drag {lower_y} N, power {lower_power} W");
+    // The belt delivers F·u: its power is its drag times its speed, to the round-off of the
+    // sums (the surface velocity is the belt's only motion).
+    assert!((upper_power + 0.5 * upper_x).abs() < 1e-9 * upper_power.abs().max(1e-12));
+    // Mass balance: what the feed put in is on the belts or was taken out.
+    let fed = std::fs::read_to_string(out.join("feeds.csv")).unwrap();
+    let inserted: usize = fed.lines().last().unwrap().split(',').nth(4).unwrap().parse().unwrap();
+    assert!(inserted > 50, "{inserted} beads fed");
+    let spilled =
+        std::fs::read_to_string(out.join("outlets.csv")).unwrap().lines().filter(|l| l.contains(",spill,")).count();
+    assert!(spilled * 10 < inserted, "{spilled} removals of spilled beads for {inserted} fed");
 }
