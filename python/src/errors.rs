@@ -106,7 +106,7 @@ pub(crate) fn to_py(py: Python<'_>, e: IoError, during: During) -> PyErr {
             with(py, FileError::new_err(message), "path", path.to_string_lossy())
         }
         IoError::NonFinite { step, .. } => with(py, SimulationError::new_err(message), "step", *step),
-        IoError::Core(_) | IoError::Solver(_) => match during {
+        IoError::Core(_) | IoError::Solver(_) | IoError::Feed(_) => match during {
             During::Scene => scene(None, None, None),
             During::Step(step) => with(py, SimulationError::new_err(message), "step", step),
         },
