@@ -11,8 +11,9 @@ Usage: python3 make_drum_lifters.py [output.stl]
 """
 
 import math
-import struct
 import sys
+
+from stl_writer import write_stl
 
 RADIUS = 100.0
 LENGTH = 60.0
@@ -55,25 +56,10 @@ def triangles():
     return tris
 
 
-def normal(t):
-    (ax, ay, az), (bx, by, bz), (cx, cy, cz) = t
-    u, v = (bx - ax, by - ay, bz - az), (cx - ax, cy - ay, cz - az)
-    n = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
-    length = math.sqrt(sum(c * c for c in n))
-    return tuple(c / length for c in n)
-
-
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "drum_lifters.stl"
     tris = triangles()
-    with open(path, "wb") as f:
-        f.write(b"granula drum with six lifters, millimetres".ljust(80, b" "))
-        f.write(struct.pack("<I", len(tris)))
-        for t in tris:
-            f.write(struct.pack("<3f", *normal(t)))
-            for p in t:
-                f.write(struct.pack("<3f", *p))
-            f.write(struct.pack("<H", 0))
+    write_stl(path, "granula drum with six lifters, millimetres", tris)
     print(f"{path}: {len(tris)} triangles")
 
 

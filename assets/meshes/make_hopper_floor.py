@@ -18,8 +18,9 @@ Usage: python3 make_hopper_floor.py [output.stl] [orifice radius mm] [outer radi
 """
 
 import math
-import struct
 import sys
+
+from stl_writer import write_stl
 
 ORIFICE_RADIUS = 12.0
 OUTER_RADIUS = 60.0
@@ -47,14 +48,6 @@ def triangles(inner=ORIFICE_RADIUS, outer=OUTER_RADIUS, facets=FACETS):
     return tris
 
 
-def normal(t):
-    (ax, ay, az), (bx, by, bz), (cx, cy, cz) = t
-    u, v = (bx - ax, by - ay, bz - az), (cx - ax, cy - ay, cz - az)
-    n = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
-    length = math.sqrt(sum(c * c for c in n))
-    return tuple(c / length for c in n)
-
-
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "hopper_floor.stl"
     inner = float(sys.argv[2]) if len(sys.argv) > 2 else ORIFICE_RADIUS
@@ -62,14 +55,7 @@ def main():
     if not 0.0 < inner < outer:
         sys.exit("the orifice radius must be positive and smaller than the outer radius")
     tris = triangles(inner, outer)
-    with open(path, "wb") as f:
-        f.write(b"granula hopper floor with a circular orifice, millimetres".ljust(80, b" "))
-        f.write(struct.pack("<I", len(tris)))
-        for t in tris:
-            f.write(struct.pack("<3f", *normal(t)))
-            for p in t:
-                f.write(struct.pack("<3f", *p))
-            f.write(struct.pack("<H", 0))
+    write_stl(path, "granula hopper floor with a circular orifice, millimetres", tris)
     print(f"{path}: {len(tris)} triangles, orifice radius {inner} mm, outer radius {outer} mm")
 
 
