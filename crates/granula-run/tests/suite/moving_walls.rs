@@ -654,10 +654,7 @@ wall_loads = { every = 100 }
         (format!("{:?}", rb.feed_counts()), format!("{:?}", rb.outlet_counts()))
     );
     drop(rb);
-    let bits = |v: &[glam::DVec3]| v.iter().flat_map(|x| x.to_array().map(f64::to_bits)).collect::<Vec<_>>();
-    assert_eq!(bits(&ca.world.position), bits(&cb.world.position), "positions");
-    assert_eq!(bits(&ca.world.velocity), bits(&cb.world.velocity), "velocities");
-    assert_eq!(bits(&ca.world.angular_velocity), bits(&cb.world.angular_velocity), "angular velocities");
+    common::assert_same_motion(&ca, &cb);
     assert!(ca.solver_state == cb.solver_state, "solver state (contact histories)");
     for file in ["series.csv", "wall_loads.csv", "feeds.csv", "outlets.csv"] {
         let text = |o: &Path| std::fs::read_to_string(o.join(file)).unwrap();
