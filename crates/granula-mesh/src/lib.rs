@@ -14,6 +14,12 @@
 //! - [`sphere_mesh`]: the contacts of a sphere with a mesh wall, one per contact patch
 //!   (local minima of the distance over the surface, one feature key per smooth region);
 //!   [`MeshSphere`] is its narrowphase generator and [`register_all`] registers it.
+//! - [`polyhedron_mesh`]: the contacts of a polyhedron (`granula_polyhedra`) with a mesh
+//!   wall, the points a polyhedron gets against a plane (its vertices below a smooth
+//!   region, keyed by vertex and region) and against a polyhedron (the mesh's sharp convex
+//!   corners inside it, crossings of its edges with the mesh's sharp convex edges);
+//!   [`MeshPolyhedron`] is its generator, also registered by [`register_all`], and
+//!   [`PolyhedronMeshKey`] tells what a point's key stands for.
 //!
 //! A V-shaped trough as a wall of a world, and a sphere above it:
 //!
@@ -41,6 +47,7 @@
 mod closest;
 mod error;
 mod mesh;
+mod polyhedron;
 mod read;
 mod sphere;
 mod topology;
@@ -51,6 +58,7 @@ pub use error::{MeshError, Result, TrianglePlace};
 /// Where a triangle is in its file (line or bytes), as [`TrianglePlace::origin`] gives it.
 pub use granula_polyhedra::TriangleOrigin;
 pub use mesh::{DegenerateTriangles, DroppedTriangle, MeshOptions, MeshReport, TriangleMesh, MAX_TRIANGLES};
+pub use polyhedron::{polyhedron_mesh, MeshPolyhedron, PolyhedronMeshKey};
 pub use read::{read_mesh, read_obj, read_stl};
 pub use sphere::{register_all, sphere_mesh, MeshSphere};
 pub use wall::{MeshWall, MeshWallBuilder, MESH_WALL};

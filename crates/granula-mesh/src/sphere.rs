@@ -3,6 +3,7 @@
 
 use crate::closest::{nearest_on_triangle, Nearest};
 use crate::mesh::TriangleMesh;
+use crate::polyhedron::MeshPolyhedron;
 use crate::topology::{KEY_EDGE, KEY_FACE, KEY_REGION, KEY_VERTEX};
 use crate::wall::{MeshWall, MESH_WALL};
 use granula_core::math::{DQuat, DVec3};
@@ -268,7 +269,7 @@ impl ContactGenerator for MeshSphere {
 /// A lower bound of the distance from `c` (mesh frame) to the mesh minus `reach`, at most
 /// `reach`: the triangles within twice the reach are searched, and the mesh is at least
 /// that far when none is nearer. Zero when a triangle is within reach.
-fn clearance(mesh: &TriangleMesh, c: DVec3, reach: f64) -> f64 {
+pub(crate) fn clearance(mesh: &TriangleMesh, c: DVec3, reach: f64) -> f64 {
     SCRATCH.with(|s| {
         let candidates = &mut s.borrow_mut().candidates;
         candidates.clear();
@@ -284,11 +285,11 @@ fn clearance(mesh: &TriangleMesh, c: DVec3, reach: f64) -> f64 {
 
 /// The clearance a call leaves in its pair's memory: the centre in single precision (two
 /// words) and the clearance (one word), lowered by the centre's rounding and a guard.
-struct Clearance;
+pub(crate) struct Clearance;
 
 impl Clearance {
     /// The stored centre and clearance, if the memory holds a positive clearance.
-    fn read(memory: &PairMemory) -> Option<(DVec3, f64)> {
+    pub(crate) fn read(memory: &PairMemory) -> Option<(DVec3, f64)> {
         let [xy, z, h] = memory.load();
         let h = f64::from_bits(h);
         (h > 0.0).then(|| {
@@ -301,7 +302,7 @@ impl Clearance {
     /// precision moved it (2⁻²⁴ of each coordinate) and a guard of 1e-9 of the clearance
     /// and the centre's size against the round-off of the distances: a stored clearance is
     /// one that holds. Stores nothing usable when too little remains.
-    fn write(memory: &PairMemory, c: DVec3, h: f64) {
+    pub(crate) fn write(memory: &PairMemory, c: DVec3, h: f64) {
         let rounded = DVec3::new(c.x as f32 as f64, c.y as f32 as f64, c.z as f32 as f64);
         let safe = h - (rounded - c).length() - 1e-9 * (h + c.length());
         if !(safe > 0.0) || !rounded.is_finite() {
@@ -314,9 +315,11 @@ impl Clearance {
 }
 
 /// Registers the contact generators of mesh walls in `narrowphase`: mesh wall–sphere
-/// ([`MeshSphere`]). A world with mesh walls needs it before the first one is inserted
-/// (`World::insert` names this call otherwise). Errors as
-/// [`Narrowphase::register`] does, e.g. when the pair is registered already.
+/// ([`MeshSphere`]) and mesh wall–polyhedron ([`MeshPolyhedron`], for the shapes of
+/// `granula_polyhedra`). A world with mesh walls needs it before the first one is inserted
+/// (`World::insert` names this call otherwise). Errors as [`Narrowphase::register`] does,
+/// e.g. when a pair is registered already.
 pub fn register_all(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
-    narrowphase.register(ShapeKind::Custom(MESH_WALL), ShapeKind::Sphere, MeshSphere)
+    narrowphase.register(ShapeKind::Custom(MESH_WALL), ShapeKind::Sphere, MeshSphere)?;
+    narrowphase.register(ShapeKind::Custom(MESH_WALL), granula_polyhedra::POLYHEDRON, MeshPolyhedron)
 }

@@ -6,5 +6,7 @@ mod edges;
 mod energy;
 mod files;
 mod flat;
+mod polyhedra;
+mod polyhedra_folds;
 mod scale;
 mod walls;
