@@ -290,6 +290,13 @@ impl PairList {
         })
     }
 
+    /// The memories' carrier, rebuilt with the candidates' keys at every rebuild: the other
+    /// per-candidate stores repeat its rebuild ([`ContactStore::rebuild_as`]) instead of
+    /// searching the keys again.
+    pub fn key_carrier(&self) -> &ContactStore<[u64; 3]> {
+        &self.carried
+    }
+
     /// Incidence entries of body `i`.
     #[inline]
     pub fn incident(&self, i: usize) -> &[u32] {

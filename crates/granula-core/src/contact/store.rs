@@ -21,15 +21,22 @@ pub struct ContactKey {
 /// from `S::default()`, and keys that are gone are dropped. Between rebuilds the states are
 /// indexed like the key list. Rebuilding costs O(n + m) when the old keys are in ascending
 /// order and the new ones come in ascending order (a walk along both lists), O(m log n)
-/// otherwise, and allocates nothing once the buffers are warm.
+/// otherwise, and allocates nothing once the buffers are warm. Stores that always hold the
+/// same keys (one state per candidate pair in several columns) search once:
+/// [`ContactStore::rebuild_as`] repeats another store's last rebuild in O(m).
 #[derive(Clone, Debug, Default)]
 pub struct ContactStore<S> {
     keys: Vec<ContactKey>,
     states: Vec<S>,
-    order: Vec<u32>,
+    order: Vec<(ContactKey, u32)>,
     old_keys: Vec<ContactKey>,
     old_states: Vec<S>,
+    /// Per key of the last rebuild, the position of the same key before it, or [`NEW_KEY`].
+    found_at: Vec<u32>,
 }
+
+/// A key of the last rebuild that was not in the list before it.
+const NEW_KEY: u32 = u32::MAX;
 
 impl<S: Copy + Default> ContactStore<S> {
     /// An empty store.
@@ -40,6 +47,7 @@ impl<S: Copy + Default> ContactStore<S> {
             order: Vec::new(),
             old_keys: Vec::new(),
             old_states: Vec::new(),
+            found_at: Vec::new(),
         }
     }
 
@@ -49,6 +57,7 @@ impl<S: Copy + Default> ContactStore<S> {
         std::mem::swap(&mut self.states, &mut self.old_states);
         self.keys.clear();
         self.states.clear();
+        self.found_at.clear();
         let old = &self.old_keys;
         if old.windows(2).all(|w| w[0] < w[1]) {
             // The usual case (the solvers list their pairs in key order): the old keys are
@@ -65,26 +74,45 @@ impl<S: Copy + Default> ContactStore<S> {
                 while at < old.len() && old[at] < k {
                     at += 1;
                 }
-                let s = if at < old.len() && old[at] == k { self.old_states[at] } else { S::default() };
+                let found = at < old.len() && old[at] == k;
                 self.keys.push(k);
-                self.states.push(s);
+                self.states.push(if found { self.old_states[at] } else { S::default() });
+                self.found_at.push(if found { at as u32 } else { NEW_KEY });
                 last = Some(k);
             }
             return;
         }
-        // Sorted view of the old keys for binary search.
+        // The old keys with their positions, sorted for binary search (side by side in
+        // memory: a search step reads one entry, not an index and then a key).
         self.order.clear();
-        self.order.extend(0..old.len() as u32);
-        self.order.sort_unstable_by_key(|&i| old[i as usize]);
+        self.order.extend(old.iter().enumerate().map(|(i, k)| (*k, i as u32)));
+        self.order.sort_unstable_by_key(|o| o.0);
         for k in new_keys {
-            let found = self.order.binary_search_by(|&i| old[i as usize].cmp(&k));
-            let s = match found {
-                Ok(pos) => self.old_states[self.order[pos] as usize],
-                Err(_) => S::default(),
-            };
+            let found = self.order.binary_search_by(|o| o.0.cmp(&k));
+            let at = found.map_or(NEW_KEY, |pos| self.order[pos].1);
             self.keys.push(k);
-            self.states.push(s);
+            self.states.push(if at == NEW_KEY { S::default() } else { self.old_states[at as usize] });
+            self.found_at.push(at);
         }
+    }
+
+    /// Repeats `leader`'s last [`rebuild`](ContactStore::rebuild) on this store: the same new
+    /// keys, each carrying this store's state of the same key, in one pass without a search,
+    /// when this store held the keys `leader` held before its rebuild (columns of one
+    /// candidate list kept in step). Otherwise a plain `rebuild` with `leader`'s keys: the
+    /// same result either way.
+    pub fn rebuild_as<T>(&mut self, leader: &ContactStore<T>) {
+        if self.keys != leader.old_keys || leader.found_at.len() != leader.keys.len() {
+            self.rebuild(leader.keys.iter().copied());
+            return;
+        }
+        std::mem::swap(&mut self.keys, &mut self.old_keys);
+        std::mem::swap(&mut self.states, &mut self.old_states);
+        self.keys.clone_from(&leader.keys);
+        self.found_at.clone_from(&leader.found_at);
+        self.states.clear();
+        let old = &self.old_states;
+        self.states.extend(leader.found_at.iter().map(|&at| old.get(at as usize).copied().unwrap_or_default()));
     }
 
     /// The current keys.
@@ -135,6 +163,7 @@ impl<S: Copy + Default> ContactStore<S> {
         }
         self.keys = keys;
         self.states = states;
+        self.found_at.clear();
         Some(())
     }
 }
@@ -159,6 +188,41 @@ mod tests {
         assert_eq!(s.states(), &[3.0, 0.0, 1.0]);
         s.rebuild([key(0, 2)]);
         assert_eq!(s.states(), &[0.0], "a pair that left the list restarts from default");
+    }
+
+    /// A store kept in step with a leader repeats the leader's rebuild: the states a rebuild
+    /// of its own gives, over shuffled and ascending lists; out of step (other keys before),
+    /// it falls back to its own rebuild.
+    #[test]
+    fn rebuild_as_gives_the_states_of_a_rebuild() {
+        use rand::seq::SliceRandom;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let (mut leader, mut follower, mut own): (ContactStore<u8>, ContactStore<u64>, ContactStore<u64>) =
+            (ContactStore::new(), ContactStore::new(), ContactStore::new());
+        for round in 0..300 {
+            let mut new: Vec<ContactKey> =
+                (0..40).map(|_| key(rng.random_range(0..9), rng.random_range(0..9))).collect();
+            new.sort();
+            new.dedup();
+            new.retain(|_| rng.random_bool(0.7));
+            if round % 2 == 0 {
+                new.shuffle(&mut rng);
+            }
+            if round % 50 == 7 {
+                // Out of step: the follower holds other keys than the leader did.
+                follower.rebuild([key(99, 100)]);
+                own.rebuild([key(99, 100)]);
+            }
+            for (i, (f, o)) in follower.states_mut().iter_mut().zip(own.states_mut()).enumerate() {
+                (*f, *o) = (round * 1000 + i as u64, round * 1000 + i as u64);
+            }
+            leader.rebuild(new.iter().copied());
+            follower.rebuild_as(&leader);
+            own.rebuild(new.iter().copied());
+            assert_eq!(follower.keys(), own.keys(), "round {round}");
+            assert_eq!(follower.states(), own.states(), "round {round}");
+        }
     }
 
     /// The walk along ascending lists and the bisection give every new key the state a

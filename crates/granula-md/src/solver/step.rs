@@ -122,11 +122,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let mut realign = || {
             // The points first: they are realigned from the old keys the store still holds.
             points.rebuild(store.keys(), pairs.keys(bodies));
-            store.rebuild(pairs.keys(bodies));
+            store.rebuild_as(pairs.key_carrier());
         };
         let mut renew = || {
             // Pairs that left the list were out of range for a while: nothing stored remains.
-            stored_energy.rebuild(pairs.keys(bodies));
+            stored_energy.rebuild_as(pairs.key_carrier());
             lay_out(accumulation, summaries, pairs, bodies, foreign, order);
         };
         if parallel::is_sequential() || self.pairs.candidates.len() < REBUILD_JOIN_PAIRS {
