@@ -8,5 +8,6 @@ mod files;
 mod flat;
 mod polyhedra;
 mod polyhedra_folds;
+mod polyhedra_md;
 mod scale;
 mod walls;
