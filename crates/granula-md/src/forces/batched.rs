@@ -2,7 +2,7 @@
 //! the lanes of a [`ContactBatch`] and the law runs on whole batches
 //! ([`ContactLaw::force_batch`]), with loads and bookings in the scalar path's order.
 
-use super::other_pairs::{merge_points, other_pair, wall_geometry, PairSlots};
+use super::other_pairs::{general_pair_settling, merge_points, other_pair, wall_geometry, PairSlots};
 use super::per_pair::{
     concentric, kinematics, pair_load, record, separation, sphere_geometry, BlockState, BlockSummary, PassInput,
 };
@@ -145,6 +145,16 @@ pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: boo
                     &mut summary,
                     &mut failure,
                 );
+            } else if c.kind == PairKind::General {
+                // The lanes are settled only if this pair has a load or books energy.
+                let quiet = points[k].is_empty();
+                let (lanes, state) = (&mut *lb, (&mut *histories, &mut *stored, &mut *points));
+                let settle = |sink: &mut S, summary: &mut BlockSummary| {
+                    let (histories, stored, points) = state;
+                    run_lanes(input, base, lanes, (&mut *histories, &mut *stored, &mut *points), sink, summary);
+                    PairSlots { history: &mut histories[k], stored: &mut stored[k], points: &mut points[k] }
+                };
+                general_pair_settling(input, base + k, c, quiet, sink, &mut summary, &mut failure, settle);
             } else {
                 run_lanes(input, base, &mut lb, (&mut *histories, &mut *stored, &mut *points), sink, &mut summary);
                 let slots = PairSlots { history: &mut histories[k], stored: &mut stored[k], points: &mut points[k] };

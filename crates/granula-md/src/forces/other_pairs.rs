@@ -105,12 +105,7 @@ fn wall_pair<L: ContactLaw, S: LoadSink>(
     }
 }
 
-/// Narrowphase and law for the pair `p` of candidate `c` that is not two spheres: one call
-/// of the world's narrowphase for all its points, sorted by feature and merged with the
-/// pair's points `slots` (see the `points` module), their loads summed in feature order
-/// into one load of the pair. Kept out of line (and the point buffer out of the loop's
-/// frame) so that the sphere pairs' loop stays as it was.
-#[inline(never)]
+/// Narrowphase and law for a general pair (through the registered generators).
 fn general_pair<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     p: usize,
@@ -120,6 +115,28 @@ fn general_pair<L: ContactLaw, S: LoadSink>(
     summary: &mut BlockSummary,
     failure: &mut Option<NarrowphaseError>,
 ) {
+    general_pair_settling(input, p, c, false, sink, summary, failure, |_, _| slots);
+}
+
+/// [`general_pair`] for a pass that holds loads of earlier pairs not yet given to `sink`
+/// (the batched pass's lanes): `settle` gives them, and then this pair's slots, before the
+/// pair touches `sink` or `summary`. A pair `quiet` before (no point, so nothing stored)
+/// that has no point now adds no load and books nothing, and `settle` is not called: a
+/// batch of sphere pairs is not cut by a wall out of reach. Sinks that record contacts
+/// settle always (their records keep the pair order).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn general_pair_settling<'s, L: ContactLaw, S: LoadSink>(
+    input: &PassInput<'_, L>,
+    p: usize,
+    c: &Candidate,
+    quiet: bool,
+    sink: &mut S,
+    summary: &mut BlockSummary,
+    failure: &mut Option<NarrowphaseError>,
+    settle: impl FnOnce(&mut S, &mut BlockSummary) -> PairSlots<'s, L::History>,
+) where
+    L::History: 's,
+{
     let (i, j) = (c.body1 as usize, c.body2 as usize);
     // The thread's buffer, taken out for the call (the law may run arbitrary code).
     let mut found = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
@@ -137,7 +154,9 @@ fn general_pair<L: ContactLaw, S: LoadSink>(
             failure.get_or_insert(e);
             sink.none(p);
         }
+        Ok(()) if quiet && found.is_empty() && !S::RECORDS => sink.none(p),
         Ok(()) => {
+            let slots = settle(sink, summary);
             // A fixed order whatever the generator's: by feature (distinct within a call).
             found.sort_unstable_by_key(|g| g.feature);
             match merge_points(input, p, c, slots, &found, sink, summary) {
