@@ -21,7 +21,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     pub(crate) fn prepare(&mut self, ctx: &mut StepContext<'_>) -> Result<(), NscdError> {
         let (theta, dt) = (self.config.theta, ctx.dt);
         let vmax = self.free_velocities(ctx.bodies, ctx.gravity, ctx.time, dt)?;
-        self.move_to_intermediate(ctx.bodies, dt);
+        self.move_to_intermediate(ctx.bodies, ctx.time, dt);
         let range = max_range(ctx.materials, &self.law);
         let margin = self.config.margin + 2.0 * theta * dt * vmax + range;
         self.detection.run(ctx.bodies, ctx.narrowphase, &mut self.broadphase, &ctx.periodic, margin)?;
@@ -65,7 +65,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 }
                 MotionKind::Fixed => BodyVelocity::default(),
             };
-            let r = if b.radius[i].is_finite() { b.radius[i] } else { 0.0 };
+            let r = surface_reach(b, i);
             vmax = vmax.max(free.v.length() + free.w.length() * r).max(start.v.length() + start.w.length() * r);
             self.start.push(start);
             self.vel.push(free);
@@ -75,8 +75,11 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
     }
 
     /// Step 2: the intermediate configuration q_m = q + (1 − θ) Δt v (004 §2.3.3.1); the
-    /// kinematic bodies' configurations at the start are kept for the end of the step.
-    fn move_to_intermediate(&mut self, b: &mut BodySet, dt: f64) {
+    /// kinematic bodies' configurations at the start are kept for the end of the step. A
+    /// kinematic body with a drive moves by its drive's own displacement over (1 − θ) Δt
+    /// from `t0` (the same bits as v (1 − θ) Δt for a constant drive), so that a belt, whose
+    /// surface moves while the wall stays, stays put.
+    fn move_to_intermediate(&mut self, b: &mut BodySet, t0: f64, dt: f64) {
         let theta = self.config.theta;
         self.saved_kinematic.clear();
         for i in 0..b.len() {
@@ -87,11 +90,13 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         if theta < 1.0 {
             let h = (1.0 - theta) * dt;
             for i in 0..b.len() {
-                if b.motion[i] == MotionKind::Fixed {
-                    continue;
-                }
-                b.position[i] += self.start[i].v * h;
-                b.orientation[i] = integrate_orientation(b.orientation[i], self.start[i].w, h);
+                let (dx, turn) = match (b.motion[i], &b.drive[i]) {
+                    (MotionKind::Fixed, _) => continue,
+                    (MotionKind::Kinematic, Some(d)) => (d.linear.step(t0, h), d.angular.step(t0, h)),
+                    _ => (self.start[i].v * h, self.start[i].w * h),
+                };
+                b.position[i] += dx;
+                b.orientation[i] = integrate_orientation(b.orientation[i], turn, 1.0);
             }
         }
     }
@@ -241,6 +246,27 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
         }
         self.sort_keys.sort_unstable();
         self.contacts.permute(&self.sort_keys);
+    }
+}
+
+/// The farthest a point of body `i`'s surface is from its position, for the speed of its
+/// surface |v| + |ω| r: a sphere's radius; for a kinematic body with a bounded box (a mesh
+/// drum, whose lifters sweep into the charge at ω times their distance from the axis), the
+/// distance to the farthest corner of its box; zero otherwise (a plane or an unbounded
+/// cylinder, which turn in themselves, and the other shapes as before).
+fn surface_reach(b: &BodySet, i: usize) -> f64 {
+    if b.radius[i].is_finite() {
+        return b.radius[i];
+    }
+    if b.motion[i] != MotionKind::Kinematic {
+        return 0.0;
+    }
+    let (bx, x) = (b.aabb(i), b.position[i]);
+    let far = (bx.min - x).abs().max((bx.max - x).abs()).length();
+    if far.is_finite() {
+        far
+    } else {
+        0.0
     }
 }
 

@@ -508,17 +508,9 @@ fn body_plans(c: &Check, spec: &SceneSpec, shapes: Option<&dyn ShapeMaker>, file
     Ok(plans)
 }
 
-/// The scenes a mesh wall may not be in: contact dynamics (the NSCD solver's contacts
-/// with meshes are not validated) and scenes with polyhedra (there is no
-/// polyhedron–mesh contact geometry). The error names the `[[meshes]]` entry.
+/// The scenes a mesh wall may not be in (under either solver): scenes with polyhedra
+/// (there is no polyhedron–mesh contact geometry). The error names the `[[meshes]]` entry.
 fn refuse_mesh_walls(c: &Check, spec: &SceneSpec, path: &KeyPath, s: &spec::MeshWallSpec) -> Result<()> {
-    if matches!(spec.solver, spec::SolverSpec::Nscd(_)) {
-        return Err(c.invalid(
-            path,
-            &s.file,
-            "mesh walls need [solver] kind = \"md\": contact dynamics against meshes is not validated",
-        ));
-    }
     let packed = spec.packings.iter().any(|p| p.polyhedra.is_some());
     if !spec.polyhedra.is_empty() || packed {
         let other = if packed { "a packing of polyhedra ([[packings]] polyhedra)" } else { "[[polyhedra]]" };

@@ -9,6 +9,7 @@ mod checkpoint_restart;
 mod contact_history;
 mod feeds;
 mod loads;
+mod mesh_nscd;
 mod mesh_scenes;
 mod moving_walls;
 mod nscd_laws;
