@@ -442,7 +442,7 @@ fn drum_torques(path: &Path, settle: f64, walls: &[&str]) -> (f64, f64, f64) {
     let (mut gravity, mut x_cm) = (Vec::new(), 0.0);
     while !run.is_done() {
         run.step().unwrap();
-        if run.world.step_count() % 10 == 0 && run.world.time() > settle + 1e-9 {
+        if run.world.step_count().is_multiple_of(10) && run.world.time() > settle + 1e-9 {
             let b = &run.world.bodies;
             let mass = |i: usize| 1.0 / b.inv_mass[i];
             gravity.push(s.iter().map(|&i| 9.81 * mass(i) * b.position[i].x).sum::<f64>());
