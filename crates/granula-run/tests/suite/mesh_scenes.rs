@@ -305,10 +305,19 @@ fn bad_mesh_walls_are_refused_naming_the_key_file_and_line() {
     let e = error_of("nan", &t, &[("nan.obj", nan)]);
     assert!(e.contains("meshes[0].file") && e.contains("nan.obj"), "{e}");
     assert!(e.contains("nan.obj, line 4") && e.contains("non-finite"), "the triangle's line in the file: {e}");
-    // A mesh wall with polyhedra (under NSCD a mesh wall is accepted: mesh_nscd.rs).
-    let t = format!("{base}\n[[polyhedra]]\nshape = {{ kind = \"cube\", size = 0.01 }}\nposition = [0.0, 0.0, 0.08]\n");
-    let e = error_of("polyhedra", &t, &[]);
-    assert!(e.contains("meshes[0]") && e.contains("polyhedr"), "{e}");
+    // A mesh wall with polyhedra under contact dynamics, or with overlap-volume polyhedron
+    // contacts (with point contacts under MD they are accepted:
+    // polyhedra_settle_in_the_trough_which_carries_their_weight; under NSCD a mesh wall with
+    // spheres is accepted: mesh_nscd.rs).
+    let poly = "\n[[polyhedra]]\nshape = { kind = \"cube\", size = 0.01 }\nposition = [0.0, 0.0, 0.08]\n";
+    let nscd =
+        base.replace("kind = \"md\"\nlocal_damping = 0.05", "kind = \"nscd\"").replace("restitution = 0.5\n", "");
+    let e = error_of("polyhedra-nscd", &format!("{nscd}{poly}"), &[]);
+    assert!(e.contains("meshes[0]") && e.contains("[[polyhedra]]") && e.contains("kind = \"md\""), "{e}");
+    let volume = base
+        .replace("local_damping = 0.05", "local_damping = 0.05\nnormal = \"volumetric\"\ndamping = \"hunt_crossley\"");
+    let e = error_of("polyhedra-volume", &format!("{volume}{poly}"), &[]);
+    assert!(e.contains("meshes[0]") && e.contains("polyhedron_contacts = \"points\""), "{e}");
 }
 
 /// A sphere placed into a wall at the start is refused, naming the wall and the sphere.
@@ -333,4 +342,105 @@ fn the_trough_example_runs() {
     assert!(run.world.bodies.position.iter().all(|x| x.is_finite()));
     drop(run);
     let _ = std::fs::remove_dir_all(out);
+}
+
+/// The committed trough (10 cm, closed at its ends by two planes) and six polyhedra dropped
+/// into it: cubes, an octahedron, random convex polyhedra and a non-convex L-block.
+const TROUGH_POLYHEDRA: &str = r#"[simulation]
+dt = 1e-5
+steps = 80000
+gravity = [0.0, 0.0, -9.81]
+
+[solver]
+kind = "md"
+local_damping = 0.05
+
+[[materials]]
+name = "m"
+density = 2500.0
+young_modulus = 1e7
+poisson_ratio = 0.3
+restitution = 0.3
+friction = 0.5
+
+[[meshes]]
+name = "trough"
+file = "trough.obj"
+scale = 0.1
+
+[[planes]]
+name = "front"
+point = [0.0, -0.05, 0.0]
+normal = [0.0, 1.0, 0.0]
+[[planes]]
+name = "back"
+point = [0.0, 0.05, 0.0]
+normal = [0.0, -1.0, 0.0]
+
+[[polyhedra]]
+shape = { kind = "cube", size = 0.012 }
+position = [0.01, -0.03, 0.03]
+rotation = [0.3, 0.2, 0.1]
+[[polyhedra]]
+shape = { kind = "cube", size = 0.01 }
+position = [-0.012, 0.0, 0.035]
+angular_velocity = [0.0, 5.0, 0.0]
+[[polyhedra]]
+shape = { kind = "octahedron", size = 0.012 }
+position = [0.0, 0.028, 0.03]
+[[polyhedra]]
+shape = { kind = "random_convex", radius = 0.007, points = 16, seed = 4 }
+position = [0.015, 0.015, 0.045]
+[[polyhedra]]
+shape = { kind = "random_convex", radius = 0.006, points = 24, seed = 9 }
+position = [-0.018, -0.025, 0.05]
+[[polyhedra]]
+shape = { kind = "l_block", size = 0.005 }
+position = [0.0, -0.01, 0.06]
+rotation = [0.0, 0.4, 0.0]
+
+[output]
+wall_loads = { every = 1000 }
+"#;
+
+#[test]
+fn polyhedra_settle_in_the_trough_which_carries_their_weight() {
+    let path = trough_folder("trough-polyhedra", TROUGH_POLYHEDRA);
+    let out = path.with_file_name("out");
+    let mut run = Run::start(load_scene(&path).unwrap(), &out).unwrap();
+    run.run_until_done(&AtomicBool::new(false), |_| {}).unwrap();
+    let b = &run.world.bodies;
+    let mut weight = 0.0;
+    for i in 0..b.len() {
+        if b.mass[i].is_finite() && b.mass[i] > 0.0 {
+            let (x, v) = (b.position[i], b.velocity[i]);
+            weight += b.mass[i] * 9.81;
+            // At rest after 0.8 s (locally damped, restitution 0.3): below 1 mm/s against the
+            // 0.3 m/s of the fall; in the trough, above both slopes and between its ends.
+            assert!(v.length() < 1e-3, "body {i} at {x} still moves at {v}");
+            assert!(x.z > x.x.abs() && x.y.abs() < 0.05 && x.z < 0.05, "body {i} at {x} left the trough");
+        }
+    }
+    let c = run.last_report.contacts;
+    drop(run);
+    assert!(c >= 12, "the polyhedra rest on the walls and each other: {c} contacts");
+    // The walls' loads at the last step: the trough and the two end planes together carry
+    // the weight, Σ F = −M (g − a_cm), and at rest (locally damped for 0.8 s) a_cm is under
+    // 1e-6 g (measured 7e-10 of the weight).
+    let text = std::fs::read_to_string(out.join("wall_loads.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let last = rows.last().unwrap()[1];
+    let at_end: Vec<&Vec<&str>> = rows.iter().filter(|r| r[1] == last).collect();
+    let walls: Vec<&str> = at_end.iter().map(|r| r[2]).collect();
+    assert_eq!(walls, ["front", "back", "trough"]);
+    let f = |r: &Vec<&str>, k: usize| r[k].parse::<f64>().unwrap();
+    let total = at_end.iter().fold([0.0; 3], |s, r| [s[0] + f(r, 3), s[1] + f(r, 4), s[2] + f(r, 5)]);
+    println!("{c} contacts; the walls carry {total:?} N against the weight {weight} N");
+    assert!((total[2] + weight).abs() < 1e-6 * weight, "walls carry {total:?} against {weight} N");
+    assert!(total[0].abs() < 1e-6 * weight && total[1].abs() < 1e-6 * weight, "{total:?}");
+    // The trough carries most of it: the end planes push horizontally, and friction on them
+    // carries at most μ times their load.
+    let trough = at_end.iter().find(|r| r[2] == "trough").unwrap();
+    assert!(-f(trough, 5) > 0.5 * weight, "the trough carries {} N of {weight} N", -f(trough, 5));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
