@@ -31,7 +31,7 @@ const N: usize = BATCH_LANES;
 
 /// Lanes computed together: two AVX-512 vectors, four AVX2 ones; a divisor of [`N`].
 const CHUNK: usize = 8;
-const _: () = assert!(N % CHUNK == 0);
+const _: () = assert!(N.is_multiple_of(CHUNK));
 
 /// The law's own per-lane arrays: constants, spring histories (in and out) and the
 /// outputs the status is decided from.
