@@ -210,13 +210,9 @@ fn mesh_edges(pair: &Pair, local: &Local, s: &mut Scratch) {
 /// contact/edge.rs): the closest points pa (on the mesh edge) and pb (on the polyhedron's)
 /// inside both segments; the normal e₁ × e₂ out of the mesh's edge and into the
 /// polyhedron's; the depth, the lines' distance d along it, clipped continuously to zero
-/// where a rule stops to hold:
-/// δ = min(d, s·L₁, (1 − s)·L₁, t·L₂, (1 − t)·L₂, 1.5·D_P(pa), 1.5·D_M(pb), o_M, o_P),
-/// D the depth of a point inside the polyhedron P or the mesh's local solid M (the
-/// face-on-face form where a face of each edge lies within 0.1 rad of the crossing's
-/// plane), o the larger distance of an edge's ends outside the other body. An end of the
-/// mesh edge that is no corner (the edge goes on in line) neither clips s nor counts as
-/// outside: the ridge goes on, and a crossing at such a vertex is kept once.
+/// where a rule stops to hold ([`clipped`]). An end of the mesh edge at a line vertex
+/// lets the crossing reach it (the ridge goes on), and a crossing at such a vertex, found
+/// from both its edges, is kept once.
 fn crossings(
     pair: &Pair,
     local: &Local,
@@ -229,8 +225,7 @@ fn crossings(
     let poly = pair.poly;
     let [p0, p1] = me.ends;
     let outward_a = me.normals[0] + me.normals[1];
-    let len_a = (p1 - p0).length();
-    let tol = 1e-9 * (poly.bounding_radius() + len_a);
+    let tol = 1e-9 * (poly.bounding_radius() + (p1 - p0).length());
     let solid = Solid { pair, local, planes };
     for (ef, f) in poly.edges().iter().enumerate() {
         if !f.sharp {
@@ -259,43 +254,12 @@ fn crossings(
         if !pair.convex && too_deep(pair, me, depth, f.vertices, d, tol) {
             continue;
         }
-        // Rule 2: fading out towards a corner end of the mesh edge and either end of the
-        // polyhedron's.
-        let len_b = (q1 - q0).length();
-        let mut limit = d.min(t.min(1.0 - t) * len_b);
-        for (end, corner) in [(s, me.corner[0]), (1.0 - s, me.corner[1])] {
-            if corner {
-                limit = limit.min(end * len_a);
-            }
-        }
-        // Rule 3: each point inside the other body, blended into the face-on-face form.
-        let flat_a = me.normals.iter().map(|m| m.dot(n)).fold(f64::NEG_INFINITY, f64::max);
-        let flat_b = f.faces.iter().map(|&k| poly.normals()[k as usize].dot(-n)).fold(f64::NEG_INFINITY, f64::max);
-        let blend =
-            ((flat_a.min(flat_b) - FACE_ON_FACE_COS) / (FACE_ON_FACE_FULL_COS - FACE_ON_FACE_COS)).clamp(0.0, 1.0);
-        let reach = FACE_ON_FACE_TILT * d;
-        for inside_of in [0, 1] {
-            if limit <= 0.0 {
-                break;
-            }
-            let r = blend * reach + tol;
-            let inside = if inside_of == 0 { poly_depth(pair, pa, r) } else { solid.depth(pb, r) } + tol;
-            limit = limit.min((1.0 - blend) * INSIDE_SLOPE * inside + blend * d * (1.0 + inside / reach));
-        }
-        // Rule 1: an edge with both ends inside the other body is carried by its vertices.
-        if limit > 0.0 {
-            let out_a = me.ends.iter().zip(me.corner).fold(0.0f64, |m, (&x, corner)| {
-                m.max(if corner { poly_outside(pair, x, limit) } else { f64::INFINITY })
-            });
-            let out_b = solid.outside(q0, limit).max(solid.outside(q1, limit));
-            limit = limit.min(out_a).min(out_b);
-        }
+        let c = Crossing { pa, s, pb, t, n, d, ends: [q0, q1], faces: f.faces };
+        let limit = clipped(&solid, me, &c, tol);
         if !(limit > 0.0) || (!pair.convex && passes_through_a_face(poly, pa, pb)) {
             continue;
         }
-        // A crossing at a vertex inside a straight ridge is found from both its edges: once.
         let point = pair.pose.to_world(0.5 * (pa + pb));
-        let key = PolyhedronMeshKey::Crossing { mesh_edge: me.e, edge: ef as u32 };
         let same_edge = |g: &ContactGeometry| match PolyhedronMeshKey::decode(g.feature) {
             Some(PolyhedronMeshKey::Crossing { edge, .. }) => edge == ef as u32 & 0x3fff,
             _ => false,
@@ -303,8 +267,66 @@ fn crossings(
         if out[from..].iter().any(|g| same_edge(g) && (g.point - point).length() <= tol) {
             continue;
         }
+        let key = PolyhedronMeshKey::Crossing { mesh_edge: me.e, edge: ef as u32 };
         push_keyed(out, from, pair.geometry(point, pair.pose.orientation * n, -limit), key);
     }
+}
+
+/// A crossing of a mesh edge (point pa, parameter s) with a polyhedron edge (pb, t; its
+/// ends and faces), normal n and lines' distance d, in the polyhedron's frame.
+struct Crossing {
+    pa: DVec3,
+    s: f64,
+    pb: DVec3,
+    t: f64,
+    n: DVec3,
+    d: f64,
+    ends: [DVec3; 2],
+    faces: [u32; 2],
+}
+
+/// The depth of crossing `c`, the lines' distance clipped continuously to zero where a rule
+/// of the polyhedron pairs stops to hold:
+/// δ = min(d, s·L₁, (1 − s)·L₁, t·L₂, (1 − t)·L₂, 1.5·D_P(pa), 1.5·D_M(pb), o_M, o_P),
+/// D the depth of a point inside the polyhedron P or the mesh's local solid M (blended into
+/// d (1 + D/(0.1 d)) where a face of each edge lies within 0.1 rad of the crossing's plane,
+/// wholly within 0.05 rad), o the larger distance of an edge's ends outside the other body
+/// (rule 1: an edge with both ends inside is carried by its vertices). The terms of an end
+/// of the mesh edge at a line vertex are left out.
+fn clipped(solid: &Solid, me: &MeshEdge, c: &Crossing, tol: f64) -> f64 {
+    let (pair, poly) = (solid.pair, solid.pair.poly);
+    let (len_a, len_b) = ((me.ends[1] - me.ends[0]).length(), (c.ends[1] - c.ends[0]).length());
+    // Rule 2: fading out towards a corner end of the mesh edge and either end of the
+    // polyhedron's.
+    let mut limit = c.d.min(c.t.min(1.0 - c.t) * len_b);
+    for (end, corner) in [(c.s, me.corner[0]), (1.0 - c.s, me.corner[1])] {
+        if corner {
+            limit = limit.min(end * len_a);
+        }
+    }
+    // Rule 3: each point inside the other body, blended into the face-on-face form.
+    let flat_a = me.normals.iter().map(|m| m.dot(c.n)).fold(f64::NEG_INFINITY, f64::max);
+    let flat_b = c.faces.iter().map(|&k| poly.normals()[k as usize].dot(-c.n)).fold(f64::NEG_INFINITY, f64::max);
+    let blend = ((flat_a.min(flat_b) - FACE_ON_FACE_COS) / (FACE_ON_FACE_FULL_COS - FACE_ON_FACE_COS)).clamp(0.0, 1.0);
+    let reach = FACE_ON_FACE_TILT * c.d;
+    for inside_of in [0, 1] {
+        if limit <= 0.0 {
+            return limit;
+        }
+        let r = blend * reach + tol;
+        let inside = if inside_of == 0 { poly_depth(pair, c.pa, r) } else { solid.depth(c.pb, r) } + tol;
+        limit = limit.min((1.0 - blend) * INSIDE_SLOPE * inside + blend * c.d * (1.0 + inside / reach));
+    }
+    // Rule 1: an edge with both ends inside the other body is carried by its vertices.
+    if limit > 0.0 {
+        let out_a =
+            me.ends.iter().zip(me.corner).fold(0.0f64, |m, (&x, corner)| {
+                m.max(if corner { poly_outside(pair, x, limit) } else { f64::INFINITY })
+            });
+        let out_b = solid.outside(c.ends[0], limit).max(solid.outside(c.ends[1], limit));
+        limit = limit.min(out_a).min(out_b);
+    }
+    limit
 }
 
 /// Rule 5 of the polyhedron pairs, for a non-convex polyhedron: when an end of either edge

@@ -4,12 +4,13 @@
 //!
 //! The rule (`docs/meshes.md`, "Polyhedra against mesh walls"), all in the mesh frame:
 //! 1. **Candidates and side** ([`local`]): the triangles whose hierarchy leaves come within
-//!    the polyhedron's bounding sphere (plus the margin). The surface is two-sided: each set of candidates joined by manifold edges gets the side
-//!    of the polyhedron's centre, read at the candidate nearest to the centre with the
-//!    angle-weighted pseudo-normal of the feature there (Bærentzen & Aanæs, *Signed
-//!    distance computation using the angle weighted pseudonormal*, IEEE TVCG 11, 2005) and
-//!    carried to the others through the mesh's orientation across each edge. Each edge
-//!    between two candidates is then convex, concave or flat as seen from that side.
+//!    the polyhedron's bounding sphere (plus the margin). The surface is two-sided: each
+//!    set of candidates joined by manifold edges gets the side of the polyhedron's centre,
+//!    read at the candidate nearest to the centre with the angle-weighted pseudo-normal of
+//!    the feature there (Bærentzen & Aanæs, *Signed distance computation using the angle
+//!    weighted pseudonormal*, IEEE TVCG 11, 2005) and carried to the others through the
+//!    mesh's orientation across each edge. Each edge between two candidates is then
+//!    convex, concave or flat as seen from that side.
 //! 2. **Polyhedron vertices** ([`vertex`]): a vertex counts against a triangle when its
 //!    projection on the triangle's plane falls inside the triangle, or beyond a concave
 //!    edge of it (a valley: the two faces are then two planes, each pushing what is below
@@ -20,13 +21,13 @@
 //!    give it), when d ≤ margin, with the plane's formulas
 //!    ([`granula_polyhedra::contact::plane_polyhedron`]): gap d, normal n, point x − (d/2) n.
 //! 3. **Mesh corners** ([`edge`]): a vertex of the mesh where sharp edges meet, all convex
-//!    (not two in line), inside the polyhedron: a contact as a polyhedron's vertex in the
-//!    other body gets.
+//!    (not just two in line), inside the polyhedron: a contact as a polyhedron's vertex in
+//!    the other body gets.
 //! 4. **Edge crossings** ([`edge`]): a sharp convex edge of the mesh and a sharp edge of the
 //!    polyhedron that cross each other inside both bodies, by the rules and the continuous
 //!    depth of the polyhedron pairs (`granula_polyhedra::contact`, edge.rs), the mesh's
 //!    solid near its edge being the intersection of the half-spaces behind the edge's two
-//!    faces and, at an end that is a corner, behind the faces at that corner.
+//!    triangles and the candidates of the same convex part.
 //!
 //! So a closed convex mesh against a polyhedron gives the polyhedron pair's points, a
 //! triangulated plane the plane's, and a valley the two planes'.
