@@ -172,7 +172,7 @@ fn particle(c: &Check, p: &KeyPath, f: &FeedSpec, x: &FeedContext) -> Result<Par
         return Err(c.invalid(
             &key,
             poly.points,
-            "mesh walls touch spheres only: there is no polyhedron-mesh contact geometry",
+            "a feed of polyhedra beside mesh walls is not validated: feed spheres, or place the polyhedra before the run",
         ));
     }
     // One shape made now, so that a bad point count is named before the run.
