@@ -3,14 +3,11 @@
 
 use crate::closest::{nearest_on_triangle, Nearest};
 use crate::mesh::TriangleMesh;
-use crate::polyhedron::MeshPolyhedron;
 use crate::topology::{KEY_EDGE, KEY_FACE, KEY_REGION, KEY_VERTEX};
-use crate::wall::{MeshWall, MESH_WALL};
+use crate::wall::MeshWall;
 use granula_core::math::{DQuat, DVec3};
-use granula_core::narrowphase::{
-    sphere_plane, ContactGenerator, DegenerateGeometry, Narrowphase, PosedShape, ShapeKind,
-};
-use granula_core::{ContactGeometry, CoreError, PairMemory};
+use granula_core::narrowphase::{sphere_plane, ContactGenerator, DegenerateGeometry, PosedShape};
+use granula_core::{ContactGeometry, PairMemory};
 use std::cell::RefCell;
 
 /// Relative tolerance of the comparisons of distances and points between triangles, as a
@@ -209,7 +206,7 @@ fn patches(mesh: &TriangleMesh, reach: f64, minima: &[Near], accepted: &mut Vec<
 }
 
 /// The contact generator of a mesh wall (body 1) and a sphere (body 2):
-/// [`sphere_mesh`] at the bodies' poses. Registered by [`register_all`].
+/// [`sphere_mesh`] at the bodies' poses. Registered by [`register_all`](crate::register_all).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MeshSphere;
 
@@ -312,14 +309,4 @@ impl Clearance {
         let bits = |v: f64| (v as f32).to_bits() as u64;
         memory.store([bits(c.x) | (bits(c.y) << 32), bits(c.z), safe.to_bits()]);
     }
-}
-
-/// Registers the contact generators of mesh walls in `narrowphase`: mesh wall–sphere
-/// ([`MeshSphere`]) and mesh wall–polyhedron ([`MeshPolyhedron`], for the shapes of
-/// `granula_polyhedra`). A world with mesh walls needs it before the first one is inserted
-/// (`World::insert` names this call otherwise). Errors as [`Narrowphase::register`] does,
-/// e.g. when a pair is registered already.
-pub fn register_all(narrowphase: &mut Narrowphase) -> Result<(), CoreError> {
-    narrowphase.register(ShapeKind::Custom(MESH_WALL), ShapeKind::Sphere, MeshSphere)?;
-    narrowphase.register(ShapeKind::Custom(MESH_WALL), granula_polyhedra::POLYHEDRON, MeshPolyhedron)
 }
