@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Checks that `pip install ./python` reuses the test build's compiled granula crates.
+
+The Python module is its own Cargo workspace (python/), built into the repository's target
+folder by CI. Cargo reuses a compiled crate only when everything that enters its hash is the
+same: its features, its profile, and the same for every crate below it, host crates (build
+scripts, procedural macros) included. A dependency that turns on a feature of a shared
+crate in one build and not in the other (e.g. clap's derive macro and syn's `full`) makes
+the whole `granula-run` stack compile twice, some four minutes of CI on two cores.
+
+This script asks Cargo for both unit graphs (`--unit-graph`, an unstable flag read through
+RUSTC_BOOTSTRAP, nothing is compiled) and compares the units below `granula-run`'s library
+in the two. It prints each unit that differs and exits with 1 if any does.
+
+    python3 .ci/shared-build.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED_ROOT = "granula-run"
+
+
+def unit_graph(args):
+    env = dict(os.environ, RUSTC_BOOTSTRAP="1")
+    cmd = ["cargo", *args, "--release", "-Z", "unstable-options", "--unit-graph"]
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{out.stderr}")
+    return json.loads(out.stdout)["units"]
+
+
+def unit_key(unit):
+    """What makes a compiled unit reusable: the package (its version for a registry one, its
+    path for a local one), target, mode, features and profile."""
+    pkg = unit["pkg_id"]
+    pkg = pkg.split("#")[-1] if pkg.startswith("registry+") else pkg
+    profile = json.dumps(unit["profile"], sort_keys=True)
+    return (pkg, unit["target"]["name"], unit["mode"], tuple(unit["features"]), profile, unit.get("platform"))
+
+
+def closure_below(units, package):
+    """The units the library of `package` is built from, itself included, by key."""
+    roots = [
+        i
+        for i, u in enumerate(units)
+        if f"/{package}#" in u["pkg_id"] and u["target"]["kind"] == ["lib"] and u["mode"] == "build"
+    ]
+    if len(roots) != 1:
+        sys.exit(f"expected one library unit of {package}, found {len(roots)}")
+    seen = {}
+    stack = roots
+    while stack:
+        unit = units[stack.pop()]
+        key = unit_key(unit)
+        if key not in seen:
+            seen[key] = unit
+            stack.extend(d["index"] for d in unit["dependencies"])
+    return seen
+
+
+def main():
+    tests = closure_below(unit_graph(["test", "--workspace", "--no-run"]), SHARED_ROOT)
+    module = closure_below(unit_graph(["build", "--manifest-path", "python/Cargo.toml"]), SHARED_ROOT)
+    differ = sorted(set(tests) ^ set(module), key=str)
+    for key in differ:
+        side = "test build only" if key in tests else "python build only"
+        print(f"{side}: {key[0]} {key[1]} ({key[2]}) features {list(key[3])}")
+    if differ:
+        print(
+            f"`pip install ./python` would compile {SHARED_ROOT} and the crates above these units again: "
+            "name the missing features in python/Cargo.toml (see its build-dependencies)"
+        )
+        return 1
+    print(f"{len(tests)} units below {SHARED_ROOT}, the same in the test build and the Python module's")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
