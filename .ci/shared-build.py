@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Checks that `pip install ./python` reuses the test build's compiled granula crates.
+"""Checks that the later builds of CI reuse the test build's compiled granula crates.
 
-The Python module is its own Cargo workspace (python/), built into the repository's target
-folder by CI. Cargo reuses a compiled crate only when everything that enters its hash is the
+After `cargo test --workspace --release`, CI builds into the same target folder the Python
+module (its own Cargo workspace, python/) and the MPI stage (granula and granula-mpi with
+their `mpi` features). Cargo reuses a compiled crate only when everything that enters its hash is the
 same: its features, its profile, and the same for every crate below it, host crates (build
 scripts, procedural macros) included. A dependency that turns on a feature of a shared
 crate in one build and not in the other (e.g. clap's derive macro and syn's `full`) makes
-the whole `granula-run` stack compile twice, some four minutes of CI on two cores.
+the whole `granula-run` stack compile twice, some five minutes of CI on two cores.
 
-This script asks Cargo for both unit graphs (`--unit-graph`, an unstable flag read through
+This script asks Cargo for the unit graphs (`--unit-graph`, an unstable flag read through
 RUSTC_BOOTSTRAP, nothing is compiled) and compares the units below `granula-run`'s library
-in the two. It prints each unit that differs and exits with 1 if any does.
+in each later build with the test build's. It prints each unit that differs and exits with 1
+if any does.
 
     python3 .ci/shared-build.py
 """
@@ -62,21 +64,34 @@ def closure_below(units, package):
     return seen
 
 
+# The builds after the test build, as .ci/run runs them.
+LATER_BUILDS = {
+    "pip install ./python": ["build", "--manifest-path", "python/Cargo.toml"],
+    "the MPI stage": [
+        "test", "--features", "granula/mpi,granula-mpi/mpi", "-p", "granula-mpi", "-p", "granula",
+        "--lib", "--test", "mpi_suite", "--test", "mpi_runner", "--no-run",
+    ],
+}
+
+
 def main():
     tests = closure_below(unit_graph(["test", "--workspace", "--no-run"]), SHARED_ROOT)
-    module = closure_below(unit_graph(["build", "--manifest-path", "python/Cargo.toml"]), SHARED_ROOT)
-    differ = sorted(set(tests) ^ set(module), key=str)
-    for key in differ:
-        side = "test build only" if key in tests else "python build only"
-        print(f"{side}: {key[0]} {key[1]} ({key[2]}) features {list(key[3])}")
-    if differ:
-        print(
-            f"`pip install ./python` would compile {SHARED_ROOT} and the crates above these units again: "
-            "name the missing features in python/Cargo.toml (see its build-dependencies)"
-        )
-        return 1
-    print(f"{len(tests)} units below {SHARED_ROOT}, the same in the test build and the Python module's")
-    return 0
+    failed = False
+    for name, args in LATER_BUILDS.items():
+        later = closure_below(unit_graph(args), SHARED_ROOT)
+        differ = sorted(set(tests) ^ set(later), key=str)
+        for key in differ:
+            side = "test build only" if key in tests else f"{name} only"
+            print(f"{side}: {key[0]} {key[1]} ({key[2]}) features {list(key[3])}")
+        if differ:
+            failed = True
+            print(
+                f"{name} would compile {SHARED_ROOT} and the crates below it again: name the missing "
+                "features in crates/granula-io/Cargo.toml or python/Cargo.toml (build-dependencies)"
+            )
+        else:
+            print(f"{name}: the {len(tests)} units below {SHARED_ROOT} are the test build's")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
