@@ -33,22 +33,11 @@
 #   SCENE_ARGS  extra options of make_chute.py --from-data, e.g. "--reorder 0"
 set -u
 
-# With sched_autogroup (Linux, /proc/sys/kernel/sched_autogroup_enabled = 1) CPU time is
-# shared between setsid groups first: a job started elsewhere, even at nice 19, would take
-# half of the cores from the timed runs. So run in a setsid group of our own, with the
-# highest autogroup priority where that is allowed.
-if [ -z "${CHUTE_BENCH_SETSID:-}" ] && command -v setsid > /dev/null; then
-  export CHUTE_BENCH_SETSID=1
-  exec setsid -w "$BASH" "${BASH_SOURCE[0]}" "$@"
-fi
-if [ -w "/proc/$$/autogroup" ]; then
-  echo -20 > "/proc/$$/autogroup" 2> /dev/null || true
-fi
-
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd -- "$here/../.." && pwd)
-
-die() { echo "run.sh: $*" >&2; exit 2; }
+# shellcheck source=../common.sh
+. "$here/../common.sh"
+own_session "${BASH_SOURCE[0]}" "$@"
 
 rounds=${1:-3}
 timed=${2:-5000}
@@ -62,31 +51,13 @@ short=$((timed / 10))
 [ "$short" -ge 1 ] || short=1
 total=$((short + timed))
 
-granula=${GRANULA:-$root/target/release/granula}
-case $granula in
-  */*) [[ $granula == /* ]] || granula=$PWD/$granula ;;
-  *) granula=$(command -v "$granula" || echo "$granula") ;;
-esac
-[ -x "$granula" ] || die "no granula binary at $granula: build it with 'cargo build --release -p granula' in the repository (with CARGO_TARGET_DIR set, point GRANULA at \$CARGO_TARGET_DIR/release/granula)"
+granula=$(find_granula) || exit 2
 lmp=${LMP:-lmp}
 command -v "$lmp" > /dev/null || die "LAMMPS not found ('$lmp'): install it (Debian, Ubuntu: apt-get install lammps openmpi-bin) or point LMP at its binary"
 command -v mpirun > /dev/null || die "mpirun not found: LAMMPS on 2 ranks needs it (Debian, Ubuntu: apt-get install openmpi-bin)"
 command -v python3 > /dev/null || die "python3 not found: make_chute.py needs it"
 
-if [ -n "${WORK:-}" ]; then
-  work=$WORK
-  mkdir -p "$work" || die "cannot create WORK=$work"
-else
-  work=$(mktemp -d) || die "mktemp failed"
-  trap 'rm -rf -- "$work"' EXIT
-fi
-cd -- "$work" || die "cannot enter $work"
-
-# Open MPI refuses to start as root without these; oversubscription lets 2 ranks start
-# where Open MPI counts fewer slots than the machine has cores.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-export OMP_NUM_THREADS=1
+enter_work
 
 # Runs LAMMPS on $1 rank(s), screen output to $2, the other arguments for lmp.
 lammps() {
@@ -196,5 +167,5 @@ print(f"contacts at step {common[-1]}: granula {g['contacts']} pairs, {float(g['
 EOF
 
 echo "LAMMPS version: $(sed -n 's/^LAMMPS (\(.*\))$/\1/p' lammps_1.out | head -n 1)"
-echo "CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(env -u OMP_NUM_THREADS nproc) cores available"
+cpu_line
 echo "date: $(date '+%Y-%m-%d %H:%M %Z')"

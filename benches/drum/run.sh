@@ -39,22 +39,11 @@
 #   SCENE_ARGS extra options of make_drum.py, e.g. "--skin 5e-4"
 set -u
 
-# With sched_autogroup (Linux, /proc/sys/kernel/sched_autogroup_enabled = 1) CPU time is
-# shared between setsid groups first: a job started elsewhere, even at nice 19, would take
-# half of the cores from the timed runs. So run in a setsid group of our own, with the
-# highest autogroup priority where that is allowed.
-if [ -z "${DRUM_BENCH_SETSID:-}" ] && command -v setsid > /dev/null; then
-  export DRUM_BENCH_SETSID=1
-  exec setsid -w "$BASH" "${BASH_SOURCE[0]}" "$@"
-fi
-if [ -w "/proc/$$/autogroup" ]; then
-  echo -20 > "/proc/$$/autogroup" 2> /dev/null || true
-fi
-
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd -- "$here/../.." && pwd)
-
-die() { echo "run.sh: $*" >&2; exit 2; }
+# shellcheck source=../common.sh
+. "$here/../common.sh"
+own_session "${BASH_SOURCE[0]}" "$@"
 
 rounds=${1:-3}
 timed=${2:-2000}
@@ -70,12 +59,7 @@ short=$((timed / 10))
 total=$((short + timed))
 dt=2e-5   # make_drum.py's time step, for the drum's angle after the warm-up
 
-granula=${GRANULA:-$root/target/release/granula}
-case $granula in
-  */*) [[ $granula == /* ]] || granula=$PWD/$granula ;;
-  *) granula=$(command -v "$granula" || echo "$granula") ;;
-esac
-[ -x "$granula" ] || die "no granula binary at $granula: build it with 'cargo build --release -p granula' in the repository (with CARGO_TARGET_DIR set, point GRANULA at \$CARGO_TARGET_DIR/release/granula)"
+granula=$(find_granula) || exit 2
 liggghts=${LIGGGHTS:-liggghts}
 command -v "$liggghts" > /dev/null || die "LIGGGHTS not found ('$liggghts'): install it (Debian 12: apt-get install liggghts openmpi-bin) or point LIGGGHTS at its binary"
 command -v mpirun > /dev/null || die "mpirun not found: LIGGGHTS on 2 ranks needs it (Debian, Ubuntu: apt-get install openmpi-bin)"
@@ -84,20 +68,7 @@ if [ "${PERF:-0}" = 1 ]; then
   command -v perf > /dev/null || die "PERF=1 needs perf (Debian: apt-get install linux-perf)"
 fi
 
-if [ -n "${WORK:-}" ]; then
-  work=$WORK
-  mkdir -p "$work" || die "cannot create WORK=$work"
-else
-  work=$(mktemp -d) || die "mktemp failed"
-  trap 'rm -rf -- "$work"' EXIT
-fi
-cd -- "$work" || die "cannot enter $work"
-
-# Open MPI refuses to start as root without these; oversubscription lets 2 ranks start
-# where Open MPI counts fewer slots than the machine has cores.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-export OMP_NUM_THREADS=1
+enter_work
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 
@@ -251,5 +222,5 @@ if [ "${PERF:-0}" = 1 ]; then
 fi
 
 echo "LIGGGHTS version: $(sed -n 's/^LIGGGHTS (Version \([^,]*\),.*/\1/p' liggghts_1.out | head -n 1)"
-echo "CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(env -u OMP_NUM_THREADS nproc) cores available"
+cpu_line
 echo "date: $(date '+%Y-%m-%d %H:%M %Z')"

@@ -21,22 +21,11 @@
 #   SCENE_ARGS  extra options of make_scene.py, e.g. "--tsuji --energy-reads=when_read"
 set -u
 
-# With sched_autogroup (Linux, /proc/sys/kernel/sched_autogroup_enabled = 1) CPU time is
-# shared between setsid groups first: a job started elsewhere, even at nice 19, then
-# takes half of the cores away from the timed runs. So run in a setsid group of our own
-# and give it the highest autogroup priority where that is allowed.
-if [ -z "${GAS_BENCH_SETSID:-}" ] && command -v setsid > /dev/null; then
-  export GAS_BENCH_SETSID=1
-  exec setsid -w "$BASH" "${BASH_SOURCE[0]}" "$@"
-fi
-if [ -w "/proc/$$/autogroup" ]; then
-  echo -20 > "/proc/$$/autogroup" 2> /dev/null || true
-fi
-
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd -- "$here/../.." && pwd)
-
-die() { echo "run.sh: $*" >&2; exit 2; }
+# shellcheck source=../common.sh
+. "$here/../common.sh"
+own_session "${BASH_SOURCE[0]}" "$@"
 
 rounds=${1:-3}
 steps=${2:-20000}
@@ -47,31 +36,13 @@ timed=$((steps - warm))
 [ "$warm" -ge 1 ] || die "STEPS must be at least 3 (40 % warm-up, 60 % timed)"
 particles=10648
 
-granula=${GRANULA:-$root/target/release/granula}
-case $granula in
-  */*) [[ $granula == /* ]] || granula=$PWD/$granula ;;
-  *) granula=$(command -v "$granula" || echo "$granula") ;;
-esac
-[ -x "$granula" ] || die "no granula binary at $granula: build it with 'cargo build --release' in the repository (with CARGO_TARGET_DIR set, point GRANULA at \$CARGO_TARGET_DIR/release/granula)"
+granula=$(find_granula) || exit 2
 lmp=${LMP:-lmp}
 command -v "$lmp" > /dev/null || die "LAMMPS not found ('$lmp'): install it (Debian, Ubuntu: apt-get install lammps openmpi-bin) or point LMP at its binary"
 command -v mpirun > /dev/null || die "mpirun not found: LAMMPS on 2 ranks needs it (Debian, Ubuntu: apt-get install openmpi-bin)"
 command -v python3 > /dev/null || die "python3 not found: make_scene.py needs it"
 
-if [ -n "${WORK:-}" ]; then
-  work=$WORK
-  mkdir -p "$work" || die "cannot create WORK=$work"
-else
-  work=$(mktemp -d) || die "mktemp failed"
-  trap 'rm -rf -- "$work"' EXIT
-fi
-cd -- "$work" || die "cannot enter $work"
-
-# Open MPI refuses to start as root without these; oversubscription lets 2 ranks start
-# where Open MPI counts fewer slots than the machine has cores.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-export OMP_NUM_THREADS=1
+enter_work
 
 gzip -dc "$here/dense_gas_10648.lmp.gz" > gas.lmp || die "cannot unpack the data file"
 for t in 1 2; do
@@ -129,5 +100,5 @@ ke_granula=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "kinetic_t
 ke_lammps=$(awk -v s="$steps" '$1 == s && NF == 4 { printf "%.4e", $3 + $4 }' lammps_1.out)
 echo "kinetic energy after $steps steps (last round, 1 core): granula ${ke_granula:-?} J, LAMMPS ${ke_lammps:-?} J"
 echo "LAMMPS version: $(sed -n 's/^LAMMPS (\(.*\))$/\1/p' lammps_1.out | head -n 1)"
-echo "CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(env -u OMP_NUM_THREADS nproc) cores available"
+cpu_line
 echo "date: $(date '+%Y-%m-%d %H:%M %Z')"
