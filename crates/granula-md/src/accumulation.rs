@@ -51,23 +51,35 @@ const LEFT_OUT: u32 = u32::MAX;
 
 /// Where the loads of the pairs of a block go.
 pub(crate) trait LoadSink {
-    /// Whether the sink keeps the contacts ([`LoadSink::record`]); a constant, so that the
-    /// pass builds no record for the sinks that do not.
-    const RECORDS: bool = false;
+    /// Whether the sink keeps the contacts ([`LoadSink::record`]): the pass builds no
+    /// record for a sink that does not (a test that takes the same branch for every pair of
+    /// a step).
+    #[inline(always)]
+    fn records(&self) -> bool {
+        false
+    }
     /// Pair `p` (global index) carries no load this step.
     fn none(&mut self, p: usize);
     /// Pair `p` between bodies `i` and `j` carries `load` (on body 2; body 1 gets the
     /// opposite force).
     fn add(&mut self, p: usize, i: usize, j: usize, load: PairLoad);
     /// Pair `p` was a contact of this step, published as `contact` (its key is filled in
-    /// by the sink). Only called when [`LoadSink::RECORDS`].
+    /// by the sink). Only called when [`LoadSink::records`].
     fn record(&mut self, _p: usize, _contact: ContactRecord) {}
 }
 
-/// A sink that also keeps the contacts of its block (pairs `base..base + keys.len()`), in
-/// pair order, for [`MdSolver::contacts`](granula_core::Solver::contacts).
+/// A sink that also keeps, on the steps that publish them, the contacts of its block, in
+/// pair order, for [`MdSolver::contacts`](granula_core::Solver::contacts). One type for
+/// both kinds of step: the force pass is compiled once per accumulation strategy, not
+/// once more for publishing (a law's pass is most of the code a solver compiles).
 pub(crate) struct Recording<'a, S> {
     pub inner: S,
+    /// Where the contacts go on a publishing step, `None` on the others.
+    pub out: Option<RecordOut<'a>>,
+}
+
+/// The contact list of one block (pairs `base..base + keys.len()`).
+pub(crate) struct RecordOut<'a> {
     pub base: usize,
     /// The keys of the block's pairs.
     pub keys: &'a [ContactKey],
@@ -75,7 +87,10 @@ pub(crate) struct Recording<'a, S> {
 }
 
 impl<S: LoadSink> LoadSink for Recording<'_, S> {
-    const RECORDS: bool = true;
+    #[inline(always)]
+    fn records(&self) -> bool {
+        self.out.is_some()
+    }
     #[inline(always)]
     fn none(&mut self, p: usize) {
         self.inner.none(p);
@@ -86,9 +101,11 @@ impl<S: LoadSink> LoadSink for Recording<'_, S> {
     }
     #[inline(always)]
     fn record(&mut self, p: usize, contact: ContactRecord) {
-        // The pair's key with the point's feature.
-        let key = ContactKey { feature: contact.key.feature, ..self.keys[p - self.base] };
-        self.contacts.push(ContactRecord { key, ..contact });
+        if let Some(out) = &mut self.out {
+            // The pair's key with the point's feature.
+            let key = ContactKey { feature: contact.key.feature, ..out.keys[p - out.base] };
+            out.contacts.push(ContactRecord { key, ..contact });
+        }
     }
 }
 

@@ -76,7 +76,7 @@ impl<H: Copy + Default> PointStore<H> {
                 self.found.push((*key, k as u32));
             }
         }
-        self.found.sort_unstable_by_key(|f| f.0);
+        sort_by_key(&mut self.found);
         self.lists.clear();
         self.lists.resize_with(new_keys.len(), PairPoints::default);
         if self.found.is_empty() {
@@ -149,6 +149,11 @@ impl<H: Copy + Default> PointStore<H> {
     }
 }
 
+/// Sorts (key, position) entries by key. Outside the generic store, so that every history
+/// type shares one compiled sort.
+fn sort_by_key(entries: &mut [(ContactKey, u32)]) {
+    entries.sort_unstable_by_key(|e| e.0);
+}
 #[cfg(test)]
 mod tests {
     use super::*;

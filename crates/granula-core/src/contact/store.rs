@@ -86,7 +86,7 @@ impl<S: Copy + Default> ContactStore<S> {
         // memory: a search step reads one entry, not an index and then a key).
         self.order.clear();
         self.order.extend(old.iter().enumerate().map(|(i, k)| (*k, i as u32)));
-        self.order.sort_unstable_by_key(|o| o.0);
+        sort_by_key(&mut self.order);
         for k in new_keys {
             let found = self.order.binary_search_by(|o| o.0.cmp(&k));
             let at = found.map_or(NEW_KEY, |pos| self.order[pos].1);
@@ -168,6 +168,11 @@ impl<S: Copy + Default> ContactStore<S> {
     }
 }
 
+/// Sorts (key, position) entries by key. Outside the generic store, so that every history
+/// type shares one compiled sort.
+fn sort_by_key(entries: &mut [(ContactKey, u32)]) {
+    entries.sort_unstable_by_key(|e| e.0);
+}
 #[cfg(test)]
 mod tests {
     use super::*;

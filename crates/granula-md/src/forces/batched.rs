@@ -106,7 +106,7 @@ thread_local! {
 /// with stored energy): the lanes are run before it. So every body's loads and every summary field are
 /// summed in the scalar path's order, and with a batched form that equals the scalar law
 /// to the bit (the built-in ones) the two paths give the same bits.
-pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
+pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     base: usize,
     (histories, stored, points): BlockState<'_, L::History>,
@@ -133,7 +133,7 @@ pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: boo
     let (position, velocity, spin) = (&b.position[..], &b.velocity[..], &b.angular_velocity[..]);
     for (k, c) in candidates.iter().enumerate() {
         if c.kind != PairKind::Spheres {
-            if c.kind == PairKind::Wall && !S::RECORDS {
+            if c.kind == PairKind::Wall && !sink.records() {
                 wall_lane(
                     input,
                     base,
@@ -163,7 +163,7 @@ pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: boo
             continue;
         }
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let d = separation::<PERIODIC>(position, input.shifts, base + k, c);
+        let d = separation(position, input.shifts, base + k, c);
         let dist2 = d.length_squared();
         if dist2 > c.reach2 {
             // Beyond the margin: no load, history reset.
@@ -201,7 +201,7 @@ pub(super) fn block_pass_batched<L: ContactLaw, S: LoadSink, const PERIODIC: boo
         // `kinematics`' relative velocity (000 eq. 3) with the normal rate at the force's
         // time level.
         let mut v = point_relative_velocity(velocity[i], spin[i], b1, velocity[j], spin[j], b2);
-        if PERIODIC && !input.velocity_shifts.is_empty() {
+        if !input.velocity_shifts.is_empty() {
             // Lees-Edwards: the velocity of body 2's image across the sheared faces.
             v += input.velocity_shifts[base + k];
         }
@@ -287,7 +287,7 @@ fn scalar_sphere_pair<L: ContactLaw, S: LoadSink>(
     let kin = kinematics(input, p, c, &g, false);
     let cf = input.law.force(&kin, history);
     sink.add(p, c.body1 as usize, c.body2 as usize, pair_load(&g, &cf));
-    if S::RECORDS {
+    if sink.records() {
         sink.record(p, record(c, &g, kin.relative_velocity, &cf));
     }
     *last_stored = cf.stored;
@@ -335,7 +335,7 @@ fn run_lanes<L: ContactLaw, S: LoadSink>(
             };
         }
         sink.add(base + k, i, j, load);
-        if S::RECORDS {
+        if sink.records() {
             let c = &input.candidates[base + k];
             let mut unused = None;
             let d = input.separation(base + k, c);

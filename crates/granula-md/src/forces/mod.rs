@@ -11,25 +11,25 @@ mod per_pair;
 
 pub(crate) use per_pair::{BlockState, BlockSummary, PassInput};
 
-use crate::accumulation::{Accumulation, LoadSink, Recording};
+use crate::accumulation::{Accumulation, LoadSink, RecordOut, Recording};
 use crate::pairs::{PairKind, PairList};
 use crate::points::PairPoints;
 use batched::block_pass_batched;
 use granula_core::{parallel, ContactForce, ContactKey, ContactLaw, ContactRecord, DVec3};
 use other_pairs::{other_pair, PairSlots};
 use per_pair::{kinematics, pair_load, record, separation, sphere_geometry};
+use rayon::iter::Either;
 use rayon::prelude::*;
 
-/// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`;
-/// `PERIODIC`: the pairs' separations include their image shifts.
-pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
+/// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
+pub(crate) fn block_pass<L: ContactLaw, S: LoadSink>(
     input: &PassInput<'_, L>,
     base: usize,
     (histories, stored, points): BlockState<'_, L::History>,
     sink: &mut S,
 ) -> BlockSummary {
     if input.commit && input.law.batches() {
-        return block_pass_batched::<L, S, PERIODIC>(input, base, (histories, stored, points), sink);
+        return block_pass_batched(input, base, (histories, stored, points), sink);
     }
     let b = input.bodies;
     // Kept in locals (registers) for the whole loop, written once by the caller.
@@ -47,7 +47,7 @@ pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
             continue;
         }
         let (i, j) = (c.body1 as usize, c.body2 as usize);
-        let d = separation::<PERIODIC>(&b.position, input.shifts, p, c);
+        let d = separation(&b.position, input.shifts, p, c);
         let g = match sphere_geometry(b, c, d, &mut failure) {
             Ok(Some(g)) => g,
             Ok(None) => {
@@ -81,7 +81,7 @@ pub(crate) fn block_pass<L: ContactLaw, S: LoadSink, const PERIODIC: bool>(
         if !input.commit {
             continue;
         }
-        if S::RECORDS {
+        if sink.records() {
             sink.record(p, record(c, &g, kin.relative_velocity, &cf));
         }
         *last_stored = cf.stored;
@@ -116,43 +116,14 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     debug_assert_eq!(summaries.len(), accumulation.blocks());
     let block = accumulation.block();
     let blocks = (histories, stored, points);
-    // Four monomorphised loops (window or buffer sink, recording or not), so the hot loop
-    // carries no test of either choice.
-    // Periodic or not: twice as many, so that the loop without periodic axes reads no shift.
-    let periodic = !input.shifts.is_empty();
-    match (accumulation.uses_windows(), record, periodic) {
-        (true, None, false) => each_block::<_, _, false>(input, block, blocks, summaries, accumulation.window_sinks()),
-        (true, None, true) => each_block::<_, _, true>(input, block, blocks, summaries, accumulation.window_sinks()),
-        (true, Some(out), false) => each_block::<_, _, false>(
-            input,
-            block,
-            blocks,
-            summaries,
-            recording(accumulation.window_sinks(), out, block),
-        ),
-        (true, Some(out), true) => each_block::<_, _, true>(
-            input,
-            block,
-            blocks,
-            summaries,
-            recording(accumulation.window_sinks(), out, block),
-        ),
-        (false, None, false) => each_block::<_, _, false>(input, block, blocks, summaries, accumulation.buffer_sinks()),
-        (false, None, true) => each_block::<_, _, true>(input, block, blocks, summaries, accumulation.buffer_sinks()),
-        (false, Some(out), false) => each_block::<_, _, false>(
-            input,
-            block,
-            blocks,
-            summaries,
-            recording(accumulation.buffer_sinks(), out, block),
-        ),
-        (false, Some(out), true) => each_block::<_, _, true>(
-            input,
-            block,
-            blocks,
-            summaries,
-            recording(accumulation.buffer_sinks(), out, block),
-        ),
+    // Two compiled loops, one per accumulation strategy. Publishing the contacts and
+    // periodic images are tests in the loop that take the same branch for every pair of a
+    // step: compiling a loop for each (eight in all) made the force pass most of the code
+    // of every law's solver, for no measurable gain in speed.
+    if accumulation.uses_windows() {
+        each_block(input, block, blocks, summaries, recording(accumulation.window_sinks(), record, block));
+    } else {
+        each_block(input, block, blocks, summaries, recording(accumulation.buffer_sinks(), record, block));
     }
     if accumulation.uses_windows() {
         accumulation.merge(force, torque);
@@ -163,7 +134,7 @@ pub(crate) fn pair_pass<L: ContactLaw>(
 
 /// Runs [`block_pass`] for every block of `block` pairs in parallel, block k into the k-th
 /// sink of `sinks`, its summary into the k-th of `summaries`.
-fn each_block<L: ContactLaw, S: LoadSink + Send, const PERIODIC: bool>(
+fn each_block<L: ContactLaw, S: LoadSink + Send>(
     input: &PassInput<'_, L>,
     block: usize,
     (histories, stored, points): BlockState<'_, L::History>,
@@ -179,20 +150,33 @@ fn each_block<L: ContactLaw, S: LoadSink + Send, const PERIODIC: bool>(
         .with_min_len(parallel::min_len(1))
         .enumerate()
         .for_each(|(k, ((((h, e), l), s), mut sink))| {
-            *s = block_pass::<L, S, PERIODIC>(input, k * block, (h, e, l), &mut sink);
+            *s = block_pass(input, k * block, (h, e, l), &mut sink);
         });
 }
 
-/// `sinks` (one per block of `block` pairs) wrapped so that they also keep each block's
-/// contacts, with the keys `keys` of the pairs, in the k-th list of `out`.
+/// `sinks` (one per block of `block` pairs) wrapped so that, with `out` (the keys of the
+/// pairs and one list per block), they also keep each block's contacts in the k-th list.
 fn recording<'a, S: LoadSink + Send>(
     sinks: impl IndexedParallelIterator<Item = S>,
-    (keys, out): (&'a [ContactKey], &'a mut [Vec<ContactRecord>]),
+    out: Option<(&'a [ContactKey], &'a mut [Vec<ContactRecord>])>,
     block: usize,
 ) -> impl IndexedParallelIterator<Item = Recording<'a, S>> {
-    sinks.zip(out.par_iter_mut()).enumerate().map(move |(k, (inner, contacts))| {
-        contacts.clear();
-        let base = k * block;
-        Recording { inner, base, keys: &keys[base..(base + block).min(keys.len())], contacts }
+    let (keys, lists) = match out {
+        Some((keys, lists)) => (keys, Some(lists)),
+        None => (&[][..], None),
+    };
+    // One optional list per block: the lists, or as many `None`s.
+    let blocks = sinks.len();
+    let lists = match lists {
+        Some(lists) => Either::Left(lists.par_iter_mut().map(Some)),
+        None => Either::Right((0..blocks).into_par_iter().map(|_| None)),
+    };
+    sinks.zip(lists).enumerate().map(move |(k, (inner, contacts))| {
+        let out = contacts.map(|contacts: &mut Vec<ContactRecord>| {
+            contacts.clear();
+            let base = k * block;
+            RecordOut { base, keys: &keys[base..(base + block).min(keys.len())], contacts }
+        });
+        Recording { inner, out }
     })
 }

@@ -154,11 +154,11 @@ pub(super) fn general_pair_settling<'s, L: ContactLaw, S: LoadSink>(
             failure.get_or_insert(e);
             sink.none(p);
         }
-        Ok(()) if quiet && found.is_empty() && !S::RECORDS => sink.none(p),
+        Ok(()) if quiet && found.is_empty() && !sink.records() => sink.none(p),
         Ok(()) => {
             let slots = settle(sink, summary);
             // A fixed order whatever the generator's: by feature (distinct within a call).
-            found.sort_unstable_by_key(|g| g.feature);
+            sort_by_feature(&mut found);
             match merge_points(input, p, c, slots, &found, sink, summary) {
                 Some(load) => sink.add(p, i, j, load),
                 None => sink.none(p),
@@ -217,7 +217,7 @@ pub(super) fn merge_points<L: ContactLaw, S: LoadSink>(
         load.torque1 += l.torque1;
         load.torque2 += l.torque2;
         if input.commit {
-            if S::RECORDS {
+            if sink.records() {
                 sink.record(p, record(c, g, kin.relative_velocity, &cf));
             }
             state.stored = cf.stored;
@@ -242,4 +242,10 @@ pub(super) fn merge_points<L: ContactLaw, S: LoadSink>(
         points.more.drain(..more);
     }
     (!found.is_empty()).then_some(load)
+}
+
+/// Sorts a generator's points by feature; outside the generic pass, so that every law
+/// shares one compiled sort.
+fn sort_by_feature(found: &mut [ContactGeometry]) {
+    found.sort_unstable_by_key(|g| g.feature);
 }

@@ -127,28 +127,24 @@ impl<L: ContactLaw> PassInput<'_, L> {
         }
     }
 
-    /// The separation of candidate `p` ([`separation`], the periodic test at run time, for
-    /// the paths off the hot loop).
+    /// The separation of candidate `p` ([`separation`]).
     #[inline]
     pub(super) fn separation(&self, p: usize, c: &Candidate) -> DVec3 {
-        if self.shifts.is_empty() {
-            separation::<false>(&self.bodies.position, self.shifts, p, c)
-        } else {
-            separation::<true>(&self.bodies.position, self.shifts, p, c)
-        }
+        separation(&self.bodies.position, self.shifts, p, c)
     }
 }
 
-/// The separation x₂ − x₁ of candidate `p` (`c`), plus, when `PERIODIC`, the translation
-/// `shifts[p]` of body 2's nearest periodic image (the minimum image). A constant of each
-/// monomorphised loop: the path without periodic axes reads no shift and adds nothing.
+/// The separation x₂ − x₁ of candidate `p` (`c`), plus, with periodic axes (`shifts` not
+/// empty), the translation `shifts[p]` of body 2's nearest periodic image (the minimum
+/// image). Without periodic axes no shift is read and nothing is added; the test takes the
+/// same branch for every pair of a run.
 #[inline(always)]
-pub(super) fn separation<const PERIODIC: bool>(position: &[DVec3], shifts: &[DVec3], p: usize, c: &Candidate) -> DVec3 {
+pub(super) fn separation(position: &[DVec3], shifts: &[DVec3], p: usize, c: &Candidate) -> DVec3 {
     let d = position[c.body2 as usize] - position[c.body1 as usize];
-    if PERIODIC {
-        d + shifts[p]
-    } else {
+    if shifts.is_empty() {
         d
+    } else {
+        d + shifts[p]
     }
 }
 
