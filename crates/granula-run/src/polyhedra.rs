@@ -52,6 +52,11 @@ impl ShapeMaker for PolyhedraMaker {
                 principal(shapes::random_convex(*points as usize, *radius, *seed))
             }
             ShapeSpec::Icosphere { radius, subdivisions } => principal(shapes::icosphere(*radius, *subdivisions)),
+            ShapeSpec::Mesh { vertices, faces } => {
+                let vertices = vertices.iter().map(|v| glam::DVec3::from_array(*v)).collect();
+                Polyhedron::from_mesh(vertices, faces.clone(), BodyFrame::PrincipalAxes)
+                    .map(|(p, place)| (p, place.rotation))
+            }
             ShapeSpec::Obj { file: f, scale } => {
                 read_obj(file(f), *scale, BodyFrame::PrincipalAxes).map(|(p, place)| (p, place.rotation))
             }
@@ -99,4 +104,60 @@ pub fn parse_scene(file: &str, text: &str) -> Result<Scene> {
 /// [`Scene::load_with`] with the [`PolyhedraMaker`] (mesh files relative to the scene's folder).
 pub fn load_scene(path: impl AsRef<Path>) -> Result<Scene> {
     Scene::load_with(path, Some(Arc::new(PolyhedraMaker)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scene with one polyhedron of this `shape` table.
+    fn scene(shape: &str) -> Result<Scene> {
+        let text = format!(
+            "[simulation]\ndt = 1e-5\nsteps = 1\n[solver]\nkind = \"md\"\n\
+             [[polyhedra]]\nshape = {shape}\nposition = [0.0, 0.0, 1.0]\nrotation = [0.1, 0.2, 0.3]\n"
+        );
+        parse_scene("mesh.toml", &text)
+    }
+
+    const CUBE_VERTICES: &str =
+        "[[0, 0, 0], [2, 0, 0], [2, 2, 0], [0, 2, 0], [0, 0, 2], [2, 0, 2], [2, 2, 2], [0, 2, 2]]";
+    const CUBE_FACES: [&str; 12] = [
+        "[0, 2, 1]",
+        "[0, 3, 2]",
+        "[4, 5, 6]",
+        "[4, 6, 7]",
+        "[0, 1, 5]",
+        "[0, 5, 4]",
+        "[1, 2, 6]",
+        "[1, 6, 5]",
+        "[2, 3, 7]",
+        "[2, 7, 6]",
+        "[3, 0, 4]",
+        "[3, 4, 7]",
+    ];
+
+    #[test]
+    fn a_mesh_in_the_scene_is_the_polyhedron_it_describes() {
+        let mesh = format!("{{ kind = \"mesh\", vertices = {CUBE_VERTICES}, faces = [{}] }}", CUBE_FACES.join(", "));
+        let from_mesh = scene(&mesh).unwrap().build_world().unwrap();
+        let cube = scene("{ kind = \"cube\", size = 2.0 }").unwrap().build_world().unwrap();
+        let (a, b) = (&from_mesh.bodies, &cube.bodies);
+        assert!((a.mass[0] - b.mass[0]).abs() <= 1e-12 * b.mass[0], "{} {}", a.mass[0], b.mass[0]);
+        assert_eq!(a.position[0], b.position[0]);
+        // Turned by the same rotation from the same description: the same bounding box.
+        let (p, q) = (a.aabb(0), b.aabb(0));
+        assert!(p.min.distance(q.min) < 1e-12 && p.max.distance(q.max) < 1e-12, "{p:?} {q:?}");
+        // An open mesh (a face left out) is refused, the mesh named by its size.
+        let open =
+            format!("{{ kind = \"mesh\", vertices = {CUBE_VERTICES}, faces = [{}] }}", CUBE_FACES[1..].join(", "));
+        let message = scene(&open).unwrap_err().to_string();
+        assert!(
+            message.contains("key `polyhedra[0].shape`") && message.contains("mesh of 8 vertices and 11 faces"),
+            "{message}"
+        );
+        // A face of two indices is a schema error naming the shape.
+        let short = format!("{{ kind = \"mesh\", vertices = {CUBE_VERTICES}, faces = [[0, 1]] }}");
+        let message = scene(&short).unwrap_err().to_string();
+        assert!(message.contains("key `polyhedra[0].shape`") && message.contains("exactly 3"), "{message}");
+    }
 }

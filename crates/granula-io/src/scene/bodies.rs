@@ -4,7 +4,7 @@ use super::check::Check;
 use super::limits::{lognormal_mass, MAX_ATTEMPTS_PER_SPHERE, MIN_LOGNORMAL_ACCEPTANCE};
 use super::mesh_spec::MeshWallSpec;
 use super::polygons;
-use super::polyhedra_spec::PolyhedronSpec;
+use super::polyhedra_spec::{PolyhedronSpec, ShapeSpec};
 use super::shape_maker::{MadeShape, ShapeMaker};
 use super::source::KeyPath;
 use super::spec::{
@@ -390,7 +390,15 @@ pub fn polyhedron(
     let v = c.vector(&path.key("velocity"), s.velocity)?;
     let w = c.vector(&path.key("angular_velocity"), s.angular_velocity)?;
     let m = c.material(&path.key("material"), s.material.as_ref())?;
-    let made = maker.make(&s.shape, base).map_err(|problem| c.invalid(&path.key("shape"), &s.shape, problem))?;
+    let made = maker.make(&s.shape, base).map_err(|problem| match &s.shape {
+        // A mesh given in the scene is named by its size, not its every vertex.
+        ShapeSpec::Mesh { vertices, faces } => c.invalid(
+            &path.key("shape"),
+            format!("mesh of {} vertices and {} faces", vertices.len(), faces.len()),
+            problem,
+        ),
+        shape => c.invalid(&path.key("shape"), shape, problem),
+    })?;
     let orientation = (DQuat::from_scaled_axis(turn) * made.rotation).normalize();
     let mut b = RigidBodyBuilder::new(Shape::Custom(made.shape), x)
         .orientation(orientation)

@@ -72,6 +72,16 @@ pub enum ShapeSpec {
         /// Subdivisions, at most 6.
         subdivisions: u32,
     },
+    /// A triangle mesh given in the scene (closed, faces counter-clockwise seen from
+    /// outside), read as it lies (then moved to its centre of mass), as a mesh file is.
+    Mesh {
+        /// The vertices `[[x, y, z], ...]` (m).
+        #[serde(deserialize_with = "super::exact::vec_of_arrays")]
+        vertices: Vec<[f64; 3]>,
+        /// The triangles, three indices into `vertices` each (from 0).
+        #[serde(deserialize_with = "super::exact::vec_of_arrays")]
+        faces: Vec<[u32; 3]>,
+    },
     /// A Wavefront OBJ mesh (closed, faces counter-clockwise seen from outside).
     Obj {
         /// Path, relative to the scene file's folder.
