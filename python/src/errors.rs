@@ -112,3 +112,15 @@ pub(crate) fn to_py(py: Python<'_>, e: IoError, during: During) -> PyErr {
         },
     }
 }
+
+/// A SceneError of a scene given in Python (`file`: `<dict>` for a dict, `<scene>` for a
+/// `granula.Scene`) at the key path `key`, with no line.
+pub(crate) fn scene_key_error(file: &str, key: &str, problem: &str) -> PyErr {
+    Python::with_gil(|py| {
+        let message =
+            if key.is_empty() { format!("{file}: {problem}") } else { format!("{file}: key `{key}`: {problem}") };
+        let err = with(py, SceneError::new_err(message), "file", file);
+        let err = with(py, err, "key", (!key.is_empty()).then_some(key));
+        with(py, err, "line", None::<usize>)
+    })
+}

@@ -9,6 +9,7 @@ mod arrays;
 mod bodies;
 mod contacts;
 mod errors;
+mod scene;
 mod simulation;
 
 use bodies::Bodies;
@@ -16,6 +17,7 @@ use contacts::Contacts;
 use errors::*;
 use glam::{DQuat, DVec3};
 use pyo3::prelude::*;
+use scene::SceneBuilder;
 use simulation::Simulation;
 
 // The numpy views read the body columns in place: a `Vec<DVec3>` must be n rows of three
@@ -28,6 +30,7 @@ const _: () = assert!(std::mem::size_of::<DQuat>() == 32 && std::mem::align_of::
 fn granula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<Simulation>()?;
+    m.add_class::<SceneBuilder>()?;
     m.add_class::<Bodies>()?;
     m.add_class::<Contacts>()?;
     m.add("GranulaError", py.get_type::<GranulaError>())?;

@@ -4,6 +4,7 @@ use crate::arrays::*;
 use crate::bodies::*;
 use crate::contacts::*;
 use crate::errors::*;
+use crate::scene::SceneBuilder;
 use granula_core::{BodySet, ContactStatus, StepReport};
 use granula_io::scene::spec::SolverSpec;
 use granula_io::IoError;
@@ -129,7 +130,8 @@ pub(crate) fn drive(
 }
 
 /// A Python value of a scene dict as TOML.
-pub(crate) fn to_toml(v: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> {
+/// `file` names the scene in messages (`<dict>`, `<scene>`).
+pub(crate) fn to_toml(v: &Bound<'_, PyAny>, key: &str, file: &str) -> PyResult<toml::Value> {
     if v.is_instance_of::<PyBool>() {
         return Ok(toml::Value::Boolean(v.extract()?));
     }
@@ -145,38 +147,44 @@ pub(crate) fn to_toml(v: &Bound<'_, PyAny>, key: &str) -> PyResult<toml::Value> 
     if let Ok(d) = v.downcast::<PyDict>() {
         let mut t = toml::Table::new();
         for (k, x) in d.iter() {
-            let k: String = k.extract().map_err(|_| scene_dict_error(key, "a key that is not a string"))?;
+            let k: String = k.extract().map_err(|_| scene_key_error(file, key, "a key that is not a string"))?;
             let path = if key.is_empty() { k.clone() } else { format!("{key}.{k}") };
             if x.is_none() {
                 continue;
             }
-            t.insert(k, to_toml(&x, &path)?);
+            t.insert(k, to_toml(&x, &path, file)?);
         }
         return Ok(toml::Value::Table(t));
     }
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
         let items: Vec<Bound<'_, PyAny>> = v.try_iter()?.collect::<PyResult<_>>()?;
         let values =
-            items.iter().enumerate().map(|(i, x)| to_toml(x, &format!("{key}[{i}]"))).collect::<PyResult<_>>()?;
+            items.iter().enumerate().map(|(i, x)| to_toml(x, &format!("{key}[{i}]"), file)).collect::<PyResult<_>>()?;
         return Ok(toml::Value::Array(values));
     }
     // numpy arrays and scalars.
     if v.hasattr("tolist")? {
-        return to_toml(&v.call_method0("tolist")?, key);
+        return to_toml(&v.call_method0("tolist")?, key, file);
     }
-    Err(scene_dict_error(
+    Err(scene_key_error(
+        file,
         key,
         &format!("a value of type {} (expected a number, string, bool, list or dict)", v.get_type()),
     ))
 }
 
-pub(crate) fn scene_dict_error(key: &str, problem: &str) -> PyErr {
-    Python::with_gil(|py| {
-        let err = SceneError::new_err(format!("<dict>: key `{key}`: {problem}"));
-        let err = with(py, err, "file", "<dict>");
-        let err = with(py, err, "key", key);
-        with(py, err, "line", None::<usize>)
-    })
+/// The run of a validated scene, its initial outputs written to `out` (default: a new
+/// temporary folder).
+pub(crate) fn start(
+    py: Python<'_>,
+    scene: granula_io::Scene,
+    out: Option<PathBuf>,
+    overwrite: bool,
+) -> PyResult<Simulation> {
+    let out = out_dir(py, out)?;
+    let existing = if overwrite { ExistingOutput::Overwrite } else { ExistingOutput::Refuse };
+    let run = Run::start_with(scene, &out, existing).map_err(|e| to_py(py, e, During::Scene))?;
+    Ok(Simulation::new(run))
 }
 
 /// The output folder: `out`, or a new temporary folder.
@@ -202,22 +210,22 @@ impl Simulation {
         out: Option<PathBuf>,
         overwrite: bool,
     ) -> PyResult<Self> {
+        if let Ok(built) = scene.downcast::<SceneBuilder>() {
+            return start(py, built.borrow().validated(py)?, out, overwrite);
+        }
         let parsed = if let Ok(d) = scene.downcast::<PyDict>() {
-            let table = match to_toml(d.as_any(), "")? {
+            let table = match to_toml(d.as_any(), "", "<dict>")? {
                 toml::Value::Table(t) => t,
                 _ => unreachable!("a dict converts to a table"),
             };
-            let text = toml::to_string(&table).map_err(|e| scene_dict_error("", &e.to_string()))?;
+            let text = toml::to_string(&table).map_err(|e| scene_key_error("<dict>", "", &e.to_string()))?;
             granula_run::parse_scene("<dict>", &text)
         } else {
             let path: PathBuf = scene.extract()?;
             granula_run::load_scene(&path)
         }
         .map_err(|e| to_py(py, e, During::Scene))?;
-        let out = out_dir(py, out)?;
-        let existing = if overwrite { ExistingOutput::Overwrite } else { ExistingOutput::Refuse };
-        let run = Run::start_with(parsed, &out, existing).map_err(|e| to_py(py, e, During::Scene))?;
-        Ok(Simulation::new(run))
+        start(py, parsed, out, overwrite)
     }
 
     /// Continues from a checkpoint file (written by `save` or by the `granula` command),
