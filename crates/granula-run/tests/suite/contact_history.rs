@@ -269,11 +269,15 @@ fn trajectory_selections_are_validated() {
 
 #[test]
 fn a_resumed_run_continues_the_contact_files() {
-    let whole = run_scene(Scene::parse("bounce.toml", BOUNCE).unwrap(), "whole");
-    // Interrupted at 8 ms, in the first fall (the first impact is at about 17.5 ms): no
-    // contact is open at the checkpoint, so the resumed run's files must be the same bytes.
+    // The bouncing ball for 30 ms: its first impact (at about 17.5 ms, some 0.3 ms long)
+    // and part of its flight back up.
+    let bounce = BOUNCE.replace("end_time = 0.12", "end_time = 0.03");
+    assert!(bounce.contains("end_time = 0.03"), "the scene's end time changed");
+    let whole = run_scene(Scene::parse("bounce.toml", &bounce).unwrap(), "whole");
+    // Interrupted at 8 ms, in the first fall: no contact is open at the checkpoint, so the
+    // resumed run's files must be the same bytes, the whole impact written after the resume.
     let out = tmp("resumed");
-    let mut run = Run::start(Scene::parse("bounce.toml", BOUNCE).unwrap(), &out).unwrap();
+    let mut run = Run::start(Scene::parse("bounce.toml", &bounce).unwrap(), &out).unwrap();
     for _ in 0..4000 {
         run.step().unwrap();
     }
