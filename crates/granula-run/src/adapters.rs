@@ -1,13 +1,14 @@
-//! Run-time choices of integrator, broadphase, normal spring and history-free dashpot,
-//! chosen by the scene file. The first two are called once per step (or per rebuild), not
+//! Run-time choices of integrator, broadphase, normal spring, history-free dashpot and
+//! tangential models of the same history, chosen by the scene file. The first two are called once per step (or per rebuild), not
 //! per contact, so a `match` costs nothing measurable. The spring and the dashpot are
 //! called per contact: their `match` takes the same branch for every contact of a run, and
 //! the batched kernel of sphere contacts reads their batch forms once per batch. Making
 //! them run-time choices divides the MD solvers the runner compiles by the springs and by
 //! the three viscous dashpots (the cross product of springs, dashpots and tangential
-//! models was most of the workspace's build time); the dashpots and tangential models that
-//! carry histories stay generic parameters of the law, since their history types are in
-//! the checkpoints.
+//! models was most of the workspace's build time). Tangential models are grouped the same
+//! way where they keep the same history (the three elastic springs; the two models without
+//! one), so that checkpoints and the memory per contact stay what they were; the dashpots
+//! and tangential models with histories of their own stay generic parameters of the law.
 
 use granula_broadphase::{BruteForce, LinkedCells, SweepAndPrune};
 use granula_core::{
@@ -18,8 +19,10 @@ use granula_core::{ContactKinematics, PairMaterial};
 use granula_integrators::{Gear, VelocityVerlet};
 use granula_io::scene::spec::{BroadphaseKind, IntegratorKind};
 use granula_laws::{
-    AreaSpring, DampingBatch, DampingModel, Hertz, HertzViscous, LawError, LinearSpring, LinearViscous, NormalBatch,
-    NormalDamping, NormalElastic, NormalModel, ReducedMassViscous, TensionPolicy, VolumeEnergy, VolumetricSpring,
+    AreaSpring, BrendelDippel, CundallStrack, DampingBatch, DampingModel, Hertz, HertzViscous, LawError, LinearSpring,
+    LinearViscous, NoFriction, NormalBatch, NormalDamping, NormalElastic, NormalModel, NormalState, PlanarCundall,
+    ReducedMassViscous, ResistanceOut, SpringBatch, SpringState, TangentialModel, TensionPolicy, ViscousFriction,
+    VolumeEnergy, VolumetricSpring,
 };
 
 /// The integrators a scene can name.
@@ -260,5 +263,92 @@ impl DampingModel for AnyViscous {
     }
     fn batch_form(&self) -> Option<DampingBatch> {
         each_viscous!(self, d => d.batch_form())
+    }
+}
+
+/// The tangential models whose history is one elastic spring ([`SpringState`]): Cundall and
+/// Strack's (003 eqs. 5-6), Brendel and Dippel's (003 eq. 4) and the planar Cundall spring
+/// (002 eqs. 6-7). The names and forces are the wrapped model's.
+#[derive(Clone, Debug)]
+pub enum AnySpring {
+    /// [`CundallStrack`].
+    CundallStrack(CundallStrack),
+    /// [`BrendelDippel`].
+    BrendelDippel(BrendelDippel),
+    /// [`PlanarCundall`].
+    PlanarCundall(PlanarCundall),
+}
+
+/// `$call` on the spring model inside `$self`, whichever it is.
+macro_rules! each_spring {
+    ($self:expr, $t:ident => $call:expr) => {
+        match $self {
+            AnySpring::CundallStrack($t) => $call,
+            AnySpring::BrendelDippel($t) => $call,
+            AnySpring::PlanarCundall($t) => $call,
+        }
+    };
+}
+
+impl TangentialModel for AnySpring {
+    type History = SpringState;
+    fn name(&self) -> &'static str {
+        each_spring!(self, t => t.name())
+    }
+    #[inline]
+    fn tangential(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut SpringState) -> ResistanceOut {
+        each_spring!(self, t => t.tangential(k, normal, h))
+    }
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
+        each_spring!(self, t => t.check_pair(material))
+    }
+    fn uses_rotations(&self) -> bool {
+        each_spring!(self, t => t.uses_rotations())
+    }
+    fn batch_form(&self) -> Option<SpringBatch> {
+        each_spring!(self, t => t.batch_form())
+    }
+    /// The history's spring: read by the batched kernel only when the model has a batch
+    /// form ([`AnySpring::batch_form`]), and the spring is the whole history of all three.
+    fn batch_spring(history: &mut SpringState) -> Option<&mut SpringState> {
+        Some(history)
+    }
+}
+
+/// The tangential models without history: viscous friction, and none.
+#[derive(Clone, Debug)]
+pub enum AnyMemoryless {
+    /// [`ViscousFriction`].
+    Viscous(ViscousFriction),
+    /// [`NoFriction`].
+    None(NoFriction),
+}
+
+impl TangentialModel for AnyMemoryless {
+    type History = ();
+    fn name(&self) -> &'static str {
+        match self {
+            AnyMemoryless::Viscous(t) => t.name(),
+            AnyMemoryless::None(t) => t.name(),
+        }
+    }
+    #[inline]
+    fn tangential(&self, k: &ContactKinematics<'_>, normal: &NormalState, h: &mut ()) -> ResistanceOut {
+        match self {
+            AnyMemoryless::Viscous(t) => t.tangential(k, normal, h),
+            AnyMemoryless::None(t) => t.tangential(k, normal, h),
+        }
+    }
+    fn check_pair(&self, material: &PairMaterial) -> Result<(), LawError> {
+        match self {
+            AnyMemoryless::Viscous(t) => t.check_pair(material),
+            AnyMemoryless::None(t) => t.check_pair(material),
+        }
+    }
+    fn uses_rotations(&self) -> bool {
+        match self {
+            AnyMemoryless::Viscous(t) => t.uses_rotations(),
+            AnyMemoryless::None(t) => t.uses_rotations(),
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! new choice cannot fall back to a default unnoticed; a parameter a choice needs and the
 //! scene lacks is an error naming the key (the scene's validation refuses it first).
 
-use crate::adapters::{AnyBroadphase, AnyIntegrator, AnyNormal, AnyViscous};
+use crate::adapters::{AnyBroadphase, AnyIntegrator, AnyMemoryless, AnyNormal, AnySpring, AnyViscous};
 use crate::sim_solver::{MdRun, SimSolver};
 use granula_core::ContactLaw;
 use granula_io::scene::spec::{
@@ -241,12 +241,9 @@ where
 fn md_with_normal<D>(scene: &Scene, normal: AnyNormal, damping: D, s: &MdSpec) -> Result<Box<dyn SimSolver>>
 where
     D: DampingModel + 'static,
-    Composed<AnyNormal, D, CundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<AnyNormal, D, AnySpring>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<AnyNormal, D, UnboundedCundallStrack>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<AnyNormal, D, BrendelDippel>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<AnyNormal, D, ViscousFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<AnyNormal, D, NoFriction>: ContactLaw<History: Serialize + DeserializeOwned>,
-    Composed<AnyNormal, D, PlanarCundall>: ContactLaw<History: Serialize + DeserializeOwned>,
+    Composed<AnyNormal, D, AnyMemoryless>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<AnyNormal, D, PlanarPredictor>: ContactLaw<History: Serialize + DeserializeOwned>,
     Composed<
         AnyNormal,
@@ -273,7 +270,8 @@ where
             md(law, s)
         }
         TangentialKind::CundallStrack => {
-            md(Composed::new(normal, damping, cundall_strack(scene, s)?).with_tension(tension), s)
+            let t = AnySpring::CundallStrack(cundall_strack(scene, s)?);
+            md(Composed::new(normal, damping, t).with_tension(tension), s)
         }
         TangentialKind::UnboundedCundallStrack => {
             let t = cundall_strack(scene, s)?;
@@ -282,17 +280,20 @@ where
         }
         TangentialKind::BrendelDippel => {
             let t = cundall_strack(scene, s)?;
-            let t = BrendelDippel::new(t.stiffness, t.damping, t.friction).map_err(solver_err)?;
+            let t =
+                AnySpring::BrendelDippel(BrendelDippel::new(t.stiffness, t.damping, t.friction).map_err(solver_err)?);
             md(Composed::new(normal, damping, t).with_tension(tension), s)
         }
         TangentialKind::Viscous => {
             let t = ViscousFriction::new(s.tangential_viscosity, Friction::from_material()).map_err(solver_err)?;
-            md(Composed::new(normal, damping, t).with_tension(tension), s)
+            md(Composed::new(normal, damping, AnyMemoryless::Viscous(t)).with_tension(tension), s)
         }
-        TangentialKind::None => md(Composed::new(normal, damping, NoFriction).with_tension(tension), s),
+        TangentialKind::None => {
+            md(Composed::new(normal, damping, AnyMemoryless::None(NoFriction)).with_tension(tension), s)
+        }
         TangentialKind::PlanarCundall => {
             let (k, d) = planar_spring(scene, s, "planar_cundall")?;
-            let t = PlanarCundall::new(k, d, Friction::from_material()).map_err(solver_err)?;
+            let t = AnySpring::PlanarCundall(PlanarCundall::new(k, d, Friction::from_material()).map_err(solver_err)?);
             md(Composed::new(normal, damping, t).with_tension(tension), s)
         }
         TangentialKind::PlanarPredictor => {

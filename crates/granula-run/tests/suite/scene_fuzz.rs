@@ -7,13 +7,12 @@
 //! values; a key deleted, duplicated or renamed; a string replaced; an array shortened or
 //! lengthened; a table header duplicated or deleted; a boolean flipped; a line cut short.
 //!
-//! `cargo test --release -p granula-io --test scene_fuzz` runs 80 cases per scene. For a
-//! longer run: `GRANULA_FUZZ_CASES=2000 cargo test --release -p granula-io --test
-//! scene_fuzz -- --nocapture` (cases per scene; `GRANULA_FUZZ_SEED` changes the seed). The
-//! counts are printed at the end; a failing case prints its scene text.
+//! `cargo test --release -p granula-run --test suite scene_fuzz` runs 80 cases per scene.
+//! For a longer run: `GRANULA_FUZZ_CASES=2000 cargo test --release -p granula-run --test
+//! suite scene_fuzz -- --nocapture` (cases per scene; `GRANULA_FUZZ_SEED` changes the
+//! seed). The counts are printed at the end; a failing case prints its scene text.
 
-use granula_io::Scene;
-use granula_run::{ExistingOutput, Run};
+use granula_run::{parse_scene, ExistingOutput, Run};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
@@ -21,12 +20,17 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Cases per built-in scene when `GRANULA_FUZZ_CASES` is not set: 21 scenes × 80 cases
-/// take about 3 CPU-seconds at opt-level 3 (about 2 ms a case).
+/// take about 9 seconds at opt-level 3 (about 2 ms a case, more for the contact-dynamics
+/// cases whose mutated tolerance cannot be met within their iterations).
 const DEFAULT_CASES: usize = 80;
 /// Packing counts above this are cut to it before a scene is mutated: a mutation does to a
 /// packing of 400 spheres what it does to one of 4500, and building the silos' thousands
 /// of spheres (the valid cases build them) took half of the fuzzer's time.
 const MAX_COUNT: u64 = 400;
+/// Contact-dynamics iteration caps above this are cut to it: a valid case of the NSCD drum
+/// with lifters (400 beads, natural-map criterion, up to 1000 iterations a step) took
+/// 200 ms, the other scenes' cases 2 ms.
+const MAX_ITERATIONS: u64 = 50;
 /// Steps run by a valid case.
 const STEPS: u64 = 3;
 /// Time limit of one case (parse, validate, build and the steps). The slowest valid case
@@ -280,9 +284,11 @@ fn finite_series(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Parses and validates `text`, and runs a valid scene for [`STEPS`] steps in `dir`.
-fn case(text: &str, dir: &Path) -> Result<Outcome, String> {
-    let scene = match Scene::parse("fuzz.toml", text) {
+/// Parses and validates `text` as the runner does (polyhedra and mesh walls included, mesh
+/// files relative to the folder of `file`), and runs a valid scene for [`STEPS`] steps in
+/// `dir`.
+fn case(file: &str, text: &str, dir: &Path) -> Result<Outcome, String> {
+    let scene = match parse_scene(file, text) {
         Ok(s) => s,
         Err(e) => return Ok(Outcome::Refused(e.to_string())),
     };
@@ -326,14 +332,21 @@ fn says_where(msg: &str) -> bool {
     ["fuzz.toml:", "key `", "body", "step", "granula-fuzz-"].iter().any(|w| msg.contains(w))
 }
 
-/// `text` with every `count = N` line above [`MAX_COUNT`] set to it; the same tokens, so
-/// the same mutations are drawn.
+/// `text` with every `count = N` line above [`MAX_COUNT`] and every `max_iterations = N`
+/// line above [`MAX_ITERATIONS`] set to the cap; the same tokens, so the same mutations are
+/// drawn.
 fn capped_counts(text: &str) -> String {
+    let cap = |line: &str, key: &str, max: u64| match line.strip_prefix(key).and_then(|n| n.trim().parse::<u64>().ok())
+    {
+        Some(n) if n > max => Some(format!("{key}{max}")),
+        _ => None,
+    };
     let lines: Vec<String> = text
         .split('\n')
-        .map(|l| match l.strip_prefix("count = ").and_then(|n| n.trim().parse::<u64>().ok()) {
-            Some(n) if n > MAX_COUNT => format!("count = {MAX_COUNT}"),
-            _ => l.to_string(),
+        .map(|l| {
+            cap(l, "count = ", MAX_COUNT)
+                .or_else(|| cap(l, "max_iterations = ", MAX_ITERATIONS))
+                .unwrap_or(l.to_string())
         })
         .collect();
     lines.join("\n")
@@ -379,9 +392,11 @@ fn mutated_scenes_never_panic_abort_or_hang() {
             }
             let dir = std::env::temp_dir().join(format!("granula-fuzz-{}-{stem}-{k}", std::process::id()));
             let (tx, rx) = mpsc::channel();
+            // Beside the scene, so that its mesh files are found.
+            let name = file.with_file_name("fuzz.toml").display().to_string();
             let (t2, d2) = (text.clone(), dir.clone());
             std::thread::spawn(move || {
-                let r = std::panic::catch_unwind(|| case(&t2, &d2));
+                let r = std::panic::catch_unwind(|| case(&name, &t2, &d2));
                 let _ = tx.send(r);
             });
             let label = format!("{stem} case {k} ({})", log.join("; "));
