@@ -71,6 +71,7 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             self.vel.push(free);
             self.mob.push(BodyMobility::of(b, i));
         }
+        self.free.clone_from(&self.vel);
         Ok(vmax)
     }
 

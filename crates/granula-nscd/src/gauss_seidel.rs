@@ -48,6 +48,10 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             self.previous.extend(self.contacts.hot.iter().map(|c| c.p));
         }
         let (mut sweeps, mut since_restart, mut last_residual) = (0u32, 0u32, f64::INFINITY);
+        // With momentum and the natural map, a step that reaches the cap returns to its
+        // best iterate (`keep_best`).
+        let keep_best = accelerate && matches!(criterion, Criterion::NaturalMap { .. });
+        let mut best_residual = f64::INFINITY;
         loop {
             sweeps += 1;
             // A fixed N_I needs the per-sweep statistics only for the reported residual.
@@ -61,7 +65,15 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 }
             }
             if stop {
+                if !ok && keep_best {
+                    residual = self.return_to_best(residual, last_residual, best_residual);
+                }
                 return (sweeps, ok, residual);
+            }
+            if keep_best && residual > last_residual && last_residual < best_residual {
+                // The last sweep's output, still in `previous`, was the best so far.
+                best_residual = last_residual;
+                self.best.clone_from(&self.previous);
             }
             if accelerate {
                 since_restart += 1;
@@ -73,6 +85,35 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
                 self.extrapolate(beta);
             }
         }
+    }
+
+    /// The end of a step stopped by the cap with momentum: the impulses of the best sweep
+    /// on the natural map, with the bodies' velocities, and its residual. The candidates are
+    /// the last sweep (`residual`), the one before it (`last`, its output still in
+    /// `previous`) and the best kept at an earlier restart (`best`, in `self.best`).
+    ///
+    /// The sweeps are not monotone: a Gauss-Seidel sweep on a wedged contact set can leave
+    /// a nearly solved state and move away from it for the rest of the cap (measured: a
+    /// stone in a 90° valley, natural-map residual 1.6e-4 after 15 sweeps, 1.05 after
+    /// 1000, with impulses that threw its neighbours out at 8 m/s).
+    fn return_to_best(&mut self, residual: f64, last: f64, best: f64) -> f64 {
+        if residual <= last.min(best) {
+            return residual;
+        }
+        if last < best {
+            std::mem::swap(&mut self.best, &mut self.previous);
+        }
+        // The velocities are rebuilt from the free ones, v = v_free + M⁻¹ H P (as the warm
+        // start builds them): after a diverging sweep, adding the difference of the
+        // impulses would cancel large numbers.
+        self.vel.clone_from(&self.free);
+        for (c, best) in self.contacts.hot.iter_mut().zip(&self.best) {
+            c.p = *best;
+            if c.p != DVec3::ZERO {
+                apply(c, c.to_world(c.p), &mut self.vel, &self.mob);
+            }
+        }
+        last.min(best)
     }
 
     /// Nesterov's extrapolation of the impulses by β (P − P_previous), projected onto the

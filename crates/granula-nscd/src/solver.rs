@@ -81,6 +81,12 @@ pub struct NscdSolver<B: Broadphase, L: NonSmoothLaw = SignoriniCoulomb> {
     pub(crate) detection: Detection,
     pub(crate) order: Vec<u32>,
     pub(crate) previous: Vec<DVec3>,
+    /// The impulses of the best sweep so far, kept at the restarts of the momentum
+    /// (`gauss_seidel.rs`).
+    pub(crate) best: Vec<DVec3>,
+    /// The free velocities of the step, from which a step stopped by the cap rebuilds the
+    /// velocities of its best sweep.
+    pub(crate) free: Vec<BodyVelocity>,
     /// Sort keys of the spatial sort ([`NscdConfig::spatial_sort`]).
     pub(crate) sort_keys: Vec<(u64, u32)>,
     pub(crate) rng: ChaCha8Rng,
@@ -134,6 +140,8 @@ impl<B: Broadphase, L: NonSmoothLaw> NscdSolver<B, L> {
             detection: Detection::default(),
             order: Vec::new(),
             previous: Vec::new(),
+            best: Vec::new(),
+            free: Vec::new(),
             sort_keys: Vec::new(),
             rng,
             saved_kinematic: Vec::new(),

@@ -255,7 +255,6 @@ impl Scene {
             dt: scene.dt,
             steps: scene.steps,
             shapes: scene.shapes.as_ref(),
-            mesh_walls: !scene.spec.meshes.is_empty(),
         };
         scene.feeds = feeds::feeds(&c, &scene.spec, &context)?;
         scene.outlets = feeds::outlets(&c, &scene.spec)?;
@@ -526,25 +525,28 @@ fn body_plans(c: &Check, spec: &SceneSpec, shapes: Option<&dyn ShapeMaker>, file
     Ok(plans)
 }
 
-/// The scenes a mesh wall may not be in: scenes with polyhedra under contact dynamics or
-/// with overlap-volume contacts (a polyhedron touches a mesh wall at points, validated
-/// under MD). The error names the `[[meshes]]` entry.
+/// The scenes a mesh wall may not be in: scenes with polyhedra and overlap-volume contacts
+/// (a polyhedron touches a mesh wall at points, under either solver). The error names the
+/// `[[meshes]]` entry.
 fn refuse_mesh_walls(c: &Check, spec: &SceneSpec, path: &KeyPath, s: &spec::MeshWallSpec) -> Result<()> {
     let packed = spec.packings.iter().any(|p| p.polyhedra.is_some());
     if spec.polyhedra.is_empty() && !packed {
         return Ok(());
     }
-    let why = match &spec.solver {
-        spec::SolverSpec::Nscd(_) => {
-            "contact dynamics of polyhedra against mesh walls is not validated: use [solver] kind = \"md\""
-        }
+    match &spec.solver {
         spec::SolverSpec::Md(m) if m.polyhedron_contacts() != spec::PolyhedronContactKind::Points => {
-            "polyhedra touch mesh walls at points: mesh walls need [solver] polyhedron_contacts = \"points\""
+            let other = if packed { "a packing of polyhedra ([[packings]] polyhedra)" } else { "[[polyhedra]]" };
+            Err(c.invalid(
+                path,
+                &s.file,
+                format!(
+                    "the scene has {other}, and polyhedra touch mesh walls at points: mesh walls need [solver] \
+                     polyhedron_contacts = \"points\""
+                ),
+            ))
         }
-        spec::SolverSpec::Md(_) => return Ok(()),
-    };
-    let other = if packed { "a packing of polyhedra ([[packings]] polyhedra)" } else { "[[polyhedra]]" };
-    Err(c.invalid(path, &s.file, format!("the scene has {other}, and {why}")))
+        _ => Ok(()),
+    }
 }
 
 /// A file of the former planar format (a top-level `dimension` key) is refused with the

@@ -10,6 +10,7 @@ mod contact_history;
 mod feeds;
 mod loads;
 mod mesh_nscd;
+mod mesh_polyhedra_nscd;
 mod mesh_scenes;
 mod moving_walls;
 mod nscd_laws;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// A folder holding the scene `s.toml` and the given files; returns the scene's path.
-fn folder(name: &str, scene: &str, files: &[(&str, String)]) -> PathBuf {
+pub(crate) fn folder(name: &str, scene: &str, files: &[(&str, String)]) -> PathBuf {
     let dir = common::tmp("mesh-nscd", name);
     std::fs::create_dir_all(&dir).unwrap();
     for (file, text) in files {
@@ -27,7 +27,7 @@ fn folder(name: &str, scene: &str, files: &[(&str, String)]) -> PathBuf {
 }
 
 /// The run of the scene at `path`, writing into `<scene folder>/out`.
-fn start(path: &Path) -> Run {
+pub(crate) fn start(path: &Path) -> Run {
     Run::start(load_scene(path).unwrap(), &path.with_file_name("out")).unwrap()
 }
 
@@ -43,20 +43,20 @@ fn f32_exact(x: f64) -> f64 {
 }
 
 /// A rectangle of random triangles in the plane z = 0 of its file.
-struct Floor {
+pub(crate) struct Floor {
     /// The OBJ file.
-    obj: String,
+    pub(crate) obj: String,
     /// The vertices (x, y), as the wall holds them.
-    vertices: Vec<[f64; 2]>,
+    pub(crate) vertices: Vec<[f64; 2]>,
     /// The triangles, by vertex index.
-    triangles: Vec<[usize; 3]>,
+    pub(crate) triangles: Vec<[usize; 3]>,
 }
 
 impl Floor {
     /// A grid of `n[0]` × `n[1]` cells of edge `h` from `origin`, each cell cut along a
     /// random diagonal, the inner vertices moved at random by up to 0.3 h along x and y;
     /// the vertices of the row at y = 0, if there is one, stay on it (moved along x only).
-    fn random(origin: [f64; 2], n: [usize; 2], h: f64, seed: u64) -> Floor {
+    pub(crate) fn random(origin: [f64; 2], n: [usize; 2], h: f64, seed: u64) -> Floor {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut vertices = Vec::new();
         for j in 0..=n[1] {
@@ -129,7 +129,12 @@ fn sphere_entries(r: f64, centres: &[DVec3]) -> String {
 }
 
 /// Points of `candidates` at least `spacing` apart, in order, at most `count`.
-fn spread(candidates: impl IntoIterator<Item = [f64; 2]>, spacing: f64, count: usize, taken: &mut Vec<[f64; 2]>) {
+pub(crate) fn spread(
+    candidates: impl IntoIterator<Item = [f64; 2]>,
+    spacing: f64,
+    count: usize,
+    taken: &mut Vec<[f64; 2]>,
+) {
     let start = taken.len();
     for p in candidates {
         if taken.len() - start == count {
@@ -322,7 +327,7 @@ fn box_planes(a: f64, b: f64, c: f64) -> String {
 }
 
 /// The total load on the walls of the last row of `wall_loads.csv` in `out` (N).
-fn last_wall_load(out: &Path) -> DVec3 {
+pub(crate) fn last_wall_load(out: &Path) -> DVec3 {
     let text = std::fs::read_to_string(out.join("wall_loads.csv")).unwrap();
     let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split(',').collect()).collect();
     let step = rows.last().unwrap()[1];

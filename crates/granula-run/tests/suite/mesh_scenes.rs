@@ -305,15 +305,10 @@ fn bad_mesh_walls_are_refused_naming_the_key_file_and_line() {
     let e = error_of("nan", &t, &[("nan.obj", nan)]);
     assert!(e.contains("meshes[0].file") && e.contains("nan.obj"), "{e}");
     assert!(e.contains("nan.obj, line 4") && e.contains("non-finite"), "the triangle's line in the file: {e}");
-    // A mesh wall with polyhedra under contact dynamics, or with overlap-volume polyhedron
-    // contacts (with point contacts under MD they are accepted:
-    // polyhedra_settle_in_the_trough_which_carries_their_weight; under NSCD a mesh wall with
-    // spheres is accepted: mesh_nscd.rs).
+    // A mesh wall with overlap-volume polyhedron contacts (with point contacts they are
+    // accepted under MD, polyhedra_settle_in_the_trough_which_carries_their_weight, and
+    // under contact dynamics, mesh_polyhedra_nscd.rs).
     let poly = "\n[[polyhedra]]\nshape = { kind = \"cube\", size = 0.01 }\nposition = [0.0, 0.0, 0.08]\n";
-    let nscd =
-        base.replace("kind = \"md\"\nlocal_damping = 0.05", "kind = \"nscd\"").replace("restitution = 0.5\n", "");
-    let e = error_of("polyhedra-nscd", &format!("{nscd}{poly}"), &[]);
-    assert!(e.contains("meshes[0]") && e.contains("[[polyhedra]]") && e.contains("kind = \"md\""), "{e}");
     let volume = base
         .replace("local_damping = 0.05", "local_damping = 0.05\nnormal = \"volumetric\"\ndamping = \"hunt_crossley\"");
     let e = error_of("polyhedra-volume", &format!("{volume}{poly}"), &[]);
