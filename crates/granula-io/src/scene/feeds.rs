@@ -49,8 +49,6 @@ pub struct FeedContext<'a> {
     pub steps: u64,
     /// The scene's shape maker, if any.
     pub shapes: Option<&'a Arc<dyn ShapeMaker>>,
-    /// The scene has `[[meshes]]`.
-    pub mesh_walls: bool,
 }
 
 /// The packing fraction at which random sequential addition of equal spheres jams
@@ -161,20 +159,13 @@ fn feed(c: &Check, p: &KeyPath, k: usize, f: &FeedSpec, materials: &[Material], 
 }
 
 /// The particles of a feed: spheres, or polyhedra from the scene's shape maker (refused
-/// without one, and beside mesh walls, which have no contact geometry with polyhedra).
+/// without one).
 fn particle(c: &Check, p: &KeyPath, f: &FeedSpec, x: &FeedContext) -> Result<Particle> {
     let Some(poly) = &f.polyhedra else { return Ok(Particle::Sphere) };
     let key = p.key("polyhedra");
     let Some(maker) = x.shapes else {
         return Err(c.invalid(&key, poly.points, super::bodies::NO_MAKER));
     };
-    if x.mesh_walls {
-        return Err(c.invalid(
-            &key,
-            poly.points,
-            "a feed of polyhedra beside mesh walls is not validated: feed spheres, or place the polyhedra before the run",
-        ));
-    }
     // One shape made now, so that a bad point count is named before the run.
     maker.random_convex(poly.points, 1.0, 0).map_err(|problem| c.invalid(&key, poly.points, problem))?;
     Ok(Particle::Custom(Arc::new(FedPolyhedra { maker: maker.clone(), points: poly.points })))

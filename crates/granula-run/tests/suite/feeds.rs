@@ -448,6 +448,89 @@ every = 10
     let _ = std::fs::remove_dir_all(dir);
 }
 
+#[test]
+fn a_feed_of_polyhedra_avoids_the_triangles_of_a_mesh_wall() {
+    // The half-square triangle of the spheres' test across the feed's region, and random
+    // convex polyhedra of 12 hull points: each is placed as its bounding sphere about its
+    // centre of mass (its farthest vertex), so no vertex, edge or face reaches the
+    // triangle. Polyhedra may cross the plane z = 0 over the other half.
+    let dir = common::tmp("feeds", "mesh-polyhedra");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("half.obj"), "v -0.1 -0.1 0\nv 0.1 -0.1 0\nv 0.1 0.1 0\nf 1 2 3\n").unwrap();
+    let text = r#"
+[simulation]
+dt = 1e-5
+steps = 10
+gravity = [0.0, 0.0, 0.0]
+
+[solver]
+kind = "md"
+
+[[meshes]]
+name = "floor"
+file = "half.obj"
+
+[[feeds]]
+name = "across"
+region = { shape = "box", min = [-0.05, -0.05, -0.02], max = [0.05, 0.05, 0.02] }
+size = { distribution = "uniform", min = 0.004, max = 0.006 }
+polyhedra = { points = 12 }
+count_rate = 1e6           # 100 polyhedra in the one batch, at step 10
+every = 10
+"#;
+    std::fs::write(dir.join("s.toml"), text).unwrap();
+    let scene = granula_run::load_scene(dir.join("s.toml")).unwrap();
+    let run = run_to_end(scene, &dir.join("out"));
+    let c = run.feed_counts()[0].1;
+    assert!(c.inserted > 30, "{c:?}");
+    let b = &run.world.bodies;
+    let mut crossing = 0;
+    for i in (0..b.len()).filter(|&i| b.inv_mass[i] > 0.0) {
+        let Shape::Custom(shape) = &b.shape[i] else { panic!("body {i} is not a polyhedron") };
+        let surface = shape.surface().expect("a polyhedron has a surface");
+        let reach = surface.vertices.iter().map(|v| v.length()).fold(0.0, f64::max);
+        let x = b.position[i];
+        if x.z.abs() >= reach {
+            continue;
+        }
+        // Across the plane: over the half y > x, at least √(reach² − z²) from the
+        // triangle's diagonal edge (to the round-off of centimetres, 1e-17 m).
+        crossing += 1;
+        let clear = (reach * reach - x.z * x.z).sqrt();
+        assert!((x.y - x.x) / 2f64.sqrt() >= clear - 1e-15, "polyhedron {i} at {x} reaches the triangle");
+    }
+    assert!(crossing > 0, "some polyhedra cross the plane where the triangle is not");
+    drop(run);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_feed_of_polyhedra_beside_a_mesh_floor_resumes_bit_identically() {
+    // The box of a_feed_of_random_polyhedra_resumes_bit_identically with its floor a mesh
+    // wall of two triangles: the polyhedra land on the mesh (vertex contacts keyed by
+    // region) and a resume finds the same contacts and histories.
+    let dir = tmp("mesh-floor-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let floor = dir.join("floor.obj");
+    std::fs::write(&floor, "v -0.01 -0.01 0\nv 0.03 -0.01 0\nv 0.03 0.03 0\nv -0.01 0.03 0\nf 1 2 3\nf 1 3 4\n")
+        .unwrap();
+    let plane = "[[planes]]\npoint = [0.0, 0.0, 0.0]\nnormal = [0.0, 0.0, 1.0]\n";
+    let mesh = format!("[[meshes]]\nname = \"floor\"\nfile = {:?}\n", floor.to_str().unwrap());
+    let text = scene_text(3000, "count_rate = 6000.0\npolyhedra = { points = 12 }", "");
+    assert!(text.contains(plane), "the box's floor is its first plane");
+    let text = text.replacen(plane, &mesh, 1).replace("[output]\n", "[output]\nwall_loads = { every = 50 }\n");
+    assert_exact_restart("polyhedra-mesh", &text, &[1237, 2000]);
+    // The polyhedra did land on the mesh: it carries a load in the run.
+    let scene = granula_run::parse_scene("p.toml", &text).unwrap();
+    let out = tmp("mesh-floor-loads");
+    drop(run_to_end(scene, &out));
+    let loads = std::fs::read_to_string(out.join("wall_loads.csv")).unwrap();
+    let pushed = loads.lines().filter(|l| l.contains(",floor,")).filter(|l| l.split(',').nth(5) != Some("0.0")).count();
+    assert!(pushed > 0, "no load on the mesh floor:\n{loads}");
+    let _ = std::fs::remove_dir_all(out);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// `examples/scenes/hopper_md.toml` scaled down to a few hundred beads: the same floor
 /// mesh at an orifice of D = 20 mm (5 bead diameters), a side of radius 15 mm, a feed of
 /// 0.4 kg/s into 20-35 mm above the floor until 0.4 s, and the bed draining to 0.5 s;
