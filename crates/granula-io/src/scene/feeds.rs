@@ -14,7 +14,7 @@ use super::feed_spec::{FeedSpec, OutletRegionSpec, OutletSpec};
 use super::limits::MAX_BODIES;
 use super::shape_maker::{MadeShape, ShapeMaker};
 use super::source::KeyPath;
-use super::spec::{RegionSpec, SceneSpec, SolverSpec};
+use super::spec::{RegionSpec, SceneSpec};
 use crate::error::Result;
 use glam::{DQuat, DVec3};
 use granula_core::{Material, Shape};
@@ -59,9 +59,7 @@ pub const RSA_JAMMING_FRACTION: f64 = 0.38;
 /// Refuses feeds and outlets in the scenes they do not support, naming the first entry.
 fn refuse(c: &Check, spec: &SceneSpec, path: &KeyPath, name: &str) -> Result<()> {
     let s = &spec.simulation;
-    let why = if matches!(spec.solver, SolverSpec::Nscd(_)) {
-        "needs [solver] kind = \"md\": insertions under contact dynamics are not validated"
-    } else if s.planar {
+    let why = if s.planar {
         "is not available in planar scenes (spheres are inserted in 3D)"
     } else if !s.periodic.is_empty() {
         "is not available in periodic scenes (the overlap test does not look across the periods)"
