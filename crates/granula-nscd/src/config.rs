@@ -23,7 +23,10 @@ pub enum GapMode {
 pub enum NonConvergence {
     /// Finish the step with the capped impulses and add
     /// [`StepWarning::IterationCapReached`](granula_core::StepWarning::IterationCapReached)
-    /// to the report (default).
+    /// to the report (default). With [`NscdConfig::momentum`] and the natural-map criterion
+    /// the capped impulses are those of the step's best sweep on the natural map, not its
+    /// last (the sweeps are not monotone; docs/contact-dynamics.md, "When a step reaches
+    /// its cap").
     #[default]
     Warn,
     /// Stop: the step fails with [`NscdError::NotConverged`] (iterations, residual,
