@@ -102,19 +102,20 @@ fn deepest_new_overlap(world: &World, first: u32) -> f64 {
     deepest
 }
 
-#[test]
-fn a_mass_rate_feed_inserts_what_is_due_and_the_masses_balance() {
-    let text = scene_text(4000, "mass_rate = 0.02", "");
-    let scene = Scene::parse("mass.toml", &text).unwrap();
-    let dir = tmp("mass");
-    let mut run = Run::start(scene, &dir).unwrap();
+/// Runs `scene` (a feed of 0.02 kg/s with a batch every `every` steps, and the outlet) into
+/// `dir`, checking after each batch that the feed is short of the mass due by less than one
+/// sphere, over it by no more than the relative slack of 1e-9, placed everything, and that
+/// no new sphere overlaps anything; at the end, that it inserted and the outlet removed,
+/// and that inserted − removed = present.
+fn run_a_mass_rate_feed(scene: Scene, dir: &Path, every: u64) -> Run {
+    let mut run = Run::start(scene, dir).unwrap();
     // The heaviest sphere: 2500 kg/m³ (the default density) at 1.2 mm.
     let m_max = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * 0.0012f64.powi(3);
     while !run.is_done() {
         let first = run.world.bodies.next_handle().0;
         run.step().unwrap();
         let step = run.world.step_count();
-        if step.is_multiple_of(200) {
+        if step.is_multiple_of(every) {
             let due = 0.02 * run.world.time();
             let c = run.feed_counts()[0].1;
             // Short of the mass due by less than one sphere (the one waiting for the next
@@ -130,9 +131,19 @@ fn a_mass_rate_feed_inserts_what_is_due_and_the_masses_balance() {
     let (inserted, removed) = (run.feed_counts()[0].1, run.outlet_counts()[0].1);
     assert!(inserted.inserted > 30 && removed.removed > 0, "{inserted:?} {removed:?}");
     // Mass balance: inserted − removed = present, the same masses summed in other orders
-    // (1e-12 relative is a thousand roundings of 0.4 g).
+    // (1e-12 relative is a thousand roundings of the inserted mass).
     let balance = inserted.inserted_mass - removed.removed_mass - present_mass(&run.world);
     assert!(balance.abs() < 1e-12 * inserted.inserted_mass, "balance off by {balance} kg");
+    run
+}
+
+#[test]
+fn a_mass_rate_feed_inserts_what_is_due_and_the_masses_balance() {
+    let text = scene_text(4000, "mass_rate = 0.02", "");
+    let scene = Scene::parse("mass.toml", &text).unwrap();
+    let dir = tmp("mass");
+    let run = run_a_mass_rate_feed(scene, &dir, 200);
+    let (inserted, removed) = (run.feed_counts()[0].1, run.outlet_counts()[0].1);
     assert_eq!(run.removed.len() as u64, removed.removed, "the checkpoint records every removal");
     // The files: a row per batch and the last row's totals; a row per removal that
     // removed something, with the final totals last.
@@ -414,29 +425,8 @@ fn a_feed_under_contact_dynamics_inserts_what_is_due_and_the_masses_balance() {
     // The mass-rate test of MD with rigid contacts: 0.03 s in 600 steps of 50 µs.
     let scene = Scene::parse("nscd-mass.toml", &nscd_text(600, "mass_rate = 0.02")).unwrap();
     let dir = tmp("nscd-mass");
-    let mut run = Run::start(scene, &dir).unwrap();
-    let m_max = 2500.0 * 4.0 / 3.0 * std::f64::consts::PI * 0.0012f64.powi(3);
-    while !run.is_done() {
-        let first = run.world.bodies.next_handle().0;
-        run.step().unwrap();
-        let step = run.world.step_count();
-        if step.is_multiple_of(20) {
-            let due = 0.02 * run.world.time();
-            let c = run.feed_counts()[0].1;
-            // As under MD: short of the mass due by less than one sphere, over it by no more
-            // than the relative slack of 1e-9; no new sphere overlaps anything.
-            assert!(c.inserted_mass <= due * (1.0 + 1e-9) && due - c.inserted_mass < m_max, "step {step}: {c:?}");
-            assert_eq!(c.not_placed, 0, "the region has room");
-            let d = deepest_new_overlap(&run.world, first);
-            assert!(d <= 1e-15, "step {step}: a new sphere overlaps by {d} m");
-        }
-    }
-    let (inserted, removed) = (run.feed_counts()[0].1, run.outlet_counts()[0].1);
-    assert!(inserted.inserted > 30 && removed.removed > 0, "{inserted:?} {removed:?}");
+    let run = run_a_mass_rate_feed(scene, &dir, 20);
     assert!(run.last_report.contacts > 0, "the spheres rest on the floor and each other");
-    // Inserted − removed = present (1e-12 relative: a thousand roundings of 0.6 g).
-    let balance = inserted.inserted_mass - removed.removed_mass - present_mass(&run.world);
-    assert!(balance.abs() < 1e-12 * inserted.inserted_mass, "balance off by {balance} kg");
     drop(run);
     let _ = std::fs::remove_dir_all(dir);
 }

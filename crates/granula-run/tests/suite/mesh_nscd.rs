@@ -584,6 +584,33 @@ fn a_paddle_sweeping_into_a_sphere_at_rest_meets_it_before_overlapping_it() {
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
+/// Runs the scene at `a` to its end, and the same scene at `b` stopped after step `stop`,
+/// saved, dropped and resumed from its checkpoint to its end: the two end in the same
+/// state, with the same carried impulses, series.csv and wall_loads.csv, to the bit.
+pub(crate) fn assert_resume_is_bit_identical(a: &Path, b: &Path, stop: u64) {
+    let mut ra = start(a);
+    ra.run_until_done(&AtomicBool::new(false), |_| {}).unwrap();
+    let ca = ra.checkpoint().unwrap();
+    drop(ra);
+    let mut rb = start(b);
+    while rb.world.step_count() < stop {
+        rb.step().unwrap();
+    }
+    let saved = rb.save_checkpoint().unwrap();
+    drop(rb);
+    let mut rb = Run::resume(&saved, None).unwrap();
+    assert_eq!(rb.world.step_count(), stop);
+    rb.run_until_done(&AtomicBool::new(false), |_| {}).unwrap();
+    let cb = rb.checkpoint().unwrap();
+    drop(rb);
+    common::assert_same_motion(&ca, &cb);
+    assert!(ca.solver_state == cb.solver_state, "solver state (carried impulses)");
+    for file in ["series.csv", "wall_loads.csv"] {
+        let text = |folder: &Path| std::fs::read_to_string(folder.with_file_name("out").join(file)).unwrap();
+        assert_eq!(text(a), text(b), "{file}");
+    }
+}
+
 #[test]
 fn a_resumed_nscd_run_with_a_turning_mesh_drum_is_bit_identical() {
     // The turning mesh drum of 64 facets with 40 spheres, stopped at step 377 of 1000 and
@@ -597,28 +624,8 @@ fn a_resumed_nscd_run_with_a_turning_mesh_drum_is_bit_identical() {
     let obj = files[0].1.clone();
     let a = folder("resume-a", &scene, &[("drum.obj", obj.clone())]);
     let b = folder("resume-b", &scene, &[("drum.obj", obj)]);
-    let (out_a, out_b) = (a.with_file_name("out"), b.with_file_name("out"));
-    let mut ra = start(&a);
-    ra.run_until_done(&AtomicBool::new(false), |_| {}).unwrap();
-    let ca = ra.checkpoint().unwrap();
-    drop(ra);
-    let mut rb = start(&b);
-    while rb.world.step_count() < 377 {
-        rb.step().unwrap();
-    }
-    let saved = rb.save_checkpoint().unwrap();
-    drop(rb);
-    let mut rb = Run::resume(&saved, None).unwrap();
-    assert_eq!(rb.world.step_count(), 377);
-    rb.run_until_done(&AtomicBool::new(false), |_| {}).unwrap();
-    let cb = rb.checkpoint().unwrap();
-    drop(rb);
-    common::assert_same_motion(&ca, &cb);
-    assert!(ca.solver_state == cb.solver_state, "solver state (carried impulses)");
-    for file in ["series.csv", "wall_loads.csv"] {
-        let text = |o: &Path| std::fs::read_to_string(o.join(file)).unwrap();
-        assert_eq!(text(&out_a), text(&out_b), "{file}");
-    }
+    assert_resume_is_bit_identical(&a, &b, 377);
+    let out_a = a.with_file_name("out");
     // The drum did carry its charge: the charge loads it at the end.
     let (_, ty) = *torques(&out_a, "drum").last().unwrap();
     assert!(ty < 0.0, "the charge rides up the rising side: torque {ty}");

@@ -5,8 +5,7 @@
 //! trough gain no energy, assorted polyhedra come to rest in it with the walls carrying
 //! their weight, and such a run resumes bit for bit.
 
-use crate::common;
-use crate::mesh_nscd::{folder, last_wall_load, spread, start, Floor};
+use crate::mesh_nscd::{assert_resume_is_bit_identical, folder, last_wall_load, spread, start, Floor};
 use glam::{DQuat, DVec3};
 use granula_core::Shape;
 use granula_run::Run;
@@ -287,28 +286,8 @@ fn a_resumed_nscd_run_of_polyhedra_in_the_mesh_trough_is_bit_identical() {
     let scene = six_polyhedra(1500, "wall_loads = { every = 10 }\nseries = { every = 7 }\n");
     let a = folder("six-resume-a", &scene, &[("trough.obj", trough_obj())]);
     let b = folder("six-resume-b", &scene, &[("trough.obj", trough_obj())]);
-    let (out_a, out_b) = (a.with_file_name("out"), b.with_file_name("out"));
-    let mut ra = start(&a);
-    ra.run_until_done(&AtomicBool::new(false), |_| {}).unwrap();
-    let ca = ra.checkpoint().unwrap();
-    drop(ra);
-    let mut rb = start(&b);
-    while rb.world.step_count() < 377 {
-        rb.step().unwrap();
-    }
-    let saved = rb.save_checkpoint().unwrap();
-    drop(rb);
-    let mut rb = Run::resume(&saved, None).unwrap();
-    assert_eq!(rb.world.step_count(), 377);
-    rb.run_until_done(&AtomicBool::new(false), |_| {}).unwrap();
-    let cb = rb.checkpoint().unwrap();
-    drop(rb);
-    common::assert_same_motion(&ca, &cb);
-    assert!(ca.solver_state == cb.solver_state, "solver state (carried impulses)");
-    for file in ["series.csv", "wall_loads.csv"] {
-        let text = |o: &Path| std::fs::read_to_string(o.join(file)).unwrap();
-        assert_eq!(text(&out_a), text(&out_b), "{file}");
-    }
+    assert_resume_is_bit_identical(&a, &b, 377);
+    let out_a = a.with_file_name("out");
     // The polyhedra did land: the trough carries them at the end.
     assert!(last_wall_load(&out_a).z < 0.0);
     let _ = std::fs::remove_dir_all(a.parent().unwrap());
