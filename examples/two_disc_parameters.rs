@@ -33,9 +33,8 @@
 //! about three minutes).
 
 mod plot_font;
-mod two_disc;
 
-use two_disc::{Measure, Method, Rotation, Setup, EPS_N, MASS};
+use granula_validation::two_disc::{self, Measure, Method, Rotation, Setup, EPS_N, MASS};
 
 /// ε_t/ε_n in closed form (002 eq. 8 for the normal and the tangential oscillator, the same
 /// mass m_r): with X = 4 m_r k_n/ν_n² = 1 + π²/ln² ε_n from ε_n, the tangential oscillator has

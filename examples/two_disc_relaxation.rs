@@ -37,9 +37,8 @@
 //! 1e-4 to 1e-1, y = t_R/t_c from 0 to 1.1 × the largest value.
 
 mod plot_font;
-mod two_disc;
 
-use two_disc::{Measure, Method, Rotation, Setup};
+use granula_validation::two_disc::{Measure, Method, Rotation, Setup};
 
 /// Contact duration of the damped linear oscillator, 002 eq. 10, reduced mass m.
 pub fn contact_time() -> f64 {
@@ -170,6 +169,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use granula_validation::two_disc;
 
     /// t_R/t_c of the independent model at t_c/2000 (t_c/4000 changes it by 6e-6 with free
     /// rotation and by less than 1e-9 locked), fitted as the solver's runs are.

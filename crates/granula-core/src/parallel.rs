@@ -60,10 +60,54 @@ const IDLE_LIMIT: Duration = Duration::from_micros(500);
 /// just runs, its threads sleeping between loops as usual: polling would then take cores
 /// from the threads doing the work. The results are the same bits either way.
 pub fn with_hot_workers<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    once(f, hot_workers)
+}
+
+/// [`with_hot_workers`] of a closure called once.
+fn hot_workers(f: &mut (dyn FnMut() + Send)) {
     if !spin_allowed(rayon::current_num_threads(), cores()) {
         return f();
     }
-    with_pollers(f)
+    pollers(f)
+}
+
+/// Runs `f` on `pool`, as [`rayon::ThreadPool::install`]; returns what `f` returns.
+pub fn install<R: Send>(pool: &rayon::ThreadPool, f: impl FnOnce() -> R + Send) -> R {
+    once(f, |g| pool.install(g))
+}
+
+/// `a` and `b`, possibly side by side on the current pool, as [`rayon::join`] (in place
+/// inside [`sequential`], where rayon's join would still hand `b` to another thread of a
+/// pool that runs it).
+pub fn join(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
+    if is_sequential() {
+        a();
+        b();
+    } else {
+        rayon::join(a, b);
+    }
+}
+
+/// What `f` returns, `f` handed to `run` as a trait object that `run` calls once.
+///
+/// The helpers of this module take their closures this way: rayon's machinery (jobs,
+/// latches, the registry's calls) is generic over the closures it runs, and granula's
+/// solvers are generic over their laws, so a closure passed straight to rayon from a
+/// solver's step made the compiler generate that machinery again for every law, a large
+/// share of the code of every program that composes several laws. Behind the trait object
+/// it is compiled once; calling it costs one indirect call per parallel region.
+fn once<R: Send>(f: impl FnOnce() -> R + Send, run: impl FnOnce(&mut (dyn FnMut() + Send))) -> R {
+    let mut f = Some(f);
+    let mut out = None;
+    run(&mut || {
+        if let Some(f) = f.take() {
+            out = Some(f());
+        }
+    });
+    match out {
+        Some(out) => out,
+        None => unreachable!("the runners of this module call their closure once"),
+    }
 }
 
 /// Whether a pool of `workers` threads may keep them polling for work
@@ -82,7 +126,13 @@ fn cores() -> usize {
 }
 
 /// [`with_hot_workers`] with its pollers, whatever the number of cores.
+#[cfg(test)]
 fn with_pollers<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    once(f, pollers)
+}
+
+/// [`hot_workers`] with its pollers, whatever the number of cores.
+fn pollers(f: &mut (dyn FnMut() + Send)) {
     if is_sequential() || rayon::current_num_threads() < 2 {
         return f();
     }
@@ -145,14 +195,23 @@ fn poll_for_work(done: &AtomicBool, owner: Option<usize>) {
 /// Runs `f` with granula's parallel loops kept on the calling thread (see the module doc).
 /// Nests, and restores the previous mode when `f` returns or unwinds.
 pub fn sequential<R>(f: impl FnOnce() -> R) -> R {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            SEQUENTIAL.with(|s| s.set(self.0));
-        }
-    }
-    let _restore = Restore(SEQUENTIAL.with(|s| s.replace(true)));
+    let _restore = SequentialMode::enter();
     f()
+}
+
+/// The sequential mode of this thread while it lives; the previous one again when dropped.
+struct SequentialMode(bool);
+
+impl SequentialMode {
+    fn enter() -> Self {
+        SequentialMode(SEQUENTIAL.with(|s| s.replace(true)))
+    }
+}
+
+impl Drop for SequentialMode {
+    fn drop(&mut self) {
+        SEQUENTIAL.with(|s| s.set(self.0));
+    }
 }
 
 /// `true` inside [`sequential`] on this thread.

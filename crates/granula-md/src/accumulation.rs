@@ -158,6 +158,83 @@ impl LoadSink for WindowSink<'_> {
     }
 }
 
+/// The sinks of a run of consecutive blocks of [`Accumulation`]: the blocks' windows, or
+/// their parts of the gather's buffer. Split at block boundaries, each part goes to its own
+/// task of the force pass, so that the parallel loop is plain recursion over these slices
+/// (`granula_core::parallel::join`), compiled once for all laws instead of rayon's iterator
+/// machinery once per law.
+pub(crate) struct SinkBlocks<'a> {
+    /// Index of the run's first block among all the blocks.
+    first: usize,
+    /// Pairs per block.
+    block: usize,
+    kind: SinkKind<'a>,
+}
+
+enum SinkKind<'a> {
+    /// Per block: its window's first body, its window (`stride` bodies) and its overflow.
+    Windows {
+        stride: usize,
+        lo: &'a [usize],
+        force: &'a mut [DVec3],
+        torque: &'a mut [DVec3],
+        overflow: &'a mut [Vec<(u32, DVec3, DVec3)>],
+    },
+    /// The buffer slots of the run's pairs.
+    Buffers { loads: &'a mut [PairLoad] },
+}
+
+/// The sink of one block.
+pub(crate) enum BlockSink<'s> {
+    Window(WindowSink<'s>),
+    Buffer(PairBuffer<'s>),
+}
+
+impl SinkBlocks<'_> {
+    /// The run's first `k` blocks, and the others.
+    pub fn split_at(self, k: usize) -> (Self, Self) {
+        let (first, block) = (self.first, self.block);
+        let (left, right) = match self.kind {
+            SinkKind::Windows { stride, lo, force, torque, overflow } => {
+                let k = k.min(lo.len());
+                let (lo1, lo2) = lo.split_at(k);
+                let (force1, force2) = force.split_at_mut(k * stride);
+                let (torque1, torque2) = torque.split_at_mut(k * stride);
+                let (overflow1, overflow2) = overflow.split_at_mut(k);
+                (
+                    SinkKind::Windows { stride, lo: lo1, force: force1, torque: torque1, overflow: overflow1 },
+                    SinkKind::Windows { stride, lo: lo2, force: force2, torque: torque2, overflow: overflow2 },
+                )
+            }
+            SinkKind::Buffers { loads } => {
+                let (loads1, loads2) = loads.split_at_mut((k * block).min(loads.len()));
+                (SinkKind::Buffers { loads: loads1 }, SinkKind::Buffers { loads: loads2 })
+            }
+        };
+        (SinkBlocks { first, block, kind: left }, SinkBlocks { first: first + k, block, kind: right })
+    }
+
+    /// The sink of the run's block `i`, its window zeroed and its overflow emptied.
+    pub fn sink(&mut self, i: usize) -> BlockSink<'_> {
+        match &mut self.kind {
+            SinkKind::Windows { stride, lo, force, torque, overflow } => {
+                let window = i * *stride..(i + 1) * *stride;
+                let (force, torque) = (&mut force[window.clone()], &mut torque[window]);
+                force.fill(DVec3::ZERO);
+                torque.fill(DVec3::ZERO);
+                let overflow = &mut overflow[i];
+                overflow.clear();
+                BlockSink::Window(WindowSink { lo: lo[i], force, torque, overflow })
+            }
+            SinkKind::Buffers { loads } => {
+                let start = (i * self.block).min(loads.len());
+                let end = (start + self.block).min(loads.len());
+                BlockSink::Buffer(PairBuffer { base: (self.first + i) * self.block, loads: &mut loads[start..end] })
+            }
+        }
+    }
+}
+
 /// The block layout of the current pair list and the storage of both strategies, rebuilt
 /// with the list and reused between rebuilds (no allocation per step once warm).
 #[derive(Clone, Debug, Default)]
@@ -338,31 +415,21 @@ impl Accumulation {
         self.windows
     }
 
-    /// One zeroed window sink per block, in block order.
-    pub fn window_sinks(&mut self) -> impl IndexedParallelIterator<Item = WindowSink<'_>> {
-        let stride = self.stride;
-        self.force
-            .par_chunks_mut(stride)
-            .zip(self.torque.par_chunks_mut(stride))
-            .zip(self.overflow.par_iter_mut())
-            .zip(self.lo.par_iter())
-            .with_min_len(parallel::min_len(1))
-            .map(|(((force, torque), overflow), &lo)| {
-                force.fill(DVec3::ZERO);
-                torque.fill(DVec3::ZERO);
-                overflow.clear();
-                WindowSink { lo, force, torque, overflow }
-            })
-    }
-
-    /// One buffer sink per block, in block order.
-    pub fn buffer_sinks(&mut self) -> impl IndexedParallelIterator<Item = PairBuffer<'_>> {
-        let block = self.block;
-        self.loads
-            .par_chunks_mut(block)
-            .with_min_len(parallel::min_len(1))
-            .enumerate()
-            .map(move |(k, loads)| PairBuffer { base: k * block, loads })
+    /// The sinks of every block, in block order, to be split between the tasks of the force
+    /// pass ([`SinkBlocks::split_at`]) and taken block by block ([`SinkBlocks::sink`]).
+    pub fn sinks(&mut self) -> SinkBlocks<'_> {
+        let kind = if self.windows {
+            SinkKind::Windows {
+                stride: self.stride,
+                lo: &self.lo,
+                force: &mut self.force,
+                torque: &mut self.torque,
+                overflow: &mut self.overflow,
+            }
+        } else {
+            SinkKind::Buffers { loads: &mut self.loads }
+        };
+        SinkBlocks { first: 0, block: self.block, kind }
     }
 
     /// Windows strategy: the loads of every body into `force` and `torque` (overwritten),
@@ -498,6 +565,22 @@ mod tests {
         (0..count).map(|_| PairLoad { force: v(), torque1: v(), torque2: v() }).collect()
     }
 
+    /// Calls `add(k, sink)` with the sink of every block k, the blocks split in two runs
+    /// first, as the force pass splits them between its tasks.
+    fn add_all(acc: &mut Accumulation, add: impl Fn(usize, &mut dyn FnMut(usize, usize, usize, PairLoad))) {
+        let blocks = acc.blocks();
+        let half = blocks / 2;
+        let (left, right) = acc.sinks().split_at(half);
+        for (first, count, mut run) in [(0, half, left), (half, blocks - half, right)] {
+            for i in 0..count {
+                match run.sink(i) {
+                    BlockSink::Window(mut s) => add(first + i, &mut |p, a, b, l| s.add(p, a, b, l)),
+                    BlockSink::Buffer(mut s) => add(first + i, &mut |p, a, b, l| s.add(p, a, b, l)),
+                }
+            }
+        }
+    }
+
     /// The summed loads through `Accumulation` on a pool of `threads` threads.
     fn accumulate(
         list: &PairList,
@@ -519,11 +602,10 @@ mod tests {
                 }
             };
             let windows = acc.uses_windows();
+            add_all(&mut acc, add);
             if windows {
-                acc.window_sinks().enumerate().for_each(|(k, mut s)| add(k, &mut |p, i, j, l| s.add(p, i, j, l)));
                 acc.merge(&mut force, &mut torque);
             } else {
-                acc.buffer_sinks().enumerate().for_each(|(k, mut s)| add(k, &mut |p, i, j, l| s.add(p, i, j, l)));
                 acc.gather(list, &mut force, &mut torque);
             }
             (force, torque, windows)
@@ -586,9 +668,10 @@ mod tests {
         let mut acc = Accumulation::default();
         acc.rebuild(&list, 50, |i| i >= 2, LoadOrder::Blocks);
         let block = acc.block();
-        acc.window_sinks().enumerate().for_each(|(k, mut s)| {
+        assert!(acc.uses_windows());
+        add_all(&mut acc, |k, sink| {
             for (p, (c, l)) in list.candidates.iter().zip(&l).enumerate().skip(k * block).take(block) {
-                s.add(p, c.body1 as usize, c.body2 as usize, *l);
+                sink(p, c.body1 as usize, c.body2 as usize, *l);
             }
         });
         // Every pair leaves range: the next list is empty and nothing is added any more.

@@ -133,7 +133,8 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let bodies = &world.bodies;
         let primed =
             state.primed && state.primed_handles == bodies.handle && state.primed_materials == world.materials.len();
-        check_values(state, bodies, primed)?;
+        let saved = SavedLists::of(state);
+        check_values(&saved, bodies, primed)?;
         if let Some(saved) = state.periodic.filter(|d| primed && *d != world.periodic) {
             return Err(invalid(
                 "MD solver state: periodic domain",
@@ -144,7 +145,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // Dense index pairs of the saved candidates, in list order (only if primed: else the
         // keys may name bodies removed since, and the next step rebuilds the list anyway).
         let dense = if primed {
-            saved_candidates(state, bodies)?
+            saved_candidates(&saved, bodies)?
         } else {
             if let Some(k) = state.keys.iter().find(|k| k.body1 >= k.body2) {
                 return Err(invalid("MD solver state: contact key", format!("{k:?}"), "body 1 of smaller handle"));
@@ -179,7 +180,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             dense.iter().copied(),
             &world.periodic,
             rebuild_position,
-            margin,
+            &margin,
         );
         // Lengths were checked above, so both restores succeed. Without priming, keys of
         // removed bodies are dropped by the next step's rebuild, as in the saving solver.
@@ -222,22 +223,51 @@ fn invalid(field: &'static str, value: String, expected: &'static str) -> MdErro
     CoreError::InvalidWorld { field, value, expected }.into()
 }
 
+/// What the checks of a saved state read, whatever its history type (checked by functions
+/// compiled once, not once per law): its lists but the histories, of which only the count,
+/// and its points as (pair, feature, stored energy).
+struct SavedLists<'a> {
+    keys: &'a [ContactKey],
+    histories: usize,
+    stored: &'a [f64],
+    points: Vec<(u32, u32, f64)>,
+    kinematic_power: f64,
+    orientations: &'a [DQuat],
+    reference_position: &'a [DVec3],
+    reference_boxes: usize,
+}
+
+impl<'a> SavedLists<'a> {
+    fn of<H>(state: &'a MdState<H>) -> Self {
+        SavedLists {
+            keys: &state.keys,
+            histories: state.histories.len(),
+            stored: &state.stored,
+            points: state.points.iter().map(|(pair, p)| (*pair, p.feature, p.stored)).collect(),
+            kinematic_power: state.kinematic_power,
+            orientations: &state.orientations,
+            reference_position: &state.reference_position,
+            reference_boxes: state.broadphase.reference.len(),
+        }
+    }
+}
+
 /// The lengths and finiteness of a saved state's values: one history and stored energy
 /// per key, finite energies and powers, and (for a state `primed` for `bodies`) one
 /// orientation per body or none.
-fn check_values<H>(state: &MdState<H>, bodies: &BodySet, primed: bool) -> Result<(), MdError> {
+fn check_values(state: &SavedLists<'_>, bodies: &BodySet, primed: bool) -> Result<(), MdError> {
     let n = state.keys.len();
-    if state.histories.len() != n || state.stored.len() != n {
+    if state.histories != n || state.stored.len() != n {
         return Err(invalid(
             "MD solver state",
-            format!("{n} keys, {} histories, {} stored energies", state.histories.len(), state.stored.len()),
+            format!("{n} keys, {} histories, {} stored energies", state.histories, state.stored.len()),
             "one history and one stored energy per key",
         ));
     }
-    if let Some(e) = state.stored.iter().chain(state.points.iter().map(|p| &p.1.stored)).find(|e| !e.is_finite()) {
+    if let Some(e) = state.stored.iter().chain(state.points.iter().map(|p| &p.2)).find(|e| !e.is_finite()) {
         return Err(invalid("MD solver state: stored energy", format!("{e}"), "finite"));
     }
-    let order = |p: &(u32, PointState<H>)| (p.0, p.1.feature);
+    let order = |p: &(u32, u32, f64)| (p.0, p.1);
     if let Some(w) = state.points.windows(2).find(|w| order(&w[0]) >= order(&w[1])) {
         return Err(invalid(
             "MD solver state: contact points",
@@ -271,14 +301,14 @@ fn check_values<H>(state: &MdState<H>, bodies: &BodySet, primed: bool) -> Result
 /// order, after checking the skin reference and that the list is one the solver could have
 /// built (known bodies, body 1 of smaller handle, feature 0, not two non-dynamic bodies,
 /// sorted without duplicates, contact points on pairs that are not two spheres).
-fn saved_candidates<H>(state: &MdState<H>, bodies: &BodySet) -> Result<Vec<(usize, usize)>, MdError> {
-    if state.reference_position.len() != bodies.len() || state.broadphase.reference.len() != bodies.len() {
+fn saved_candidates(state: &SavedLists<'_>, bodies: &BodySet) -> Result<Vec<(usize, usize)>, MdError> {
+    if state.reference_position.len() != bodies.len() || state.reference_boxes != bodies.len() {
         return Err(invalid(
             "MD solver state: skin reference",
             format!(
                 "{} positions and {} boxes for {} bodies",
                 state.reference_position.len(),
-                state.broadphase.reference.len(),
+                state.reference_boxes,
                 bodies.len()
             ),
             "one of each per body",
@@ -288,7 +318,7 @@ fn saved_candidates<H>(state: &MdState<H>, bodies: &BodySet) -> Result<Vec<(usiz
         return Err(invalid("MD solver state: skin reference position", format!("{x}"), "finite"));
     }
     let mut dense = Vec::with_capacity(state.keys.len());
-    for k in &state.keys {
+    for k in state.keys {
         let (i, j) = match (bodies.index(k.body1), bodies.index(k.body2)) {
             (Ok(i), Ok(j)) => (i, j),
             (Err(_), _) => return Err(CoreError::NoSuchBody { handle: k.body1 }.into()),
@@ -307,7 +337,7 @@ fn saved_candidates<H>(state: &MdState<H>, bodies: &BodySet) -> Result<Vec<(usiz
     if let Some(p) = state.points.iter().find(|p| spheres(dense[p.0 as usize])) {
         return Err(invalid(
             "MD solver state: contact points",
-            format!("a point of feature {} on the sphere pair {:?}", p.1.feature, state.keys[p.0 as usize]),
+            format!("a point of feature {} on the sphere pair {:?}", p.1, state.keys[p.0 as usize]),
             "points on pairs that are not two spheres only",
         ));
     }

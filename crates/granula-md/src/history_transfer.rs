@@ -149,7 +149,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             dense.iter().copied(),
             &world.periodic,
             &bodies.position,
-            margin,
+            &margin,
         );
         self.lay_out_blocks(bodies);
         self.verlet.invalidate();

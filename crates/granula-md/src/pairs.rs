@@ -156,7 +156,7 @@ impl PairList {
         raw: &[(u32, u32)],
         reach: f64,
         domain: &PeriodicDomain,
-        margin: impl Fn(usize, usize) -> f64 + Sync,
+        margin: &(dyn Fn(usize, usize) -> f64 + Sync),
     ) {
         // The memories' words under the old keys, before the list changes.
         let carry = self.carried.len() == self.memory.len();
@@ -172,7 +172,7 @@ impl PairList {
         if self.runs.len() < runs {
             self.runs.resize_with(runs, Run::default);
         }
-        let input = BuildInput { bodies, materials, narrowphase, reach, domain, margin: &margin };
+        let input = BuildInput { bodies, materials, narrowphase, reach, domain, margin };
         let build = |(pairs, run): (&[(u32, u32)], &mut Run)| run.fill(&input, pairs);
         raw.par_chunks(BUILD_CHUNK)
             .zip(self.runs[..runs].par_iter_mut())
@@ -205,7 +205,7 @@ impl PairList {
             index();
             carry();
         } else {
-            rayon::join(index, carry);
+            parallel::join(&mut index, &mut carry);
         }
     }
 
@@ -224,7 +224,7 @@ impl PairList {
         pairs: impl IntoIterator<Item = (usize, usize)>,
         domain: &PeriodicDomain,
         rebuild_position: &[DVec3],
-        margin: impl Fn(usize, usize) -> f64,
+        margin: &dyn Fn(usize, usize) -> f64,
     ) {
         self.candidates.clear();
         self.shifts.clear();
@@ -340,19 +340,19 @@ struct Run {
 }
 
 /// What every run of [`PairList::rebuild`] reads (the arguments of the same names there).
-struct BuildInput<'a, M> {
+struct BuildInput<'a> {
     bodies: &'a BodySet,
     materials: &'a MaterialTable,
     narrowphase: &'a Narrowphase,
     reach: f64,
     domain: &'a PeriodicDomain,
-    margin: &'a M,
+    margin: &'a (dyn Fn(usize, usize) -> f64 + Sync),
 }
 
 impl Run {
     /// The candidates of `raw` (see [`PairList::rebuild`] for which pairs are kept), with the
     /// route of each general one.
-    fn fill<M: Fn(usize, usize) -> f64>(&mut self, input: &BuildInput<'_, M>, raw: &[(u32, u32)]) {
+    fn fill(&mut self, input: &BuildInput<'_>, raw: &[(u32, u32)]) {
         let BuildInput { bodies, materials, narrowphase, reach, domain, margin } = *input;
         self.candidates.clear();
         self.shifts.clear();
@@ -510,7 +510,7 @@ mod tests {
         pool.install(|| {
             // Twice, so the second build starts from warm buffers of the first.
             for _ in 0..2 {
-                list.rebuild(bodies, materials, &narrowphase, raw, 0.02, domain, margin);
+                list.rebuild(bodies, materials, &narrowphase, raw, 0.02, domain, &margin);
             }
         });
         list

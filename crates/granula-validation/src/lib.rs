@@ -11,7 +11,9 @@
 //! - [`chain_run`]: runs the chain of 001 and compares it with the theory;
 //! - [`relaxation`]: the stress-controlled two-disc and two-polygon relaxation of 002 §§3-4
 //!   (002 Figs. 4-10) on the core's planar world;
-//! - [`shear_cell`]: the slow-shear cell of 002 §3 on the planar world.
+//! - [`shear_cell`]: the slow-shear cell of 002 §3 on the planar world;
+//! - [`two_disc`]: the stress-controlled two-disc test of 002 §3 with its parameters open
+//!   (discs as spheres held in a plane), for the relaxation-time studies.
 #![deny(missing_docs)]
 
 pub mod chain_run;
@@ -21,3 +23,4 @@ pub mod relaxation;
 pub mod rod;
 pub mod scenes;
 pub mod shear_cell;
+pub mod two_disc;

@@ -11,15 +11,13 @@ mod per_pair;
 
 pub(crate) use per_pair::{BlockState, BlockSummary, PassInput};
 
-use crate::accumulation::{Accumulation, LoadSink, RecordOut, Recording};
+use crate::accumulation::{Accumulation, BlockSink, LoadSink, RecordOut, Recording, SinkBlocks};
 use crate::pairs::{PairKind, PairList};
 use crate::points::PairPoints;
 use batched::block_pass_batched;
 use granula_core::{parallel, ContactForce, ContactKey, ContactLaw, ContactRecord, DVec3};
 use other_pairs::{other_pair, PairSlots};
 use per_pair::{kinematics, pair_load, record, separation, sphere_geometry};
-use rayon::iter::Either;
-use rayon::prelude::*;
 
 /// Narrowphase and law for the pairs `base..base + histories.len()`, loads into `sink`.
 pub(crate) fn block_pass<L: ContactLaw, S: LoadSink>(
@@ -115,16 +113,16 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     debug_assert_eq!(histories.len(), input.candidates.len());
     debug_assert_eq!(summaries.len(), accumulation.blocks());
     let block = accumulation.block();
-    let blocks = (histories, stored, points);
-    // Two compiled loops, one per accumulation strategy. Publishing the contacts and
-    // periodic images are tests in the loop that take the same branch for every pair of a
-    // step: compiling a loop for each (eight in all) made the force pass most of the code
-    // of every law's solver, for no measurable gain in speed.
-    if accumulation.uses_windows() {
-        each_block(input, block, blocks, summaries, recording(accumulation.window_sinks(), record, block));
-    } else {
-        each_block(input, block, blocks, summaries, recording(accumulation.buffer_sinks(), record, block));
-    }
+    let (keys, records) = match record {
+        Some((keys, lists)) => (keys, Some(lists)),
+        None => (&[][..], None),
+    };
+    // One compiled loop per accumulation strategy. Publishing the contacts and periodic
+    // images are tests in the loop that take the same branch for every pair of a step:
+    // compiling a loop for each (eight in all) made the force pass most of the code of
+    // every law's solver, for no measurable gain in speed.
+    let run = BlockRun { first: 0, histories, stored, points, summaries, sinks: accumulation.sinks(), records };
+    run_blocks(input, block, keys, run);
     if accumulation.uses_windows() {
         accumulation.merge(force, torque);
     } else {
@@ -132,51 +130,100 @@ pub(crate) fn pair_pass<L: ContactLaw>(
     }
 }
 
-/// Runs [`block_pass`] for every block of `block` pairs in parallel, block k into the k-th
-/// sink of `sinks`, its summary into the k-th of `summaries`.
-fn each_block<L: ContactLaw, S: LoadSink + Send>(
-    input: &PassInput<'_, L>,
-    block: usize,
-    (histories, stored, points): BlockState<'_, L::History>,
-    summaries: &mut [BlockSummary],
-    sinks: impl IndexedParallelIterator<Item = S>,
-) {
-    histories
-        .par_chunks_mut(block)
-        .zip(stored.par_chunks_mut(block))
-        .zip(points.par_chunks_mut(block))
-        .zip(summaries.par_iter_mut())
-        .zip(sinks)
-        .with_min_len(parallel::min_len(1))
-        .enumerate()
-        .for_each(|(k, ((((h, e), l), s), mut sink))| {
-            *s = block_pass(input, k * block, (h, e, l), &mut sink);
-        });
+/// The state of a run of consecutive blocks of the pass (pairs of `block` per block, the
+/// run's first block is block `first`): the pairs' histories, stored energies and points,
+/// and per block its summary, its sink and (on a publishing step) its contact list.
+struct BlockRun<'a, H> {
+    first: usize,
+    histories: &'a mut [H],
+    stored: &'a mut [f64],
+    points: &'a mut [PairPoints<H>],
+    summaries: &'a mut [BlockSummary],
+    sinks: SinkBlocks<'a>,
+    records: Option<&'a mut [Vec<ContactRecord>]>,
 }
 
-/// `sinks` (one per block of `block` pairs) wrapped so that, with `out` (the keys of the
-/// pairs and one list per block), they also keep each block's contacts in the k-th list.
-fn recording<'a, S: LoadSink + Send>(
-    sinks: impl IndexedParallelIterator<Item = S>,
-    out: Option<(&'a [ContactKey], &'a mut [Vec<ContactRecord>])>,
+impl<H> BlockRun<'_, H> {
+    /// The run's first `k` blocks, and the others.
+    fn split_at(self, k: usize, block: usize) -> (Self, Self) {
+        let p = (k * block).min(self.histories.len());
+        let (histories1, histories2) = self.histories.split_at_mut(p);
+        let (stored1, stored2) = self.stored.split_at_mut(p);
+        let (points1, points2) = self.points.split_at_mut(p);
+        let (summaries1, summaries2) = self.summaries.split_at_mut(k.min(self.summaries.len()));
+        let (sinks1, sinks2) = self.sinks.split_at(k);
+        let (records1, records2) = match self.records {
+            Some(lists) => {
+                let (a, b) = lists.split_at_mut(k.min(lists.len()));
+                (Some(a), Some(b))
+            }
+            None => (None, None),
+        };
+        let left = BlockRun {
+            first: self.first,
+            histories: histories1,
+            stored: stored1,
+            points: points1,
+            summaries: summaries1,
+            sinks: sinks1,
+            records: records1,
+        };
+        let right = BlockRun {
+            first: self.first + k,
+            histories: histories2,
+            stored: stored2,
+            points: points2,
+            summaries: summaries2,
+            sinks: sinks2,
+            records: records2,
+        };
+        (left, right)
+    }
+}
+
+/// Runs [`block_pass`] for every block of `run`, block k into its own sink and summary
+/// (and, with `records`, its contact list, the keys of all the pairs in `keys`): halves of
+/// the run side by side on the pool, down to single blocks, or all of them in order on the
+/// calling thread inside [`parallel::sequential`]. Each block's results are its own, so
+/// the split changes no bit. The halves go to [`parallel::join`] as trait objects: this
+/// recursion is all the parallel code a law's pass compiles.
+fn run_blocks<L: ContactLaw>(
+    input: &PassInput<'_, L>,
     block: usize,
-) -> impl IndexedParallelIterator<Item = Recording<'a, S>> {
-    let (keys, lists) = match out {
-        Some((keys, lists)) => (keys, Some(lists)),
-        None => (&[][..], None),
-    };
-    // One optional list per block: the lists, or as many `None`s.
-    let blocks = sinks.len();
-    let lists = match lists {
-        Some(lists) => Either::Left(lists.par_iter_mut().map(Some)),
-        None => Either::Right((0..blocks).into_par_iter().map(|_| None)),
-    };
-    sinks.zip(lists).enumerate().map(move |(k, (inner, contacts))| {
-        let out = contacts.map(|contacts: &mut Vec<ContactRecord>| {
+    keys: &[ContactKey],
+    run: BlockRun<'_, L::History>,
+) {
+    let blocks = run.histories.len().div_ceil(block);
+    if blocks > 1 && !parallel::is_sequential() {
+        let (left, right) = run.split_at(blocks / 2, block);
+        let (mut left, mut right) = (Some(left), Some(right));
+        parallel::join(
+            &mut || {
+                if let Some(run) = left.take() {
+                    run_blocks(input, block, keys, run);
+                }
+            },
+            &mut || {
+                if let Some(run) = right.take() {
+                    run_blocks(input, block, keys, run);
+                }
+            },
+        );
+        return;
+    }
+    let BlockRun { first, histories, stored, points, summaries, mut sinks, mut records } = run;
+    for i in 0..blocks {
+        let pairs = i * block..((i + 1) * block).min(histories.len());
+        let state = (&mut histories[pairs.clone()], &mut stored[pairs.clone()], &mut points[pairs]);
+        let base = (first + i) * block;
+        let out = records.as_deref_mut().map(|lists| {
+            let contacts = &mut lists[i];
             contacts.clear();
-            let base = k * block;
             RecordOut { base, keys: &keys[base..(base + block).min(keys.len())], contacts }
         });
-        Recording { inner, out }
-    })
+        summaries[i] = match sinks.sink(i) {
+            BlockSink::Window(inner) => block_pass(input, base, state, &mut Recording { inner, out }),
+            BlockSink::Buffer(inner) => block_pass(input, base, state, &mut Recording { inner, out }),
+        };
+    }
 }

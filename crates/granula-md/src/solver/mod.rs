@@ -11,7 +11,7 @@ use crate::forces::BlockSummary;
 use crate::pairs::{PairKind, PairList};
 use crate::points::PointStore;
 use granula_broadphase::VerletPairs;
-use granula_core::parallel::with_hot_workers;
+use granula_core::parallel::{self, with_hot_workers};
 use granula_core::{
     BodyHandle, Broadphase, ContactKey, ContactLaw, ContactRecord, ContactStore, DQuat, DVec3, Integrator,
     MaterialTable, PeriodicDomain, Solver, StepContext, StepReport, StepSums, SumRequest,
@@ -162,16 +162,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// validates the configuration and builds the private thread pool if asked.
     pub fn new(law: L, integrator: I, broadphase: B, config: MdConfig) -> Result<Self, MdError> {
         config.validate()?;
-        // One thread: no pool, the step runs in place (`granula_core::parallel::sequential`).
-        let pool = match config.threads {
-            Some(n) if n > 1 => Some(Arc::new(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map_err(|e| MdError::ThreadPool { threads: n, reason: e.to_string() })?,
-            )),
-            _ => None,
-        };
+        let pool = thread_pool(config.threads)?;
         Ok(MdSolver {
             law,
             integrator,
@@ -303,6 +294,20 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     }
 }
 
+/// The private pool of `threads` threads, if more than one. One thread: no pool, the step
+/// runs in place (`granula_core::parallel::sequential`). `None`: no pool either, the step
+/// runs on the pool it is called from.
+fn thread_pool(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, MdError> {
+    match threads {
+        Some(n) if n > 1 => {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build();
+            let pool = pool.map_err(|e| MdError::ThreadPool { threads: n, reason: e.to_string() })?;
+            Ok(Some(Arc::new(pool)))
+        }
+        _ => Ok(None),
+    }
+}
+
 impl<L: ContactLaw, I: Integrator, B: Broadphase> Solver for MdSolver<L, I, B> {
     type Error = MdError;
 
@@ -370,10 +375,10 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let (pool, threads_config, hot) = (self.pool.clone(), self.config.threads, self.config.hot_workers);
         let inner = || self.step_inner(ctx, request);
         let result = match (pool, threads_config) {
-            (Some(_), _) if small => granula_core::parallel::sequential(inner),
-            (Some(pool), _) if hot => pool.install(|| with_hot_workers(inner)),
-            (Some(pool), _) => pool.install(inner),
-            (None, Some(1)) => granula_core::parallel::sequential(inner),
+            (Some(_), _) if small => parallel::sequential(inner),
+            (Some(pool), _) if hot => parallel::install(&pool, || with_hot_workers(inner)),
+            (Some(pool), _) => parallel::install(&pool, inner),
+            (None, Some(1)) => parallel::sequential(inner),
             (None, _) if hot => with_hot_workers(inner),
             (None, _) => inner(),
         };

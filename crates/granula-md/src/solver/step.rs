@@ -8,6 +8,7 @@ use crate::config::LoadOrder;
 use crate::error::MdError;
 use crate::forces::{pair_pass, BlockSummary, PassInput};
 use crate::pairs::PairList;
+use granula_broadphase::VerletPairs;
 use granula_core::parallel::{self};
 use granula_core::{
     rotation_vector, Aabb, AccelerationField, BodySet, BodySums, Broadphase, ContactLaw, DVec3, Dissipation,
@@ -32,6 +33,21 @@ fn any_body(n: usize, test: impl Fn(usize) -> bool + Sync) -> bool {
     })
 }
 
+/// Whether some sphere has moved by more than half the skin since `reference` (the
+/// positions at the last rebuild), or the bodies are not those of `reference`.
+fn sphere_moved(bodies: &BodySet, reference: &[DVec3], skin: f64) -> bool {
+    let half_skin2 = 0.25 * skin * skin;
+    reference.len() != bodies.len()
+        || any_body(bodies.len(), |i| {
+            bodies.radius[i].is_finite() & ((bodies.position[i] - reference[i]).length_squared() > half_skin2)
+        })
+}
+
+/// Whether some body carries an external force or torque.
+fn some_external_load(b: &BodySet) -> bool {
+    any_body(b.len(), |i| (b.external_force[i] != DVec3::ZERO) | (b.external_torque[i] != DVec3::ZERO))
+}
+
 /// The smallest task, in bodies, of the skin test of [`MdSolver::refresh_pairs`] when it
 /// runs in parallel: testing the box of a polyhedron takes some 40 ns, so 256 of them take
 /// ten microseconds, several times what handing a task to another thread costs. Tasks are
@@ -42,6 +58,57 @@ const SKIN_TEST_TASK: usize = 256;
 /// The bodies the skin test takes at a time (its tasks are made of these), few enough for
 /// the test to stop soon after a body has left its reference box.
 const SKIN_TEST_CHUNK: usize = 64;
+
+/// Whether `test` holds for every chunk of [`SKIN_TEST_CHUNK`] indices of `0..len`, the
+/// chunks tested in parallel tasks of at least [`SKIN_TEST_TASK`] indices (a boolean, the
+/// same on any number of threads).
+fn all_chunks(len: usize, test: &(dyn Fn(Range<usize>) -> bool + Sync)) -> bool {
+    let chunk = |c: usize| c * SKIN_TEST_CHUNK..((c + 1) * SKIN_TEST_CHUNK).min(len);
+    let chunks = len.div_ceil(SKIN_TEST_CHUNK);
+    let task = parallel::min_len(SKIN_TEST_TASK / SKIN_TEST_CHUNK);
+    (0..chunks).into_par_iter().with_min_len(task).all(|c| test(chunk(c)))
+}
+
+/// The skin layer's update of [`MdSolver::refresh_pairs`], for the boxes of the bodies
+/// grown by `grow` (half the largest law range); `true` if it rebuilt its list.
+/// `other_bodies` is scratch space.
+fn update_skin<B: Broadphase>(
+    verlet: &mut VerletPairs<B>,
+    bodies: &BodySet,
+    narrowphase: &Narrowphase,
+    other_bodies: &mut Vec<u32>,
+    grow: f64,
+    passive: &[bool],
+) -> bool {
+    // The spheres have not moved by half the skin, so their boxes are inside their
+    // reference boxes (each coordinate of the centre has moved by at most half the
+    // skin): the skin layer tests only the other bodies' boxes (and every skip flag).
+    other_bodies.clear();
+    other_bodies.extend(bodies.radius.iter().enumerate().filter(|(_, r)| !r.is_finite()).map(|(i, _)| i as u32));
+    // The skin test of every body in parallel (`all_chunks`); the rebuild, when due,
+    // runs here.
+    verlet.update_with_checked_by(
+        bodies.len(),
+        other_bodies,
+        |i| {
+            let r = bodies.radius[i];
+            let b = if r.is_finite() {
+                Aabb::around(bodies.position[i], DVec3::splat(r))
+            } else {
+                narrowphase.aabb(bodies, i)
+            };
+            // Grown by half the largest law range when the law has one (the skin
+            // layer's own `update` otherwise: the same boxes).
+            if grow > 0.0 {
+                b.inflated(grow)
+            } else {
+                b
+            }
+        },
+        |i| bodies.motion[i] != MotionKind::Dynamic || passive.get(i).copied().unwrap_or(false),
+        all_chunks,
+    )
+}
 
 /// The fewest candidate pairs for which [`MdSolver::refresh_pairs`] realigns the contact
 /// stores beside the block layout after a rebuild, on two threads: below it the halves are
@@ -60,51 +127,11 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         // faces: a rebuild once any sphere has moved by half the skin since the last one.
         // It lets the list drop sphere pairs farther apart than margin + skin (instead of
         // margin + √3 skin under the box criterion alone).
-        let half_skin2 = 0.25 * self.config.skin * self.config.skin;
-        let moved = self.reference_position.len() != bodies.len()
-            || any_body(bodies.len(), |i| {
-                bodies.radius[i].is_finite()
-                    & ((bodies.position[i] - self.reference_position[i]).length_squared() > half_skin2)
-            });
-        if moved {
+        if sphere_moved(bodies, &self.reference_position, self.config.skin) {
             self.verlet.invalidate();
         }
-        // The spheres have not moved by half the skin, so their boxes are inside their
-        // reference boxes (each coordinate of the centre has moved by at most half the
-        // skin): the skin layer tests only the other bodies' boxes (and every skip flag).
-        self.other_bodies.clear();
-        self.other_bodies
-            .extend(bodies.radius.iter().enumerate().filter(|(_, r)| !r.is_finite()).map(|(i, _)| i as u32));
         let grow = 0.5 * self.max_range;
-        // The skin test of every body in parallel (a boolean, the same on any number of
-        // threads); the rebuild, when due, runs here.
-        let all = |len: usize, test: &(dyn Fn(Range<usize>) -> bool + Sync)| {
-            let chunk = |c: usize| c * SKIN_TEST_CHUNK..((c + 1) * SKIN_TEST_CHUNK).min(len);
-            let chunks = len.div_ceil(SKIN_TEST_CHUNK);
-            let task = parallel::min_len(SKIN_TEST_TASK / SKIN_TEST_CHUNK);
-            (0..chunks).into_par_iter().with_min_len(task).all(|c| test(chunk(c)))
-        };
-        let rebuilt = self.verlet.update_with_checked_by(
-            bodies.len(),
-            &self.other_bodies,
-            |i| {
-                let r = bodies.radius[i];
-                let b = if r.is_finite() {
-                    Aabb::around(bodies.position[i], DVec3::splat(r))
-                } else {
-                    narrowphase.aabb(bodies, i)
-                };
-                // Grown by half the largest law range when the law has one (the skin
-                // layer's own `update` otherwise: the same boxes).
-                if grow > 0.0 {
-                    b.inflated(grow)
-                } else {
-                    b
-                }
-            },
-            |i| bodies.motion[i] != MotionKind::Dynamic || self.passive.get(i).copied().unwrap_or(false),
-            all,
-        );
+        let rebuilt = update_skin(&mut self.verlet, bodies, narrowphase, &mut self.other_bodies, grow, &self.passive);
         if !rebuilt {
             return false;
         }
@@ -112,7 +139,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
         let reach = self.max_range + self.config.skin;
         let law = &self.law;
         let margin = |i: usize, j: usize| law.range(materials.pair(bodies.material[i], bodies.material[j]));
-        self.pairs.rebuild(bodies, materials, narrowphase, self.verlet.pairs(), reach, &self.periodic, margin);
+        self.pairs.rebuild(bodies, materials, narrowphase, self.verlet.pairs(), reach, &self.periodic, &margin);
         // Two independent halves, each writing its own parts of the solver from the new
         // list, side by side when the step may use two threads: the same state either way.
         let pairs = &self.pairs;
@@ -133,7 +160,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
             realign();
             renew();
         } else {
-            rayon::join(realign, renew);
+            parallel::join(&mut realign, &mut renew);
         }
         true
     }
@@ -334,8 +361,7 @@ impl<L: ContactLaw, I: Integrator, B: Broadphase> MdSolver<L, I, B> {
     /// Keeps the positions and angular velocities at the start of the step if some body
     /// carries an external load (for its work); returns whether one does.
     fn remember_loaded_start(&mut self, b: &BodySet) -> bool {
-        let loaded =
-            any_body(b.len(), |i| (b.external_force[i] != DVec3::ZERO) | (b.external_torque[i] != DVec3::ZERO));
+        let loaded = some_external_load(b);
         self.prev_position.clear();
         self.prev_angular_velocity.clear();
         if loaded {

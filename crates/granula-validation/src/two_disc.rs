@@ -1,7 +1,8 @@
 //! The stress-controlled two-disc test of 002 §3 (Figs. 4-9) with its parameters open: the
 //! set-up, the runs, the energy measures and the relaxation-time fit shared by the examples
 //! `two_disc_relaxation` (t_R against Δt, VALIDATION M5) and `two_disc_parameters` (t_R
-//! against k_n, μ, k_t/k_n and ε_t/ε_n), each of which includes this file as a module.
+//! against k_n, μ, k_t/k_n and ε_t/ε_n). Kept here, compiled once, rather than included
+//! by both: each of its runs composes MD solvers, the costly part of a build.
 //!
 //! Set-up (002 leaves radius, mass, force and damping open; these are granula's choices):
 //! two discs of radius a = 0.05 m in planar mode; disc i fixed at the origin, disc j
@@ -12,18 +13,15 @@
 //! γ_t as ratios of k_n and γ_n (002 §2 takes γ_t/γ_n = k_t/k_n); no gravity; Gear
 //! predictor-corrector with 6 values (002 Appendix A).
 
-// Each example that includes this module uses a part of it.
-#![allow(dead_code)]
-
-use granula::broadphase::BruteForce;
-use granula::core::{DVec3, Dofs, Material, SphereBuilder, World};
-use granula::integrators::Gear;
-use granula::laws::params::{linear_contact_time, linear_restitution, viscous_coefficient_from_restitution};
-use granula::laws::{
+use granula_broadphase::BruteForce;
+use granula_core::{DVec3, Dofs, Material, SphereBuilder, World};
+use granula_integrators::Gear;
+use granula_laws::params::{linear_contact_time, linear_restitution, viscous_coefficient_from_restitution};
+use granula_laws::{
     Composed, CundallStrack, DampingCoefficient, Friction, LinearSpring, LinearViscous, PredictorElongation,
     RotationalIncrement, TangentialDamping, TangentialStiffness,
 };
-use granula::md::{MdConfig, MdSolver};
+use granula_md::{MdConfig, MdSolver};
 
 /// Disc radius a (m).
 pub const A: f64 = 0.05;
