@@ -2,7 +2,7 @@
 
 use crate::body::{Body, PlaneBuilder};
 use crate::body_set::{BodySet, MotionKind};
-use crate::body_sums::SumRequest;
+use crate::body_sums::{StepSums, SumRequest};
 use crate::clock::Clock;
 use crate::energy::EnergyLedger;
 use crate::energy_guard::{EnergyGuard, EnergyReads, GuardMemory, GuardState, StepEnergies};
@@ -274,6 +274,25 @@ impl WorldBuilder {
     }
 }
 
+/// What [`World::step`] decided before the solver's step, for the checks after it.
+struct StepPlan {
+    dt: f64,
+    /// Whether the energy guard checks this step (a guard, and a solver that closes the
+    /// balance).
+    guarded: bool,
+    /// The bodies' structure version the step starts from.
+    version: u64,
+    request: SumRequest,
+    stored_before: f64,
+}
+
+/// What the checks after a step read of its solver.
+struct SolverView<'a> {
+    detects_along_the_step: bool,
+    /// The solver's description for the energy guard's message.
+    ledger: &'a dyn Fn() -> String,
+}
+
 impl World {
     /// A builder with the defaults.
     pub fn builder() -> WorldBuilder {
@@ -414,6 +433,30 @@ impl World {
     /// pass over the bodies after the step and one before it; the MD solver adds them up in
     /// its integrator's half steps, which read the same columns.
     pub fn step<S: Solver>(&mut self, solver: &mut S, dt: f64) -> Result<StepReport> {
+        let plan = self.begin_step(dt, solver.closes_energy_balance())?;
+        let ctx = StepContext {
+            bodies: &mut self.bodies,
+            materials: &self.materials,
+            narrowphase: &self.narrowphase,
+            gravity: self.gravity,
+            periodic: self.periodic,
+            time: self.time,
+            dt,
+            step: self.step,
+        };
+        let (report, sums) = solver.step_with_sums(ctx, plan.request).map_err(|e| CoreError::Solver {
+            step: self.step,
+            time: self.time,
+            source: Box::new(e),
+        })?;
+        let solver_view =
+            SolverView { detects_along_the_step: solver.detects_along_the_step(), ledger: &|| solver.ledger_source() };
+        self.finish_step(plan, report, sums, solver_view)
+    }
+
+    /// The checks and the sums asked of a step of `dt` before the solver takes it (the
+    /// solver-independent half of [`World::step`], compiled once for every solver type).
+    fn begin_step(&mut self, dt: f64, closes_energy_balance: bool) -> Result<StepPlan> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(CoreError::InvalidTimeStep { dt });
         }
@@ -428,8 +471,7 @@ impl World {
             });
         }
         self.check_inserted_overlaps()?;
-        let mut clock = self.clock();
-        let guarded = self.energy_guard.is_some() && solver.closes_energy_balance();
+        let guarded = self.energy_guard.is_some() && closes_energy_balance;
         let version = self.bodies.structure_version();
         let reads = self.next_step_reads_energies();
         self.energies_requested = false;
@@ -438,27 +480,27 @@ impl World {
             SumRequest { start: reads && guarded && self.last_step_version == Some(version), energies: reads };
         let stored_before = self.ledger.stored_elastic;
         self.last_step_version = None;
-        let ctx = StepContext {
-            bodies: &mut self.bodies,
-            materials: &self.materials,
-            narrowphase: &self.narrowphase,
-            gravity: self.gravity,
-            periodic: self.periodic,
-            time: self.time,
-            dt,
-            step: self.step,
-        };
-        let (report, sums) = solver.step_with_sums(ctx, request).map_err(|e| CoreError::Solver {
-            step: self.step,
-            time: self.time,
-            source: Box::new(e),
-        })?;
+        Ok(StepPlan { dt, guarded, version, request, stored_before })
+    }
+
+    /// What follows the solver's step: the clock, the state's and the ledger's checks, the
+    /// energy guard and the observers (the other solver-independent half of
+    /// [`World::step`]).
+    fn finish_step(
+        &mut self,
+        plan: StepPlan,
+        report: StepReport,
+        sums: StepSums,
+        solver: SolverView<'_>,
+    ) -> Result<StepReport> {
+        let StepPlan { dt, guarded, version, request, stored_before } = plan;
+        let mut clock = self.clock();
         clock.advance(dt);
         self.set_clock_unchecked(clock);
         // Without the energies (zero in `after`), a finite state has finite energies unless
         // a square overflows, which the travel limit catches when it is on.
         let (before, after) = (sums.start.filter(|_| request.start), sums.end);
-        self.check_state(&after, dt, &report, solver.detects_along_the_step())?;
+        self.check_state(&after, dt, &report, solver.detects_along_the_step)?;
         self.check_energies(&after, &report)?;
         self.ledger.dissipated += report.dissipated;
         self.ledger.stored_elastic = report.stored_elastic;
@@ -477,7 +519,7 @@ impl World {
                 dissipated: report.dissipated.total(),
                 work: report.external_work,
             });
-            self.run_energy_guard(&guard, step.as_ref(), &|| solver.ledger_source())?;
+            self.run_energy_guard(&guard, step.as_ref(), solver.ledger)?;
         }
         self.last_step_version = Some(version);
         if !self.observers.is_empty() {
