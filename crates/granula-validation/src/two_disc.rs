@@ -14,7 +14,7 @@
 //! predictor-corrector with 6 values (002 Appendix A).
 
 use granula_broadphase::BruteForce;
-use granula_core::{DVec3, Dofs, Material, SphereBuilder, World};
+use granula_core::{ContactLaw, DVec3, Dofs, Material, SphereBuilder, World};
 use granula_integrators::Gear;
 use granula_laws::params::{linear_contact_time, linear_restitution, viscous_coefficient_from_restitution};
 use granula_laws::{
@@ -189,12 +189,7 @@ impl Setup {
                 let tangential = CundallStrack::new(stiffness, damping, Friction::from_material())?;
                 let law = Composed::new(normal.0, normal.1, tangential);
                 let mut s = MdSolver::new(law, gear, BruteForce, config)?;
-                for k in 1..=steps {
-                    w.step(&mut s, dt)?;
-                    if k % every == 0 {
-                        samples.push((w.time(), energy(&w, measure)));
-                    }
-                }
+                sample_steps(&mut w, &mut s, dt, steps, every, measure, &mut samples)?;
             }
             Method::Predictor => {
                 let tangential = PredictorElongation::new(
@@ -205,12 +200,7 @@ impl Setup {
                 )?;
                 let law = Composed::new(normal.0, normal.1, tangential);
                 let mut s = MdSolver::new(law, gear, BruteForce, config)?;
-                for k in 1..=steps {
-                    w.step(&mut s, dt)?;
-                    if k % every == 0 {
-                        samples.push((w.time(), energy(&w, measure)));
-                    }
-                }
+                sample_steps(&mut w, &mut s, dt, steps, every, measure, &mut samples)?;
             }
         }
         Ok(samples)
@@ -242,6 +232,25 @@ impl Setup {
         let t_r = relaxation_time_above(&samples, floor).ok_or("too few energy peaks to fit t_R")?;
         Ok(t_r / tc)
     }
+}
+
+/// Takes `steps` steps of `dt` with `solver`, pushing (t, energy) after every `every`-th.
+fn sample_steps<L: ContactLaw>(
+    w: &mut World,
+    solver: &mut MdSolver<L, Gear, BruteForce>,
+    dt: f64,
+    steps: usize,
+    every: usize,
+    measure: Measure,
+    samples: &mut Vec<(f64, f64)>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    for k in 1..=steps {
+        w.step(solver, dt)?;
+        if k % every == 0 {
+            samples.push((w.time(), energy(w, measure)));
+        }
+    }
+    Ok(())
 }
 
 /// The energy `measure` of the world's moving disc j (body 1) against the fixed disc i.

@@ -5,7 +5,7 @@
 use crate::common;
 
 use glam::DVec3;
-use granula_core::{Shape, World};
+use granula_core::{BodySet, Shape, World};
 use granula_io::Scene;
 use granula_run::{Checkpoint, Run};
 use std::path::{Path, PathBuf};
@@ -442,16 +442,18 @@ fn a_feed_under_contact_dynamics_resumes_bit_identically() {
     assert_exact_restart("nscd-polyhedra", &text, &[123, 255]);
 }
 
-#[test]
-fn a_feed_avoids_the_triangles_of_a_mesh_wall() {
-    // One triangle, the half x > y of a square in the plane z = 0, across the middle of
-    // the feed's region: spheres may cross the plane over the other half, not the
-    // triangle. (A test by the triangle's box would keep every sphere off the plane.)
-    let dir = common::tmp("feeds", "mesh");
+/// Runs a feed of one batch (`feed_keys` added to its table) across one triangle, the half
+/// x > y of a square in the plane z = 0 through the middle of the feed's region, and checks
+/// that what it inserted, at least `fewest` bodies, keeps clear of the triangle: a body
+/// that crosses the plane, reaching `reach(i)` from its centre, does so over the half
+/// y > x, at least √(reach² − z²) from the triangle's diagonal edge (to the round-off of
+/// centimetres, 1e-17 m, below 1e-15); some do cross the plane.
+fn feed_across_a_triangle(name: &str, feed_keys: &str, fewest: u64, reach: impl Fn(&BodySet, usize) -> f64) {
+    let dir = common::tmp("feeds", name);
     std::fs::create_dir_all(&dir).unwrap();
-    let half = "v -0.1 -0.1 0\nv 0.1 -0.1 0\nv 0.1 0.1 0\nf 1 2 3\n";
-    std::fs::write(dir.join("half.obj"), half).unwrap();
-    let text = r#"
+    std::fs::write(dir.join("half.obj"), "v -0.1 -0.1 0\nv 0.1 -0.1 0\nv 0.1 0.1 0\nf 1 2 3\n").unwrap();
+    let text = format!(
+        r#"
 [simulation]
 dt = 1e-5
 steps = 10
@@ -466,88 +468,51 @@ file = "half.obj"
 
 [[feeds]]
 name = "across"
-region = { shape = "box", min = [-0.05, -0.05, -0.02], max = [0.05, 0.05, 0.02] }
-size = { distribution = "uniform", min = 0.004, max = 0.006 }
-count_rate = 1e6           # 100 spheres in the one batch, at step 10
+region = {{ shape = "box", min = [-0.05, -0.05, -0.02], max = [0.05, 0.05, 0.02] }}
+size = {{ distribution = "uniform", min = 0.004, max = 0.006 }}
+count_rate = 1e6           # 100 bodies in the one batch, at step 10
 every = 10
-"#;
+{feed_keys}
+"#
+    );
     std::fs::write(dir.join("s.toml"), text).unwrap();
     let scene = granula_run::load_scene(dir.join("s.toml")).unwrap();
     let run = run_to_end(scene, &dir.join("out"));
     let c = run.feed_counts()[0].1;
-    assert!(c.inserted > 50, "{c:?}");
+    assert!(c.inserted > fewest, "{c:?}");
     let b = &run.world.bodies;
     let mut crossing = 0;
     for i in (0..b.len()).filter(|&i| b.inv_mass[i] > 0.0) {
-        let (x, r) = (b.position[i], b.radius[i]);
+        let (x, r) = (b.position[i], reach(b, i));
         if x.z.abs() >= r {
             continue;
         }
-        // Across the plane: then over the half y > x, at least √(r² − z²) from the
-        // triangle's diagonal edge (to the round-off of centimetres, 1e-17 m, below 1e-15).
         crossing += 1;
-        let reach = (r * r - x.z * x.z).sqrt();
-        assert!((x.y - x.x) / 2f64.sqrt() >= reach - 1e-15, "sphere {i} at {x} cuts the triangle");
+        let clear = (r * r - x.z * x.z).sqrt();
+        assert!((x.y - x.x) / 2f64.sqrt() >= clear - 1e-15, "body {i} at {x} reaches the triangle");
     }
-    assert!(crossing > 0, "some spheres cross the plane where the triangle is not");
+    assert!(crossing > 0, "some bodies cross the plane where the triangle is not");
     drop(run);
     let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
+fn a_feed_avoids_the_triangles_of_a_mesh_wall() {
+    // Spheres may cross the plane over the other half, not the triangle. (A test by the
+    // triangle's box would keep every sphere off the plane.)
+    feed_across_a_triangle("mesh", "", 50, |b, i| b.radius[i]);
+}
+
+#[test]
 fn a_feed_of_polyhedra_avoids_the_triangles_of_a_mesh_wall() {
-    // The half-square triangle of the spheres' test across the feed's region, and random
-    // convex polyhedra of 12 hull points: each is placed as its bounding sphere about its
-    // centre of mass (its farthest vertex), so no vertex, edge or face reaches the
-    // triangle. Polyhedra may cross the plane z = 0 over the other half.
-    let dir = common::tmp("feeds", "mesh-polyhedra");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("half.obj"), "v -0.1 -0.1 0\nv 0.1 -0.1 0\nv 0.1 0.1 0\nf 1 2 3\n").unwrap();
-    let text = r#"
-[simulation]
-dt = 1e-5
-steps = 10
-gravity = [0.0, 0.0, 0.0]
-
-[solver]
-kind = "md"
-
-[[meshes]]
-name = "floor"
-file = "half.obj"
-
-[[feeds]]
-name = "across"
-region = { shape = "box", min = [-0.05, -0.05, -0.02], max = [0.05, 0.05, 0.02] }
-size = { distribution = "uniform", min = 0.004, max = 0.006 }
-polyhedra = { points = 12 }
-count_rate = 1e6           # 100 polyhedra in the one batch, at step 10
-every = 10
-"#;
-    std::fs::write(dir.join("s.toml"), text).unwrap();
-    let scene = granula_run::load_scene(dir.join("s.toml")).unwrap();
-    let run = run_to_end(scene, &dir.join("out"));
-    let c = run.feed_counts()[0].1;
-    assert!(c.inserted > 30, "{c:?}");
-    let b = &run.world.bodies;
-    let mut crossing = 0;
-    for i in (0..b.len()).filter(|&i| b.inv_mass[i] > 0.0) {
+    // Random convex polyhedra of 12 hull points: each is placed as its bounding sphere
+    // about its centre of mass (its farthest vertex), so no vertex, edge or face reaches
+    // the triangle. Polyhedra may cross the plane z = 0 over the other half.
+    feed_across_a_triangle("mesh-polyhedra", "polyhedra = { points = 12 }", 30, |b, i| {
         let Shape::Custom(shape) = &b.shape[i] else { panic!("body {i} is not a polyhedron") };
         let surface = shape.surface().expect("a polyhedron has a surface");
-        let reach = surface.vertices.iter().map(|v| v.length()).fold(0.0, f64::max);
-        let x = b.position[i];
-        if x.z.abs() >= reach {
-            continue;
-        }
-        // Across the plane: over the half y > x, at least √(reach² − z²) from the
-        // triangle's diagonal edge (to the round-off of centimetres, 1e-17 m).
-        crossing += 1;
-        let clear = (reach * reach - x.z * x.z).sqrt();
-        assert!((x.y - x.x) / 2f64.sqrt() >= clear - 1e-15, "polyhedron {i} at {x} reaches the triangle");
-    }
-    assert!(crossing > 0, "some polyhedra cross the plane where the triangle is not");
-    drop(run);
-    let _ = std::fs::remove_dir_all(dir);
+        surface.vertices.iter().map(|v| v.length()).fold(0.0, f64::max)
+    });
 }
 
 #[test]
